@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { configSchema, type Config, type RawConfig } from './schema';
+
+export class ConfigError extends Error {}
+
+export type ConfigOverrides = { port?: number; dataDir?: string };
+
+const ENV_PREFIX = 'HEARTH__';
+
+/** HEARTH__SECTION__KEY=value, typed after the key's default (number, boolean, list or string). */
+export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): void {
+  const defaults = configSchema.parse({}) as Record<string, Record<string, unknown>>;
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
+    const [sectionName, key, ...rest] = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
+    if (!sectionName || !key || rest.length) throw new ConfigError(`${name}: expected HEARTH__SECTION__KEY`);
+    const current = (raw[sectionName] ??= {}) as Record<string, unknown>;
+    current[key] = coerceEnv(value, defaults[sectionName]?.[key]);
+  }
+}
+
+function coerceEnv(value: string, like: unknown): unknown {
+  if (typeof like === 'number' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+  if (typeof like === 'boolean' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  if (Array.isArray(like)) return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value;
+}
+
+function readFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`);
+  }
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError(`${file}: invalid TOML: ${(err as Error).message}`);
+  }
+}
+
+export function validateConfig(raw: unknown, source = 'config'): RawConfig {
+  const result = configSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const keys = 'keys' in issue && Array.isArray(issue.keys) ? issue.keys : [];
+    const at = [...issue.path, ...(keys.length === 1 ? keys : [])].join('.');
+    return `  ${at || '(root)'}: ${issue.message}`;
+  });
+  throw new ConfigError(`invalid ${source}:\n${lines.join('\n')}`);
+}
+
+/** Reads the file (optional), applies the environment and CLI overrides, validates and resolves paths. */
+export function loadConfig(file?: string | null, overrides: ConfigOverrides = {}, env = process.env): Config {
+  const configFile = file ?? env.HEARTH_CONFIG ?? null;
+  const raw: Record<string, unknown> = configFile ? readFile(configFile) : {};
+  applyEnv(raw, env);
+  const server = (raw.server ??= {}) as Record<string, unknown>;
+  if (overrides.port !== undefined) server.http_port = overrides.port;
+  if (overrides.dataDir !== undefined) server.data_dir = overrides.dataDir;
+  const cfg = validateConfig(raw, configFile ?? 'config');
+  return resolveConfig(cfg, configFile);
+}
+
+export function resolveConfig(cfg: RawConfig, file: string | null): Config {
+  // Relative paths in a file are relative to the working directory, as with Gitea's work path.
+  const dataDir = path.resolve(cfg.server.data_dir);
+  const rootUrl = cfg.server.root_url.endsWith('/') ? cfg.server.root_url : `${cfg.server.root_url}/`;
+  return {
+    ...cfg,
+    server: { ...cfg.server, data_dir: dataDir, root_url: rootUrl },
+    database: { ...cfg.database, path: path.resolve(dataDir, cfg.database.path || 'hearth.db') },
+    repository: { ...cfg.repository, root: path.resolve(dataDir, cfg.repository.root || 'repositories') },
+    file,
+  };
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+// Every key has its default here; the TOML file and HEARTH__SECTION__KEY only override.
+const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({} as never);
+
+const boolDefault = (v: boolean) => z.boolean().default(v);
+const port = z.number().int().min(0).max(65535);
+
+export const configSchema = z.strictObject({
+  server: section({
+    app_name: z.string().min(1).default('Hearth'),
+    http_addr: z.string().min(1).default('127.0.0.1'),
+    http_port: port.default(3000),
+    root_url: z.url().default('http://127.0.0.1:3000/'),
+    data_dir: z.string().min(1).default('./data'),
+  }),
+  database: section({
+    path: z.string().default(''),
+    busy_timeout: z.number().int().min(0).default(5000),
+  }),
+  repository: section({
+    root: z.string().default(''),
+    default_branch: z.string().min(1).default('main'),
+    disable_http_git: boolDefault(false),
+    disable_stars: boolDefault(false),
+    disable_migrations: boolDefault(false),
+    disable_mirrors: boolDefault(false),
+    enable_time_tracking: boolDefault(true),
+  }),
+  security: section({
+    secret_key: z.string().default(''),
+    min_password_length: z.number().int().min(1).max(256).default(8),
+  }),
+  service: section({
+    default_user_visibility: z.enum(['public', 'limited', 'private']).default('public'),
+    default_keep_email_private: boolDefault(false),
+    default_allow_create_organization: boolDefault(true),
+    initial_admin_username: z.string().min(1).default('root'),
+    initial_admin_email: z.string().min(3).default('root@localhost'),
+  }),
+  api: section({
+    default_paging_num: z.number().int().min(1).default(30),
+    max_response_items: z.number().int().min(1).default(50),
+    default_git_trees_per_page: z.number().int().min(1).default(1000),
+    default_max_blob_size: z.number().int().min(0).default(10485760),
+    default_max_response_size: z.number().int().min(0).default(104857600),
+    enable_swagger: boolDefault(true),
+  }),
+  attachment: section({
+    enabled: boolDefault(true),
+    allowed_types: z.string().default(''),
+    max_size: z.number().int().min(1).default(2048),
+    max_files: z.number().int().min(1).default(5),
+  }),
+  ui: section({
+    default_theme: z.string().default('gitea-auto'),
+    reactions: z.array(z.string()).default(['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes']),
+    custom_emojis: z.array(z.string()).default(['gitea', 'codeberg', 'gitlab', 'git', 'github', 'gogs']),
+  }),
+  webhook: section({
+    allowed_host_list: z.string().default('external'),
+    deliver_timeout: z.number().int().min(1).default(5),
+  }),
+  log: section({
+    level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  }),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+
+/** The configuration with every path resolved to an absolute one. */
+export type Config = RawConfig & {
+  database: RawConfig['database'] & { path: string };
+  repository: RawConfig['repository'] & { root: string };
+  /** The file it was read from, if any. */
+  file: string | null;
+};

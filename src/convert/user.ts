@@ -1,0 +1,67 @@
+import crypto from 'node:crypto';
+import type { Config } from '../config/schema';
+import type { User } from '../db/schema';
+import { isoTime } from '../lib/time';
+import { visibilityName } from '../services/visibility';
+
+export type ApiUser = {
+  id: number; login: string; login_name: string; source_id: number; full_name: string; email: string;
+  avatar_url: string; html_url: string; language: string; is_admin: boolean; last_login: string;
+  created: string; restricted: boolean; active: boolean; prohibit_login: boolean; location: string;
+  website: string; description: string; visibility: string; followers_count: number;
+  following_count: number; starred_repos_count: number; username: string;
+};
+
+export const avatarUrl = (config: Config, user: User): string =>
+  `${config.server.root_url}avatars/${crypto.createHash('md5').update(user.email.toLowerCase()).digest('hex')}`;
+
+const noReplyEmail = (config: Config, user: User) =>
+  `${user.lower_name}@noreply.${new URL(config.server.root_url).hostname}`;
+
+/**
+ * As Gitea: the email shows to signed-in callers unless kept private; admin-only fields
+ * (is_admin, login_name, last_login, language, active...) only to the user itself and site admins.
+ */
+export function toApiUser(config: Config, user: User, viewer: User | null): ApiUser {
+  const authed = !!viewer && (viewer.is_admin === 1 || viewer.id === user.id);
+  const showEmail = !!viewer && (!user.keep_email_private || authed);
+  return {
+    id: user.id,
+    login: user.name,
+    login_name: authed ? user.login_name : '',
+    source_id: authed ? user.login_source : 0,
+    full_name: user.full_name,
+    email: showEmail ? user.email : noReplyEmail(config, user),
+    avatar_url: avatarUrl(config, user),
+    html_url: `${config.server.root_url}${encodeURIComponent(user.name)}`,
+    language: authed ? user.language : '',
+    is_admin: authed ? user.is_admin === 1 : false,
+    last_login: isoTime(authed ? user.last_login_unix : 0),
+    created: isoTime(user.created_unix),
+    restricted: user.is_restricted === 1,
+    active: authed ? user.is_active === 1 : false,
+    prohibit_login: authed ? user.prohibit_login === 1 : false,
+    location: user.location,
+    website: user.website,
+    description: user.description,
+    visibility: visibilityName(user.visibility),
+    followers_count: user.num_followers,
+    following_count: user.num_following,
+    starred_repos_count: user.num_stars,
+    username: user.name,
+  };
+}
+
+export function toApiUserSettings(user: User) {
+  return {
+    full_name: user.full_name,
+    website: user.website,
+    description: user.description,
+    location: user.location,
+    language: user.language,
+    theme: user.theme,
+    diff_view_style: user.diff_view_style,
+    hide_email: user.keep_email_private === 1,
+    hide_activity: user.hide_activity === 1,
+  };
+}

@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { loadSqliteAddon } from '../lib/native-sqlite';
+import { migrations } from './migrations';
+import type { Database } from './schema';
+
+export type DB = Kysely<Database>;
+
+export type OpenOptions = { file: string; busyTimeout: number; cacheDir: string };
+
+export function openDatabase(opts: OpenOptions): DB {
+  fs.mkdirSync(path.dirname(opts.file), { recursive: true });
+  const nativeBinding = loadSqliteAddon(opts.cacheDir);
+  const sqlite = new SQLite(opts.file, nativeBinding ? { nativeBinding: nativeBinding as unknown as string } : {});
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`busy_timeout = ${Math.trunc(opts.busyTimeout)}`);
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+const provider: MigrationProvider = {
+  getMigrations: async (): Promise<Record<string, Migration>> => migrations,
+};
+
+/** Applies pending migrations; returns the names applied. Throws on the first failure. */
+export async function migrate(db: DB): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,37 @@
+// The domain errors; one middleware maps them to HTTP. Services throw these, never HTTP codes.
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string) { super(400, message); }
+}
+export class UnauthorizedError extends AppError {
+  constructor(message = 'invalid username, password or token') { super(401, message); }
+}
+export class ForbiddenError extends AppError {
+  constructor(message = 'Forbidden') { super(403, message); }
+}
+export class NotFoundError extends AppError {
+  constructor(message = 'The target couldn\'t be found.') { super(404, message); }
+}
+export class ConflictError extends AppError {
+  constructor(message: string) { super(409, message); }
+}
+/** A body that parsed but does not validate; names the field. */
+export class InvalidError extends AppError {
+  readonly field: string | undefined;
+  constructor(message: string, field?: string) {
+    super(422, message);
+    this.field = field;
+  }
+}
+export class ArchivedError extends AppError {
+  constructor(message = 'repo is archived') { super(423, message); }
+}

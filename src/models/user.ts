@@ -1,0 +1,75 @@
+import { sql } from 'kysely';
+import type { DB } from '../db/connect';
+import type { NewUser, User, UserUpdate } from '../db/schema';
+
+export const USER_TYPE_INDIVIDUAL = 0;
+
+export async function getUserById(db: DB, id: number): Promise<User | undefined> {
+  return db.selectFrom('user').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function getUserByName(db: DB, name: string): Promise<User | undefined> {
+  return db.selectFrom('user').selectAll().where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
+}
+
+export async function insertUser(db: DB, row: NewUser): Promise<User> {
+  return db.insertInto('user').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateUser(db: DB, id: number, patch: UserUpdate): Promise<void> {
+  await db.updateTable('user').set(patch).where('id', '=', id).execute();
+}
+
+export async function deleteUserRow(db: DB, id: number): Promise<void> {
+  await db.deleteFrom('user').where('id', '=', id).execute();
+}
+
+export async function countAdmins(db: DB): Promise<number> {
+  const row = await db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('is_admin', '=', 1).where('type', '=', USER_TYPE_INDIVIDUAL).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export type UserSearch = {
+  keyword?: string;
+  uid?: number;
+  type?: number;
+  /** Visibility levels allowed (0 public, 1 limited, 2 private); undefined = all. */
+  visibilities?: number[];
+  /** Always include this user whatever its visibility (the caller itself). */
+  includeId?: number;
+  isActive?: boolean;
+  sourceId?: number;
+  loginName?: string;
+  offset: number;
+  limit: number;
+};
+
+function searchQuery(db: DB, q: UserSearch) {
+  let query = db.selectFrom('user');
+  if (q.type !== undefined) query = query.where('type', '=', q.type);
+  if (q.uid !== undefined && q.uid > 0) query = query.where('id', '=', q.uid);
+  if (q.isActive !== undefined) query = query.where('is_active', '=', q.isActive ? 1 : 0);
+  if (q.sourceId !== undefined) query = query.where('login_source', '=', q.sourceId);
+  if (q.loginName) query = query.where('login_name', '=', q.loginName);
+  if (q.keyword) {
+    const like = `%${q.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => eb.or([
+      sql<boolean>`lower_name LIKE ${like} ESCAPE '\\'`,
+      sql<boolean>`lower(full_name) LIKE ${like} ESCAPE '\\'`,
+    ]));
+  }
+  const vis = q.visibilities;
+  if (vis) {
+    query = query.where((eb) => q.includeId !== undefined
+      ? eb.or([eb('visibility', 'in', vis), eb('id', '=', q.includeId)])
+      : eb('visibility', 'in', vis));
+  }
+  return query;
+}
+
+export async function searchUsers(db: DB, q: UserSearch): Promise<{ users: User[]; total: number }> {
+  const total = await searchQuery(db, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const users = await searchQuery(db, q).selectAll().orderBy('id', 'asc').limit(q.limit).offset(q.offset).execute();
+  return { users, total: Number(total.n) };
+}

@@ -1,0 +1,46 @@
+import type { Request } from 'express';
+import type { Config } from '../config/schema';
+import type { DB } from '../db/connect';
+import type { User } from '../db/schema';
+import type { Logger } from '../lib/logger';
+import type { ScopeSet } from '../lib/scopes';
+
+export type AuthMethod = 'none' | 'basic' | 'token';
+
+/** Built once per request by middleware; later areas add the repository and access mode. */
+export type RequestContext = {
+  requestId: string;
+  db: DB;
+  config: Config;
+  log: Logger;
+  /** The user the request acts as (after Sudo), or null when anonymous. */
+  doer: User | null;
+  /** The user whose credentials were presented (differs from doer under Sudo). */
+  signer: User | null;
+  auth: AuthMethod;
+  /** Scopes of the token used; null when not authenticated by token (no restriction). */
+  scopes: ScopeSet | null;
+  /** The user named by `{username}` in the path, once assigned. */
+  contextUser: User | null;
+};
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request { ctx: RequestContext }
+  }
+}
+
+export const ctxOf = (req: Request): RequestContext => req.ctx;
+
+/** The signed-in user; guards guarantee it on routes that need it. */
+export function doerOf(req: Request): User {
+  if (!req.ctx.doer) throw new Error('route reached without a signed-in user: missing guard');
+  return req.ctx.doer;
+}
+
+/** The `{username}` user of the path; the assignUser guard guarantees it. */
+export function contextUserOf(req: Request): User {
+  if (!req.ctx.contextUser) throw new Error('route reached without a context user: missing guard');
+  return req.ctx.contextUser;
+}

@@ -1,0 +1,90 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Passport } from 'passport';
+import { Strategy as CustomStrategy } from 'passport-custom';
+import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { assertMaySignIn, authenticateBasic, authenticateToken, type Authenticated } from '../../services/auth';
+import { findUserByName } from '../../services/users';
+
+type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; login: string; password: string };
+
+/** Token from `?token=` / `?access_token=` or `Authorization: token|bearer X`; else Basic. */
+export function credentialsOf(req: Request): Credentials | null {
+  for (const key of ['access_token', 'token']) {
+    const value = req.query[key];
+    if (typeof value === 'string' && value !== '') return { kind: 'token', token: value };
+  }
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const space = header.indexOf(' ');
+  const scheme = (space < 0 ? header : header.slice(0, space)).toLowerCase();
+  const value = space < 0 ? '' : header.slice(space + 1).trim();
+  if ((scheme === 'token' || scheme === 'bearer') && value) return { kind: 'token', token: value };
+  if (scheme === 'basic' && value) {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    // Split on the first colon only: passwords may contain colons.
+    if (colon < 0) return { kind: 'basic', login: decoded, password: '' };
+    return { kind: 'basic', login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  }
+  return null;
+}
+
+type Verified = Authenticated & { method: 'basic' | 'token' };
+
+function strategies(): InstanceType<typeof Passport> {
+  const passport = new Passport();
+  passport.use('token', new CustomStrategy((req, done) => {
+    const creds = credentialsOf(req);
+    if (creds?.kind !== 'token') return done(null, false);
+    authenticateToken(req.ctx.db, creds.token)
+      .then((found) => done(null, found ? ({ ...found, method: 'token' } as Verified) : false))
+      .catch(done);
+  }));
+  passport.use('basic', new CustomStrategy((req, done) => {
+    const creds = credentialsOf(req);
+    if (creds?.kind !== 'basic') return done(null, false);
+    authenticateBasic(req.ctx.db, creds.login, creds.password)
+      .then((found) => done(null, { ...found, method: found.scopes ? 'token' : 'basic' } as Verified))
+      .catch((err) => (err instanceof UnauthorizedError ? done(null, false) : done(err)));
+  }));
+  return passport;
+}
+
+/** Who is calling: fills req.ctx.doer/auth/scopes; anonymous when no credentials were sent. */
+export function authenticate(): RequestHandler {
+  const passport = strategies();
+  return (req: Request, res: Response, next: NextFunction) => {
+    const creds = credentialsOf(req);
+    if (!creds) return next();
+    passport.authenticate(creds.kind, { session: false }, (err: unknown, found: Verified | false) => {
+      if (err) return next(err);
+      if (!found) return next(new UnauthorizedError());
+      try {
+        assertMaySignIn(found.user);
+      } catch (e) {
+        return next(e);
+      }
+      req.ctx.doer = found.user;
+      req.ctx.signer = found.user;
+      req.ctx.auth = found.method;
+      req.ctx.scopes = found.scopes;
+      next();
+    })(req, res, next);
+  };
+}
+
+/** `Sudo` header or `sudo` query: site admins act as another user. */
+export function sudo(): RequestHandler {
+  return async (req, _res, next) => {
+    const fromQuery = typeof req.query.sudo === 'string' ? req.query.sudo : '';
+    const target = fromQuery || req.get('Sudo') || '';
+    if (!target) return next();
+    if (!req.ctx.doer?.is_admin) throw new ForbiddenError('Only administrators allowed to sudo.');
+    const user = await findUserByName(req.ctx.db, target);
+    if (!user) throw new NotFoundError();
+    req.ctx.doer = user;
+    next();
+  };
+}
+
+export const isAppError = (err: unknown): err is AppError => err instanceof AppError;

@@ -1,0 +1,137 @@
+import type { Config } from '../config/schema';
+import type { DB } from '../db/connect';
+import type { User, UserUpdate } from '../db/schema';
+import { BadRequestError, InvalidError, NotFoundError } from '../lib/errors';
+import { hashPassword, PASSWORD_ALGO } from '../lib/password';
+import { nowUnix } from '../lib/time';
+import { getEmail, insertEmail, setPrimaryEmail } from '../models/email';
+import * as users from '../models/user';
+import { assertValidEmail, assertValidUserName } from './names';
+import { isUserVisibleTo, VISIBILITY, type VisibilityName } from './visibility';
+
+export type CreateUserInput = {
+  username: string;
+  email: string;
+  password?: string;
+  fullName?: string;
+  loginName?: string;
+  sourceId?: number;
+  mustChangePassword?: boolean;
+  restricted?: boolean;
+  visibility?: VisibilityName;
+  isAdmin?: boolean;
+  createdUnix?: number;
+};
+
+export function assertPasswordPolicy(config: Config, password: string | undefined, field = 'password'): string {
+  const min = config.security.min_password_length;
+  if (!password || password.length < min) {
+    throw new BadRequestError(`[${field}]: password is required and must be at least ${min} characters`);
+  }
+  return password;
+}
+
+async function assertEmailFree(db: DB, email: string, ownerId?: number): Promise<void> {
+  const used = await getEmail(db, email);
+  if (used && used.uid !== ownerId) throw new InvalidError(`e-mail already in use [email: ${email}]`, 'email');
+}
+
+async function assertNameFree(db: DB, name: string, ownerId?: number): Promise<void> {
+  const taken = await users.getUserByName(db, name);
+  if (taken && taken.id !== ownerId) throw new InvalidError(`user already exists [name: ${name}]`, 'username');
+}
+
+/** Creates an individual user with its primary email, all in one transaction. */
+export async function createUser(db: DB, config: Config, input: CreateUserInput): Promise<User> {
+  assertValidUserName(input.username);
+  const email = input.email.trim();
+  assertValidEmail(email);
+  const password = assertPasswordPolicy(config, input.password);
+  const passwd = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    await assertNameFree(trx, input.username);
+    await assertEmailFree(trx, email);
+    const now = nowUnix();
+    const user = await users.insertUser(trx, {
+      name: input.username,
+      lower_name: input.username.toLowerCase(),
+      full_name: input.fullName ?? '',
+      email,
+      passwd,
+      passwd_hash_algo: PASSWORD_ALGO,
+      login_name: input.loginName ?? '',
+      login_source: input.sourceId ?? 0,
+      must_change_password: input.mustChangePassword ? 1 : 0,
+      is_restricted: input.restricted ? 1 : 0,
+      is_admin: input.isAdmin ? 1 : 0,
+      visibility: VISIBILITY[input.visibility ?? config.service.default_user_visibility],
+      keep_email_private: config.service.default_keep_email_private ? 1 : 0,
+      allow_create_organization: config.service.default_allow_create_organization ? 1 : 0,
+      theme: config.ui.default_theme,
+      created_unix: input.createdUnix ?? now,
+      updated_unix: now,
+    });
+    await insertEmail(trx, { uid: user.id, email, is_primary: true, is_activated: true });
+    return user;
+  });
+}
+
+export async function requireUser(db: DB, name: string): Promise<User> {
+  const user = await users.getUserByName(db, name);
+  if (!user || user.type !== users.USER_TYPE_INDIVIDUAL) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
+  return user;
+}
+
+export async function changePassword(db: DB, config: Config, user: User, password: string): Promise<void> {
+  assertPasswordPolicy(config, password);
+  await users.updateUser(db, user.id, {
+    passwd: await hashPassword(password), passwd_hash_algo: PASSWORD_ALGO, updated_unix: nowUnix(),
+  });
+}
+
+/** Applies a patch that may change the primary email; name and email checks run in the transaction. */
+export async function updateUserWithEmail(db: DB, user: User, patch: UserUpdate, email?: string): Promise<User> {
+  if (email !== undefined) assertValidEmail(email);
+  return db.transaction().execute(async (trx) => {
+    if (email !== undefined && email.toLowerCase() !== user.email.toLowerCase()) {
+      await assertEmailFree(trx, email, user.id);
+      await setPrimaryEmail(trx, user.id, email);
+      patch = { ...patch, email };
+    }
+    await users.updateUser(trx, user.id, { ...patch, updated_unix: nowUnix() });
+    return (await users.getUserById(trx, user.id))!;
+  });
+}
+
+export async function renameUser(db: DB, user: User, newName: string): Promise<void> {
+  assertValidUserName(newName, 'new_username');
+  await db.transaction().execute(async (trx) => {
+    await assertNameFree(trx, newName, user.id);
+    await users.updateUser(trx, user.id, { name: newName, lower_name: newName.toLowerCase(), updated_unix: nowUnix() });
+  });
+}
+
+/** Refuses to remove the last site admin; later areas add their own ownership checks here. */
+export async function deleteUser(db: DB, user: User): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (user.is_admin && (await users.countAdmins(trx)) <= 1) {
+      throw new InvalidError(`can not delete the last admin user [uid: ${user.id}]`);
+    }
+    await users.deleteUserRow(trx, user.id);
+  });
+}
+
+export async function assertNotLastAdmin(db: DB, user: User): Promise<void> {
+  if (user.is_admin && (await users.countAdmins(db)) <= 1) {
+    throw new BadRequestError('cannot remove the last instance admin');
+  }
+}
+
+export const findUserByName = (db: DB, name: string): Promise<User | undefined> => users.getUserByName(db, name);
+
+/** The named user, or a 404 when it does not exist or the viewer may not see it. */
+export async function getVisibleUser(db: DB, name: string, viewer: User | null): Promise<User> {
+  const user = await users.getUserByName(db, name);
+  if (!user || !isUserVisibleTo(user, viewer)) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
+  return user;
+}
