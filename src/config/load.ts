@@ -68,12 +68,18 @@ export function loadConfig(file?: string | null, overrides: ConfigOverrides = {}
 export function resolveConfig(cfg: RawConfig, file: string | null): Config {
   // Relative paths in a file are relative to the working directory, as with Gitea's work path.
   const dataDir = path.resolve(cfg.server.data_dir);
-  const rootUrl = cfg.server.root_url.endsWith('/') ? cfg.server.root_url : `${cfg.server.root_url}/`;
+  const rootUrl = cfg.server.root_url || deriveRootUrl(cfg.server.http_addr, cfg.server.http_port);
   return {
     ...cfg,
-    server: { ...cfg.server, data_dir: dataDir, root_url: rootUrl },
+    server: { ...cfg.server, data_dir: dataDir, root_url: rootUrl.endsWith('/') ? rootUrl : `${rootUrl}/` },
     database: { ...cfg.database, path: path.resolve(dataDir, cfg.database.path || 'hearth.db') },
     repository: { ...cfg.repository, root: path.resolve(dataDir, cfg.repository.root || 'repositories') },
     file,
+    rootUrlDerived: !cfg.server.root_url,
   };
+}
+
+export function deriveRootUrl(addr: string, port: number): string {
+  const host = addr === '0.0.0.0' || addr === '::' ? 'localhost' : addr.includes(':') ? `[${addr}]` : addr;
+  return `http://${host}:${port}/`;
 }

@@ -11,7 +11,8 @@ export const configSchema = z.strictObject({
     app_name: z.string().min(1).default('Hearth'),
     http_addr: z.string().min(1).default('127.0.0.1'),
     http_port: port.default(3000),
-    root_url: z.url().default('http://127.0.0.1:3000/'),
+    // Empty: derived from http_addr and http_port (and follows the real port when 0).
+    root_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
     data_dir: z.string().min(1).default('./data'),
   }),
   database: section({
@@ -74,4 +75,6 @@ export type Config = RawConfig & {
   repository: RawConfig['repository'] & { root: string };
   /** The file it was read from, if any. */
   file: string | null;
+  /** True when root_url was not configured but derived from the listen address. */
+  rootUrlDerived: boolean;
 };

@@ -39,6 +39,7 @@ export type UserSearch = {
   /** Always include this user whatever its visibility (the caller itself). */
   includeId?: number;
   isActive?: boolean;
+  isAdmin?: boolean;
   sourceId?: number;
   loginName?: string;
   offset: number;
@@ -50,6 +51,7 @@ function searchQuery(db: DB, q: UserSearch) {
   if (q.type !== undefined) query = query.where('type', '=', q.type);
   if (q.uid !== undefined && q.uid > 0) query = query.where('id', '=', q.uid);
   if (q.isActive !== undefined) query = query.where('is_active', '=', q.isActive ? 1 : 0);
+  if (q.isAdmin !== undefined) query = query.where('is_admin', '=', q.isAdmin ? 1 : 0);
   if (q.sourceId !== undefined) query = query.where('login_source', '=', q.sourceId);
   if (q.loginName) query = query.where('login_name', '=', q.loginName);
   if (q.keyword) {

@@ -50,9 +50,9 @@ export async function adminDeleteUser(db: DB, doer: User, user: User): Promise<v
 }
 
 export function adminSearchUsers(
-  db: DB, q: { sourceId?: number; loginName?: string; offset: number; limit: number },
+  db: DB, page: { offset: number; limit: number }, q: { sourceId?: number; loginName?: string; isAdmin?: boolean } = {},
 ) {
-  return searchUsers(db, { type: USER_TYPE_INDIVIDUAL, offset: q.offset, limit: q.limit, sourceId: q.sourceId, loginName: q.loginName });
+  return searchUsers(db, { type: USER_TYPE_INDIVIDUAL, ...page, ...q });
 }
 
 export function assertSiteAdmin(user: User | null): void {

@@ -82,10 +82,13 @@ export async function requireUser(db: DB, name: string): Promise<User> {
   return user;
 }
 
-export async function changePassword(db: DB, config: Config, user: User, password: string): Promise<void> {
+export async function changePassword(
+  db: DB, config: Config, user: User, password: string, mustChange?: boolean,
+): Promise<void> {
   assertPasswordPolicy(config, password);
   await users.updateUser(db, user.id, {
     passwd: await hashPassword(password), passwd_hash_algo: PASSWORD_ALGO, updated_unix: nowUnix(),
+    ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
   });
 }
 

@@ -49,11 +49,9 @@ const renameSchema = z.object({ new_username: z.string() });
 export async function list(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
   const sourceId = Number.parseInt(String(req.query.source_id ?? ''), 10);
-  const { users, total } = await adminSearchUsers(req.ctx.db, {
+  const { users, total } = await adminSearchUsers(req.ctx.db, page, {
     sourceId: Number.isFinite(sourceId) ? sourceId : undefined,
     loginName: typeof req.query.login_name === 'string' ? req.query.login_name : undefined,
-    offset: page.offset,
-    limit: page.limit,
   });
   setPaginationHeaders(req, res, total, page);
   res.json(users.map((u) => toApiUser(req.ctx.config, u, req.ctx.doer)));

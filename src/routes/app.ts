@@ -1,0 +1,90 @@
+import crypto from 'node:crypto';
+import express, { type Express, type RequestHandler } from 'express';
+import type { Hearth } from '../hearth';
+import { readAsset } from '../lib/assets';
+import { apiRoutes } from './api/v1';
+import { authenticate, sudo } from './middleware/auth';
+import { apiNotFound, errorHandler } from './middleware/errors';
+import { healthz } from './health';
+import { buildSwagger, swaggerUiPage } from './swagger';
+import { mount } from './table';
+import { avatar } from './avatar';
+
+/** Builds the request context once per request, and logs one access line at debug level. */
+function context(h: Hearth): RequestHandler {
+  return (req, res, next) => {
+    const requestId = req.get('X-Request-Id')?.slice(0, 64) || crypto.randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    req.ctx = {
+      requestId, db: h.db, config: h.config, log: h.log,
+      doer: null, signer: null, auth: 'none', scopes: null, contextUser: null,
+    };
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      h.log.debug({ requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms, user: req.ctx.doer?.name }, 'request');
+    });
+    next();
+  };
+}
+
+/** Gitea answers API calls from any origin; credentials travel in headers, not cookies. */
+const cors: RequestHandler = (req, res, next) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'Link, X-Total-Count');
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', req.get('Access-Control-Request-Headers') ?? 'Authorization, Content-Type, Sudo');
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+    return;
+  }
+  next();
+};
+
+const MAX_JSON_BODY = 32 * 1024 * 1024;
+
+/** JSON bodies whatever their declared type (clients often omit it), except uploads. */
+const jsonBody = (limit: number) => express.json({
+  limit,
+  type: (req) => {
+    const type = String(req.headers['content-type'] ?? '');
+    return !/^multipart\/|^application\/octet-stream/i.test(type);
+  },
+});
+
+export function createApp(h: Hearth): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'extended');
+  app.use(context(h));
+
+  const api = express.Router();
+  api.use(cors, jsonBody(MAX_JSON_BODY), authenticate(), sudo());
+  mount(api, apiRoutes);
+  api.use(apiNotFound);
+  app.use('/api/v1', api);
+
+  app.get('/api/healthz', healthz);
+  app.get('/avatars/:hash', avatar);
+  if (h.config.api.enable_swagger) mountSwagger(app, h);
+  app.use(errorHandler);
+  return app;
+}
+
+function mountSwagger(app: Express, h: Hearth): void {
+  // Built on first use: root_url may only be known once the server listens.
+  let spec: ReturnType<typeof buildSwagger> | null = null;
+  app.get('/swagger.v1.json', (_req, res) => { res.json(spec ??= buildSwagger(apiRoutes, h.config.server.root_url)); });
+  app.get('/api/swagger', (_req, res) => {
+    res.type('html').send(swaggerUiPage(`${h.config.server.root_url}swagger.v1.json`));
+  });
+  app.get('/api/swagger/assets/:name', (req, res, next) => {
+    const data = readAsset(String(req.params.name));
+    if (!data) return next();
+    res.type(String(req.params.name).endsWith('.css') ? 'css' : 'js');
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.send(data);
+  });
+}

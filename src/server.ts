@@ -1,0 +1,47 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { deriveRootUrl } from './config/load';
+import type { Config } from './config/schema';
+import { closeHearth, openHearth, type Hearth } from './hearth';
+import { createApp } from './routes/app';
+import { ensureInitialAdmin, type InitialAdmin } from './services/setup';
+
+export type RunningServer = {
+  hearth: Hearth;
+  server: http.Server;
+  url: string;
+  initialAdmin: InitialAdmin | null;
+  /** Stops accepting, lets requests in flight finish, then closes the database. */
+  close: () => Promise<void>;
+};
+
+/** Opens and migrates the database, creates the first admin when none exists, then listens. */
+export async function startServer(config: Config, opts: { host?: string; port?: number } = {}): Promise<RunningServer> {
+  const hearth = await openHearth(config);
+  const initialAdmin = await ensureInitialAdmin(hearth.db, config);
+  const server = http.createServer(createApp(hearth));
+  server.keepAliveTimeout = 5_000;
+  const port = opts.port ?? config.server.http_port;
+  const host = opts.host ?? config.server.http_addr;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => { server.off('error', reject); resolve(); });
+    });
+  } catch (err) {
+    await closeHearth(hearth);
+    throw err;
+  }
+  const address = server.address() as AddressInfo;
+  if (config.rootUrlDerived) config.server.root_url = deriveRootUrl(host, address.port);
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | null = null;
+  const close = () => (closing ??= (async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await closeHearth(hearth);
+  })());
+  return { hearth, server, url: `http://${shownHost}:${address.port}/`, initialAdmin, close };
+}
