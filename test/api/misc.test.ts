@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 let s: TestServer;
@@ -10,7 +10,7 @@ describe('miscellaneous and settings', () => {
   it('GET /version answers a Gitea-comparable version', async () => {
     const res = await s.request('api/v1/version');
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await json(res);
     expectShape(body, 'ServerVersion');
     expect(body.version).toMatch(/^1\.25\.4\+hearth-/);
   });
@@ -23,11 +23,11 @@ describe('miscellaneous and settings', () => {
   ])('GET /settings/%s matches %s', async (area, def) => {
     const res = await s.request(`api/v1/settings/${area}`);
     expect(res.status).toBe(200);
-    expectShape(await res.json(), def);
+    expectShape(await json(res), def);
   });
 
   it('settings/api reflects the configuration', async () => {
-    const body = await (await s.request('api/v1/settings/api')).json();
+    const body = await json(await s.request('api/v1/settings/api'));
     expect(body).toMatchObject({ default_paging_num: 30, max_response_items: 50, default_git_trees_per_page: 1000 });
   });
 
@@ -35,13 +35,13 @@ describe('miscellaneous and settings', () => {
     const res = await s.request('api/healthz');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/health\+json/);
-    const body = await res.json();
+    const body = await json(res);
     expect(body.status).toBe('pass');
     expect(body.checks['database:ping'][0].status).toBe('pass');
   });
 
   it('serves its own swagger document and UI', async () => {
-    const spec = await (await s.request('swagger.v1.json')).json();
+    const spec = await json(await s.request('swagger.v1.json'));
     expect(spec.swagger).toBe('2.0');
     expect(spec.basePath).toBe('/api/v1');
     expect(spec.paths['/users/{username}/tokens'].post.operationId).toBe('userCreateToken');
@@ -56,7 +56,7 @@ describe('miscellaneous and settings', () => {
   it('answers unknown /api/v1 routes with a JSON 404', async () => {
     const res = await s.request('api/v1/no/such/route');
     expect(res.status).toBe(404);
-    const body = await res.json();
+    const body = await json(res);
     expect(Object.keys(body).sort()).toEqual(['message', 'url']);
   });
 });

@@ -90,3 +90,7 @@ export async function createToken(
   if (res.status !== 201) throw new Error(`creating token: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { sha1: string }).sha1;
 }
+
+/** The body as loosely typed JSON: tests assert on its shape explicitly. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const json = async (res: Response): Promise<any> => res.json();
