@@ -37,7 +37,7 @@ export const configSchema = z.strictObject({
     default_keep_email_private: boolDefault(false),
     default_allow_create_organization: boolDefault(true),
     initial_admin_username: z.string().min(1).default('root'),
-    initial_admin_email: z.string().min(3).default('root@localhost'),
+    initial_admin_email: z.string().min(3).default('root@hearth.local'),
   }),
   api: section({
     default_paging_num: z.number().int().min(1).default(30),

@@ -2,9 +2,10 @@ import type { Request, Response } from 'express';
 
 export type Page = { page: number; limit: number; offset: number };
 
+/** As Gitea's ctx.FormInt (strconv.Atoi): a whole decimal integer, else 0 ("2abc" is not 2). */
 function intParam(value: unknown): number {
-  const n = typeof value === 'string' ? Number.parseInt(value, 10) : NaN;
-  return Number.isFinite(n) ? n : 0;
+  const n = typeof value === 'string' && /^[+-]?\d+$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(n) ? n : 0;
 }
 
 /** Lenient, as Gitea: page <= 0 is 1; limit <= 0 is the default; limit over the max is the max. */
@@ -41,11 +42,12 @@ export function setPaginationHeaders(req: Request, res: Response, total: number,
     return `<${base}${url.pathname}${url.search}>; rel="${rel}"`;
   };
   const links: string[] = [];
-  const current = Math.min(page.page, Math.max(totalPages, 1));
-  if (page.page < totalPages) links.push(linkTo(page.page + 1, 'next'));
-  if (current !== totalPages) links.push(linkTo(totalPages, 'last'));
-  if (page.page > 1) links.push(linkTo(1, 'first'));
-  if (page.page > 1) links.push(linkTo(Math.min(page.page - 1, totalPages), 'prev'));
+  // As Gitea's paginator: a page past the end counts as the last page.
+  const current = Math.min(page.page, totalPages);
+  if (current < totalPages) links.push(linkTo(current + 1, 'next'));
+  if (current < totalPages) links.push(linkTo(totalPages, 'last'));
+  if (current > 1) links.push(linkTo(1, 'first'));
+  if (current > 1) links.push(linkTo(current - 1, 'prev'));
   if (links.length) {
     res.setHeader('Link', links.join(','));
     exposeHeader(res, 'Link');
