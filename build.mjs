@@ -47,6 +47,16 @@ await build({
 // The addon better-sqlite3 built for this node; loaded with process.dlopen at start.
 const addon = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+// Option files (licenses, gitignores, labels, readmes) as assets, with a manifest listing them.
+const optionsDir = path.join(root, 'assets', 'options');
+const optionAssets = {};
+const manifest = {};
+for (const kind of fs.readdirSync(optionsDir)) {
+  manifest[kind] = fs.readdirSync(path.join(optionsDir, kind)).filter((f) => !f.startsWith('.')).sort();
+  for (const name of manifest[kind]) optionAssets[`options/${kind}/${name}`] = path.join(optionsDir, kind, name);
+}
+const manifestFile = path.join(work, 'options-manifest.json');
+fs.writeFileSync(manifestFile, JSON.stringify(manifest));
 const blob = path.join(work, 'sea-prep.blob');
 const seaConfig = {
   main: bundle,
@@ -57,6 +67,8 @@ const seaConfig = {
     'better_sqlite3.node': addon,
     'swagger-ui.css': path.join(swaggerDir, 'swagger-ui.css'),
     'swagger-ui-bundle.js': path.join(swaggerDir, 'swagger-ui-bundle.js'),
+    'options-manifest.json': manifestFile,
+    ...optionAssets,
   },
 };
 const seaConfigFile = path.join(work, 'sea-config.json');

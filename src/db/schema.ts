@@ -63,10 +63,133 @@ export interface AccessTokenTable {
   updated_unix: number;
 }
 
+export interface RepositoryTable {
+  id: Generated<number>;
+  owner_id: number;
+  owner_name: string;
+  lower_name: string;
+  name: string;
+  description: Generated<string>;
+  website: Generated<string>;
+  original_url: Generated<string>;
+  default_branch: string;
+  object_format_name: Generated<string>;
+  is_private: Generated<number>;
+  is_empty: Generated<number>;
+  is_archived: Generated<number>;
+  is_mirror: Generated<number>;
+  is_fork: Generated<number>;
+  fork_id: Generated<number | null>;
+  is_template: Generated<number>;
+  template_id: Generated<number | null>;
+  num_watches: Generated<number>;
+  num_stars: Generated<number>;
+  num_forks: Generated<number>;
+  num_issues: Generated<number>;
+  num_closed_issues: Generated<number>;
+  num_pulls: Generated<number>;
+  num_closed_pulls: Generated<number>;
+  num_milestones: Generated<number>;
+  num_closed_milestones: Generated<number>;
+  num_releases: Generated<number>;
+  size: Generated<number>;
+  /** JSON array of strings. */
+  topics: Generated<string>;
+  /** JSON object: see services/repo-settings.ts. */
+  settings: Generated<string>;
+  created_unix: number;
+  updated_unix: number;
+  archived_unix: Generated<number>;
+}
+
+export interface RepoRedirectTable {
+  id: Generated<number>;
+  owner_id: number;
+  lower_name: string;
+  redirect_repo_id: number;
+}
+
+export interface BranchTable {
+  id: Generated<number>;
+  repo_id: number;
+  name: string;
+  commit_id: string;
+  commit_message: Generated<string>;
+  commit_unix: Generated<number>;
+  pusher_id: Generated<number>;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface CollaborationTable {
+  id: Generated<number>;
+  repo_id: number;
+  user_id: number;
+  mode: number;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface StarTable { uid: number; repo_id: number; created_unix: number }
+export interface WatchTable { uid: number; repo_id: number; created_unix: number }
+
+export interface ProtectedBranchTable {
+  id: Generated<number>;
+  repo_id: number;
+  rule_name: string;
+  priority: Generated<number>;
+  settings: Generated<string>;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface ProtectedTagTable {
+  id: Generated<number>;
+  repo_id: number;
+  name_pattern: string;
+  allowlist_user_ids: Generated<string>;
+  allowlist_team_ids: Generated<string>;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface CommitStatusTable {
+  id: Generated<number>;
+  repo_id: number;
+  sha: string;
+  idx: number;
+  state: string;
+  target_url: Generated<string>;
+  description: Generated<string>;
+  context: Generated<string>;
+  creator_id: Generated<number>;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface RepoTransferTable {
+  id: Generated<number>;
+  repo_id: number;
+  doer_id: number;
+  recipient_id: number;
+  team_ids: Generated<string>;
+  created_unix: number;
+}
+
 export interface Database {
   user: UserTable;
   email_address: EmailAddressTable;
   access_token: AccessTokenTable;
+  repository: RepositoryTable;
+  repo_redirect: RepoRedirectTable;
+  branch: BranchTable;
+  collaboration: CollaborationTable;
+  star: StarTable;
+  watch: WatchTable;
+  protected_branch: ProtectedBranchTable;
+  protected_tag: ProtectedTagTable;
+  commit_status: CommitStatusTable;
+  repo_transfer: RepoTransferTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -74,3 +197,12 @@ export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
 export type EmailAddress = Selectable<EmailAddressTable>;
 export type AccessToken = Selectable<AccessTokenTable>;
+export type Repository = Selectable<RepositoryTable>;
+export type NewRepository = Insertable<RepositoryTable>;
+export type RepositoryUpdate = Updateable<RepositoryTable>;
+export type Branch = Selectable<BranchTable>;
+export type Collaboration = Selectable<CollaborationTable>;
+export type ProtectedBranch = Selectable<ProtectedBranchTable>;
+export type ProtectedTag = Selectable<ProtectedTagTable>;
+export type CommitStatus = Selectable<CommitStatusTable>;
+export type RepoTransfer = Selectable<RepoTransferTable>;

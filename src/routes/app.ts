@@ -9,6 +9,7 @@ import { healthz } from './health';
 import { buildSwagger, swaggerUiPage } from './swagger';
 import { mount } from './table';
 import { avatar } from './avatar';
+import { gitRouter } from './git-http';
 
 /** Builds the request context once per request, and logs one access line at debug level. */
 function context(h: Hearth): RequestHandler {
@@ -17,7 +18,7 @@ function context(h: Hearth): RequestHandler {
     res.setHeader('X-Request-Id', requestId);
     req.ctx = {
       requestId, db: h.db, config: h.config, log: h.log,
-      doer: null, signer: null, auth: 'none', scopes: null, contextUser: null,
+      doer: null, signer: null, auth: 'none', scopes: null, contextUser: null, repo: null,
     };
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -67,6 +68,7 @@ export function createApp(h: Hearth): Express {
   app.use('/api/v1', api);
 
   app.get('/api/healthz', healthz);
+  app.use(gitRouter(h));
   app.get('/avatars/:hash', avatar);
   if (h.config.api.enable_swagger) mountSwagger(app, h);
   app.use(errorHandler);

@@ -4,6 +4,7 @@ import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
 import type { Logger } from '../lib/logger';
 import type { ScopeSet } from '../lib/scopes';
+import type { RepoAccess } from '../services/repos';
 
 export type AuthMethod = 'none' | 'basic' | 'token';
 
@@ -22,6 +23,8 @@ export type RequestContext = {
   scopes: ScopeSet | null;
   /** The user named by `{username}` in the path, once assigned. */
   contextUser: User | null;
+  /** The repository of `{owner}/{repo}` with the caller's access mode, once assigned. */
+  repo: RepoAccess | null;
 };
 
 declare global {
@@ -43,4 +46,10 @@ export function doerOf(req: Request): User {
 export function contextUserOf(req: Request): User {
   if (!req.ctx.contextUser) throw new Error('route reached without a context user: missing guard');
   return req.ctx.contextUser;
+}
+
+/** The `{owner}/{repo}` of the path; the assignRepo guard guarantees it. */
+export function repoOf(req: Request): RepoAccess {
+  if (!req.ctx.repo) throw new Error('route reached without a repository: missing guard');
+  return req.ctx.repo;
 }

@@ -40,3 +40,19 @@ export function isValidEmail(email: string): boolean {
 export function assertValidEmail(email: string, field = 'email'): void {
   if (!isValidEmail(email)) throw new InvalidError(`e-mail invalid [email: ${email}]`, field);
 }
+
+// Gitea's repository name rules: alpha, dash, dot, underscore; a few names and suffixes reserved.
+const REPO_VALID = /^[-.\w]+$/;
+const REPO_RESERVED = new Set(['.', '..', '-']);
+const REPO_RESERVED_PATTERNS = [/\.git$/, /\.wiki$/, /\.rss$/, /\.atom$/];
+
+export function assertValidRepoName(name: string, field = 'name'): void {
+  if (!name) throw new InvalidError(`[${field}]: Required`, field);
+  if (name.length > 100) throw new InvalidError(`[${field}]: MaxSize`, field);
+  if (!REPO_VALID.test(name)) throw new InvalidError(`[${field}]: AlphaDashDot`, field);
+  const lower = name.toLowerCase();
+  if (REPO_RESERVED.has(lower)) throw new InvalidError(`repo name is reserved [name: ${name}]`, field);
+  if (REPO_RESERVED_PATTERNS.some((p) => p.test(lower))) {
+    throw new InvalidError(`repo name pattern is not allowed [pattern: ${name}]`, field);
+  }
+}

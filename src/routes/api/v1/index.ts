@@ -3,6 +3,8 @@ import { del, get, patch, post, type ApiRoute } from '../../table';
 import * as admin from './admin-users';
 import * as emails from './emails';
 import * as misc from './misc';
+import * as repos from './repos';
+import { assignRepo, reqRepoAdmin, reqRepoOwner, reqRepoReader } from '../../middleware/repo-guards';
 import * as tokens from './tokens';
 import * as users from './users';
 
@@ -34,5 +36,16 @@ export const apiRoutes: ApiRoute[] = [
   del('/admin/users/{username}', ['admin', 'adminDeleteUser', 'Delete a user'], signedIn, scope('admin'), siteAdmin, assignUser, admin.remove),
   post('/admin/users/{username}/rename', ['admin', 'adminRenameUser', 'Rename a user'], signedIn, scope('admin'), siteAdmin, assignUser, admin.rename),
   get('/admin/emails', ['admin', 'adminGetAllEmails', 'List all emails'], signedIn, scope('admin'), siteAdmin, emails.searchAll),
+  post('/admin/users/{username}/repos', ['admin', 'adminCreateRepo', 'Create a repository on behalf of a user'], signedIn, scope('admin'), siteAdmin, assignUser, repos.createForUser),
   get('/admin/emails/search', ['admin', 'adminSearchEmails', 'Search all emails'], signedIn, scope('admin'), siteAdmin, emails.searchAll),
+
+  // Repositories
+  get('/user/repos', ['user', 'userCurrentListRepos', 'List the repos that the authenticated user owns'], signedIn, scope('repository'), repos.listMine),
+  post('/user/repos', ['repository', 'createCurrentUserRepo', 'Create a repository'], signedIn, scope('repository'), repos.createForDoer),
+  get('/users/{username}/repos', ['user', 'userListRepos', 'List the repos owned by the given user'], scope('repository'), assignUser, repos.listOfUser),
+  get('/repos/search', ['repository', 'repoSearch', 'Search for repositories'], scope('repository'), repos.search),
+  get('/repositories/{id}', ['repository', 'repoGetByID', 'Get a repository by id'], scope('repository'), repos.getById),
+  get('/repos/{owner}/{repo}', ['repository', 'repoGet', 'Get a repository'], scope('repository'), assignRepo, reqRepoReader, repos.get),
+  patch('/repos/{owner}/{repo}', ['repository', 'repoEdit', 'Edit a repository\'s properties. Only fields that are set will be changed.'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, repos.edit),
+  del('/repos/{owner}/{repo}', ['repository', 'repoDelete', 'Delete a repository'], signedIn, scope('repository'), assignRepo, reqRepoOwner, repos.remove),
 ];

@@ -1,0 +1,10 @@
+import type { Config } from '../config/schema';
+import type { User } from '../db/schema';
+import type { RepoAccess, RepoWithParent } from '../services/repos';
+import { toApiRepo, type ApiRepository } from './repo';
+
+/** A repository with its parent (forks), as the API shows it to `viewer`. */
+export function toApiRepoWithParent(config: Config, r: RepoWithParent | RepoAccess, viewer: User | null): ApiRepository {
+  const parent = 'parent' in r && r.parent ? toApiRepo(config, r.parent, viewer) : null;
+  return toApiRepo(config, { ...r, parent }, viewer);
+}

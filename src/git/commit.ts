@@ -1,0 +1,83 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { git, gitRun, GitError } from './exec';
+
+export type Signature = { name: string; email: string; date?: Date };
+export type FileChange =
+  | { path: string; content: Buffer; mode?: '100644' | '100755' | '120000' }
+  | { path: string; delete: true };
+
+export type CommitInput = {
+  /** Commit to build on; null for a root commit. */
+  parent: string | null;
+  changes: FileChange[];
+  message: string;
+  author: Signature;
+  committer: Signature;
+};
+
+const dateOf = (s: Signature) => (s.date ? `${Math.floor(s.date.getTime() / 1000)} +0000` : undefined);
+
+/**
+ * Writes a commit without a work tree: a temporary index seeded from the parent, blobs hashed
+ * straight into the object store. Returns the commit id; refs are not touched.
+ */
+export async function writeCommit(dir: string, input: CommitInput): Promise<string> {
+  const index = path.join(os.tmpdir(), `hearth-index-${crypto.randomUUID()}`);
+  const env = { GIT_INDEX_FILE: index };
+  try {
+    await git(input.parent ? ['read-tree', input.parent] : ['read-tree', '--empty'], { gitDir: dir, env });
+    const cacheInfo: string[] = [];
+    const removals: string[] = [];
+    for (const change of input.changes) {
+      if ('delete' in change) {
+        removals.push(change.path);
+        continue;
+      }
+      const sha = (await git(['hash-object', '-w', '--stdin'], { gitDir: dir, input: change.content })).trim();
+      cacheInfo.push(`${change.mode ?? '100644'} ${sha}\t${change.path}`);
+    }
+    if (removals.length) {
+      await git(['update-index', '--force-remove', '-z', '--stdin'], { gitDir: dir, env, input: `${removals.join('\0')}\0` });
+    }
+    if (cacheInfo.length) {
+      await git(['update-index', '--add', '-z', '--index-info'], { gitDir: dir, env, input: `${cacheInfo.join('\0')}\0` });
+    }
+    const tree = (await git(['write-tree'], { gitDir: dir, env })).trim();
+    const args = ['commit-tree', tree, ...(input.parent ? ['-p', input.parent] : []), '-F', '-'];
+    const sigEnv: Record<string, string> = {
+      GIT_AUTHOR_NAME: input.author.name, GIT_AUTHOR_EMAIL: input.author.email,
+      GIT_COMMITTER_NAME: input.committer.name, GIT_COMMITTER_EMAIL: input.committer.email,
+    };
+    const ad = dateOf(input.author);
+    const cd = dateOf(input.committer);
+    if (ad) sigEnv.GIT_AUTHOR_DATE = ad;
+    if (cd) sigEnv.GIT_COMMITTER_DATE = cd;
+    const message = input.message.endsWith('\n') ? input.message : `${input.message}\n`;
+    return (await git(args, { gitDir: dir, env: sigEnv, input: message })).trim();
+  } finally {
+    fs.rmSync(index, { force: true });
+  }
+}
+
+/** Tree id of a commit. */
+export async function treeOf(dir: string, commit: string): Promise<string> {
+  return (await git(['rev-parse', `${commit}^{tree}`], { gitDir: dir })).trim();
+}
+
+/**
+ * Moves a ref from `old` (null: must not exist) to `next` atomically; false when someone
+ * else moved it first.
+ */
+export async function updateRef(dir: string, ref: string, next: string, old: string | null, zero: string): Promise<boolean> {
+  const r = await gitRun(['update-ref', ref, next, old ?? zero], { gitDir: dir });
+  if (r.code === 0) return true;
+  if (/cannot lock ref|is at .* but expected|reference already exists/.test(r.stderr)) return false;
+  throw new GitError(['update-ref'], r.code, r.stderr);
+}
+
+export async function deleteRef(dir: string, ref: string, old?: string): Promise<void> {
+  await git(['update-ref', '-d', ref, ...(old ? [old] : [])], { gitDir: dir });
+}

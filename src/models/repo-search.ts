@@ -1,0 +1,89 @@
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { DB } from '../db/connect';
+import type { Database, Repository, User } from '../db/schema';
+
+export type RepoSearch = {
+  viewer: User | null;
+  /** Only what public-only tokens may see. */
+  publicOnly?: boolean;
+  keyword?: string;
+  includeDescription?: boolean;
+  topicOnly?: boolean;
+  ownerId?: number;
+  /** With ownerId: also repositories the owner collaborates on (true), only those (`only`). */
+  collaborate?: boolean | 'only';
+  starredBy?: number;
+  isPrivate?: boolean;
+  template?: boolean;
+  archived?: boolean;
+  fork?: boolean;
+  mirror?: boolean;
+  sort: 'alpha' | 'created' | 'updated' | 'size' | 'id' | 'stars' | 'forks';
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+};
+
+type EB = ExpressionBuilder<Database & { r: Database['repository']; o: Database['user'] }, 'r' | 'o'>;
+
+/** Rows the viewer may see: the same rules as accessMode, expressed in SQL for listing. */
+function visible(eb: EB, viewer: User | null, publicOnly: boolean) {
+  const publicRepo = eb.and([eb('r.is_private', '=', 0), eb('o.visibility', '=', 0)]);
+  if (publicOnly || !viewer) return publicRepo;
+  if (viewer.is_admin) return sql<SqlBool>`1 = 1`;
+  const mine = eb('r.owner_id', '=', viewer.id);
+  const collab = eb('r.id', 'in', eb.selectFrom('collaboration').select('repo_id').where('user_id', '=', viewer.id));
+  if (viewer.is_restricted) return eb.or([mine, collab]);
+  const openRepo = eb.and([eb('r.is_private', '=', 0), eb('o.visibility', 'in', [0, 1])]);
+  return eb.or([mine, collab, openRepo]);
+}
+
+function query(db: DB, q: RepoSearch) {
+  let query = db.selectFrom('repository as r').innerJoin('user as o', 'o.id', 'r.owner_id')
+    .where((eb) => visible(eb as unknown as EB, q.viewer, Boolean(q.publicOnly)));
+  if (q.ownerId !== undefined) {
+    const owner = q.ownerId;
+    query = query.where((eb) => {
+      const owned = eb('r.owner_id', '=', owner);
+      const collab = eb('r.id', 'in', eb.selectFrom('collaboration').select('repo_id').where('user_id', '=', owner));
+      if (q.collaborate === 'only') return collab;
+      return q.collaborate ? eb.or([owned, collab]) : owned;
+    });
+  }
+  if (q.starredBy !== undefined) {
+    const uid = q.starredBy;
+    query = query.where('r.id', 'in', (eb) => eb.selectFrom('star').select('repo_id').where('uid', '=', uid));
+  }
+  if (q.keyword) {
+    const kw = q.keyword.toLowerCase();
+    if (q.topicOnly) {
+      query = query.where(sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(r.topics) WHERE lower(json_each.value) = ${kw})`);
+    } else {
+      const like = `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) => eb.or([
+        sql<SqlBool>`r.lower_name LIKE ${like} ESCAPE '\\'`,
+        sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(r.topics) WHERE lower(json_each.value) = ${kw})`,
+        ...(q.includeDescription ? [sql<SqlBool>`lower(r.description) LIKE ${like} ESCAPE '\\'`] : []),
+      ]));
+    }
+  }
+  if (q.isPrivate !== undefined) query = query.where('r.is_private', '=', q.isPrivate ? 1 : 0);
+  if (q.template !== undefined) query = query.where('r.is_template', '=', q.template ? 1 : 0);
+  if (q.archived !== undefined) query = query.where('r.is_archived', '=', q.archived ? 1 : 0);
+  if (q.fork !== undefined) query = query.where('r.is_fork', '=', q.fork ? 1 : 0);
+  if (q.mirror !== undefined) query = query.where('r.is_mirror', '=', q.mirror ? 1 : 0);
+  return query;
+}
+
+const SORT_COLUMN = {
+  alpha: 'r.lower_name', created: 'r.created_unix', updated: 'r.updated_unix', size: 'r.size',
+  id: 'r.id', stars: 'r.num_stars', forks: 'r.num_forks',
+} as const;
+
+export async function searchRepos(db: DB, q: RepoSearch): Promise<{ repos: Repository[]; total: number }> {
+  const count = await query(db, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const repos = await query(db, q).selectAll('r')
+    .orderBy(SORT_COLUMN[q.sort], q.order).orderBy('r.id', q.order)
+    .limit(q.limit).offset(q.offset).execute();
+  return { repos, total: Number(count.n) };
+}

@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import type { DB } from '../db/connect';
+import type { NewRepository, Repository, RepositoryUpdate } from '../db/schema';
+
+export async function getRepoById(db: DB, id: number): Promise<Repository | undefined> {
+  return db.selectFrom('repository').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function getRepoByOwnerAndName(db: DB, ownerId: number, name: string): Promise<Repository | undefined> {
+  return db.selectFrom('repository').selectAll()
+    .where('owner_id', '=', ownerId).where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
+}
+
+export async function getRedirect(db: DB, ownerId: number, name: string): Promise<number | undefined> {
+  const row = await db.selectFrom('repo_redirect').select('redirect_repo_id')
+    .where('owner_id', '=', ownerId).where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
+  return row?.redirect_repo_id;
+}
+
+export async function setRedirect(db: DB, ownerId: number, lowerName: string, repoId: number): Promise<void> {
+  await db.deleteFrom('repo_redirect').where('owner_id', '=', ownerId).where('lower_name', '=', lowerName).execute();
+  await db.insertInto('repo_redirect').values({ owner_id: ownerId, lower_name: lowerName, redirect_repo_id: repoId }).execute();
+}
+
+export async function deleteRedirect(db: DB, ownerId: number, lowerName: string): Promise<void> {
+  await db.deleteFrom('repo_redirect').where('owner_id', '=', ownerId).where('lower_name', '=', lowerName).execute();
+}
+
+export async function insertRepo(db: DB, row: NewRepository): Promise<Repository> {
+  return db.insertInto('repository').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateRepo(db: DB, id: number, patch: RepositoryUpdate): Promise<void> {
+  await db.updateTable('repository').set(patch).where('id', '=', id).execute();
+}
+
+export async function deleteRepoRow(db: DB, id: number): Promise<void> {
+  await db.deleteFrom('repository').where('id', '=', id).execute();
+}
+
+export async function countReposOfOwner(db: DB, ownerId: number): Promise<number> {
+  const r = await db.selectFrom('repository').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Adds `delta` to a counter column; used for stars, watches, forks. */
+export async function bumpCounter(
+  db: DB, id: number, column: 'num_stars' | 'num_watches' | 'num_forks' | 'num_releases', delta: number,
+): Promise<void> {
+  await db.updateTable('repository').set({ [column]: sql`${sql.ref(column)} + ${delta}` }).where('id', '=', id).execute();
+}
+
+export async function getCollaboratorMode(db: DB, repoId: number, userId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('collaboration').select('mode')
+    .where('repo_id', '=', repoId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.mode;
+}

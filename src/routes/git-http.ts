@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import type { Hearth } from '../hearth';
+import { installHooks, parseHookRequest } from '../git/hooks';
+import { repoDir } from '../git/repo';
+import { serviceHeader, spawnService, type GitService } from '../git/transport';
+import { AppError, ForbiddenError, NotFoundError } from '../lib/errors';
+import { authorizeGit } from '../services/git-access';
+import { checkRefUpdates } from '../services/push-rules';
+import { syncRepoFromGit } from '../services/repo-sync';
+import type { RepoAccess } from '../services/repos';
+import { authenticate } from './middleware/auth';
+
+const serviceOf = (value: unknown): GitService | null =>
+  value === 'git-upload-pack' ? 'upload-pack' : value === 'git-receive-pack' ? 'receive-pack' : null;
+
+/** Git smart HTTP at /{owner}/{repo}(.git)/...: info/refs, git-upload-pack, git-receive-pack. */
+export function gitRouter(h: Hearth): Router {
+  const router = express.Router();
+  const hooksPath = installHooks(h.config.server.data_dir);
+  const tmpRoot = path.join(h.config.server.data_dir, 'tmp');
+  fs.mkdirSync(tmpRoot, { recursive: true });
+
+  const prepare = async (req: Request, res: Response, service: GitService): Promise<RepoAccess | null> => {
+    if (h.config.repository.disable_http_git) throw new ForbiddenError('Interacting with repositories by HTTP protocol is not allowed');
+    const owner = String(req.params.owner);
+    const name = String(req.params.repo);
+    const found = await authorizeGit(h.db, req.ctx, owner, name, service === 'receive-pack');
+    if ('redirectTo' in found) {
+      const rest = req.originalUrl.split('/').slice(3).join('/');
+      res.redirect(301, `/${encodeURIComponent(found.redirectTo.owner)}/${encodeURIComponent(found.redirectTo.name)}.git/${rest}`);
+      return null;
+    }
+    res.setHeader('Cache-Control', 'no-cache, max-age=0, must-revalidate');
+    res.setHeader('Expires', 'Fri, 01 Jan 1980 00:00:00 GMT');
+    return found;
+  };
+
+  router.get('/:owner/:repo/info/refs', authenticate(), async (req, res) => {
+    const service = serviceOf(req.query.service);
+    if (!service) throw new ForbiddenError('only smart HTTP (git-upload-pack, git-receive-pack) is served');
+    const access = await prepare(req, res, service);
+    if (!access) return;
+    const dir = repoDir(h.config.repository.root, access.owner.name, access.repo.name);
+    const protocol = req.get('Git-Protocol');
+    const child = spawnService(service, dir, { protocol, advertise: true });
+    res.type(`application/x-git-${service}-advertisement`);
+    if (!protocol?.includes('version=2')) res.write(serviceHeader(service));
+    child.stdout!.pipe(res);
+    child.stderr!.resume();
+    child.on('error', () => res.destroy());
+  });
+
+  for (const service of ['upload-pack', 'receive-pack'] as const) {
+    router.post(`/:owner/:repo/git-${service}`, authenticate(), async (req, res) => {
+      const access = await prepare(req, res, service);
+      if (!access) return;
+      if (req.get('Content-Type') !== `application/x-git-${service}-request`) {
+        throw new AppError(415, `expected Content-Type application/x-git-${service}-request`);
+      }
+      await runService(h, req, res, service, access, { hooksPath, tmpRoot });
+    });
+  }
+  router.use(gitErrors);
+  return router;
+}
+
+type RunOptions = { hooksPath: string; tmpRoot: string };
+
+async function runService(h: Hearth, req: Request, res: Response, service: GitService, access: RepoAccess, o: RunOptions) {
+  const dir = repoDir(h.config.repository.root, access.owner.name, access.repo.name);
+  const hookDir = service === 'receive-pack' ? fs.mkdtempSync(path.join(o.tmpRoot, 'push-')) : null;
+  const child = spawnService(service, dir, {
+    protocol: req.get('Git-Protocol'),
+    env: hookDir ? { HEARTH_HOOK_DIR: hookDir } : {},
+    config: hookDir ? [`core.hooksPath=${o.hooksPath}`] : [],
+  });
+  const stopHook = hookDir ? answerHook(h, access, req, dir, hookDir) : () => {};
+  const body = /gzip/i.test(req.get('Content-Encoding') ?? '') ? req.pipe(zlib.createGunzip()) : req;
+  body.on('error', () => child.kill('SIGKILL'));
+  body.pipe(child.stdin!);
+  child.stdin!.on('error', () => { /* git stopped reading: it reports why on stdout */ });
+  child.stderr!.resume();
+  res.type(`application/x-git-${service}-result`);
+  child.stdout!.pipe(res, { end: false });
+  res.on('close', () => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  await new Promise<void>((resolve) => child.on('close', () => resolve()));
+  stopHook();
+  if (hookDir) {
+    fs.rmSync(hookDir, { recursive: true, force: true });
+    // The database follows the refs before the client hears the push is done.
+    try {
+      await syncRepoFromGit(h.db, access.repo, dir, req.ctx.doer?.id ?? 0);
+    } catch (err) {
+      h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'sync after push failed');
+    }
+  }
+  res.end();
+}
+
+/** Watches the per-push directory for the pre-receive hook's request and writes the verdict. */
+function answerHook(h: Hearth, access: RepoAccess, req: Request, dir: string, hookDir: string): () => void {
+  let answered = false;
+  const check = () => {
+    if (answered || !fs.existsSync(path.join(hookDir, 'request'))) return;
+    answered = true;
+    const { quarantine, updates } = parseHookRequest(fs.readFileSync(path.join(hookDir, 'request'), 'utf8'));
+    checkRefUpdates(h.db, access, req.ctx.doer!, dir, quarantine, updates)
+      .catch((err: unknown) => {
+        h.log.error({ err, requestId: req.ctx.requestId }, 'pre-receive check failed');
+        return 'internal error while checking the push';
+      })
+      .then((refusal) => {
+        if (refusal) fs.writeFileSync(path.join(hookDir, 'message'), `${refusal}\n`);
+        fs.writeFileSync(path.join(hookDir, 'verdict.tmp'), refusal ? '1' : '0');
+        fs.renameSync(path.join(hookDir, 'verdict.tmp'), path.join(hookDir, 'verdict'));
+      })
+      .catch(() => { /* push already finished */ });
+  };
+  const watcher = fs.watch(hookDir, check);
+  const timer = setInterval(check, 100);
+  return () => {
+    watcher.close();
+    clearInterval(timer);
+  };
+}
+
+/** Git clients need WWW-Authenticate on every 401 to retry with credentials; bodies are text. */
+const gitErrors: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) return next(err);
+  if (err instanceof AppError) {
+    if (err.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="Hearth"');
+    res.status(err.status).type('text/plain').send(`${err.message}\n`);
+    return;
+  }
+  if (err instanceof NotFoundError) return next(err);
+  req.ctx.log.error({ err, requestId: req.ctx.requestId }, 'git transport error');
+  res.status(500).type('text/plain').send('internal error\n');
+};

@@ -1,0 +1,48 @@
+import type { RequestHandler } from 'express';
+import { ArchivedError, ForbiddenError } from '../../lib/errors';
+import { ACCESS, type AccessMode } from '../../services/permissions';
+import { lookupRepo } from '../../services/repos';
+
+/**
+ * Loads `{owner}/{repo}` with the caller's access mode into req.ctx.repo: 404 when the caller
+ * may not see it, 307 to the new path after a rename (as Gitea's API does).
+ */
+export const assignRepo: RequestHandler = async (req, res, next) => {
+  const owner = String(req.params.owner ?? '');
+  const name = String(req.params.repo ?? '');
+  const found = await lookupRepo(req.ctx.db, owner, name, req.ctx.doer);
+  if ('redirectTo' in found) {
+    const from = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+    const to = `/repos/${encodeURIComponent(found.redirectTo.owner)}/${encodeURIComponent(found.redirectTo.name)}`;
+    const url = req.originalUrl.replace(new RegExp(`${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i'), to);
+    res.redirect(307, url);
+    return;
+  }
+  if (req.ctx.scopes?.publicOnly && found.repo.is_private) {
+    throw new ForbiddenError('token scope is limited to public repos');
+  }
+  req.ctx.repo = found;
+  next();
+};
+
+const levelNames: Record<number, string> = { 1: 'read', 2: 'write', 3: 'admin', 4: 'owner' };
+
+/** The caller needs at least `min` on the repository; readers without it see 403, as Gitea. */
+export function repoAccess(min: AccessMode): RequestHandler {
+  return (req, _res, next) => {
+    const mode = req.ctx.repo?.mode ?? ACCESS.none;
+    if (mode < min) throw new ForbiddenError(`user should have ${levelNames[min]} permission on the repository`);
+    next();
+  };
+}
+
+export const reqRepoReader = repoAccess(ACCESS.read);
+export const reqRepoWriter = repoAccess(ACCESS.write);
+export const reqRepoAdmin = repoAccess(ACCESS.admin);
+export const reqRepoOwner = repoAccess(ACCESS.owner);
+
+/** Writes to archived repositories answer 423. */
+export const notArchived: RequestHandler = (req, _res, next) => {
+  if (req.ctx.repo?.repo.is_archived) throw new ArchivedError('repo is archived');
+  next();
+};
