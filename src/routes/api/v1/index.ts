@@ -48,4 +48,19 @@ export const apiRoutes: ApiRoute[] = [
   get('/repos/{owner}/{repo}', ['repository', 'repoGet', 'Get a repository'], scope('repository'), assignRepo, reqRepoReader, repos.get),
   patch('/repos/{owner}/{repo}', ['repository', 'repoEdit', 'Edit a repository\'s properties. Only fields that are set will be changed.'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, repos.edit),
   del('/repos/{owner}/{repo}', ['repository', 'repoDelete', 'Delete a repository'], signedIn, scope('repository'), assignRepo, reqRepoOwner, repos.remove),
+
+  // -- section: contents (contents, file-contents, raw, media, diffpatch, editorconfig) --
+  // -- end: contents --
+
+  // -- section: git data and commits (git/*, commits, statuses, compare, archive) --
+  // -- end: git data and commits --
+
+  // -- section: branches, tags and protections --
+  // -- end: branches, tags and protections --
+
+  // -- section: collaborators, stars, watchers, topics, languages, forks, transfer, generate --
+  // -- end: collaborators ... --
+
+  // -- section: templates (gitignore, licenses, label templates) --
+  // -- end: templates --
 ];
