@@ -2,6 +2,7 @@ import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors';
 import { verifyPassword } from '../lib/password';
+import { rememberVerified, wasVerified } from '../lib/verified-cache';
 import { parseStoredScopes, type ScopeSet } from '../lib/scopes';
 import { nowUnix } from '../lib/time';
 import { hashToken } from '../lib/token';
@@ -30,7 +31,10 @@ export async function authenticatePassword(db: DB, login: string, password: stri
     if (email?.is_activated) user = await getUserById(db, email.uid);
   }
   if (!user || user.type !== 0) return null;
-  return (await verifyPassword(password, user.passwd, user.passwd_hash_algo)) ? user : null;
+  if (wasVerified(user.passwd, password)) return user;
+  if (!(await verifyPassword(password, user.passwd, user.passwd_hash_algo))) return null;
+  rememberVerified(user.passwd, password);
+  return user;
 }
 
 /**
