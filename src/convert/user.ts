@@ -36,7 +36,8 @@ export function toApiUser(config: Config, user: User, viewer: User | null): ApiU
     html_url: `${config.server.root_url}${encodeURIComponent(user.name)}`,
     language: authed ? user.language : '',
     is_admin: authed ? user.is_admin === 1 : false,
-    last_login: isoTime(authed ? user.last_login_unix : 0),
+    // Gitea leaves this admin-only time.Time at its zero value for other callers.
+    last_login: authed ? isoTime(user.last_login_unix) : '0001-01-01T00:00:00Z',
     created: isoTime(user.created_unix),
     restricted: user.is_restricted === 1,
     active: authed ? user.is_active === 1 : false,

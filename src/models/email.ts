@@ -43,10 +43,16 @@ export async function searchEmails(
     .where('user.type', '=', 0);
   if (q.keyword) {
     const like = `%${q.keyword.toLowerCase()}%`;
-    query = query.where((eb) => eb.or([eb('email_address.lower_email', 'like', like), eb('user.lower_name', 'like', like)]));
+    // As Gitea's SearchEmails: the address, the user name or the full name.
+    query = query.where((eb) => eb.or([
+      eb('email_address.lower_email', 'like', like), eb('user.lower_name', 'like', like),
+      eb(eb.fn('lower', ['user.full_name']), 'like', like),
+    ]));
   }
   const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const emails = await query.selectAll('email_address').select('user.name as user_name')
+    // Gitea's SearchEmailOrderByEmail.
+    .orderBy('email_address.lower_email', 'asc').orderBy('email_address.is_primary', 'desc')
     .orderBy('email_address.id', 'asc').limit(q.limit).offset(q.offset).execute();
   return { emails, total: Number(total.n) };
 }

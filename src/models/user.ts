@@ -42,6 +42,8 @@ export type UserSearch = {
   isAdmin?: boolean;
   sourceId?: number;
   loginName?: string;
+  /** Gitea's SearchOrderByAlphabetically (`name ASC`); else by id. */
+  alphabetical?: boolean;
   offset: number;
   limit: number;
 };
@@ -63,15 +65,19 @@ function searchQuery(db: DB, q: UserSearch) {
   }
   const vis = q.visibilities;
   if (vis) {
-    query = query.where((eb) => q.includeId !== undefined
-      ? eb.or([eb('visibility', 'in', vis), eb('id', '=', q.includeId)])
-      : eb('visibility', 'in', vis));
+    // An empty list (a restricted viewer) matches only includeId; eb.or([]) is false.
+    query = query.where((eb) => eb.or([
+      ...(vis.length ? [eb('visibility', 'in', vis)] : []),
+      ...(q.includeId !== undefined ? [eb('id', '=', q.includeId)] : []),
+    ]));
   }
   return query;
 }
 
 export async function searchUsers(db: DB, q: UserSearch): Promise<{ users: User[]; total: number }> {
   const total = await searchQuery(db, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const users = await searchQuery(db, q).selectAll().orderBy('id', 'asc').limit(q.limit).offset(q.offset).execute();
+  let query = searchQuery(db, q).selectAll();
+  if (q.alphabetical) query = query.orderBy('name', 'asc');
+  const users = await query.orderBy('id', 'asc').limit(q.limit).offset(q.offset).execute();
   return { users, total: Number(total.n) };
 }

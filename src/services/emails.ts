@@ -9,15 +9,14 @@ export const listEmails = (db: DB, user: User): Promise<EmailAddress[]> => email
 /** Adds addresses (all or none); answers the user's full list. No mail is sent: they count as verified. */
 export async function addEmails(db: DB, user: User, list: string[]): Promise<EmailAddress[]> {
   if (list.length === 0) throw new InvalidError('Email list empty', 'emails');
-  const wanted = [...new Set(list.map((e) => e.trim()))];
+  const wanted = list.map((e) => e.trim());
   for (const email of wanted) {
     if (!isValidEmail(email)) throw new InvalidError(`Email address "${email}" invalid`, 'emails');
   }
   await db.transaction().execute(async (trx) => {
     for (const email of wanted) {
-      const used = await emails.getEmail(trx, email);
-      if (used && used.uid === user.id) continue;
-      if (used) throw new InvalidError(`Email address has been used: ${email}`, 'emails');
+      // As Gitea: any existing address is refused, the caller's own included (and a repeat in the list).
+      if (await emails.getEmail(trx, email)) throw new InvalidError(`Email address has been used: ${email}`, 'emails');
       await emails.insertEmail(trx, { uid: user.id, email, is_primary: false, is_activated: true });
     }
   });

@@ -11,7 +11,8 @@ export type CreatedToken = { row: AccessToken; token: string };
 /** Creates a token; the plain value is returned once and only its hash is kept. */
 export async function createToken(db: DB, user: User, name: string, scopeList: string[]): Promise<CreatedToken> {
   const trimmed = name.trim();
-  if (!trimmed) throw new BadRequestError('[name]: Required');
+  // Gitea's binding:"Required" on the name: a validation error (422).
+  if (!trimmed) throw new InvalidError('[name]: Required', 'name');
   const parsed = parseScopes(scopeList.flatMap((s) => s.split(',')));
   if ('invalid' in parsed) throw new BadRequestError(`invalid access token scope provided: access token scope "${parsed.invalid}" is invalid`);
   if (isEmptyScope(parsed)) throw new BadRequestError('access token must have a scope');

@@ -31,6 +31,8 @@ export function searchVisibleUsers(db: DB, q: UserSearchInput) {
     type: USER_TYPE_INDIVIDUAL,
     visibilities: visibleLevels(q.viewer, q.publicOnly),
     includeId: q.publicOnly ? undefined : q.viewer?.id,
+    // As Gitea's /users/search (SearchUsers' default order).
+    alphabetical: true,
     offset: q.page.offset,
     limit: q.page.limit,
   });

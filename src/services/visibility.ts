@@ -14,9 +14,12 @@ export function isUserVisibleTo(user: User, viewer: User | null): boolean {
   return false;
 }
 
-/** Visibility levels a viewer may list in searches. */
+/**
+ * Visibility levels a viewer may list in searches (the viewer itself is added by the caller).
+ * As Gitea's BuildCanSeeUserCondition, a restricted viewer lists no other user.
+ */
 export function visibleLevels(viewer: User | null, publicOnly: boolean): number[] | undefined {
   if (publicOnly || !viewer) return [VISIBILITY.public];
   if (viewer.is_admin) return undefined;
-  return viewer.is_restricted ? [VISIBILITY.public] : [VISIBILITY.public, VISIBILITY.limited];
+  return viewer.is_restricted ? [] : [VISIBILITY.public, VISIBILITY.limited];
 }

@@ -30,7 +30,8 @@ const editSchema = z.object({
   source_id: z.number().int().optional(),
   password: z.string().optional(),
   must_change_password: z.boolean().optional(),
-  website: z.string().max(255).optional(),
+  // Gitea's OmitEmpty;ValidUrl: empty, or an http(s) URL.
+  website: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(255)]).optional(),
   location: z.string().max(50).optional(),
   description: z.string().max(255).optional(),
   active: z.boolean().optional(),

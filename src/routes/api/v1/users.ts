@@ -33,7 +33,8 @@ export function getSettings(req: Request, res: Response): void {
 
 const settingsSchema = z.object({
   full_name: z.string().max(100).optional(),
-  website: z.union([z.literal(''), z.url().max(255)]).optional(),
+  // Gitea's ValidUrl: http and https only (no javascript:, mailto:...).
+  website: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(255)]).optional(),
   description: z.string().max(255).optional(),
   location: z.string().max(50).optional(),
   language: z.string().max(10).optional(),
