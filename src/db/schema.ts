@@ -41,6 +41,8 @@ export interface UserTable {
   created_unix: number;
   updated_unix: number;
   last_login_unix: Generated<number>;
+  /** Organizations only: may repository admins add or remove teams. */
+  repo_admin_change_team_access: Generated<number>;
 }
 
 export interface EmailAddressTable {
@@ -176,6 +178,92 @@ export interface RepoTransferTable {
   created_unix: number;
 }
 
+export interface OrgUserTable { id: Generated<number>; uid: number; org_id: number; is_public: Generated<number> }
+
+export interface TeamTable {
+  id: Generated<number>;
+  org_id: number;
+  lower_name: string;
+  name: string;
+  description: Generated<string>;
+  /** Access mode of the team (1 read .. 4 owner: the Owners team). */
+  authorize: Generated<number>;
+  num_repos: Generated<number>;
+  num_members: Generated<number>;
+  includes_all_repositories: Generated<number>;
+  can_create_org_repo: Generated<number>;
+  /** public, limited or private: who may list the team. */
+  visibility: Generated<string>;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface TeamUserTable { id: Generated<number>; org_id: number; team_id: number; uid: number }
+export interface TeamRepoTable { id: Generated<number>; org_id: number; team_id: number; repo_id: number }
+/** Per-unit mode of a team: type is a unit key such as `repo.code`. */
+export interface TeamUnitTable { id: Generated<number>; org_id: number; team_id: number; type: string; access_mode: number }
+export interface FollowTable { id: Generated<number>; user_id: number; follow_id: number; created_unix: number }
+export interface UserBlockTable { id: Generated<number>; blocker_id: number; blockee_id: number; note: Generated<string>; created_unix: number }
+
+export interface PublicKeyTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  fingerprint: string;
+  content: string;
+  key_type: Generated<string>;
+  read_only: Generated<number>;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface GpgKeyTable {
+  id: Generated<number>;
+  owner_id: number;
+  key_id: string;
+  primary_key_id: Generated<string>;
+  content: string;
+  /** JSON array of addresses. */
+  emails: Generated<string>;
+  can_sign: Generated<number>;
+  can_encrypt_comms: Generated<number>;
+  can_encrypt_storage: Generated<number>;
+  can_certify: Generated<number>;
+  verified: Generated<number>;
+  created_unix: number;
+  expired_unix: Generated<number>;
+}
+
+export interface LabelTable {
+  id: Generated<number>;
+  /** Exactly one of repo_id and org_id is set. */
+  repo_id: number | null;
+  org_id: number | null;
+  name: string;
+  exclusive: Generated<number>;
+  is_archived: Generated<number>;
+  description: Generated<string>;
+  color: string;
+  num_issues: Generated<number>;
+  num_closed_issues: Generated<number>;
+  created_unix: number;
+  updated_unix: number;
+}
+
+/** Activity feed entries, as Gitea's action table: one row per receiver. */
+export interface ActionTable {
+  id: Generated<number>;
+  user_id: number;
+  op_type: number;
+  act_user_id: number;
+  repo_id: Generated<number>;
+  comment_id: Generated<number>;
+  ref_name: Generated<string>;
+  is_private: Generated<number>;
+  content: Generated<string>;
+  created_unix: number;
+}
+
 export interface Database {
   user: UserTable;
   email_address: EmailAddressTable;
@@ -190,6 +278,17 @@ export interface Database {
   protected_tag: ProtectedTagTable;
   commit_status: CommitStatusTable;
   repo_transfer: RepoTransferTable;
+  org_user: OrgUserTable;
+  team: TeamTable;
+  team_user: TeamUserTable;
+  team_repo: TeamRepoTable;
+  team_unit: TeamUnitTable;
+  follow: FollowTable;
+  user_block: UserBlockTable;
+  public_key: PublicKeyTable;
+  gpg_key: GpgKeyTable;
+  label: LabelTable;
+  action: ActionTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -206,3 +305,9 @@ export type ProtectedBranch = Selectable<ProtectedBranchTable>;
 export type ProtectedTag = Selectable<ProtectedTagTable>;
 export type CommitStatus = Selectable<CommitStatusTable>;
 export type RepoTransfer = Selectable<RepoTransferTable>;
+export type Team = Selectable<TeamTable>;
+export type TeamUnit = Selectable<TeamUnitTable>;
+export type PublicKey = Selectable<PublicKeyTable>;
+export type GpgKey = Selectable<GpgKeyTable>;
+export type Label = Selectable<LabelTable>;
+export type Action = Selectable<ActionTable>;

@@ -33,9 +33,22 @@ function visible(eb: EB, viewer: User | null, publicOnly: boolean) {
   if (viewer.is_admin) return sql<SqlBool>`1 = 1`;
   const mine = eb('r.owner_id', '=', viewer.id);
   const collab = eb('r.id', 'in', eb.selectFrom('collaboration').select('repo_id').where('user_id', '=', viewer.id));
-  if (viewer.is_restricted) return eb.or([mine, collab]);
-  const openRepo = eb.and([eb('r.is_private', '=', 0), eb('o.visibility', 'in', [0, 1])]);
-  return eb.or([mine, collab, openRepo]);
+  // Organization repositories reached through the viewer's teams.
+  const viaTeam = eb.exists(eb.selectFrom('team_user as tu').innerJoin('team as t', 't.id', 'tu.team_id')
+    .select('tu.id')
+    .where('tu.uid', '=', viewer.id)
+    .whereRef('tu.org_id', '=', 'r.owner_id')
+    .where((e) => e.or([
+      e('t.includes_all_repositories', '=', 1),
+      e.exists(e.selectFrom('team_repo as trp').select('trp.id').whereRef('trp.team_id', '=', 't.id').whereRef('trp.repo_id', '=', 'r.id')),
+    ])));
+  if (viewer.is_restricted) return eb.or([mine, collab, viaTeam]);
+  const memberOf = eb.selectFrom('team_user').select('org_id').where('uid', '=', viewer.id);
+  const openRepo = eb.and([
+    eb('r.is_private', '=', 0),
+    eb.or([eb('o.visibility', 'in', [0, 1]), eb('o.id', 'in', memberOf)]),
+  ]);
+  return eb.or([mine, collab, viaTeam, openRepo]);
 }
 
 function query(db: DB, q: RepoSearch) {

@@ -1,28 +1,73 @@
 import type { DB } from '../db/connect';
 import type { Repository, User } from '../db/schema';
 import { getCollaboratorMode } from '../models/repo';
+import { isOrgMember, teamsGrantingRepo, teamUnitModes } from '../models/team-access';
 import { getUserById } from '../models/user';
-import { isUserVisibleTo } from './visibility';
+import { VISIBILITY } from './visibility';
 
 // Gitea's access modes, in order: every check compares against these.
 export const ACCESS = { none: 0, read: 1, write: 2, admin: 3, owner: 4 } as const;
 export type AccessMode = (typeof ACCESS)[keyof typeof ACCESS];
 export const accessName = (m: number) => (['none', 'read', 'write', 'admin', 'owner'] as const)[m] ?? 'none';
 
+/** Repository units, with Gitea's identifiers. */
+export const UNITS = [
+  'repo.code', 'repo.issues', 'repo.ext_issues', 'repo.wiki', 'repo.pulls', 'repo.releases',
+  'repo.projects', 'repo.ext_wiki', 'repo.packages', 'repo.actions',
+] as const;
+export type Unit = (typeof UNITS)[number];
+
+export const ORG_TYPE = 1;
+
 /**
- * The one access function: what `user` (null: anonymous) may do on `repo`.
- * Site admins and owners are owner; collaborators get their mode; public repositories of
- * visible owners give read to everyone but restricted users. Organizations plug in here.
+ * Whether `viewer` may see the owner (user or organization) at all: public to everyone,
+ * limited to signed-in users who are not restricted, private to itself, its members and admins.
  */
-export async function accessMode(db: DB, user: User | null, repo: Repository, owner?: User): Promise<AccessMode> {
+export async function canSeeOwner(db: DB, owner: User, viewer: User | null): Promise<boolean> {
+  if (owner.visibility === VISIBILITY.public) return true;
+  if (!viewer) return false;
+  if (viewer.is_admin || viewer.id === owner.id) return true;
+  const member = owner.type === ORG_TYPE && (await isOrgMember(db, owner.id, viewer.id));
+  if (member) return true;
+  if (owner.visibility === VISIBILITY.limited) return !viewer.is_restricted;
+  return false;
+}
+
+/** What an organization's teams give `user` on `repo`, for one unit or overall. */
+async function teamMode(db: DB, user: User, repo: Repository, unit?: Unit): Promise<AccessMode> {
+  const teams = await teamsGrantingRepo(db, repo.owner_id, user.id, repo.id);
+  if (!teams.length) return ACCESS.none;
+  let best = 0;
+  for (const t of teams) if (t.authorize >= ACCESS.admin) best = Math.max(best, t.authorize);
+  if (best) return best as AccessMode;
+  const units = await teamUnitModes(db, teams.map((t) => t.team_id));
+  for (const t of teams) {
+    const own = units.filter((u) => u.team_id === t.team_id);
+    // A team without unit rows (older data) grants its mode on every unit.
+    const modes = own.length ? own.filter((u) => !unit || u.type === unit).map((u) => u.access_mode) : [t.authorize];
+    best = Math.max(best, ...modes, 0);
+  }
+  return best as AccessMode;
+}
+
+/**
+ * The one access function: what `user` (null: anonymous) may do on `repo`, overall or on one
+ * unit. Site admins and owners are owner; organization teams give their mode (owner and admin
+ * teams on every unit); collaborators get their mode; public repositories of owners the caller
+ * may see give read to everyone but restricted users.
+ */
+export async function accessMode(db: DB, user: User | null, repo: Repository, owner?: User, unit?: Unit): Promise<AccessMode> {
   if (user?.is_admin) return ACCESS.owner;
   if (user && user.id === repo.owner_id) return ACCESS.owner;
-  let mode: AccessMode = ACCESS.none;
-  if (user) mode = ((await getCollaboratorMode(db, repo.id, user.id)) ?? ACCESS.none) as AccessMode;
-  if (mode > ACCESS.none) return mode;
-  if (repo.is_private) return ACCESS.none;
   const repoOwner = owner ?? (await getUserById(db, repo.owner_id));
-  if (!repoOwner || !isUserVisibleTo(repoOwner, user)) return ACCESS.none;
+  if (!repoOwner) return ACCESS.none;
+  let mode: number = ACCESS.none;
+  if (user) {
+    if (repoOwner.type === ORG_TYPE) mode = await teamMode(db, user, repo, unit);
+    if (mode >= ACCESS.admin) return mode as AccessMode;
+    mode = Math.max(mode, (await getCollaboratorMode(db, repo.id, user.id)) ?? ACCESS.none);
+  }
+  if (mode >= ACCESS.read || repo.is_private) return mode as AccessMode;
   if (user?.is_restricted) return ACCESS.none;
-  return ACCESS.read;
+  return (await canSeeOwner(db, repoOwner, user)) ? ACCESS.read : ACCESS.none;
 }

@@ -7,7 +7,8 @@ import { nowUnix } from '../lib/time';
 import { getEmail, insertEmail, setPrimaryEmail } from '../models/email';
 import * as users from '../models/user';
 import { assertValidEmail, assertValidUserName } from './names';
-import { isUserVisibleTo, VISIBILITY, type VisibilityName } from './visibility';
+import { canSeeOwner } from './permissions';
+import { VISIBILITY, type VisibilityName } from './visibility';
 
 export type CreateUserInput = {
   username: string;
@@ -135,6 +136,6 @@ export const findUserByName = (db: DB, name: string): Promise<User | undefined> 
 /** The named user, or a 404 when it does not exist or the viewer may not see it. */
 export async function getVisibleUser(db: DB, name: string, viewer: User | null): Promise<User> {
   const user = await users.getUserByName(db, name);
-  if (!user || !isUserVisibleTo(user, viewer)) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
+  if (!user || !(await canSeeOwner(db, user, viewer))) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
   return user;
 }
