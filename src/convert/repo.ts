@@ -16,6 +16,8 @@ export type RepoView = {
   parent?: ApiRepository | null;
   language?: string;
   licenses?: string[];
+  /** The pending transfer (RepoTransfer JSON), when there is one. */
+  transfer?: Record<string, unknown> | null;
 };
 
 export const permissionOf = (mode: number): ApiPermission => ({
@@ -103,7 +105,7 @@ export function toApiRepo(config: Config, view: RepoView, viewer: User | null): 
     mirror_interval: s.mirror_interval,
     object_format_name: repo.object_format_name,
     mirror_updated: isoTime(0),
-    repo_transfer: null,
+    repo_transfer: view.transfer ?? null,
     topics: topicsOf(repo),
     licenses: view.licenses ?? [],
   };

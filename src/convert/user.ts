@@ -12,8 +12,10 @@ export type ApiUser = {
   following_count: number; starred_repos_count: number; username: string;
 };
 
-export const avatarUrl = (config: Config, user: User): string =>
-  `${config.server.root_url}avatars/${crypto.createHash('md5').update(user.email.toLowerCase()).digest('hex')}`;
+/** An uploaded avatar by its hash; otherwise one generated from the email (the name when it has none: organizations). */
+export const avatarUrl = (config: Config, user: User): string => user.avatar
+  ? `${config.server.root_url}avatars/${user.avatar}`
+  : `${config.server.root_url}avatars/${crypto.createHash('md5').update((user.email || user.lower_name).toLowerCase()).digest('hex')}`;
 
 const noReplyEmail = (config: Config, user: User) =>
   `${user.lower_name}@noreply.${new URL(config.server.root_url).hostname}`;

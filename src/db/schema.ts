@@ -43,6 +43,8 @@ export interface UserTable {
   last_login_unix: Generated<number>;
   /** Organizations only: may repository admins add or remove teams. */
   repo_admin_change_team_access: Generated<number>;
+  /** Hash of an uploaded avatar (file under <data_dir>/avatars/<id>); empty: generated. */
+  avatar: Generated<string>;
 }
 
 export interface EmailAddressTable {
@@ -131,6 +133,9 @@ export interface CollaborationTable {
   created_unix: number;
   updated_unix: number;
 }
+
+/** A topic name's identity and times; repositories list theirs in repository.topics. */
+export interface TopicTable { id: Generated<number>; name: string; created_unix: number; updated_unix: number }
 
 export interface StarTable { uid: number; repo_id: number; created_unix: number }
 export interface WatchTable { uid: number; repo_id: number; created_unix: number }
@@ -264,6 +269,47 @@ export interface ActionTable {
   created_unix: number;
 }
 
+// Issues and pull requests (0011): times are unix seconds.
+export interface MilestoneTable {
+  id: Generated<number>; repo_id: number; name: string; content: Generated<string>; is_closed: Generated<number>;
+  num_issues: Generated<number>; num_closed_issues: Generated<number>; deadline_unix: Generated<number>;
+  closed_unix: Generated<number>; created_unix: number; updated_unix: number;
+}
+export interface IssueTable {
+  id: Generated<number>; repo_id: number; index: number; poster_id: number; title: string;
+  content: Generated<string>; content_version: Generated<number>; milestone_id: Generated<number | null>;
+  is_closed: Generated<number>; is_pull: Generated<number>; is_locked: Generated<number>;
+  num_comments: Generated<number>; ref: Generated<string>; pin_order: Generated<number>;
+  time_estimate: Generated<number>; deadline_unix: Generated<number>; created_unix: number;
+  updated_unix: number; closed_unix: Generated<number>;
+}
+export interface IssueLabelTable { id: Generated<number>; issue_id: number; label_id: number }
+export interface IssueAssigneeTable { id: Generated<number>; issue_id: number; assignee_id: number }
+export interface CommentTable {
+  id: Generated<number>; type: Generated<number>; issue_id: number; poster_id: number; content: Generated<string>;
+  content_version: Generated<number>; label_id: Generated<number>; milestone_id: Generated<number>;
+  old_milestone_id: Generated<number>; assignee_id: Generated<number>; removed_assignee: Generated<number>;
+  dependent_issue_id: Generated<number>; ref_issue_id: Generated<number>; old_title: Generated<string>;
+  new_title: Generated<string>; commit_sha: Generated<string>;
+  /** JSON object for event details that need no column. */
+  meta: Generated<string>; created_unix: number; updated_unix: number;
+}
+export interface ReactionTable { id: Generated<number>; type: string; issue_id: number; comment_id: Generated<number>; user_id: number; created_unix: number }
+export interface AttachmentTable {
+  id: Generated<number>; uuid: string; repo_id: Generated<number>; issue_id: Generated<number>;
+  comment_id: Generated<number>; release_id: Generated<number>; uploader_id: Generated<number>; name: string;
+  download_count: Generated<number>; size: Generated<number>; created_unix: number;
+}
+export interface IssueDependencyTable { id: Generated<number>; user_id: number; issue_id: number; dependency_id: number; created_unix: number }
+export interface StopwatchTable { id: Generated<number>; issue_id: number; user_id: number; created_unix: number }
+export interface TrackedTimeTable { id: Generated<number>; issue_id: number; user_id: number; time: number; deleted: Generated<number>; created_unix: number }
+export interface IssueWatchTable { id: Generated<number>; user_id: number; issue_id: number; is_watching: number; created_unix: number; updated_unix: number }
+export interface NotificationTable {
+  id: Generated<number>; user_id: number; repo_id: number; status: number; source: number;
+  issue_id: Generated<number>; commit_id: Generated<string>; comment_id: Generated<number>;
+  updated_by: Generated<number>; created_unix: number; updated_unix: number;
+}
+
 export interface Database {
   user: UserTable;
   email_address: EmailAddressTable;
@@ -274,6 +320,7 @@ export interface Database {
   collaboration: CollaborationTable;
   star: StarTable;
   watch: WatchTable;
+  topic: TopicTable;
   protected_branch: ProtectedBranchTable;
   protected_tag: ProtectedTagTable;
   commit_status: CommitStatusTable;
@@ -289,6 +336,18 @@ export interface Database {
   gpg_key: GpgKeyTable;
   label: LabelTable;
   action: ActionTable;
+  milestone: MilestoneTable;
+  issue: IssueTable;
+  issue_label: IssueLabelTable;
+  issue_assignee: IssueAssigneeTable;
+  comment: CommentTable;
+  reaction: ReactionTable;
+  attachment: AttachmentTable;
+  issue_dependency: IssueDependencyTable;
+  stopwatch: StopwatchTable;
+  tracked_time: TrackedTimeTable;
+  issue_watch: IssueWatchTable;
+  notification: NotificationTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -311,3 +370,10 @@ export type PublicKey = Selectable<PublicKeyTable>;
 export type GpgKey = Selectable<GpgKeyTable>;
 export type Label = Selectable<LabelTable>;
 export type Action = Selectable<ActionTable>;
+export type Milestone = Selectable<MilestoneTable>;
+export type Issue = Selectable<IssueTable>;
+export type Comment = Selectable<CommentTable>;
+export type Reaction = Selectable<ReactionTable>;
+export type Attachment = Selectable<AttachmentTable>;
+export type TrackedTime = Selectable<TrackedTimeTable>;
+export type Notification = Selectable<NotificationTable>;

@@ -4,6 +4,9 @@ import { git, gitRun } from './exec';
 
 export type ObjectFormat = 'sha1' | 'sha256';
 
+/** `<root>/<owner>`: the directory holding all of an owner's repositories. */
+export const ownerDir = (root: string, owner: string) => path.join(root, owner.toLowerCase());
+
 /** `<root>/<owner>/<name>.git`, lower-cased as Gitea lays them out. */
 export const repoDir = (root: string, owner: string, name: string) =>
   path.join(root, owner.toLowerCase(), `${name.toLowerCase()}.git`);

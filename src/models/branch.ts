@@ -29,3 +29,14 @@ export async function deleteBranchRows(db: DB, repoId: number, names: string[]):
 export async function renameBranchRow(db: DB, repoId: number, from: string, to: string): Promise<void> {
   await db.updateTable('branch').set({ name: to }).where('repo_id', '=', repoId).where('name', '=', from).execute();
 }
+
+/** One page of branches, most recently committed first (Gitea's order), then by name. */
+export async function listBranchRowsPage(db: DB, repoId: number, offset: number, limit: number): Promise<Branch[]> {
+  return db.selectFrom('branch').selectAll().where('repo_id', '=', repoId)
+    .orderBy('commit_unix', 'desc').orderBy('name').limit(limit).offset(offset).execute();
+}
+
+export async function countBranchRows(db: DB, repoId: number): Promise<number> {
+  const row = await db.selectFrom('branch').select((eb) => eb.fn.countAll<number>().as('n')).where('repo_id', '=', repoId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

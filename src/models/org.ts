@@ -42,3 +42,88 @@ export async function isOrgOwner(db: DB, orgId: number, uid: number): Promise<bo
     .select('tu.id').where('tu.org_id', '=', orgId).where('tu.uid', '=', uid).where('t.authorize', '=', 4).executeTakeFirst();
   return !!row;
 }
+
+/** Highest mode the user's teams in the organization carry (0: not a member). */
+export async function maxTeamMode(db: DB, orgId: number, uid: number): Promise<number> {
+  const row = await db.selectFrom('team_user as tu').innerJoin('team as t', 't.id', 'tu.team_id')
+    .select((eb) => eb.fn.max('t.authorize').as('mode')).where('tu.org_id', '=', orgId).where('tu.uid', '=', uid)
+    .executeTakeFirst();
+  return Number(row?.mode ?? 0);
+}
+
+export type OrgSearch = {
+  /** Visibility levels listed; undefined: all. */
+  visibilities?: number[];
+  /** Only organizations this user belongs to (a restricted viewer's view). */
+  memberUid?: number;
+  offset: number;
+  limit: number;
+};
+
+function orgSearchQuery(db: DB, q: OrgSearch) {
+  let query = db.selectFrom('user').where('type', '=', 1);
+  if (q.visibilities) query = query.where('visibility', 'in', q.visibilities.length ? q.visibilities : [-1]);
+  if (q.memberUid !== undefined) {
+    const uid = q.memberUid;
+    query = query.where('id', 'in', (eb) => eb.selectFrom('org_user').select('org_id').where('uid', '=', uid));
+  }
+  return query;
+}
+
+/** Organizations by name, as Gitea's SearchUsers with the alphabetical order. */
+export async function searchOrgs(db: DB, q: OrgSearch): Promise<{ orgs: User[]; total: number }> {
+  const count = await orgSearchQuery(db, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const orgs = await orgSearchQuery(db, q).selectAll().orderBy('name').orderBy('id')
+    .limit(q.limit).offset(q.offset).execute();
+  return { orgs, total: Number(count.n) };
+}
+
+export type UserOrgsQuery = {
+  uid: number;
+  /** Also memberships the user has not made public. */
+  includeConcealed: boolean;
+  /** Highest organization visibility listed (0 public, 1 limited, 2 private). */
+  maxVisibility: number;
+  offset: number;
+  limit: number;
+};
+
+function userOrgsQuery(db: DB, q: UserOrgsQuery) {
+  return db.selectFrom('user').where('type', '=', 1).where('visibility', '<=', q.maxVisibility)
+    .where('id', 'in', (eb) => {
+      let sub = eb.selectFrom('org_user').select('org_id').where('uid', '=', q.uid);
+      if (!q.includeConcealed) sub = sub.where('is_public', '=', 1);
+      return sub;
+    });
+}
+
+/** The organizations a user belongs to, by name (Gitea's FindOrgs). */
+export async function listUserOrgs(db: DB, q: UserOrgsQuery): Promise<{ orgs: User[]; total: number }> {
+  const count = await userOrgsQuery(db, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const orgs = await userOrgsQuery(db, q).selectAll().orderBy('lower_name').orderBy('id')
+    .limit(q.limit).offset(q.offset).execute();
+  return { orgs, total: Number(count.n) };
+}
+
+/** Removes the organization row; teams, memberships, labels and blocks go with it (foreign keys). */
+export async function deleteOrgRow(db: DB, orgId: number): Promise<void> {
+  await db.deleteFrom('repo_redirect').where('owner_id', '=', orgId).execute();
+  await db.deleteFrom('action').where('user_id', '=', orgId).execute();
+  await db.deleteFrom('user').where('id', '=', orgId).where('type', '=', 1).execute();
+}
+
+/**
+ * Teams a new repository of the organization joins: those covering all repositories, and the
+ * creator's teams that allowed it to create one.
+ */
+export async function teamsForNewRepo(db: DB, orgId: number, creatorId: number): Promise<Team[]> {
+  return db.selectFrom('team').selectAll().where('org_id', '=', orgId)
+    .where((eb) => eb.or([
+      eb('includes_all_repositories', '=', 1),
+      eb.and([
+        eb('can_create_org_repo', '=', 1),
+        eb('id', 'in', eb.selectFrom('team_user').select('team_id').where('uid', '=', creatorId)),
+      ]),
+    ]))
+    .orderBy('id').execute();
+}

@@ -13,6 +13,10 @@ export type RepoSearch = {
   /** With ownerId: also repositories the owner collaborates on (true), only those (`only`). */
   collaborate?: boolean | 'only';
   starredBy?: number;
+  /** Repositories the user watches. */
+  watchedBy?: number;
+  /** Forks of this repository. */
+  forkOf?: number;
   isPrivate?: boolean;
   template?: boolean;
   archived?: boolean;
@@ -67,6 +71,11 @@ function query(db: DB, q: RepoSearch) {
     const uid = q.starredBy;
     query = query.where('r.id', 'in', (eb) => eb.selectFrom('star').select('repo_id').where('uid', '=', uid));
   }
+  if (q.watchedBy !== undefined) {
+    const uid = q.watchedBy;
+    query = query.where('r.id', 'in', (eb) => eb.selectFrom('watch').select('repo_id').where('uid', '=', uid));
+  }
+  if (q.forkOf !== undefined) query = query.where('r.fork_id', '=', q.forkOf);
   if (q.keyword) {
     const kw = q.keyword.toLowerCase();
     if (q.topicOnly) {

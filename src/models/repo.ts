@@ -56,3 +56,12 @@ export async function getCollaboratorMode(db: DB, repoId: number, userId: number
     .where('repo_id', '=', repoId).where('user_id', '=', userId).executeTakeFirst();
   return row?.mode;
 }
+
+/** Follows an owner's rename: the cached owner_name of each of its repositories. */
+export async function setOwnerNameOfRepos(db: DB, ownerId: number, ownerName: string): Promise<void> {
+  await db.updateTable('repository').set({ owner_name: ownerName }).where('owner_id', '=', ownerId).execute();
+}
+
+export async function listReposOfOwner(db: DB, ownerId: number): Promise<Repository[]> {
+  return db.selectFrom('repository').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();
+}

@@ -18,7 +18,7 @@ function context(h: Hearth): RequestHandler {
     res.setHeader('X-Request-Id', requestId);
     req.ctx = {
       requestId, db: h.db, config: h.config, log: h.log,
-      doer: null, signer: null, auth: 'none', scopes: null, contextUser: null, repo: null,
+      doer: null, signer: null, auth: 'none', scopes: null, contextUser: null, repo: null, org: null,
     };
     const started = process.hrtime.bigint();
     res.on('finish', () => {

@@ -1,8 +1,20 @@
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
+import { findUploadedAvatar } from '../services/avatars';
+
+/** An uploaded avatar (its hash names it), else a generated identicon. */
+export async function avatar(req: Request, res: Response): Promise<void> {
+  const uploaded = await findUploadedAvatar(req.ctx.db, req.ctx.config, String(req.params.hash));
+  if (uploaded) {
+    res.type(uploaded.type).setHeader('Cache-Control', 'public, max-age=86400');
+    res.send(uploaded.data);
+    return;
+  }
+  identicon(req, res);
+}
 
 /** A deterministic identicon for `avatar_url`, so the links the API hands out resolve offline. */
-export function avatar(req: Request, res: Response): void {
+function identicon(req: Request, res: Response): void {
   const hash = crypto.createHash('sha256').update(String(req.params.hash)).digest();
   const hue = (hash[0]! * 360) / 256;
   const cells: string[] = [];

@@ -4,6 +4,7 @@ import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
 import type { Logger } from '../lib/logger';
 import type { ScopeSet } from '../lib/scopes';
+import type { OrgAccess } from '../services/orgs';
 import type { RepoAccess } from '../services/repos';
 
 export type AuthMethod = 'none' | 'basic' | 'token';
@@ -25,6 +26,8 @@ export type RequestContext = {
   contextUser: User | null;
   /** The repository of `{owner}/{repo}` with the caller's access mode, once assigned. */
   repo: RepoAccess | null;
+  /** The organization of `{org}` with the caller's role in it, once assigned. */
+  org: OrgAccess | null;
 };
 
 declare global {
@@ -52,4 +55,10 @@ export function contextUserOf(req: Request): User {
 export function repoOf(req: Request): RepoAccess {
   if (!req.ctx.repo) throw new Error('route reached without a repository: missing guard');
   return req.ctx.repo;
+}
+
+/** The `{org}` of the path; the assignOrg guard guarantees it. */
+export function orgOf(req: Request): OrgAccess {
+  if (!req.ctx.org) throw new Error('route reached without an organization: missing guard');
+  return req.ctx.org;
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type RouteMeta = { tag: string; operationId: string; summary: string };
@@ -15,7 +15,23 @@ export const put = route('put');
 export const patch = route('patch');
 export const del = route('delete');
 
-export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+/**
+ * Routes whose last `{param}` may span slashes, as Gitea routes them with `/*` (branch and tag
+ * names contain `/`). Express hands such a param over as segments: read it with pathParam().
+ */
+export const WILDCARD_PATHS = new Set<string>([
+  '/repos/{owner}/{repo}/branches/{branch}',
+  '/repos/{owner}/{repo}/tags/{tag}',
+]);
+
+export const expressPath = (path: string) =>
+  (WILDCARD_PATHS.has(path) ? path.replace(/\{([^}]+)\}$/, '*$1') : path).replace(/\{([^}]+)\}/g, ':$1');
+
+/** A path parameter as text; wildcard params (WILDCARD_PATHS) are joined back with `/`. */
+export function pathParam(req: Request, name: string): string {
+  const v = req.params[name] as unknown;
+  return Array.isArray(v) ? v.join('/') : String(v ?? '');
+}
 
 export function mount(router: Router, routes: readonly ApiRoute[]): void {
   for (const r of routes) router[r.method](expressPath(r.path), ...r.chain);

@@ -3,7 +3,13 @@ import type { DB } from '../db/connect';
 import type { User, UserUpdate } from '../db/schema';
 import { ForbiddenError, InvalidError } from '../lib/errors';
 import { hashPassword, PASSWORD_ALGO } from '../lib/password';
-import { searchUsers, USER_TYPE_INDIVIDUAL } from '../models/user';
+import { orgIdsOfUser } from '../models/org-members';
+import { listReposOfOwner } from '../models/repo';
+import { countAdmins, getUserById, searchUsers, USER_TYPE_INDIVIDUAL } from '../models/user';
+import { isLastOwner, removeMember } from './org-members';
+import { deleteOrganization } from './orgs';
+import { ACCESS } from './permissions';
+import { deleteRepository } from './repo-edit';
 import { assertNotLastAdmin, assertPasswordPolicy, deleteUser, updateUserWithEmail } from './users';
 import { VISIBILITY, type VisibilityName } from './visibility';
 
@@ -43,10 +49,30 @@ export async function adminEditUser(db: DB, config: Config, user: User, edit: Ad
   return updateUserWithEmail(db, user, patch, email);
 }
 
-export async function adminDeleteUser(db: DB, doer: User, user: User): Promise<void> {
+export async function adminDeleteUser(db: DB, config: Config, doer: User, user: User, purge = false): Promise<void> {
   if (user.type !== USER_TYPE_INDIVIDUAL) throw new InvalidError(`${user.name} is an organization not a user`);
   if (user.id === doer.id) throw new InvalidError('you cannot delete yourself');
+  if (purge) {
+    if (user.is_admin && (await countAdmins(db)) <= 1) throw new InvalidError(`can not delete the last admin user [uid: ${user.id}]`);
+    await purgeOwnership(db, config, user);
+  }
   await deleteUser(db, user);
+}
+
+/**
+ * Gitea's purge: the user's repositories are deleted and its memberships removed; an
+ * organization it is the last owner of is deleted with its repositories.
+ */
+async function purgeOwnership(db: DB, config: Config, user: User): Promise<void> {
+  for (const repo of await listReposOfOwner(db, user.id)) {
+    await deleteRepository(db, config, { repo, owner: user, mode: ACCESS.owner });
+  }
+  for (const orgId of await orgIdsOfUser(db, user.id)) {
+    const org = await getUserById(db, orgId);
+    if (!org) continue;
+    if (await isLastOwner(db, org.id, user.id)) await deleteOrganization(db, config, org, true);
+    else await removeMember(db, org, user.name);
+  }
 }
 
 export function adminSearchUsers(

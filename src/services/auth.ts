@@ -17,7 +17,8 @@ export async function authenticateToken(db: DB, token: string): Promise<Authenti
   const row = await getTokenByHash(db, hashToken(token.trim()));
   if (!row) return null;
   const user = await getUserById(db, row.uid);
-  if (!user) return null;
+  // Organizations never sign in, whatever token may name them.
+  if (!user || user.type !== 0) return null;
   const now = nowUnix();
   if (row.updated_unix !== now) await touchToken(db, row.id, now);
   return { user, scopes: parseStoredScopes(row.scope) };

@@ -7,10 +7,11 @@ import { initBare, removeRepoDir, repoDir, zeroId, type ObjectFormat } from '../
 import { ConflictError, InvalidError } from '../lib/errors';
 import { readTemplate } from '../lib/templates';
 import { nowUnix } from '../lib/time';
-import { getRepoByOwnerAndName, insertRepo } from '../models/repo';
+import { getRepoById, getRepoByOwnerAndName, insertRepo } from '../models/repo';
 import { assertValidRepoName } from './names';
 import { DEFAULT_SETTINGS } from './repo-settings';
 import { syncRepoFromGit } from './repo-sync';
+import { markWatch } from './stars';
 
 export type CreateRepoInput = {
   name: string;
@@ -23,6 +24,8 @@ export type CreateRepoInput = {
   license?: string;
   defaultBranch?: string;
   objectFormat?: string;
+  /** Runs in the creating transaction once the row exists (organizations: team access). */
+  onCreated?: (trx: DB, repo: Repository) => Promise<void>;
 };
 
 function objectFormatOf(value: string | undefined): ObjectFormat {
@@ -78,6 +81,7 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
       is_private: input.private ? 1 : 0, is_template: input.template ? 1 : 0,
       settings: JSON.stringify(DEFAULT_SETTINGS), created_unix: now, updated_unix: now,
     });
+    if (input.onCreated) await input.onCreated(trx, repo);
     try {
       await initBare(dir, { objectFormat, defaultBranch });
       if (files.length) {
@@ -86,11 +90,13 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
         await updateRef(dir, `refs/heads/${defaultBranch}`, commit, null, zeroId(objectFormat));
       }
       await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '+', 1) })).where('id', '=', owner.id).execute();
+      // As Gitea (AutoWatchNewRepos): the creator watches the new repository.
+      await markWatch(trx, doer.id, repo.id, true);
     } catch (err) {
       removeRepoDir(dir);
       throw err;
     }
-    return repo;
+    return (await getRepoById(trx, repo.id))!;
   });
   return files.length ? syncRepoFromGit(db, created, dir, doer.id) : created;
 }

@@ -6,6 +6,7 @@ import { moveRepoDir, removeRepoDir, repoDir, repoExists, revParse } from '../gi
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../lib/errors';
 import { nowUnix } from '../lib/time';
 import { deleteRedirect, deleteRepoRow, getRepoById, getRepoByOwnerAndName, setRedirect, updateRepo } from '../models/repo';
+import { forgetStarsOf } from '../models/stars';
 import { assertValidRepoName } from './names';
 import { settingsOf, type RepoSettings } from './repo-settings';
 import type { RepoAccess } from './repos';
@@ -96,6 +97,7 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
     }
     await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '-', 1) })).where('id', '=', owner.id).execute();
     await trx.deleteFrom('repo_redirect').where('redirect_repo_id', '=', repo.id).execute();
+    await forgetStarsOf(trx, repo.id);
     await deleteRepoRow(trx, repo.id);
     // Move the directory aside inside the transaction, remove it once committed.
     if (repoExists(dir)) {

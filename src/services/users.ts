@@ -1,10 +1,14 @@
+import fs from 'node:fs';
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { User, UserUpdate } from '../db/schema';
-import { BadRequestError, InvalidError, NotFoundError } from '../lib/errors';
+import { ownerDir } from '../git/repo';
+import { BadRequestError, ConflictError, InvalidError, NotFoundError } from '../lib/errors';
 import { hashPassword, PASSWORD_ALGO } from '../lib/password';
 import { nowUnix } from '../lib/time';
 import { getEmail, insertEmail, setPrimaryEmail } from '../models/email';
+import { orgIdsOfUser } from '../models/org-members';
+import { countReposOfOwner, setOwnerNameOfRepos } from '../models/repo';
 import * as users from '../models/user';
 import { assertValidEmail, assertValidUserName } from './names';
 import { canSeeOwner } from './permissions';
@@ -107,19 +111,43 @@ export async function updateUserWithEmail(db: DB, user: User, patch: UserUpdate,
   });
 }
 
-export async function renameUser(db: DB, user: User, newName: string): Promise<void> {
-  assertValidUserName(newName, 'new_username');
+/**
+ * Renames a user or organization: the row, the owner name cached on its repositories and,
+ * last, its directory of repositories on disk, so a failed move rolls the rows back.
+ */
+export async function renameUser(db: DB, config: Config, user: User, newName: string, field = 'new_username'): Promise<void> {
+  assertValidUserName(newName, field);
+  if (newName === user.name) return;
+  const from = ownerDir(config.repository.root, user.name);
+  const to = ownerDir(config.repository.root, newName);
   await db.transaction().execute(async (trx) => {
     await assertNameFree(trx, newName, user.id);
     await users.updateUser(trx, user.id, { name: newName, lower_name: newName.toLowerCase(), updated_unix: nowUnix() });
+    await setOwnerNameOfRepos(trx, user.id, newName);
+    if (from === to || !fs.existsSync(from)) return;
+    // An empty directory left by a deleted owner of that name is no obstacle.
+    if (fs.existsSync(to)) {
+      if (fs.readdirSync(to).length) throw new ConflictError(`repository files already exist for [${newName}]`);
+      fs.rmdirSync(to);
+    }
+    fs.renameSync(from, to);
   });
 }
 
-/** Refuses to remove the last site admin; later areas add their own ownership checks here. */
+/**
+ * Refuses to remove the last site admin, and, as Gitea, users who still own repositories or
+ * belong to organizations (purging removes those first).
+ */
 export async function deleteUser(db: DB, user: User): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (user.is_admin && (await users.countAdmins(trx)) <= 1) {
       throw new InvalidError(`can not delete the last admin user [uid: ${user.id}]`);
+    }
+    if (await countReposOfOwner(trx, user.id)) {
+      throw new InvalidError(`user still has ownership of repositories [uid: ${user.id}]`);
+    }
+    if ((await orgIdsOfUser(trx, user.id)).length) {
+      throw new InvalidError(`user still has membership of organizations [uid: ${user.id}]`);
     }
     await users.deleteUserRow(trx, user.id);
   });

@@ -1,11 +1,17 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-users-and-tokens';
 import * as m0002 from './0002-repositories';
+import * as m0005 from './0005-topics';
 import * as m0007 from './0007-organizations';
+import * as m0008 from './0008-avatars';
+import * as m0011 from './0011-issues';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
   '0001-users-and-tokens': m0001,
   '0002-repositories': m0002,
+  '0005-topics': m0005,
   '0007-organizations': m0007,
+  '0008-avatars': m0008,
+  '0011-issues': m0011,
 };

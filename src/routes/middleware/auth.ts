@@ -81,7 +81,8 @@ export function sudo(): RequestHandler {
     if (!target) return next();
     if (!req.ctx.doer?.is_admin) throw new ForbiddenError('Only administrators allowed to sudo.');
     const user = await findUserByName(req.ctx.db, target);
-    if (!user) throw new NotFoundError();
+    // Organizations never act: no one may sudo as one.
+    if (!user || user.type !== 0) throw new NotFoundError();
     req.ctx.doer = user;
     next();
   };

@@ -5,6 +5,7 @@ import { adminDeleteUser, adminEditUser, adminSearchUsers } from '../../../servi
 import { createUser, renameUser } from '../../../services/users';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
+import { queryBool } from '../../query';
 import { parseBody } from '../../validate';
 
 const visibility = z.enum(['public', 'limited', 'private']);
@@ -83,12 +84,12 @@ export async function edit(req: Request, res: Response): Promise<void> {
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await adminDeleteUser(req.ctx.db, doerOf(req), contextUserOf(req));
+  await adminDeleteUser(req.ctx.db, req.ctx.config, doerOf(req), contextUserOf(req), queryBool(req, 'purge') ?? false);
   res.status(204).end();
 }
 
 export async function rename(req: Request, res: Response): Promise<void> {
   const body = parseBody(renameSchema, req.body);
-  await renameUser(req.ctx.db, contextUserOf(req), body.new_username);
+  await renameUser(req.ctx.db, req.ctx.config, contextUserOf(req), body.new_username);
   res.status(204).end();
 }

@@ -1,9 +1,11 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { toApiRepoTransfer } from '../../../convert/repo-social';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import { InvalidError } from '../../../lib/errors';
 import { searchRepos, type RepoSearch } from '../../../models/repo-search';
 import { createRepository } from '../../../services/repo-create';
+import { repoDetails } from '../../../services/repo-details';
 import { deleteRepository, editRepository } from '../../../services/repo-edit';
 import { ACCESS } from '../../../services/permissions';
 import { accessOf, getVisibleRepoById, withAccess } from '../../../services/repos';
@@ -12,7 +14,7 @@ import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool, queryInt, queryString } from '../../query';
 import { parseBody } from '../../validate';
 
-const createSchema = z.object({
+export const createSchema = z.object({
   name: z.string().min(1).max(100),
   description: z.string().max(2048).optional(),
   private: z.boolean().optional(),
@@ -42,8 +44,11 @@ async function createFor(req: Request, res: Response, ownerOf: (req: Request) =>
 export const createForDoer = (req: Request, res: Response) => createFor(req, res, doerOf);
 export const createForUser = (req: Request, res: Response) => createFor(req, res, contextUserOf);
 
-export function get(req: Request, res: Response): void {
-  res.json(toApiRepoWithParent(req.ctx.config, repoOf(req), req.ctx.doer));
+export async function get(req: Request, res: Response): Promise<void> {
+  const { config, doer } = req.ctx;
+  const view = await repoDetails(req.ctx.db, repoOf(req), doer);
+  const transfer = view.pending && toApiRepoTransfer(config, view.pending, doer);
+  res.json(toApiRepoWithParent(config, { ...view, transfer }, doer));
 }
 
 export async function getById(req: Request, res: Response): Promise<void> {

@@ -1,0 +1,119 @@
+import { git, gitRun, GitError } from './exec';
+import type { Signature } from './commit';
+
+// Branch and tag plumbing for bare repositories: names, ancestry, listing and creation.
+
+/** `git check-ref-format --branch`: a name git accepts for a branch, exactly as given. */
+export async function isValidBranchName(name: string): Promise<boolean> {
+  if (!name || name.startsWith('-') || name.includes('@{')) return false;
+  const r = await gitRun(['check-ref-format', '--branch', name]);
+  return r.code === 0 && r.stdout.toString().trim() === name;
+}
+
+/** A name git accepts under refs/tags. */
+export async function isValidTagName(name: string): Promise<boolean> {
+  if (!name || name.startsWith('-')) return false;
+  const r = await gitRun(['check-ref-format', `refs/tags/${name}`]);
+  return r.code === 0;
+}
+
+/** Whether `ancestor` is reachable from `descendant` (not a force push). `env` sees quarantined objects. */
+export async function isAncestor(dir: string, ancestor: string, descendant: string, env: Record<string, string> = {}): Promise<boolean> {
+  const r = await gitRun(['merge-base', '--is-ancestor', ancestor, descendant], { gitDir: dir, env });
+  if (r.code === 0) return true;
+  if (r.code === 1) return false;
+  throw new GitError(['merge-base'], r.code, r.stderr);
+}
+
+/** Paths that differ between two commits. */
+export async function changedFiles(dir: string, from: string, to: string, env: Record<string, string> = {}): Promise<string[]> {
+  const out = await git(['diff', '--name-only', '-z', '--no-renames', from, to, '--'], { gitDir: dir, env });
+  return out.split('\0').filter(Boolean);
+}
+
+/** Every branch and tag ref name (full `refs/...`). */
+export async function listRefNames(dir: string): Promise<string[]> {
+  const out = await git(['for-each-ref', '--format=%(refname)', 'refs/heads', 'refs/tags'], { gitDir: dir });
+  return out.split('\n').filter(Boolean);
+}
+
+export type CommitInfo = {
+  sha: string; message: string;
+  author: { name: string; email: string; date: string };
+  committer: { name: string; email: string; date: string };
+};
+
+const COMMIT_FORMAT = '%H%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x00%x1e';
+
+/** Author, committer and full message of each commit, by id. */
+export async function commitInfos(dir: string, ids: string[]): Promise<Map<string, CommitInfo>> {
+  const out = new Map<string, CommitInfo>();
+  const unique = [...new Set(ids)];
+  if (!unique.length) return out;
+  const text = await git(['log', '--no-walk=unsorted', `--format=${COMMIT_FORMAT}`, '--stdin'], { gitDir: dir, input: `${unique.join('\n')}\n` });
+  for (const record of text.split('\x1e')) {
+    const f = record.replace(/^\n/, '').split('\0');
+    if (f.length < 8) continue;
+    const [sha, an, ae, ad, cn, ce, cd, message] = f as [string, string, string, string, string, string, string, string];
+    out.set(sha, { sha, message, author: { name: an, email: ae, date: ad }, committer: { name: cn, email: ce, date: cd } });
+  }
+  return out;
+}
+
+export type TagInfo = {
+  name: string;
+  /** The ref's object: the tag object of an annotated tag, else the commit. */
+  id: string;
+  /** The commit the tag points at. */
+  commit: string;
+  annotated: boolean;
+  message: string;
+  /** Tagger date of an annotated tag, else the commit's committer date (unix seconds). */
+  unix: number;
+};
+
+const TAG_FORMAT = '%(refname)%00%(objectname)%00%(objecttype)%00%(*objectname)%00%(creatordate:unix)%00%(contents)%1e';
+
+function parseTags(text: string): TagInfo[] {
+  const tags: TagInfo[] = [];
+  for (const record of text.split('\x1e')) {
+    const f = record.replace(/^\n/, '').split('\0');
+    if (f.length < 6 || !f[0]!.startsWith('refs/tags/')) continue;
+    const [ref, id, type, peeled, unix, message] = f as [string, string, string, string, string, string];
+    const annotated = type === 'tag';
+    tags.push({ name: ref.slice('refs/tags/'.length), id, commit: annotated ? peeled : id, annotated, message, unix: Number(unix) || 0 });
+  }
+  return tags;
+}
+
+/** Tags, newest first (as Gitea lists them). */
+export async function listTags(dir: string): Promise<TagInfo[]> {
+  const text = await git(['for-each-ref', '--sort=-creatordate', `--format=${TAG_FORMAT}`, 'refs/tags'], { gitDir: dir });
+  return parseTags(text);
+}
+
+export async function getTag(dir: string, name: string): Promise<TagInfo | null> {
+  const text = await git(['for-each-ref', `--format=${TAG_FORMAT}`, `refs/tags/${name}`], { gitDir: dir });
+  return parseTags(text).find((t) => t.name === name) ?? null;
+}
+
+/** An annotated tag object for `commit`, its ref created only if absent (false when it exists). */
+export async function createAnnotatedTag(dir: string, name: string, commit: string, message: string, tagger: Signature): Promise<boolean> {
+  const env = { GIT_COMMITTER_NAME: tagger.name, GIT_COMMITTER_EMAIL: tagger.email };
+  const r = await gitRun(['tag', '-a', '-F', '-', '--', name, commit], { gitDir: dir, env, input: message });
+  if (r.code === 0) return true;
+  if (/already exists/.test(r.stderr)) return false;
+  throw new GitError(['tag'], r.code, r.stderr);
+}
+
+/** `git branch -m`: renames the ref (and HEAD when it points at it). */
+export async function renameBranchRef(dir: string, from: string, to: string): Promise<void> {
+  await git(['branch', '-m', '--', from, to], { gitDir: dir });
+}
+
+/** The object a ref points at, by its exact full name (no revision syntax), or null. */
+export async function refTarget(dir: string, ref: string): Promise<string | null> {
+  if (ref.startsWith('-')) return null;
+  const r = await gitRun(['show-ref', '--verify', '--hash', ref], { gitDir: dir });
+  return r.code === 0 ? r.stdout.toString().trim() || null : null;
+}
