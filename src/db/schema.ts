@@ -310,6 +310,9 @@ export interface NotificationTable {
   updated_by: Generated<number>; created_unix: number; updated_unix: number;
 }
 
+/** Per-repository issue number counter (0012): numbers are never reused. */
+export interface IssueIndexTable { group_id: number; max_index: number }
+
 export interface Database {
   user: UserTable;
   email_address: EmailAddressTable;
@@ -348,6 +351,7 @@ export interface Database {
   tracked_time: TrackedTimeTable;
   issue_watch: IssueWatchTable;
   notification: NotificationTable;
+  issue_index: IssueIndexTable;
 }
 
 export type User = Selectable<UserTable>;

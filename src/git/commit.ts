@@ -40,7 +40,10 @@ export async function writeCommit(dir: string, input: CommitInput): Promise<stri
       cacheInfo.push(`${change.mode ?? '100644'} ${sha}\t${change.path}`);
     }
     if (removals.length) {
-      await git(['update-index', '--force-remove', '-z', '--stdin'], { gitDir: dir, env, input: `${removals.join('\0')}\0` });
+      // `--force-remove` needs a work tree; mode 0 in --index-info removes the entry in a bare repository.
+      const none = '0'.repeat(input.parent?.length ?? 40);
+      const lines = removals.map((p) => `0 ${none}\t${p}`);
+      await git(['update-index', '-z', '--index-info'], { gitDir: dir, env, input: `${lines.join('\0')}\0` });
     }
     if (cacheInfo.length) {
       await git(['update-index', '--add', '-z', '--index-info'], { gitDir: dir, env, input: `${cacheInfo.join('\0')}\0` });

@@ -62,7 +62,12 @@ function query(db: DB, q: RepoSearch) {
     const owner = q.ownerId;
     query = query.where((eb) => {
       const owned = eb('r.owner_id', '=', owner);
-      const collab = eb('r.id', 'in', eb.selectFrom('collaboration').select('repo_id').where('user_id', '=', owner));
+      // Collaborations, and as Gitea's UserOrgTeamRepoCond the repositories of the owner's teams.
+      const collab = eb.or([
+        eb('r.id', 'in', eb.selectFrom('collaboration').select('repo_id').where('user_id', '=', owner)),
+        eb('r.id', 'in', eb.selectFrom('team_repo as ctr').innerJoin('team_user as ctu', 'ctu.team_id', 'ctr.team_id')
+          .select('ctr.repo_id').where('ctu.uid', '=', owner)),
+      ]);
       if (q.collaborate === 'only') return collab;
       return q.collaborate ? eb.or([owned, collab]) : owned;
     });
@@ -109,3 +114,8 @@ export async function searchRepos(db: DB, q: RepoSearch): Promise<{ repos: Repos
     .limit(q.limit).offset(q.offset).execute();
   return { repos, total: Number(count.n) };
 }
+
+/** Ids of the repositories the viewer may see, as a subquery (activity feeds filter by it). */
+export const visibleRepoIds = (db: DB, viewer: User | null, publicOnly = false) =>
+  db.selectFrom('repository as r').innerJoin('user as o', 'o.id', 'r.owner_id').select('r.id')
+    .where((eb) => visible(eb as unknown as EB, viewer, publicOnly));

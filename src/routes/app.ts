@@ -10,6 +10,7 @@ import { buildSwagger, swaggerUiPage } from './swagger';
 import { mount } from './table';
 import { avatar } from './avatar';
 import { gitRouter } from './git-http';
+import { webRouter } from './web';
 
 /** Builds the request context once per request, and logs one access line at debug level. */
 function context(h: Hearth): RequestHandler {
@@ -62,6 +63,8 @@ export function createApp(h: Hearth): Express {
   app.use(context(h));
 
   const api = express.Router();
+  // The one text/plain endpoint: its body is the markdown itself, not JSON.
+  api.post('/markdown/raw', express.text({ type: () => true, limit: MAX_JSON_BODY }));
   api.use(cors, jsonBody(MAX_JSON_BODY), authenticate(), sudo());
   mount(api, apiRoutes);
   api.use(apiNotFound);
@@ -71,6 +74,8 @@ export function createApp(h: Hearth): Express {
   app.use(gitRouter(h));
   app.get('/avatars/:hash', avatar);
   if (h.config.api.enable_swagger) mountSwagger(app, h);
+  // Last: `/{owner}/{repo}` pages must not shadow the API, git, avatar or swagger routes.
+  app.use(webRouter(h));
   app.use(errorHandler);
   return app;
 }

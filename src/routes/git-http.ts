@@ -9,6 +9,7 @@ import { serviceHeader, spawnService, type GitService } from '../git/transport';
 import { AppError, ForbiddenError, NotFoundError } from '../lib/errors';
 import { authorizeGit } from '../services/git-access';
 import { checkRefUpdates } from '../services/push-rules';
+import { recordRefUpdates } from '../services/push-feed';
 import { syncRepoFromGit } from '../services/repo-sync';
 import type { RepoAccess } from '../services/repos';
 import { authenticate } from './middleware/auth';
@@ -89,12 +90,19 @@ async function runService(h: Hearth, req: Request, res: Response, service: GitSe
   await new Promise<void>((resolve) => child.on('close', () => resolve()));
   stopHook();
   if (hookDir) {
+    const request = path.join(hookDir, 'request');
+    const updates = fs.existsSync(request) ? parseHookRequest(fs.readFileSync(request, 'utf8')).updates : [];
     fs.rmSync(hookDir, { recursive: true, force: true });
     // The database follows the refs before the client hears the push is done.
     try {
       await syncRepoFromGit(h.db, access.repo, dir, req.ctx.doer?.id ?? 0);
     } catch (err) {
       h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'sync after push failed');
+    }
+    // The feed is best effort: a push that landed is never failed by its activity rows.
+    if (req.ctx.doer && updates.length) {
+      await recordRefUpdates(h.db, access.repo.id, req.ctx.doer, dir, updates)
+        .catch((err: unknown) => h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'recording push activity failed'));
     }
   }
   res.end();

@@ -22,10 +22,17 @@ export const del = route('delete');
 export const WILDCARD_PATHS = new Set<string>([
   '/repos/{owner}/{repo}/branches/{branch}',
   '/repos/{owner}/{repo}/tags/{tag}',
+  '/repos/{owner}/{repo}/git/refs/{ref}',
+  '/repos/{owner}/{repo}/git/trees/{sha}',
+  '/repos/{owner}/{repo}/compare/{basehead}',
+  '/repos/{owner}/{repo}/archive/{archive}',
 ]);
 
+/** A trailing `{filepath}` (a path inside a tree) always spans slashes. */
+const isWildcard = (path: string) => WILDCARD_PATHS.has(path) || path.endsWith('/{filepath}');
+
 export const expressPath = (path: string) =>
-  (WILDCARD_PATHS.has(path) ? path.replace(/\{([^}]+)\}$/, '*$1') : path).replace(/\{([^}]+)\}/g, ':$1');
+  (isWildcard(path) ? path.replace(/\{([^}]+)\}$/, '*$1') : path).replace(/\{([^}]+)\}/g, ':$1');
 
 /** A path parameter as text; wildcard params (WILDCARD_PATHS) are joined back with `/`. */
 export function pathParam(req: Request, name: string): string {
@@ -33,6 +40,11 @@ export function pathParam(req: Request, name: string): string {
   return Array.isArray(v) ? v.join('/') : String(v ?? '');
 }
 
+/**
+ * Paths without parameters first, as Gitea's router prefers static segments: otherwise
+ * `/repos/issues/search` would be taken for `/repos/{owner}/{repo}`.
+ */
 export function mount(router: Router, routes: readonly ApiRoute[]): void {
-  for (const r of routes) router[r.method](expressPath(r.path), ...r.chain);
+  const fixed = (r: ApiRoute) => !r.path.includes('{');
+  for (const r of [...routes.filter(fixed), ...routes.filter((r) => !fixed(r))]) router[r.method](expressPath(r.path), ...r.chain);
 }

@@ -2,7 +2,7 @@ import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../lib/errors';
 import { hasScope, type ScopeSet } from '../lib/scopes';
-import { ACCESS } from './permissions';
+import { ACCESS, accessMode, ORG_TYPE } from './permissions';
 import { lookupRepo, type RepoLookup } from './repos';
 
 export type GitCaller = { doer: User | null; scopes: ScopeSet | null };
@@ -27,9 +27,16 @@ export async function authorizeGit(db: DB, caller: GitCaller, owner: string, nam
       throw new ForbiddenError(`token does not have the required scope ${write ? 'write' : 'read'}:repository`);
     }
   }
+  // Git is the code unit: an organization's team may see the repository without its code.
+  const code = found.owner.type === ORG_TYPE
+    ? await accessMode(db, caller.doer, found.repo, found.owner, 'repo.code') : found.mode;
+  if (code < ACCESS.read) {
+    if (!caller.doer) throw new UnauthorizedError('authentication required');
+    throw new NotFoundError();
+  }
   if (!write) return found;
   if (!caller.doer) throw new UnauthorizedError('authentication required');
-  if (found.mode < ACCESS.write) throw new ForbiddenError('User permission denied');
+  if (code < ACCESS.write) throw new ForbiddenError('User permission denied');
   if (found.repo.is_archived) throw new ForbiddenError('repo is archived');
   if (found.repo.is_mirror) throw new ForbiddenError('mirror repository is read-only');
   return found;

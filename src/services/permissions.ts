@@ -43,8 +43,11 @@ async function teamMode(db: DB, user: User, repo: Repository, unit?: Unit): Prom
   const units = await teamUnitModes(db, teams.map((t) => t.team_id));
   for (const t of teams) {
     const own = units.filter((u) => u.team_id === t.team_id);
-    // A team without unit rows (older data) grants its mode on every unit.
-    const modes = own.length ? own.filter((u) => !unit || u.type === unit).map((u) => u.access_mode) : [t.authorize];
+    // A team without unit rows (older data) grants its mode on every unit. Overall, a unit's
+    // admin mode does not make a non-admin team's members repository admins (Gitea's level is the team's).
+    const modes = own.length
+      ? own.filter((u) => !unit || u.type === unit).map((u) => (unit ? u.access_mode : Math.min(u.access_mode, ACCESS.write)))
+      : [t.authorize];
     best = Math.max(best, ...modes, 0);
   }
   return best as AccessMode;

@@ -3,14 +3,17 @@ import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { Repository, User } from '../db/schema';
 import { writeCommit, updateRef, type FileChange } from '../git/commit';
+import { isValidBranchName } from '../git/refs';
 import { initBare, removeRepoDir, repoDir, zeroId, type ObjectFormat } from '../git/repo';
 import { ConflictError, InvalidError } from '../lib/errors';
+import { fillLicense } from '../lib/license-fill';
 import { readTemplate } from '../lib/templates';
 import { nowUnix } from '../lib/time';
 import { getRepoById, getRepoByOwnerAndName, insertRepo } from '../models/repo';
 import { assertValidRepoName } from './names';
 import { DEFAULT_SETTINGS } from './repo-settings';
 import { syncRepoFromGit } from './repo-sync';
+import { recordRepoCreated } from './activity';
 import { markWatch } from './stars';
 
 export type CreateRepoInput = {
@@ -52,8 +55,10 @@ function initialFiles(input: CreateRepoInput, owner: User): FileChange[] {
   if (input.license) {
     const text = readTemplate('license', input.license);
     if (text === undefined) throw new InvalidError(`license template does not exist [name: ${input.license}]`, 'license');
-    const filled = text.replace(/<year>|\[year\]|\[yyyy\]/g, String(new Date().getFullYear()))
-      .replace(/<name of author>|<owner>|\[name of copyright owner\]|\[fullname\]/g, owner.full_name || owner.name);
+    // Gitea's placeholders and values: the owner's name and email, the repository name, the year.
+    const filled = fillLicense(input.license, text, {
+      owner: owner.name, email: owner.email, repo: input.name, year: String(new Date().getFullYear()),
+    });
     files.push({ path: 'LICENSE', content: Buffer.from(filled) });
   }
   return files;
@@ -67,6 +72,7 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
   assertValidRepoName(input.name);
   const objectFormat = objectFormatOf(input.objectFormat);
   const defaultBranch = input.defaultBranch?.trim() || config.repository.default_branch;
+  if (!(await isValidBranchName(defaultBranch))) throw new InvalidError('[default_branch]: invalid branch name', 'default_branch');
   const dir = repoDir(config.repository.root, owner.name, input.name);
   const files = input.autoInit ? initialFiles(input, owner) : [];
   const created = await db.transaction().execute(async (trx) => {
@@ -98,5 +104,8 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
     }
     return (await getRepoById(trx, repo.id))!;
   });
-  return files.length ? syncRepoFromGit(db, created, dir, doer.id) : created;
+  const repo = files.length ? await syncRepoFromGit(db, created, dir, doer.id) : created;
+  // The feed is best effort: the repository exists whatever happens to its feed row.
+  await recordRepoCreated(db, doer, repo).catch(() => {});
+  return repo;
 }

@@ -2,8 +2,9 @@ import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { Repository, RepositoryUpdate, User } from '../db/schema';
 import { git } from '../git/exec';
+import { isValidBranchName } from '../git/refs';
 import { moveRepoDir, removeRepoDir, repoDir, repoExists, revParse } from '../git/repo';
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../lib/errors';
+import { InvalidError } from '../lib/errors';
 import { nowUnix } from '../lib/time';
 import { deleteRedirect, deleteRepoRow, getRepoById, getRepoByOwnerAndName, setRedirect, updateRepo } from '../models/repo';
 import { forgetStarsOf } from '../models/stars';
@@ -29,10 +30,7 @@ const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward
 /** PATCH /repos/{owner}/{repo}: every EditRepoOption field; rename and default branch touch git too. */
 export async function editRepository(db: DB, config: Config, access: RepoAccess, doer: User, edit: RepoEdit): Promise<Repository> {
   const { repo, owner } = access;
-  // Only the archive flag may change on an archived repository.
-  if (repo.is_archived && edit.archived !== false && Object.keys(edit).some((k) => k !== 'archived')) {
-    throw new ForbiddenError('repo is archived');
-  }
+  // As Gitea, an archived repository's settings stay editable: only its contents are frozen.
   if (edit.default_merge_style !== undefined && !MERGE_STYLES.includes(edit.default_merge_style)) {
     throw new InvalidError(`[default_merge_style]: invalid merge style`, 'default_merge_style');
   }
@@ -40,24 +38,26 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
     throw new InvalidError(`[projects_mode]: invalid projects mode`, 'projects_mode');
   }
   const dir = repoDir(config.repository.root, owner.name, repo.name);
-  if (edit.default_branch !== undefined && edit.default_branch !== repo.default_branch && !repo.is_empty) {
-    if (!(await revParse(dir, `refs/heads/${edit.default_branch}`))) {
-      throw new NotFoundError(`branch does not exist [name: ${edit.default_branch}]`);
-    }
+  // As Gitea, a default branch that does not exist in a non-empty repository is ignored.
+  const branchMissing = edit.default_branch !== undefined && edit.default_branch !== repo.default_branch
+    && !repo.is_empty && !(await revParse(dir, `refs/heads/${edit.default_branch}`));
+  if (edit.default_branch !== undefined && !branchMissing && !(await isValidBranchName(edit.default_branch))) {
+    throw new InvalidError('[default_branch]: invalid branch name', 'default_branch');
   }
   const patch: RepositoryUpdate = { updated_unix: nowUnix() };
   if (edit.description !== undefined) patch.description = edit.description;
   if (edit.website !== undefined) patch.website = edit.website;
   if (edit.private !== undefined) patch.is_private = edit.private ? 1 : 0;
   if (edit.template !== undefined) patch.is_template = edit.template ? 1 : 0;
-  if (edit.default_branch !== undefined) patch.default_branch = edit.default_branch;
+  if (edit.default_branch !== undefined && !branchMissing) patch.default_branch = edit.default_branch;
   if (edit.archived !== undefined && Boolean(edit.archived) !== Boolean(repo.is_archived)) {
     patch.is_archived = edit.archived ? 1 : 0;
     patch.archived_unix = edit.archived ? nowUnix() : 0;
   }
   const settings: Record<string, unknown> = { ...settingsOf(repo) };
   for (const key of SETTING_KEYS) if (edit[key] !== undefined) settings[key] = edit[key];
-  if (edit.mirror_interval !== undefined) settings.mirror_interval = edit.mirror_interval;
+  // Gitea skips mirror settings on repositories that are not mirrors.
+  if (edit.mirror_interval !== undefined && repo.is_mirror) settings.mirror_interval = edit.mirror_interval;
   patch.settings = JSON.stringify(settings);
 
   const newName = edit.name !== undefined && edit.name !== repo.name ? edit.name : undefined;
@@ -65,7 +65,7 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
   return db.transaction().execute(async (trx) => {
     if (newName !== undefined) {
       const taken = await getRepoByOwnerAndName(trx, owner.id, newName);
-      if (taken && taken.id !== repo.id) throw new ConflictError('The repository with the same name already exists.');
+      if (taken && taken.id !== repo.id) throw new InvalidError(`repo name is already taken [name: ${newName}]`, 'name');
       patch.name = newName;
       patch.lower_name = newName.toLowerCase();
       if (repo.lower_name !== patch.lower_name) {

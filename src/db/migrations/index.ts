@@ -5,6 +5,7 @@ import * as m0005 from './0005-topics';
 import * as m0007 from './0007-organizations';
 import * as m0008 from './0008-avatars';
 import * as m0011 from './0011-issues';
+import * as m0012 from './0012-issue-index';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0007-organizations': m0007,
   '0008-avatars': m0008,
   '0011-issues': m0011,
+  '0012-issue-index': m0012,
 };

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ArchivedError, ForbiddenError } from '../../lib/errors';
-import { ACCESS, type AccessMode } from '../../services/permissions';
+import { ACCESS, accessMode, ORG_TYPE, type AccessMode, type Unit } from '../../services/permissions';
 import { lookupRepo } from '../../services/repos';
 
 /**
@@ -46,3 +46,27 @@ export const notArchived: RequestHandler = (req, _res, next) => {
   if (req.ctx.repo?.repo.is_archived) throw new ArchivedError('repo is archived');
   next();
 };
+
+/**
+ * Gitea's reqRepoReader(unit) / reqRepoWriter(unit): the caller needs `min` on one unit of the
+ * repository (an organization's team may grant issues but not code); repository admins pass.
+ */
+export function repoUnitAccess(unit: Unit, min: AccessMode): RequestHandler {
+  return async (req, _res, next) => {
+    const access = req.ctx.repo;
+    let mode: number = access?.mode ?? ACCESS.none;
+    if (access && mode < ACCESS.admin && access.owner.type === ORG_TYPE) {
+      mode = await accessMode(req.ctx.db, req.ctx.doer, access.repo, access.owner, unit);
+    }
+    if (mode < min) {
+      throw new ForbiddenError(min >= ACCESS.write
+        ? 'user should have a permission to write to a repo'
+        : 'user should have specific read permission or be a repo admin or a site admin');
+    }
+    next();
+  };
+}
+
+/** Code routes (contents, git data, commits, branches, tags, archives): the repo.code unit. */
+export const reqCodeReader = repoUnitAccess('repo.code', ACCESS.read);
+export const reqCodeWriter = repoUnitAccess('repo.code', ACCESS.write);

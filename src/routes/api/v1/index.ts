@@ -2,6 +2,8 @@ import { assignUser, basicAuthOnly, scope, selfOrAdmin, signedIn, siteAdmin } fr
 import { del, get, patch, post, put, type ApiRoute } from '../../table';
 import * as admin from './admin-users';
 import * as branches from './branches';
+import * as commits from './commits';
+import * as gitData from './git-data';
 import * as tags from './tags';
 import * as emails from './emails';
 import * as collaborators from './collaborators';
@@ -12,6 +14,7 @@ import * as stars from './stars';
 import * as topics from './topics';
 import * as transfer from './transfer';
 import { assignRepo, notArchived, reqRepoAdmin, reqRepoOwner, reqRepoReader, reqRepoWriter } from '../../middleware/repo-guards';
+import * as templates from './templates';
 import * as tokens from './tokens';
 import * as users from './users';
 import * as blocks from './blocks';
@@ -19,6 +22,19 @@ import * as orgLabels from './org-labels';
 import * as orgMembers from './org-members';
 import * as orgs from './orgs';
 import { assignOrg, reqOrgMember, reqOrgOwner } from '../../middleware/org-guards';
+import * as markdown from './markdown';
+import * as contents from './contents';
+import * as issueTemplates from './issue-templates';
+import * as teams from './teams';
+import * as activity from './activity';
+import * as follows from './follows';
+import * as gpgKeys from './gpg-keys';
+import * as keys from './keys';
+import * as issues from './issues';
+import * as issueComments from './comments';
+import * as labels from './labels';
+import * as milestones from './milestones';
+import { numericId, numericIndex } from '../../middleware/issue-guards';
 
 // The route table: every API route with its guard chain, in order: sign-in, token scope,
 // assignment of the path's objects, permission, then the handler.
@@ -62,9 +78,36 @@ export const apiRoutes: ApiRoute[] = [
   del('/repos/{owner}/{repo}', ['repository', 'repoDelete', 'Delete a repository'], signedIn, scope('repository'), assignRepo, reqRepoOwner, repos.remove),
 
   // -- section: contents (contents, file-contents, raw, media, diffpatch, editorconfig) --
+  get('/repos/{owner}/{repo}/contents', ['repository', 'repoGetContentsList', 'Gets the metadata of all the entries of the root dir'], scope('repository'), assignRepo, reqRepoReader, contents.get),
+  post('/repos/{owner}/{repo}/contents', ['repository', 'repoChangeFiles', 'Modify multiple files in a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.changeMany),
+  get('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoGetContents', 'Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir'], scope('repository'), assignRepo, reqRepoReader, contents.get),
+  post('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoCreateFile', 'Create a file in a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.create),
+  put('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoUpdateFile', 'Update a file in a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.update),
+  del('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoDeleteFile', 'Delete a file in a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.remove),
+  get('/repos/{owner}/{repo}/file-contents', ['repository', 'repoGetFileContents', 'Get the metadata and contents of requested files'], scope('repository'), assignRepo, reqRepoReader, contents.fileContentsGet),
+  post('/repos/{owner}/{repo}/file-contents', ['repository', 'repoGetFileContentsPost', 'Get the metadata and contents of requested files'], scope('repository'), assignRepo, reqRepoReader, contents.fileContentsPost),
+  get('/repos/{owner}/{repo}/raw/{filepath}', ['repository', 'repoGetRawFile', 'Get a file from a repository'], scope('repository'), assignRepo, reqRepoReader, contents.raw),
+  get('/repos/{owner}/{repo}/media/{filepath}', ['repository', 'repoGetRawFileOrLFS', 'Get a file or it\'s LFS object from a repository'], scope('repository'), assignRepo, reqRepoReader, contents.raw),
+  post('/repos/{owner}/{repo}/diffpatch', ['repository', 'repoApplyDiffPatch', 'Apply diff patch to repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.diffPatch),
+  get('/repos/{owner}/{repo}/editorconfig/{filepath}', ['repository', 'repoGetEditorConfig', 'Get the EditorConfig definitions of a file in a repository'], scope('repository'), assignRepo, reqRepoReader, contents.editorconfig),
   // -- end: contents --
 
   // -- section: git data and commits (git/*, commits, statuses, compare, archive) --
+  get('/repos/{owner}/{repo}/commits', ['repository', 'repoGetAllCommits', 'Get a list of all commits from a repository'], scope('repository'), assignRepo, reqRepoReader, commits.list),
+  get('/repos/{owner}/{repo}/commits/{ref}/status', ['repository', 'repoGetCombinedStatusByRef', 'Get a commit\'s combined status, by branch/tag/commit reference'], scope('repository'), assignRepo, reqRepoReader, commits.combined),
+  get('/repos/{owner}/{repo}/commits/{ref}/statuses', ['repository', 'repoListStatusesByRef', 'Get a commit\'s statuses, by branch/tag/commit reference'], scope('repository'), assignRepo, reqRepoReader, commits.listStatusesByRef),
+  get('/repos/{owner}/{repo}/statuses/{sha}', ['repository', 'repoListStatuses', 'Get a commit\'s statuses'], scope('repository'), assignRepo, reqRepoReader, commits.listStatusesBySha),
+  post('/repos/{owner}/{repo}/statuses/{sha}', ['repository', 'repoCreateStatus', 'Create a commit status'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, commits.createStatus),
+  get('/repos/{owner}/{repo}/git/commits/{sha}.{diffType}', ['repository', 'repoDownloadCommitDiffOrPatch', 'Get a commit\'s diff or patch'], scope('repository'), assignRepo, reqRepoReader, commits.diff),
+  get('/repos/{owner}/{repo}/git/commits/{sha}', ['repository', 'repoGetSingleCommit', 'Get a single commit from a repository'], scope('repository'), assignRepo, reqRepoReader, commits.get),
+  get('/repos/{owner}/{repo}/compare/{basehead}', ['repository', 'repoCompareDiff', 'Get commit comparison information'], scope('repository'), assignRepo, reqRepoReader, commits.compare),
+  get('/repos/{owner}/{repo}/git/blobs/{sha}', ['repository', 'GetBlob', 'Gets the blob of a repository.'], scope('repository'), assignRepo, reqRepoReader, gitData.blob),
+  get('/repos/{owner}/{repo}/git/trees/{sha}', ['repository', 'GetTree', 'Gets the tree of a repository.'], scope('repository'), assignRepo, reqRepoReader, gitData.tree),
+  get('/repos/{owner}/{repo}/git/refs', ['repository', 'repoListAllGitRefs', 'Get specified ref or filtered repository\'s refs'], scope('repository'), assignRepo, reqRepoReader, gitData.refs),
+  get('/repos/{owner}/{repo}/git/refs/{ref}', ['repository', 'repoListGitRefs', 'Get specified ref or filtered repository\'s refs'], scope('repository'), assignRepo, reqRepoReader, gitData.refs),
+  get('/repos/{owner}/{repo}/git/tags/{sha}', ['repository', 'GetAnnotatedTag', 'Gets the tag object of an annotated tag (not lightweight tags)'], scope('repository'), assignRepo, reqRepoReader, gitData.annotatedTag),
+  get('/repos/{owner}/{repo}/git/notes/{sha}', ['repository', 'repoGetNote', 'Get a note corresponding to a single commit from a repository'], scope('repository'), assignRepo, reqRepoReader, gitData.note),
+  get('/repos/{owner}/{repo}/archive/{archive}', ['repository', 'repoGetArchive', 'Get an archive of a repository'], scope('repository'), assignRepo, reqRepoReader, gitData.archive),
   // -- end: git data and commits --
 
   // -- section: branches, tags and protections --
@@ -126,6 +169,12 @@ export const apiRoutes: ApiRoute[] = [
   // -- end: collaborators ... --
 
   // -- section: templates (gitignore, licenses, label templates) --
+  get('/gitignore/templates', ['miscellaneous', 'listGitignoresTemplates', 'Returns a list of all gitignore templates'], templates.gitignoreList),
+  get('/gitignore/templates/{name}', ['miscellaneous', 'getGitignoreTemplateInfo', 'Returns information about a gitignore template'], templates.gitignoreInfo),
+  get('/licenses', ['miscellaneous', 'listLicenseTemplates', 'Returns a list of all license templates'], templates.licenseList),
+  get('/licenses/{name}', ['miscellaneous', 'getLicenseTemplateInfo', 'Returns information about a license template'], templates.licenseInfo),
+  get('/label/templates', ['miscellaneous', 'listLabelTemplates', 'Returns a list of all label templates'], templates.labelTemplateList),
+  get('/label/templates/{name}', ['miscellaneous', 'getLabelTemplateInfo', 'Returns all labels in a template'], templates.labelTemplateInfo),
   // -- end: templates --
 
   // -- section: organizations --
@@ -165,4 +214,98 @@ export const apiRoutes: ApiRoute[] = [
   patch('/orgs/{org}/labels/{id}', ['organization', 'orgEditLabel', 'Update a label'], signedIn, scope('organization'), assignOrg, reqOrgOwner, orgLabels.edit),
   del('/orgs/{org}/labels/{id}', ['organization', 'orgDeleteLabel', 'Delete a label'], signedIn, scope('organization'), assignOrg, reqOrgOwner, orgLabels.remove),
   // -- end: organizations --
+
+  // -- section: markdown, attachments, reactions --
+  post('/markdown', ['miscellaneous', 'renderMarkdown', 'Render a markdown document as HTML'], signedIn, markdown.markdown),
+  post('/markdown/raw', ['miscellaneous', 'renderMarkdownRaw', 'Render raw markdown as HTML'], signedIn, markdown.markdownRaw),
+  post('/markup', ['miscellaneous', 'renderMarkup', 'Render a markup document as HTML'], signedIn, markdown.markup),
+  get('/repos/{owner}/{repo}/issue_templates', ['repository', 'repoGetIssueTemplates', 'Get available issue templates for a repository'], scope('repository'), assignRepo, reqRepoReader, issueTemplates.templates),
+  get('/repos/{owner}/{repo}/issue_config', ['repository', 'repoGetIssueConfig', 'Returns the issue config for a repo'], scope('repository'), assignRepo, reqRepoReader, issueTemplates.config),
+  get('/repos/{owner}/{repo}/issue_config/validate', ['repository', 'repoValidateIssueConfig', 'Returns the validation information for a issue config'], scope('repository'), assignRepo, reqRepoReader, issueTemplates.validateConfig),
+  // -- end: markdown, attachments, reactions --
+
+  // -- section: teams --
+  get('/orgs/{org}/teams', ['organization', 'orgListTeams', 'List an organization\'s teams'], signedIn, scope('organization'), assignOrg, teams.listOfOrg),
+  post('/orgs/{org}/teams', ['organization', 'orgCreateTeam', 'Create a team'], signedIn, scope('organization'), assignOrg, reqOrgOwner, teams.create),
+  get('/orgs/{org}/teams/search', ['organization', 'teamSearch', 'Search for teams within an organization'], signedIn, scope('organization'), assignOrg, teams.search),
+  get('/user/teams', ['user', 'userListTeams', 'List all the teams a user belongs to'], signedIn, scope('user', 'organization'), teams.listMine),
+  get('/teams/{id}', ['organization', 'orgGetTeam', 'Get a team'], signedIn, scope('organization'), teams.get),
+  patch('/teams/{id}', ['organization', 'orgEditTeam', 'Edit a team'], signedIn, scope('organization'), teams.edit),
+  del('/teams/{id}', ['organization', 'orgDeleteTeam', 'Delete a team'], signedIn, scope('organization'), teams.remove),
+  get('/teams/{id}/members', ['organization', 'orgListTeamMembers', 'List a team\'s members'], signedIn, scope('organization'), teams.members),
+  get('/teams/{id}/members/{username}', ['organization', 'orgListTeamMember', 'List a particular member of team'], signedIn, scope('organization'), teams.member),
+  put('/teams/{id}/members/{username}', ['organization', 'orgAddTeamMember', 'Add a team member'], signedIn, scope('organization'), teams.addTeamMember),
+  del('/teams/{id}/members/{username}', ['organization', 'orgRemoveTeamMember', 'Remove a team member'], signedIn, scope('organization'), teams.removeTeamMember),
+  get('/teams/{id}/repos', ['organization', 'orgListTeamRepos', 'List a team\'s repos'], signedIn, scope('organization'), teams.repos),
+  get('/teams/{id}/repos/{org}/{repo}', ['organization', 'orgListTeamRepo', 'List a particular repo of team'], signedIn, scope('organization'), teams.repo),
+  put('/teams/{id}/repos/{org}/{repo}', ['organization', 'orgAddTeamRepository', 'Add a repository to a team'], signedIn, scope('organization'), teams.setRepo(true)),
+  del('/teams/{id}/repos/{org}/{repo}', ['organization', 'orgRemoveTeamRepository', 'Remove a repository from a team'], signedIn, scope('organization'), teams.setRepo(false)),
+  get('/teams/{id}/activities/feeds', ['organization', 'orgListTeamActivityFeeds', 'List a team\'s activity feeds'], signedIn, scope('organization'), teams.feeds),
+  get('/repos/{owner}/{repo}/teams', ['repository', 'repoListTeams', 'List a repository\'s teams'], signedIn, scope('repository'), assignRepo, reqRepoReader, teams.ofRepo),
+  get('/repos/{owner}/{repo}/teams/{team}', ['repository', 'repoCheckTeam', 'Check if a team is assigned to a repository'], signedIn, scope('repository'), assignRepo, reqRepoReader, teams.checkOfRepo),
+  put('/repos/{owner}/{repo}/teams/{team}', ['repository', 'repoAddTeam', 'Add a team to a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, teams.setOfRepo(true)),
+  del('/repos/{owner}/{repo}/teams/{team}', ['repository', 'repoDeleteTeam', 'Delete a team from a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, teams.setOfRepo(false)),
+  // -- end: teams --
+
+  // -- section: followers, feeds and keys --
+  get('/user/followers', ['user', 'userCurrentListFollowers', 'List the authenticated user\'s followers'], signedIn, scope('user'), follows.myFollowers),
+  get('/user/following', ['user', 'userCurrentListFollowing', 'List the users that the authenticated user is following'], signedIn, scope('user'), follows.myFollowing),
+  get('/user/following/{username}', ['user', 'userCurrentCheckFollowing', 'Check whether a user is followed by the authenticated user'], signedIn, scope('user'), assignUser, follows.checkMine),
+  put('/user/following/{username}', ['user', 'userCurrentPutFollow', 'Follow a user'], signedIn, scope('user'), assignUser, follows.follow),
+  del('/user/following/{username}', ['user', 'userCurrentDeleteFollow', 'Unfollow a user'], signedIn, scope('user'), assignUser, follows.unfollow),
+  get('/users/{username}/followers', ['user', 'userListFollowers', 'List the given user\'s followers'], scope('user'), assignUser, follows.userFollowers),
+  get('/users/{username}/following', ['user', 'userListFollowing', 'List the users that the given user is following'], scope('user'), assignUser, follows.userFollowing),
+  get('/users/{username}/following/{target}', ['user', 'userCheckFollowing', 'Check if one user is following another user'], scope('user'), assignUser, follows.checkUser),
+  get('/users/{username}/heatmap', ['user', 'userGetHeatmapData', 'Get a user\'s heatmap'], scope('user'), assignUser, activity.heatmap),
+  get('/users/{username}/activities/feeds', ['user', 'userListActivityFeeds', 'List a user\'s activity feeds'], scope('user'), assignUser, activity.userFeeds),
+  get('/repos/{owner}/{repo}/activities/feeds', ['repository', 'repoListActivityFeeds', 'List a repository\'s activity feeds'], scope('repository'), assignRepo, reqRepoReader, activity.repoFeeds),
+  get('/orgs/{org}/activities/feeds', ['organization', 'orgListActivityFeeds', 'List an organization\'s activity feeds'], scope('organization'), assignOrg, activity.orgFeeds),
+  get('/user/keys', ['user', 'userCurrentListKeys', 'List the authenticated user\'s public keys'], signedIn, scope('user'), keys.listMine),
+  post('/user/keys', ['user', 'userCurrentPostKey', 'Create a public key'], signedIn, scope('user'), keys.createMine),
+  get('/user/keys/{id}', ['user', 'userCurrentGetKey', 'Get a public key'], signedIn, scope('user'), keys.get),
+  del('/user/keys/{id}', ['user', 'userCurrentDeleteKey', 'Delete a public key'], signedIn, scope('user'), keys.remove),
+  get('/users/{username}/keys', ['user', 'userListKeys', 'List the given user\'s public keys'], scope('user'), assignUser, keys.listOfUser),
+  post('/admin/users/{username}/keys', ['admin', 'adminCreatePublicKey', 'Add a public key on behalf of a user'], signedIn, scope('admin'), siteAdmin, assignUser, keys.createForUser),
+  del('/admin/users/{username}/keys/{id}', ['admin', 'adminDeleteUserPublicKey', 'Delete a user\'s public key'], signedIn, scope('admin'), siteAdmin, assignUser, keys.adminRemove),
+  get('/user/gpg_keys', ['user', 'userCurrentListGPGKeys', 'List the authenticated user\'s GPG keys'], signedIn, scope('user'), gpgKeys.listMine),
+  post('/user/gpg_keys', ['user', 'userCurrentPostGPGKey', 'Create a GPG key'], signedIn, scope('user'), gpgKeys.create),
+  get('/user/gpg_keys/{id}', ['user', 'userCurrentGetGPGKey', 'Get a GPG key'], signedIn, scope('user'), gpgKeys.get),
+  del('/user/gpg_keys/{id}', ['user', 'userCurrentDeleteGPGKey', 'Remove a GPG key'], signedIn, scope('user'), gpgKeys.remove),
+  get('/users/{username}/gpg_keys', ['user', 'userListGPGKeys', 'List the given user\'s GPG keys'], scope('user'), assignUser, gpgKeys.listOfUser),
+  get('/user/gpg_key_token', ['user', 'getVerificationToken', 'Get a Token to verify'], signedIn, scope('user'), gpgKeys.token),
+  post('/user/gpg_key_verify', ['user', 'userVerifyGPGKey', 'Verify a GPG key'], signedIn, scope('user'), gpgKeys.verify),
+  // -- end: followers, feeds and keys --
+
+  // -- section: issues --
+  get('/repos/issues/search', ['issue', 'issueSearchIssues', 'Search for issues across the repositories that the user has access to'], scope('issue'), issues.search),
+  get('/repos/{owner}/{repo}/issues', ['issue', 'issueListIssues', 'List a repository\'s issues'], scope('issue'), assignRepo, reqRepoReader, issues.list),
+  post('/repos/{owner}/{repo}/issues', ['issue', 'issueCreateIssue', 'Create an issue. If using deadline only the date will be taken into account, and time of day ignored.'], signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issues.create),
+  get('/repos/{owner}/{repo}/issues/comments', ['issue', 'issueGetRepoComments', 'List all comments in a repository'], scope('issue'), assignRepo, reqRepoReader, issueComments.listRepo),
+  get('/repos/{owner}/{repo}/issues/comments/{id}', ['issue', 'issueGetComment', 'Get a comment'], numericId, scope('issue'), assignRepo, reqRepoReader, issueComments.get),
+  patch('/repos/{owner}/{repo}/issues/comments/{id}', ['issue', 'issueEditComment', 'Edit a comment'], numericId, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueComments.edit),
+  del('/repos/{owner}/{repo}/issues/comments/{id}', ['issue', 'issueDeleteComment', 'Delete a comment'], numericId, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueComments.remove),
+  get('/repos/{owner}/{repo}/issues/{index}', ['issue', 'issueGetIssue', 'Get an issue'], numericIndex, scope('issue'), assignRepo, reqRepoReader, issues.get),
+  patch('/repos/{owner}/{repo}/issues/{index}', ['issue', 'issueEditIssue', 'Edit an issue. If using deadline only the date will be taken into account, and time of day ignored.'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issues.edit),
+  del('/repos/{owner}/{repo}/issues/{index}', ['issue', 'issueDelete', 'Delete an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoAdmin, notArchived, issues.remove),
+  get('/repos/{owner}/{repo}/issues/{index}/comments', ['issue', 'issueGetComments', 'List all comments on an issue'], numericIndex, scope('issue'), assignRepo, reqRepoReader, issueComments.list),
+  post('/repos/{owner}/{repo}/issues/{index}/comments', ['issue', 'issueCreateComment', 'Add a comment to an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueComments.create),
+  patch('/repos/{owner}/{repo}/issues/{index}/comments/{id}', ['issue', 'issueEditCommentDeprecated', 'Edit a comment'], numericIndex, numericId, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueComments.edit),
+  del('/repos/{owner}/{repo}/issues/{index}/comments/{id}', ['issue', 'issueDeleteCommentDeprecated', 'Delete a comment'], numericIndex, numericId, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueComments.remove),
+  get('/repos/{owner}/{repo}/issues/{index}/labels', ['issue', 'issueGetLabels', 'Get an issue\'s labels'], numericIndex, scope('issue'), assignRepo, reqRepoReader, labels.issueList),
+  post('/repos/{owner}/{repo}/issues/{index}/labels', ['issue', 'issueAddLabel', 'Add a label to an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, labels.issueAdd),
+  put('/repos/{owner}/{repo}/issues/{index}/labels', ['issue', 'issueReplaceLabels', 'Replace an issue\'s labels'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, labels.issueReplace),
+  del('/repos/{owner}/{repo}/issues/{index}/labels', ['issue', 'issueClearLabels', 'Remove all labels from an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, labels.issueClear),
+  del('/repos/{owner}/{repo}/issues/{index}/labels/{id}', ['issue', 'issueRemoveLabel', 'Remove a label from an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, labels.issueRemove),
+  get('/repos/{owner}/{repo}/labels', ['issue', 'issueListLabels', 'Get all of a repository\'s labels'], scope('issue'), assignRepo, reqRepoReader, labels.list),
+  post('/repos/{owner}/{repo}/labels', ['issue', 'issueCreateLabel', 'Create a label'], signedIn, scope('issue'), assignRepo, reqRepoWriter, notArchived, labels.create),
+  get('/repos/{owner}/{repo}/labels/{id}', ['issue', 'issueGetLabel', 'Get a single label'], scope('issue'), assignRepo, reqRepoReader, labels.get),
+  patch('/repos/{owner}/{repo}/labels/{id}', ['issue', 'issueEditLabel', 'Update a label'], signedIn, scope('issue'), assignRepo, reqRepoWriter, notArchived, labels.edit),
+  del('/repos/{owner}/{repo}/labels/{id}', ['issue', 'issueDeleteLabel', 'Delete a label'], signedIn, scope('issue'), assignRepo, reqRepoWriter, notArchived, labels.remove),
+  get('/repos/{owner}/{repo}/milestones', ['issue', 'issueGetMilestonesList', 'Get all of a repository\'s opened milestones'], scope('issue'), assignRepo, reqRepoReader, milestones.list),
+  post('/repos/{owner}/{repo}/milestones', ['issue', 'issueCreateMilestone', 'Create a milestone'], signedIn, scope('issue'), assignRepo, reqRepoWriter, notArchived, milestones.create),
+  get('/repos/{owner}/{repo}/milestones/{id}', ['issue', 'issueGetMilestone', 'Get a milestone'], scope('issue'), assignRepo, reqRepoReader, milestones.get),
+  patch('/repos/{owner}/{repo}/milestones/{id}', ['issue', 'issueEditMilestone', 'Update a milestone'], signedIn, scope('issue'), assignRepo, reqRepoWriter, notArchived, milestones.edit),
+  del('/repos/{owner}/{repo}/milestones/{id}', ['issue', 'issueDeleteMilestone', 'Delete a milestone'], signedIn, scope('issue'), assignRepo, reqRepoWriter, notArchived, milestones.remove),
+  get('/repos/{owner}/{repo}/assignees', ['repository', 'repoGetAssignees', 'Return all users that have write access and can be assigned to issues'], signedIn, scope('repository'), assignRepo, reqRepoReader, issues.assignees),
+  // -- end: issues --
 ];

@@ -1,0 +1,71 @@
+import { sql, type Insertable } from 'kysely';
+import type { DB } from '../db/connect';
+import type { Comment, CommentTable } from '../db/schema';
+import { COUNTED_COMMENT_TYPES } from '../lib/comment-type';
+
+export type CommentQuery = {
+  /** One issue's comments, or every comment of a repository's issues. */
+  issueId?: number;
+  repoId?: number;
+  type?: number;
+  /** Repository-wide: only comments on issues (false) or on pulls (true). */
+  isPull?: boolean;
+  updatedSince?: number;
+  updatedBefore?: number;
+};
+
+function filtered(db: DB, q: CommentQuery) {
+  let query = db.selectFrom('comment as c');
+  if (q.issueId !== undefined) query = query.where('c.issue_id', '=', q.issueId);
+  if (q.repoId !== undefined || q.isPull !== undefined) {
+    const repoId = q.repoId;
+    const isPull = q.isPull;
+    query = query.where('c.issue_id', 'in', (eb) => {
+      let sub = eb.selectFrom('issue').select('issue.id');
+      if (repoId !== undefined) sub = sub.where('issue.repo_id', '=', repoId);
+      if (isPull !== undefined) sub = sub.where('issue.is_pull', '=', isPull ? 1 : 0);
+      return sub;
+    });
+  }
+  if (q.type !== undefined) query = query.where('c.type', '=', q.type);
+  if (q.updatedSince !== undefined) query = query.where('c.updated_unix', '>=', q.updatedSince);
+  if (q.updatedBefore !== undefined) query = query.where('c.updated_unix', '<=', q.updatedBefore);
+  return query;
+}
+
+/** Oldest first, as Gitea's FindComments. */
+export async function listComments(db: DB, q: CommentQuery, page?: { offset: number; limit: number }): Promise<Comment[]> {
+  let query = filtered(db, q).selectAll('c').orderBy('c.created_unix').orderBy('c.id');
+  if (page) query = query.limit(page.limit).offset(page.offset);
+  return query.execute();
+}
+
+export async function countComments(db: DB, q: CommentQuery): Promise<number> {
+  const row = await filtered(db, q).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function insertComment(db: DB, row: Insertable<CommentTable>): Promise<Comment> {
+  return db.insertInto('comment').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function getCommentById(db: DB, id: number): Promise<Comment | undefined> {
+  return db.selectFrom('comment').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateCommentContent(db: DB, id: number, content: string, now: number): Promise<void> {
+  await db.updateTable('comment')
+    .set({ content, content_version: sql`content_version + 1`, updated_unix: now })
+    .where('id', '=', id).execute();
+}
+
+export async function deleteCommentRow(db: DB, id: number): Promise<void> {
+  await db.deleteFrom('comment').where('id', '=', id).execute();
+}
+
+/** Recounts issue.num_comments from the rows (comments and reviews, as Gitea). */
+export async function refreshNumComments(db: DB, issueId: number): Promise<void> {
+  await db.updateTable('issue').set({
+    num_comments: sql`(SELECT COUNT(*) FROM comment WHERE issue_id = ${issueId} AND type IN (${sql.join(COUNTED_COMMENT_TYPES)}))`,
+  }).where('id', '=', issueId).execute();
+}

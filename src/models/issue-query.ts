@@ -1,0 +1,131 @@
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { DB } from '../db/connect';
+import type { Database, Issue, User } from '../db/schema';
+import { visibleRepoIds } from './repo-search';
+
+// Issue listing and search as SQL: every filter of Gitea's IssuesOptions that hearth keeps.
+
+/** The repositories searched across: those the viewer may see, narrowed by owner or team. */
+export type RepoScope = {
+  viewer: User | null;
+  publicOnly: boolean;
+  ownerId?: number;
+  teamId?: number;
+};
+
+export type IssueFilter = {
+  repoId?: number;
+  scope?: RepoScope;
+  isClosed?: boolean;
+  isPull?: boolean;
+  /** Issues carrying any of these labels. */
+  labelIds?: number[];
+  milestoneIds?: number[];
+  keyword?: string;
+  posterId?: number;
+  assigneeId?: number;
+  /** Lower-case user name mentioned (`@name`) in the body or a comment. */
+  mentioned?: string;
+  updatedSince?: number;
+  updatedBefore?: number;
+  /** When true, nothing matches (a filter that cannot match, e.g. review requests). */
+  none?: boolean;
+  /** Search: this repository's issues first. */
+  priorityRepoId?: number;
+};
+
+type EB = ExpressionBuilder<Database & { i: Database['issue'] }, 'i'>;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Substring match on title and body: the trigram index for three characters or more, LIKE
+ * below that; a number also matches the issue number (as Gitea's database indexer).
+ */
+function keywordCondition(eb: EB, keyword: string) {
+  const parts = [];
+  if ([...keyword].length >= 3) {
+    const phrase = `"${keyword.replace(/"/g, '""')}"`;
+    parts.push(sql<SqlBool>`i.id IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ${phrase})`);
+  } else {
+    const like = `%${escapeLike(keyword)}%`;
+    parts.push(sql<SqlBool>`(i.title LIKE ${like} ESCAPE '\\' OR i.content LIKE ${like} ESCAPE '\\')`);
+  }
+  if (/^\d+$/.test(keyword) && Number.isSafeInteger(Number(keyword))) parts.push(eb('i.index', '=', Number(keyword)));
+  return eb.or(parts);
+}
+
+/** `@name` preceded by a space or bracket and not followed by a name character. */
+function mentionCondition(eb: EB, name: string) {
+  const pattern = `*[ \t\n([]@${name}[^a-z0-9_-]*`;
+  const inText = (col: string) => sql<SqlBool>`(' ' || lower(${sql.ref(col)}) || ' ') GLOB ${pattern}`;
+  return eb.or([
+    inText('i.content'),
+    eb.exists(eb.selectFrom('comment as mc').select('mc.id').whereRef('mc.issue_id', '=', 'i.id')
+      .where('mc.type', '=', 0).where(inText('mc.content'))),
+  ]);
+}
+
+/** Repositories in scope whose issues (or pulls) unit is on: a missing switch means on. */
+function scopeRepos(db: DB, scope: RepoScope, unit: 'has_issues' | 'has_pull_requests') {
+  let repos = visibleRepoIds(db, scope.viewer, scope.publicOnly)
+    .where(sql<SqlBool>`COALESCE(json_extract(r.settings, ${`$.${unit}`}), 1) != 0`);
+  if (scope.ownerId !== undefined) repos = repos.where('r.owner_id', '=', scope.ownerId);
+  if (scope.teamId !== undefined) {
+    const teamId = scope.teamId;
+    repos = repos.where((eb) => eb.or([
+      eb.exists(eb.selectFrom('team').select('team.id').where('team.id', '=', teamId).where('team.includes_all_repositories', '=', 1)),
+      eb('r.id', 'in', eb.selectFrom('team_repo').select('team_repo.repo_id').where('team_repo.team_id', '=', teamId)),
+    ]));
+  }
+  return repos;
+}
+
+function filtered(db: DB, f: IssueFilter) {
+  let q = db.selectFrom('issue as i');
+  if (f.none) q = q.where(sql<SqlBool>`0`);
+  if (f.repoId !== undefined) q = q.where('i.repo_id', '=', f.repoId);
+  if (f.scope) {
+    const scope = f.scope;
+    q = q.where((eb) => eb.or([
+      eb.and([eb('i.is_pull', '=', 0), eb('i.repo_id', 'in', scopeRepos(db, scope, 'has_issues'))]),
+      eb.and([eb('i.is_pull', '=', 1), eb('i.repo_id', 'in', scopeRepos(db, scope, 'has_pull_requests'))]),
+    ]));
+  }
+  if (f.isClosed !== undefined) q = q.where('i.is_closed', '=', f.isClosed ? 1 : 0);
+  if (f.isPull !== undefined) q = q.where('i.is_pull', '=', f.isPull ? 1 : 0);
+  if (f.labelIds?.length) {
+    const ids = f.labelIds;
+    q = q.where((eb) => eb.exists(eb.selectFrom('issue_label as il').select('il.id')
+      .whereRef('il.issue_id', '=', 'i.id').where('il.label_id', 'in', ids)));
+  }
+  if (f.milestoneIds?.length) q = q.where('i.milestone_id', 'in', f.milestoneIds);
+  if (f.keyword) {
+    const kw = f.keyword;
+    q = q.where((eb) => keywordCondition(eb as unknown as EB, kw));
+  }
+  if (f.posterId !== undefined) q = q.where('i.poster_id', '=', f.posterId);
+  if (f.assigneeId !== undefined) {
+    const uid = f.assigneeId;
+    q = q.where('i.id', 'in', (eb) => eb.selectFrom('issue_assignee').select('issue_id').where('assignee_id', '=', uid));
+  }
+  if (f.mentioned) {
+    const name = f.mentioned;
+    q = q.where((eb) => mentionCondition(eb as unknown as EB, name));
+  }
+  if (f.updatedSince !== undefined) q = q.where('i.updated_unix', '>=', f.updatedSince);
+  if (f.updatedBefore !== undefined) q = q.where('i.updated_unix', '<=', f.updatedBefore);
+  return q;
+}
+
+/** Newest first (Gitea's default), the priority repository's first when asked. */
+export async function findIssues(db: DB, f: IssueFilter, page: { offset: number; limit: number }): Promise<Issue[]> {
+  let q = filtered(db, f).selectAll('i');
+  if (f.priorityRepoId) q = q.orderBy(sql`CASE WHEN i.repo_id = ${f.priorityRepoId} THEN 0 ELSE 1 END`);
+  return q.orderBy('i.created_unix', 'desc').orderBy('i.id', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
+export async function countIssues(db: DB, f: IssueFilter): Promise<number> {
+  const row = await filtered(db, f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,59 @@
+import type { Request, Response } from 'express';
+import { toApiCommit } from '../../../convert/commit';
+import { toApiAnnotatedTag, toApiBlob, toApiRef, toApiTree } from '../../../convert/git-data';
+import { repoUrls } from '../../../convert/repo';
+import { openArchive } from '../../../services/archive';
+import { getAnnotatedTag, getBlob, getNote, getTree, listRefs } from '../../../services/git-data';
+import { repoOf } from '../../context';
+import { setTotalCount } from '../../pagination';
+import { queryBool, queryInt } from '../../query';
+import { attachment, sendStream } from '../../stream';
+import { pathParam } from '../../table';
+import { toggle } from './commits';
+
+export async function blob(req: Request, res: Response): Promise<void> {
+  const access = repoOf(req);
+  res.json(toApiBlob(req.ctx.config, access, await getBlob(req.ctx.config, access, pathParam(req, 'sha'))));
+}
+
+export async function tree(req: Request, res: Response): Promise<void> {
+  const access = repoOf(req);
+  const t = await getTree(req.ctx.config, access, pathParam(req, 'sha'), {
+    recursive: queryBool(req, 'recursive') ?? false, page: queryInt(req, 'page') ?? 1, perPage: queryInt(req, 'per_page') ?? 0,
+  });
+  setTotalCount(res, t.total);
+  res.json(toApiTree(req.ctx.config, access, t));
+}
+
+/** `/git/refs` and `/git/refs/{ref}`: always a list, as Gitea answers (even for an exact name). */
+export async function refs(req: Request, res: Response): Promise<void> {
+  const access = repoOf(req);
+  const found = await listRefs(req.ctx.config, access, req.params.ref === undefined ? '' : pathParam(req, 'ref'));
+  res.json(found.map((r) => toApiRef(req.ctx.config, access, r)));
+}
+
+export async function annotatedTag(req: Request, res: Response): Promise<void> {
+  const access = repoOf(req);
+  res.json(toApiAnnotatedTag(req.ctx.config, access, await getAnnotatedTag(req.ctx.config, access, pathParam(req, 'sha'))));
+}
+
+export async function note(req: Request, res: Response): Promise<void> {
+  const access = repoOf(req);
+  const want = { files: toggle(req, 'files'), stat: true };
+  const n = await getNote(req.ctx.db, req.ctx.config, access, pathParam(req, 'sha'), want);
+  const commit = toApiCommit(req.ctx.config, access, n.commits[0]!, n.users, req.ctx.doer, { verification: toggle(req, 'verification') });
+  res.json({ message: n.message, commit });
+}
+
+/** Streams `git archive`; the Link header names the immutable commit archive (for Nix and friends). */
+export async function archive(req: Request, res: Response): Promise<void> {
+  const access = repoOf(req);
+  const d = await openArchive(req.ctx.config, access, pathParam(req, 'archive'));
+  const { url } = repoUrls(req.ctx.config, access.owner.name, access.repo.name);
+  const ext = d.format === 'zip' ? 'zip' : 'tar.gz';
+  await sendStream(res, d, {
+    'Content-Disposition': attachment(d.filename),
+    Link: `<${url}/archive/${d.commit}.${ext}?rev=${d.commit}>; rel="immutable"`,
+    'Cache-Control': 'private, max-age=300',
+  });
+}
