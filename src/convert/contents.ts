@@ -21,12 +21,20 @@ function refWebLinkPath(rc: RefCommit): string {
   return `${rc.kind}/${escapeSegments(rc.kind === 'commit' ? rc.input : rc.name)}`;
 }
 
-export function toContentsResponse(config: Config, access: RepoAccess, rc: RefCommit, item: ContentItem) {
+/** ContentsResponse of entries at one ref (the repository URLs are computed once for a listing). */
+export function contentsConverter(config: Config, access: RepoAccess, rc: RefCommit) {
   const { url: api, html_url: html } = repoUrls(config, access.owner.name, access.repo.name);
+  const ref = queryEscape(rc.input);
+  const web = refWebLinkPath(rc);
+  return (item: ContentItem) => toContents(api, html, ref, web, item);
+}
+
+function toContents(api: string, html: string, ref: string, web: string, item: ContentItem) {
   const { entry, type } = item;
-  const self = `${api}/contents/${escapeSegments(entry.path)}?ref=${queryEscape(rc.input)}`;
+  const path = escapeSegments(entry.path);
+  const self = `${api}/contents/${path}?ref=${ref}`;
   const isBlob = type === 'file' || type === 'symlink';
-  const htmlUrl = type === 'submodule' ? null : `${html}/src/${refWebLinkPath(rc)}/${escapeSegments(entry.path)}`;
+  const htmlUrl = type === 'submodule' ? null : `${html}/src/${web}/${path}`;
   const gitUrl = type === 'submodule' ? null : `${api}/git/blobs/${entry.sha}`;
   const hasContent = type === 'file' && item.content;
   return {
@@ -46,15 +54,17 @@ export function toContentsResponse(config: Config, access: RepoAccess, rc: RefCo
     url: self,
     html_url: htmlUrl,
     git_url: gitUrl,
-    download_url: isBlob ? `${html}/raw/${refWebLinkPath(rc)}/${escapeSegments(entry.path)}` : null,
+    download_url: isBlob ? `${html}/raw/${web}/${path}` : null,
     submodule_git_url: type === 'submodule' ? (item.submoduleUrl ?? null) : null,
     _links: { self, git: gitUrl, html: htmlUrl },
   };
 }
 
-/** A file at a ref, or null (missing files in file-contents, deleted files in write answers). */
-export const toContentsOrNull = (config: Config, access: RepoAccess, rc: RefCommit, item: ContentItem | null) =>
-  (item ? toContentsResponse(config, access, rc, item) : null);
+/** Files at a ref, null where missing (file-contents) or deleted (write answers). */
+export function toContentsList(config: Config, access: RepoAccess, rc: RefCommit, items: (ContentItem | null)[]) {
+  const conv = contentsConverter(config, access, rc);
+  return items.map((i) => (i ? conv(i) : null));
+}
 
 export function toFileCommitResponse(config: Config, access: RepoAccess, c: CommitMeta) {
   const { url: api, html_url: html } = repoUrls(config, access.owner.name, access.repo.name);
@@ -75,7 +85,7 @@ export const UNSIGNED = { verified: false, reason: 'gpg.error.not_signed_commit'
 
 export function toFilesResponse(config: Config, access: RepoAccess, r: { ref: RefCommit; commit: CommitMeta; items: (ContentItem | null)[] }) {
   return {
-    files: r.items.map((i) => toContentsOrNull(config, access, r.ref, i)),
+    files: toContentsList(config, access, r.ref, r.items),
     commit: toFileCommitResponse(config, access, r.commit),
     verification: UNSIGNED,
   };

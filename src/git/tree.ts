@@ -31,13 +31,11 @@ function parseEntries(out: Buffer, prefix: string): Entry[] {
   return entries;
 }
 
-const MODE_OF: Record<string, string> = { tree: '040000', commit: '160000' };
-
 /**
  * The entries at `paths` in `commit`; missing paths are absent from the map. Types come from
  * one `cat-file --batch-check` (ls-tree would list a directory's children instead of the
- * directory when a path below it is also asked for); blob modes (executable, symlink) from
- * one ls-tree of the blobs alone.
+ * directory when a path below it is also asked for); the rest from one ls-tree of the
+ * non-directories alone.
  */
 export async function entriesAt(dir: string, commit: string, paths: string[]): Promise<Map<string, Entry>> {
   const wanted = [...new Set(paths.filter((p) => p && !p.includes('\n')))];
@@ -45,18 +43,21 @@ export async function entriesAt(dir: string, commit: string, paths: string[]): P
   if (!wanted.length) return found;
   const input = wanted.map((p) => `${commit}:${p}\n`).join('');
   const lines = (await git(['cat-file', '--batch-check'], { gitDir: dir, input })).split('\n');
-  const blobs: string[] = [];
+  // ls-tree for what batch-check cannot tell: blob modes, and submodules (their commit is
+  // not in this repository, so batch-check calls them missing).
+  const listed: string[] = [];
   for (const [i, path] of wanted.entries()) {
-    const [sha, kind, size] = (lines[i] ?? '').split(' ') as [string, EntryKind | 'missing', string];
-    if (kind !== 'blob' && kind !== 'tree' && kind !== 'commit') continue;
-    found.set(path, { path, name: baseName(path), mode: MODE_OF[kind] ?? '100644', kind, sha, size: kind === 'blob' ? Number(size) || 0 : 0 });
-    if (kind === 'blob') blobs.push(path);
+    const [sha, kind, size] = (lines[i] ?? '').split(' ') as [string, string, string];
+    if (kind === 'tree') found.set(path, { path, name: baseName(path), mode: '040000', kind, sha, size: 0 });
+    else if (kind === 'blob') found.set(path, { path, name: baseName(path), mode: '100644', kind, sha, size: Number(size) || 0 });
+    if (kind !== 'tree') listed.push(path);
   }
-  if (!blobs.length) return found;
-  const r = await gitRun(['ls-tree', '-z', '--full-tree', commit, '--', ...blobs], { gitDir: dir, env: LITERAL });
+  if (!listed.length) return found;
+  const r = await gitRun(['ls-tree', '-z', '--full-tree', commit, '--', ...listed], { gitDir: dir, env: LITERAL });
   for (const e of parseEntries(r.stdout, '')) {
     const known = found.get(e.path);
     if (known) known.mode = e.mode;
+    else if (e.kind === 'commit') found.set(e.path, e);
   }
   return found;
 }

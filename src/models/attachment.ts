@@ -16,18 +16,6 @@ export async function getAttachmentByUuid(db: DB, uuid: string): Promise<Attachm
   return db.selectFrom('attachment').selectAll().where('uuid', '=', uuid).executeTakeFirst();
 }
 
-/** An issue's own attachments (not its comments'), oldest first. */
-export async function attachmentsOfIssues(db: DB, issueIds: number[]): Promise<Attachment[]> {
-  if (!issueIds.length) return [];
-  return db.selectFrom('attachment').selectAll()
-    .where('issue_id', 'in', issueIds).where('comment_id', '=', 0).orderBy('id').execute();
-}
-
-export async function attachmentsOfComments(db: DB, commentIds: number[]): Promise<Attachment[]> {
-  if (!commentIds.length) return [];
-  return db.selectFrom('attachment').selectAll().where('comment_id', 'in', commentIds).orderBy('id').execute();
-}
-
 export async function renameAttachment(db: DB, id: number, name: string): Promise<void> {
   await db.updateTable('attachment').set({ name }).where('id', '=', id).execute();
 }
@@ -45,4 +33,15 @@ export async function attachmentUuidsOfIssues(db: DB, issueIds: number[]): Promi
   if (!issueIds.length) return [];
   const rows = await db.selectFrom('attachment').select('uuid').where('issue_id', 'in', issueIds).execute();
   return rows.map((r) => r.uuid);
+}
+
+export async function deleteAttachmentsOfIssues(db: DB, issueIds: number[]): Promise<void> {
+  if (!issueIds.length) return;
+  await db.deleteFrom('attachment').where('issue_id', 'in', issueIds).execute();
+}
+
+/** An upload edits its issue or comment: their update time follows, as in Gitea. */
+export async function touchAttachmentOwner(db: DB, owner: { issueId: number; commentId: number }, now: number): Promise<void> {
+  if (owner.commentId) await db.updateTable('comment').set({ updated_unix: now }).where('id', '=', owner.commentId).execute();
+  else await db.updateTable('issue').set({ updated_unix: now }).where('id', '=', owner.issueId).execute();
 }

@@ -9,6 +9,7 @@ import { healthz } from './health';
 import { buildSwagger, swaggerUiPage } from './swagger';
 import { mount } from './table';
 import { avatar } from './avatar';
+import { downloadAttachment } from './attachment';
 import { gitRouter } from './git-http';
 import { webRouter } from './web';
 
@@ -73,6 +74,7 @@ export function createApp(h: Hearth): Express {
   app.get('/api/healthz', healthz);
   app.use(gitRouter(h));
   app.get('/avatars/:hash', avatar);
+  app.get('/attachments/:uuid', authenticate(), downloadAttachment);
   if (h.config.api.enable_swagger) mountSwagger(app, h);
   // Last: `/{owner}/{repo}` pages must not shadow the API, git, avatar or swagger routes.
   app.use(webRouter(h));

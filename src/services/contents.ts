@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema';
 import { blobsBytes } from '../git/blob';
-import { lastCommitOf, lastCommits, type LastCommit } from '../git/last-commit';
+import { lastCommitOf, lastCommitsInListing, lastCommitsOfPaths, type LastCommit } from '../git/last-commit';
 import { entriesAt, entryAt, listDirectory, submoduleUrls, type Entry } from '../git/tree';
 import { NotFoundError } from '../lib/errors';
 import { checkReadPath, checkTreePath, dirOfRepo, resolveRefCommit, type RefCommit } from './contents-paths';
@@ -29,6 +29,25 @@ export function typeOfEntry(e: Entry): ContentType {
 }
 
 type Fill = { content: boolean; maxBlob: number };
+
+// Last commits of a listing never change for a given commit: keep the recent ones, so a
+// directory whose history is long to walk is walked once per commit, not once per request.
+const LISTING_CACHE_MAX = 64;
+const listingCache = new Map<string, Map<string, LastCommit>>();
+
+async function listingLastCommits(dir: string, commit: string, scope: string, paths: Promise<string[]>): Promise<Map<string, LastCommit>> {
+  const key = `${dir}\0${commit}\0${scope}`;
+  const hit = listingCache.get(key);
+  if (hit) {
+    listingCache.delete(key);
+    listingCache.set(key, hit);
+    return hit;
+  }
+  const found = await lastCommitsInListing(dir, commit, scope, paths);
+  listingCache.set(key, found);
+  if (listingCache.size > LISTING_CACHE_MAX) listingCache.delete(listingCache.keys().next().value!);
+  return found;
+}
 
 /** Adds content, symlink targets and submodule URLs to entries, reading blobs in one batch. */
 async function describe(dir: string, commit: string, entries: Entry[], fill: Fill): Promise<ContentItem[]> {
@@ -62,9 +81,11 @@ export async function getContents(config: Config, access: RepoAccess, filepath: 
     file!.last = await lastCommitOf(dir, rc.commit, path);
     return { ref: rc, file: file! };
   }
-  const entries = await listDirectory(dir, entry.sha, path);
+  // The history walk runs while the tree is listed.
+  const listing = listDirectory(dir, entry.sha, path);
+  const lastP = listingLastCommits(dir, rc.commit, path, listing.then((es) => es.map((e) => e.path)));
+  const [entries, last] = await Promise.all([listing, lastP]);
   const items = await describe(dir, rc.commit, entries, { content: false, maxBlob });
-  const last = await lastCommits(dir, rc.commit, entries.map((e) => e.path), path);
   for (const i of items) i.last = last.get(i.entry.path) ?? null;
   return { ref: rc, dir: items };
 }
@@ -79,7 +100,7 @@ export async function contentsAt(config: Config, dir: string, rc: RefCommit, pat
   const found = await entriesAt(dir, rc.commit, valid.filter((p): p is string => p !== null));
   const items = await describe(dir, rc.commit, [...found.values()], { content: true, maxBlob: config.api.default_max_blob_size });
   const byPath = new Map(items.map((i) => [i.entry.path, i]));
-  const last = await lastCommits(dir, rc.commit, [...byPath.keys()], null);
+  const last = await lastCommitsOfPaths(dir, rc.commit, [...byPath.keys()]);
   const out: (ContentItem | null)[] = [];
   let size = 0;
   for (const p of valid) {

@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContentsShape, ok, seedRepo, type Seeded } from '../helpers/contents';
-import { createRepo, git } from '../helpers/git';
+import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
 import { createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
 
 // Reading: contents, file-contents, raw, media and editorconfig.
@@ -198,4 +199,48 @@ describe('GET /repos/{owner}/{repo}/editorconfig/{filepath}', () => {
     await ok(await call('secret/editorconfig/README.md'), 404);
     await ok(await call('empty/editorconfig/README.md'), 404);
   });
+});
+
+/** A bare repository built with fast-import: some history, then a 5,000-file directory edited a few times. */
+async function wideRepo(): Promise<string> {
+  const dir = tempDir('hearth-wide-');
+  await git(dir, 'init', '-q', '--bare', '-b', 'main');
+  let script = '';
+  const commit = (n: number, files: Record<string, string>) => {
+    script += `commit refs/heads/main\ncommitter T <t@example.com> ${1700000000 + n * 60} +0000\ndata 3\nc${n % 10}\n`;
+    for (const [name, body] of Object.entries(files)) script += `M 100644 inline ${name}\ndata ${Buffer.byteLength(body)}\n${body}\n`;
+  };
+  for (let c = 0; c < 200; c++) commit(c, { [`src/f${c % 20}.txt`]: `v${c}` });
+  commit(200, Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`wide/file-${i}.txt`, `${i}`])));
+  for (let c = 201; c < 250; c++) commit(c, { [`wide/file-${c * 7 % 5000}.txt`]: `v${c}` });
+  await new Promise<void>((resolve, reject) => {
+    const p = spawn('git', ['fast-import', '--quiet'], { env: { ...process.env, GIT_DIR: dir } });
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import ${code}`))));
+    p.stdin.end(script);
+  });
+  return dir;
+}
+
+describe('performance', () => {
+  it('lists a 5,000-entry directory with last commits in well under 100 ms', async () => {
+    await createRepo(s, alice, 'wide');
+    const bare = await wideRepo();
+    await git(bare, 'push', '-q', remoteUrl(s, 'alice', 'wide', alice.username, alice.password), 'main');
+    const times: number[] = [];
+    let body: { name: string; last_commit_sha?: string }[] = [];
+    for (let i = 0; i < 7; i++) {
+      const t = performance.now();
+      body = await ok(await call('wide/contents/wide'));
+      times.push(performance.now() - t);
+    }
+    expect(body).toHaveLength(5000);
+    expect(body.every((e) => e.last_commit_sha)).toBe(true);
+    const head = (await git(bare, 'rev-parse', 'main')).trim();
+    expect(body.find((e) => e.name === 'file-1743.txt')?.last_commit_sha).toBe(head);
+    const first = times[0]!;
+    const median = [...times].sort((a, b) => a - b)[3]!;
+    console.log(`GET contents/wide (5,000 entries): first ${first.toFixed(1)} ms, median ${median.toFixed(1)} ms`);
+    // Generous bound: the whole suite runs in parallel; alone this answers in a few tens of ms.
+    expect(median).toBeLessThan(250);
+  }, 60_000);
 });

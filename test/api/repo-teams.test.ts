@@ -62,8 +62,11 @@ describe('GET /repos/{owner}/{repo}/teams', () => {
     expect(names(await json(await api('repos/flex/app/teams', { auth: as(writer) })))).toEqual([]);
   });
 
-  it('needs read access (404 otherwise, the repository is public so outsiders read it) and sign-in', async () => {
+  it('needs read access on the repository (outsiders read a public one) and sign-in', async () => {
     expect((await api('repos/flex/app/teams', { auth: as(outsider) })).status).toBe(200);
+    await ok(await api('orgs/flex/repos', { method: 'POST', auth: as(owner), json: { name: 'closed', private: true } }), 201);
+    expect((await api('repos/flex/closed/teams', { auth: as(outsider) })).status).toBe(404);
+    expect((await api('repos/flex/closed/teams/owners', { auth: as(outsider) })).status).toBe(404);
     expect((await api('repos/flex/app/teams')).status).toBe(401);
     expect((await api('repos/flex/nope/teams', { auth: as(owner) })).status).toBe(404);
   });

@@ -410,6 +410,22 @@ describe('team repositories', () => {
     expect((await api(`teams/${team.id}/repos/acme/missing`, { method: 'PUT', auth: as(owner) })).status).toBe(404);
   });
 
+  it('does not make members repository admins through one unit at admin (the team\'s level is read)', async () => {
+    const odd = await createTeam('acme', { name: 'odd', units_map: { 'repo.code': 'admin', 'repo.issues': 'read' } });
+    expect(odd.permission).toBe('read');
+    const user = await createUser(s, 'odette');
+    expect((await api(`teams/${odd.id}/members/odette`, { method: 'PUT', auth: as(owner) })).status).toBe(204);
+    expect((await api(`teams/${odd.id}/repos/acme/vault`, { method: 'PUT', auth: as(owner) })).status).toBe(204);
+    const repo = await json(await api('repos/acme/vault', { auth: as(user) }));
+    expect(repo.permissions).toEqual({ admin: false, push: true, pull: true });
+    expect((await api('repos/acme/vault', { method: 'PATCH', auth: as(user), json: { description: 'x' } })).status).toBe(403);
+  });
+
+  it('lists the team\'s repositories in the member\'s GET /user/repos (Gitea\'s team repositories)', async () => {
+    const mine = await json(await api('user/repos?limit=50', { auth: as(member) }));
+    expect(mine.map((r: { full_name: string }) => r.full_name)).toContain('acme/tools');
+  });
+
   it('keeps the repositories of a team that includes all of them (422)', async () => {
     const all = await createTeam('acme', { name: 'everything', permission: 'read', units: ['repo.code'], includes_all_repositories: true });
     const res = await api(`teams/${all.id}/repos/acme/tools`, { method: 'DELETE', auth: as(owner) });

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { toContentsOrNull, toContentsResponse, toFileCommitResponse, toFileResponse, toFilesResponse, UNSIGNED } from '../../../convert/contents';
+import { contentsConverter, toContentsList, toFileCommitResponse, toFileResponse, toFilesResponse, UNSIGNED } from '../../../convert/contents';
 import { BadRequestError, InvalidError } from '../../../lib/errors';
 import { getContents, getFileContents } from '../../../services/contents';
 import type { CommitOptions } from '../../../services/contents-commit';
@@ -24,7 +24,7 @@ export async function get(req: Request, res: Response): Promise<void> {
     res.json([]);
     return;
   }
-  const conv = (i: Parameters<typeof toContentsResponse>[3]) => toContentsResponse(req.ctx.config, access, view.ref, i);
+  const conv = contentsConverter(req.ctx.config, access, view.ref);
   res.json('file' in view ? conv(view.file) : view.dir.map(conv));
 }
 
@@ -36,7 +36,7 @@ async function fileContents(req: Request, res: Response, body: unknown): Promise
   const access = repoOf(req);
   const { files } = parseBody(getFilesSchema, body);
   const { ref, items } = await getFileContents(req.ctx.config, access, files ?? [], refOf(req));
-  res.json(items.map((i) => toContentsOrNull(req.ctx.config, access, ref, i)));
+  res.json(toContentsList(req.ctx.config, access, ref, items));
 }
 
 export const fileContentsPost = (req: Request, res: Response) => fileContents(req, res, req.body);

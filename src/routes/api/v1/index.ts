@@ -13,7 +13,7 @@ import * as repos from './repos';
 import * as stars from './stars';
 import * as topics from './topics';
 import * as transfer from './transfer';
-import { assignRepo, notArchived, reqRepoAdmin, reqRepoOwner, reqRepoReader, reqRepoWriter } from '../../middleware/repo-guards';
+import { assignRepo, notArchived, reqCodeReader, reqCodeWriter, reqRepoAdmin, reqRepoOwner, reqRepoReader, reqRepoWriter } from '../../middleware/repo-guards';
 import * as templates from './templates';
 import * as tokens from './tokens';
 import * as users from './users';
@@ -25,6 +25,8 @@ import { assignOrg, reqOrgMember, reqOrgOwner } from '../../middleware/org-guard
 import * as markdown from './markdown';
 import * as contents from './contents';
 import * as issueTemplates from './issue-templates';
+import * as attachments from './attachments';
+import * as reactions from './reactions';
 import * as teams from './teams';
 import * as activity from './activity';
 import * as follows from './follows';
@@ -78,54 +80,54 @@ export const apiRoutes: ApiRoute[] = [
   del('/repos/{owner}/{repo}', ['repository', 'repoDelete', 'Delete a repository'], signedIn, scope('repository'), assignRepo, reqRepoOwner, repos.remove),
 
   // -- section: contents (contents, file-contents, raw, media, diffpatch, editorconfig) --
-  get('/repos/{owner}/{repo}/contents', ['repository', 'repoGetContentsList', 'Gets the metadata of all the entries of the root dir'], scope('repository'), assignRepo, reqRepoReader, contents.get),
-  post('/repos/{owner}/{repo}/contents', ['repository', 'repoChangeFiles', 'Modify multiple files in a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.changeMany),
-  get('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoGetContents', 'Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir'], scope('repository'), assignRepo, reqRepoReader, contents.get),
-  post('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoCreateFile', 'Create a file in a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.create),
-  put('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoUpdateFile', 'Update a file in a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.update),
-  del('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoDeleteFile', 'Delete a file in a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.remove),
-  get('/repos/{owner}/{repo}/file-contents', ['repository', 'repoGetFileContents', 'Get the metadata and contents of requested files'], scope('repository'), assignRepo, reqRepoReader, contents.fileContentsGet),
-  post('/repos/{owner}/{repo}/file-contents', ['repository', 'repoGetFileContentsPost', 'Get the metadata and contents of requested files'], scope('repository'), assignRepo, reqRepoReader, contents.fileContentsPost),
-  get('/repos/{owner}/{repo}/raw/{filepath}', ['repository', 'repoGetRawFile', 'Get a file from a repository'], scope('repository'), assignRepo, reqRepoReader, contents.raw),
-  get('/repos/{owner}/{repo}/media/{filepath}', ['repository', 'repoGetRawFileOrLFS', 'Get a file or it\'s LFS object from a repository'], scope('repository'), assignRepo, reqRepoReader, contents.raw),
-  post('/repos/{owner}/{repo}/diffpatch', ['repository', 'repoApplyDiffPatch', 'Apply diff patch to repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, contents.diffPatch),
-  get('/repos/{owner}/{repo}/editorconfig/{filepath}', ['repository', 'repoGetEditorConfig', 'Get the EditorConfig definitions of a file in a repository'], scope('repository'), assignRepo, reqRepoReader, contents.editorconfig),
+  get('/repos/{owner}/{repo}/contents', ['repository', 'repoGetContentsList', 'Gets the metadata of all the entries of the root dir'], scope('repository'), assignRepo, reqCodeReader, contents.get),
+  post('/repos/{owner}/{repo}/contents', ['repository', 'repoChangeFiles', 'Modify multiple files in a repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, contents.changeMany),
+  get('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoGetContents', 'Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir'], scope('repository'), assignRepo, reqCodeReader, contents.get),
+  post('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoCreateFile', 'Create a file in a repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, contents.create),
+  put('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoUpdateFile', 'Update a file in a repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, contents.update),
+  del('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoDeleteFile', 'Delete a file in a repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, contents.remove),
+  get('/repos/{owner}/{repo}/file-contents', ['repository', 'repoGetFileContents', 'Get the metadata and contents of requested files'], scope('repository'), assignRepo, reqCodeReader, contents.fileContentsGet),
+  post('/repos/{owner}/{repo}/file-contents', ['repository', 'repoGetFileContentsPost', 'Get the metadata and contents of requested files'], scope('repository'), assignRepo, reqCodeReader, contents.fileContentsPost),
+  get('/repos/{owner}/{repo}/raw/{filepath}', ['repository', 'repoGetRawFile', 'Get a file from a repository'], scope('repository'), assignRepo, reqCodeReader, contents.raw),
+  get('/repos/{owner}/{repo}/media/{filepath}', ['repository', 'repoGetRawFileOrLFS', 'Get a file or it\'s LFS object from a repository'], scope('repository'), assignRepo, reqCodeReader, contents.raw),
+  post('/repos/{owner}/{repo}/diffpatch', ['repository', 'repoApplyDiffPatch', 'Apply diff patch to repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, contents.diffPatch),
+  get('/repos/{owner}/{repo}/editorconfig/{filepath}', ['repository', 'repoGetEditorConfig', 'Get the EditorConfig definitions of a file in a repository'], scope('repository'), assignRepo, reqCodeReader, contents.editorconfig),
   // -- end: contents --
 
   // -- section: git data and commits (git/*, commits, statuses, compare, archive) --
-  get('/repos/{owner}/{repo}/commits', ['repository', 'repoGetAllCommits', 'Get a list of all commits from a repository'], scope('repository'), assignRepo, reqRepoReader, commits.list),
-  get('/repos/{owner}/{repo}/commits/{ref}/status', ['repository', 'repoGetCombinedStatusByRef', 'Get a commit\'s combined status, by branch/tag/commit reference'], scope('repository'), assignRepo, reqRepoReader, commits.combined),
-  get('/repos/{owner}/{repo}/commits/{ref}/statuses', ['repository', 'repoListStatusesByRef', 'Get a commit\'s statuses, by branch/tag/commit reference'], scope('repository'), assignRepo, reqRepoReader, commits.listStatusesByRef),
-  get('/repos/{owner}/{repo}/statuses/{sha}', ['repository', 'repoListStatuses', 'Get a commit\'s statuses'], scope('repository'), assignRepo, reqRepoReader, commits.listStatusesBySha),
-  post('/repos/{owner}/{repo}/statuses/{sha}', ['repository', 'repoCreateStatus', 'Create a commit status'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, commits.createStatus),
-  get('/repos/{owner}/{repo}/git/commits/{sha}.{diffType}', ['repository', 'repoDownloadCommitDiffOrPatch', 'Get a commit\'s diff or patch'], scope('repository'), assignRepo, reqRepoReader, commits.diff),
-  get('/repos/{owner}/{repo}/git/commits/{sha}', ['repository', 'repoGetSingleCommit', 'Get a single commit from a repository'], scope('repository'), assignRepo, reqRepoReader, commits.get),
-  get('/repos/{owner}/{repo}/compare/{basehead}', ['repository', 'repoCompareDiff', 'Get commit comparison information'], scope('repository'), assignRepo, reqRepoReader, commits.compare),
-  get('/repos/{owner}/{repo}/git/blobs/{sha}', ['repository', 'GetBlob', 'Gets the blob of a repository.'], scope('repository'), assignRepo, reqRepoReader, gitData.blob),
-  get('/repos/{owner}/{repo}/git/trees/{sha}', ['repository', 'GetTree', 'Gets the tree of a repository.'], scope('repository'), assignRepo, reqRepoReader, gitData.tree),
-  get('/repos/{owner}/{repo}/git/refs', ['repository', 'repoListAllGitRefs', 'Get specified ref or filtered repository\'s refs'], scope('repository'), assignRepo, reqRepoReader, gitData.refs),
-  get('/repos/{owner}/{repo}/git/refs/{ref}', ['repository', 'repoListGitRefs', 'Get specified ref or filtered repository\'s refs'], scope('repository'), assignRepo, reqRepoReader, gitData.refs),
-  get('/repos/{owner}/{repo}/git/tags/{sha}', ['repository', 'GetAnnotatedTag', 'Gets the tag object of an annotated tag (not lightweight tags)'], scope('repository'), assignRepo, reqRepoReader, gitData.annotatedTag),
-  get('/repos/{owner}/{repo}/git/notes/{sha}', ['repository', 'repoGetNote', 'Get a note corresponding to a single commit from a repository'], scope('repository'), assignRepo, reqRepoReader, gitData.note),
-  get('/repos/{owner}/{repo}/archive/{archive}', ['repository', 'repoGetArchive', 'Get an archive of a repository'], scope('repository'), assignRepo, reqRepoReader, gitData.archive),
+  get('/repos/{owner}/{repo}/commits', ['repository', 'repoGetAllCommits', 'Get a list of all commits from a repository'], scope('repository'), assignRepo, reqCodeReader, commits.list),
+  get('/repos/{owner}/{repo}/commits/{ref}/status', ['repository', 'repoGetCombinedStatusByRef', 'Get a commit\'s combined status, by branch/tag/commit reference'], scope('repository'), assignRepo, reqCodeReader, commits.combined),
+  get('/repos/{owner}/{repo}/commits/{ref}/statuses', ['repository', 'repoListStatusesByRef', 'Get a commit\'s statuses, by branch/tag/commit reference'], scope('repository'), assignRepo, reqCodeReader, commits.listStatusesByRef),
+  get('/repos/{owner}/{repo}/statuses/{sha}', ['repository', 'repoListStatuses', 'Get a commit\'s statuses'], scope('repository'), assignRepo, reqCodeReader, commits.listStatusesBySha),
+  post('/repos/{owner}/{repo}/statuses/{sha}', ['repository', 'repoCreateStatus', 'Create a commit status'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, commits.createStatus),
+  get('/repos/{owner}/{repo}/git/commits/{sha}.{diffType}', ['repository', 'repoDownloadCommitDiffOrPatch', 'Get a commit\'s diff or patch'], scope('repository'), assignRepo, reqCodeReader, commits.diff),
+  get('/repos/{owner}/{repo}/git/commits/{sha}', ['repository', 'repoGetSingleCommit', 'Get a single commit from a repository'], scope('repository'), assignRepo, reqCodeReader, commits.get),
+  get('/repos/{owner}/{repo}/compare/{basehead}', ['repository', 'repoCompareDiff', 'Get commit comparison information'], scope('repository'), assignRepo, reqCodeReader, commits.compare),
+  get('/repos/{owner}/{repo}/git/blobs/{sha}', ['repository', 'GetBlob', 'Gets the blob of a repository.'], scope('repository'), assignRepo, reqCodeReader, gitData.blob),
+  get('/repos/{owner}/{repo}/git/trees/{sha}', ['repository', 'GetTree', 'Gets the tree of a repository.'], scope('repository'), assignRepo, reqCodeReader, gitData.tree),
+  get('/repos/{owner}/{repo}/git/refs', ['repository', 'repoListAllGitRefs', 'Get specified ref or filtered repository\'s refs'], scope('repository'), assignRepo, reqCodeReader, gitData.refs),
+  get('/repos/{owner}/{repo}/git/refs/{ref}', ['repository', 'repoListGitRefs', 'Get specified ref or filtered repository\'s refs'], scope('repository'), assignRepo, reqCodeReader, gitData.refs),
+  get('/repos/{owner}/{repo}/git/tags/{sha}', ['repository', 'GetAnnotatedTag', 'Gets the tag object of an annotated tag (not lightweight tags)'], scope('repository'), assignRepo, reqCodeReader, gitData.annotatedTag),
+  get('/repos/{owner}/{repo}/git/notes/{sha}', ['repository', 'repoGetNote', 'Get a note corresponding to a single commit from a repository'], scope('repository'), assignRepo, reqCodeReader, gitData.note),
+  get('/repos/{owner}/{repo}/archive/{archive}', ['repository', 'repoGetArchive', 'Get an archive of a repository'], scope('repository'), assignRepo, reqCodeReader, gitData.archive),
   // -- end: git data and commits --
 
   // -- section: branches, tags and protections --
-  get('/repos/{owner}/{repo}/branches', ['repository', 'repoListBranches', 'List a repository\'s branches'], scope('repository'), assignRepo, reqRepoReader, branches.list),
-  post('/repos/{owner}/{repo}/branches', ['repository', 'repoCreateBranch', 'Create a branch'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, branches.create),
-  get('/repos/{owner}/{repo}/branches/{branch}', ['repository', 'repoGetBranch', 'Retrieve a specific branch from a repository, including its effective branch protection'], scope('repository'), assignRepo, reqRepoReader, branches.get),
-  del('/repos/{owner}/{repo}/branches/{branch}', ['repository', 'repoDeleteBranch', 'Delete a specific branch from a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, branches.remove),
-  patch('/repos/{owner}/{repo}/branches/{branch}', ['repository', 'repoRenameBranch', 'Rename a branch'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, branches.rename),
+  get('/repos/{owner}/{repo}/branches', ['repository', 'repoListBranches', 'List a repository\'s branches'], scope('repository'), assignRepo, reqCodeReader, branches.list),
+  post('/repos/{owner}/{repo}/branches', ['repository', 'repoCreateBranch', 'Create a branch'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, branches.create),
+  get('/repos/{owner}/{repo}/branches/{branch}', ['repository', 'repoGetBranch', 'Retrieve a specific branch from a repository, including its effective branch protection'], scope('repository'), assignRepo, reqCodeReader, branches.get),
+  del('/repos/{owner}/{repo}/branches/{branch}', ['repository', 'repoDeleteBranch', 'Delete a specific branch from a repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, branches.remove),
+  patch('/repos/{owner}/{repo}/branches/{branch}', ['repository', 'repoRenameBranch', 'Rename a branch'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, branches.rename),
   get('/repos/{owner}/{repo}/branch_protections', ['repository', 'repoListBranchProtection', 'List branch protections for a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, branches.listProtections),
   post('/repos/{owner}/{repo}/branch_protections', ['repository', 'repoCreateBranchProtection', 'Create a branch protections for a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, notArchived, branches.createProtection),
   post('/repos/{owner}/{repo}/branch_protections/priority', ['repository', 'repoUpdateBranchProtectionPriories', 'Update the priorities of branch protections for a repository.'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, notArchived, branches.setPriorities),
   get('/repos/{owner}/{repo}/branch_protections/{name}', ['repository', 'repoGetBranchProtection', 'Get a specific branch protection for the repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, branches.getProtection),
   patch('/repos/{owner}/{repo}/branch_protections/{name}', ['repository', 'repoEditBranchProtection', 'Edit a branch protections for a repository. Only fields that are set will be changed'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, notArchived, branches.editProtection),
   del('/repos/{owner}/{repo}/branch_protections/{name}', ['repository', 'repoDeleteBranchProtection', 'Delete a specific branch protection for the repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, branches.removeProtection),
-  get('/repos/{owner}/{repo}/tags', ['repository', 'repoListTags', 'List a repository\'s tags'], scope('repository'), assignRepo, reqRepoReader, tags.list),
-  post('/repos/{owner}/{repo}/tags', ['repository', 'repoCreateTag', 'Create a new git tag in a repository'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, tags.create),
-  get('/repos/{owner}/{repo}/tags/{tag}', ['repository', 'repoGetTag', 'Get the tag of a repository by tag name'], scope('repository'), assignRepo, reqRepoReader, tags.get),
-  del('/repos/{owner}/{repo}/tags/{tag}', ['repository', 'repoDeleteTag', 'Delete a repository\'s tag by name'], signedIn, scope('repository'), assignRepo, reqRepoWriter, notArchived, tags.remove),
+  get('/repos/{owner}/{repo}/tags', ['repository', 'repoListTags', 'List a repository\'s tags'], scope('repository'), assignRepo, reqCodeReader, tags.list),
+  post('/repos/{owner}/{repo}/tags', ['repository', 'repoCreateTag', 'Create a new git tag in a repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, tags.create),
+  get('/repos/{owner}/{repo}/tags/{tag}', ['repository', 'repoGetTag', 'Get the tag of a repository by tag name'], scope('repository'), assignRepo, reqCodeReader, tags.get),
+  del('/repos/{owner}/{repo}/tags/{tag}', ['repository', 'repoDeleteTag', 'Delete a repository\'s tag by name'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, tags.remove),
   get('/repos/{owner}/{repo}/tag_protections', ['repository', 'repoListTagProtection', 'List tag protections for a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, tags.listProtections),
   post('/repos/{owner}/{repo}/tag_protections', ['repository', 'repoCreateTagProtection', 'Create a tag protections for a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, notArchived, tags.createProtection),
   get('/repos/{owner}/{repo}/tag_protections/{id}', ['repository', 'repoGetTagProtection', 'Get a specific tag protection for the repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, tags.getProtection),
@@ -158,7 +160,7 @@ export const apiRoutes: ApiRoute[] = [
   put('/repos/{owner}/{repo}/topics/{topic}', ['repository', 'repoAddTopic', 'Add a topic to a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, topics.add),
   del('/repos/{owner}/{repo}/topics/{topic}', ['repository', 'repoDeleteTopic', 'Delete a topic from a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, topics.remove),
   get('/topics/search', ['repository', 'topicSearch', 'search topics via keyword'], scope('repository'), topics.search),
-  get('/repos/{owner}/{repo}/languages', ['repository', 'repoGetLanguages', 'Get languages and number of bytes of code written'], scope('repository'), assignRepo, reqRepoReader, topics.languages),
+  get('/repos/{owner}/{repo}/languages', ['repository', 'repoGetLanguages', 'Get languages and number of bytes of code written'], scope('repository'), assignRepo, reqCodeReader, topics.languages),
 
   get('/repos/{owner}/{repo}/forks', ['repository', 'listForks', 'List a repository\'s forks'], scope('repository'), assignRepo, reqRepoReader, forks.list),
   post('/repos/{owner}/{repo}/forks', ['repository', 'createFork', 'Fork a repository'], signedIn, scope('repository'), assignRepo, reqRepoReader, forks.create),
@@ -222,6 +224,22 @@ export const apiRoutes: ApiRoute[] = [
   get('/repos/{owner}/{repo}/issue_templates', ['repository', 'repoGetIssueTemplates', 'Get available issue templates for a repository'], scope('repository'), assignRepo, reqRepoReader, issueTemplates.templates),
   get('/repos/{owner}/{repo}/issue_config', ['repository', 'repoGetIssueConfig', 'Returns the issue config for a repo'], scope('repository'), assignRepo, reqRepoReader, issueTemplates.config),
   get('/repos/{owner}/{repo}/issue_config/validate', ['repository', 'repoValidateIssueConfig', 'Returns the validation information for a issue config'], scope('repository'), assignRepo, reqRepoReader, issueTemplates.validateConfig),
+  get('/repos/{owner}/{repo}/issues/{index}/assets', ['issue', 'issueListIssueAttachments', 'List issue\'s attachments'], numericIndex, scope('issue'), assignRepo, reqRepoReader, attachments.attachmentsEnabled, attachments.issue.list),
+  post('/repos/{owner}/{repo}/issues/{index}/assets', ['issue', 'issueCreateIssueAttachment', 'Create an issue attachment'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, attachments.attachmentsEnabled, attachments.issue.create),
+  get('/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}', ['issue', 'issueGetIssueAttachment', 'Get an issue attachment'], numericIndex, scope('issue'), assignRepo, reqRepoReader, attachments.attachmentsEnabled, attachments.issue.get),
+  patch('/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}', ['issue', 'issueEditIssueAttachment', 'Edit an issue attachment'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, attachments.attachmentsEnabled, attachments.issue.edit),
+  del('/repos/{owner}/{repo}/issues/{index}/assets/{attachment_id}', ['issue', 'issueDeleteIssueAttachment', 'Delete an issue attachment'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, attachments.attachmentsEnabled, attachments.issue.remove),
+  get('/repos/{owner}/{repo}/issues/comments/{id}/assets', ['issue', 'issueListIssueCommentAttachments', 'List comment\'s attachments'], numericId, scope('issue'), assignRepo, reqRepoReader, attachments.attachmentsEnabled, attachments.comment.list),
+  post('/repos/{owner}/{repo}/issues/comments/{id}/assets', ['issue', 'issueCreateIssueCommentAttachment', 'Create a comment attachment'], numericId, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, attachments.attachmentsEnabled, attachments.comment.create),
+  get('/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}', ['issue', 'issueGetIssueCommentAttachment', 'Get a comment attachment'], numericId, scope('issue'), assignRepo, reqRepoReader, attachments.attachmentsEnabled, attachments.comment.get),
+  patch('/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}', ['issue', 'issueEditIssueCommentAttachment', 'Edit a comment attachment'], numericId, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, attachments.attachmentsEnabled, attachments.comment.edit),
+  del('/repos/{owner}/{repo}/issues/comments/{id}/assets/{attachment_id}', ['issue', 'issueDeleteIssueCommentAttachment', 'Delete a comment attachment'], numericId, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, attachments.attachmentsEnabled, attachments.comment.remove),
+  get('/repos/{owner}/{repo}/issues/{index}/reactions', ['issue', 'issueGetIssueReactions', 'Get a list reactions of an issue'], numericIndex, scope('issue'), assignRepo, reqRepoReader, reactions.issue.list),
+  post('/repos/{owner}/{repo}/issues/{index}/reactions', ['issue', 'issuePostIssueReaction', 'Add a reaction to an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, reactions.issue.add),
+  del('/repos/{owner}/{repo}/issues/{index}/reactions', ['issue', 'issueDeleteIssueReaction', 'Remove a reaction from an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, reactions.issue.remove),
+  get('/repos/{owner}/{repo}/issues/comments/{id}/reactions', ['issue', 'issueGetCommentReactions', 'Get a list of reactions from a comment of an issue'], numericId, scope('issue'), assignRepo, reqRepoReader, reactions.comment.list),
+  post('/repos/{owner}/{repo}/issues/comments/{id}/reactions', ['issue', 'issuePostCommentReaction', 'Add a reaction to a comment of an issue'], numericId, signedIn, scope('issue'), assignRepo, reqRepoReader, reactions.comment.add),
+  del('/repos/{owner}/{repo}/issues/comments/{id}/reactions', ['issue', 'issueDeleteCommentReaction', 'Remove a reaction from a comment of an issue'], numericId, signedIn, scope('issue'), assignRepo, reqRepoReader, reactions.comment.remove),
   // -- end: markdown, attachments, reactions --
 
   // -- section: teams --
