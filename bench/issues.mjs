@@ -84,9 +84,10 @@ function populate(file, repoId, posterId, labelIds) {
 }
 
 const tmpRoot = tmp;
+let h;
 try {
   const dataDir = path.join(tmpRoot, 'data');
-  const h = await startHearth(dataDir);
+  h = await startHearth(dataDir);
   const rootAuth = `Basic ${Buffer.from(`root:${h.password}`).toString('base64')}`;
   const benchAuth = `Basic ${Buffer.from('bench:bench-password-1').toString('base64')}`;
   const api = (p, init = {}, auth = rootAuth) => fetch(`${h.base}api/v1/${p}`, { ...init, headers: { Authorization: auth, 'Content-Type': 'application/json', ...init.headers } });
@@ -129,8 +130,8 @@ try {
   await latency('issue comments (one issue)', 'repos/bench/tracker/issues/99999/comments');
   console.log(`targets: each under 50 ms (${[p1, p1000, search].every((m) => m < 50) ? 'met' : 'NOT met'}); `
     + `page 1,000 / page 1 = ${(p1000 / p1).toFixed(2)}x (target at most 2x: ${p1000 <= 2 * p1 ? 'met' : 'NOT met'})`);
-  h.child.kill('SIGTERM');
 } finally {
+  h?.child.kill('SIGTERM');
   if (keep) console.log(`data kept in ${tmpRoot}`);
   else fs.rmSync(tmpRoot, { recursive: true, force: true });
 }

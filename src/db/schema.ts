@@ -313,6 +313,13 @@ export interface NotificationTable {
 /** Per-repository issue number counter (0012): numbers are never reused. */
 export interface IssueIndexTable { group_id: number; max_index: number }
 
+/** A release (0014); `is_tag` rows are tags whose release was deleted, hidden from the API. */
+export interface ReleaseTable {
+  id: Generated<number>; repo_id: number; publisher_id: number; tag_name: string; lower_tag_name: string;
+  target: string; title: string; note: string; sha1: string; num_commits: Generated<number>;
+  is_draft: number; is_prerelease: number; is_tag: Generated<number>; created_unix: number; updated_unix: number;
+}
+
 export interface Database {
   user: UserTable;
   email_address: EmailAddressTable;
@@ -352,6 +359,7 @@ export interface Database {
   issue_watch: IssueWatchTable;
   notification: NotificationTable;
   issue_index: IssueIndexTable;
+  release: ReleaseTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -381,3 +389,4 @@ export type Reaction = Selectable<ReactionTable>;
 export type Attachment = Selectable<AttachmentTable>;
 export type TrackedTime = Selectable<TrackedTimeTable>;
 export type Notification = Selectable<NotificationTable>;
+export type Release = Selectable<ReleaseTable>;

@@ -45,3 +45,12 @@ export async function touchAttachmentOwner(db: DB, owner: { issueId: number; com
   if (owner.commentId) await db.updateTable('comment').set({ updated_unix: now }).where('id', '=', owner.commentId).execute();
   else await db.updateTable('issue').set({ updated_unix: now }).where('id', '=', owner.issueId).execute();
 }
+
+export async function attachmentUuidsOfComment(db: DB, commentId: number): Promise<string[]> {
+  const rows = await db.selectFrom('attachment').select('uuid').where('comment_id', '=', commentId).execute();
+  return rows.map((r) => r.uuid);
+}
+
+export async function deleteAttachmentsOfComment(db: DB, commentId: number): Promise<void> {
+  await db.deleteFrom('attachment').where('comment_id', '=', commentId).execute();
+}

@@ -69,3 +69,8 @@ export async function refreshNumComments(db: DB, issueId: number): Promise<void>
     num_comments: sql`(SELECT COUNT(*) FROM comment WHERE issue_id = ${issueId} AND type IN (${sql.join(COUNTED_COMMENT_TYPES)}))`,
   }).where('id', '=', issueId).execute();
 }
+
+/** Label events of a deleted label go with it (Gitea's DeleteLabel). */
+export async function deleteLabelEvents(db: DB, labelId: number, type: number): Promise<void> {
+  await db.deleteFrom('comment').where('label_id', '=', labelId).where('type', '=', type).execute();
+}

@@ -37,3 +37,8 @@ export async function countReactions(db: DB, key: ReactionKey): Promise<number> 
     .where('issue_id', '=', key.issueId).where('comment_id', '=', key.commentId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** A deleted comment's reactions (no foreign key holds them; the issue's do cascade). */
+export async function deleteCommentReactions(db: DB, commentId: number): Promise<void> {
+  await db.deleteFrom('reaction').where('comment_id', '=', commentId).execute();
+}

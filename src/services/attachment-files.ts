@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
-import { attachmentUuidsOfIssues, deleteAttachmentsOfIssues } from '../models/attachment';
+import {
+  attachmentUuidsOfComment, attachmentUuidsOfIssues, deleteAttachmentsOfComment, deleteAttachmentsOfIssues,
+} from '../models/attachment';
 
 // Attachment files: <data_dir>/attachments/<uuid[0]>/<uuid[1]>/<uuid>, as Gitea lays them out.
 
@@ -37,5 +39,12 @@ export function removeFile(file: string): void {
 export async function deleteIssueAttachments(db: DB, config: Config, issueIds: number[]): Promise<void> {
   const uuids = await attachmentUuidsOfIssues(db, issueIds);
   await deleteAttachmentsOfIssues(db, issueIds);
+  for (const uuid of uuids) removeFile(attachmentPath(config, uuid));
+}
+
+/** Deletes a comment's attachments (rows and files), for comment deletion. */
+export async function deleteCommentAttachments(db: DB, config: Config, commentId: number): Promise<void> {
+  const uuids = await attachmentUuidsOfComment(db, commentId);
+  await deleteAttachmentsOfComment(db, commentId);
   for (const uuid of uuids) removeFile(attachmentPath(config, uuid));
 }

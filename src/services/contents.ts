@@ -13,7 +13,7 @@ export type ContentType = 'file' | 'dir' | 'symlink' | 'submodule';
 export type ContentItem = {
   entry: Entry;
   type: ContentType;
-  /** Base64 source; null when over api.default_max_blob_size; undefined when not asked for. */
+  /** The file bytes (sent base64); null when over api.default_max_blob_size; undefined when not asked for. */
   content?: Buffer | null;
   target?: string;
   submoduleUrl?: string | null;

@@ -1,6 +1,8 @@
 import type { DB } from '../db/connect';
 import type { Label, User } from '../db/schema';
+import { COMMENT_TYPE } from '../lib/comment-type';
 import { ForbiddenError } from '../lib/errors';
+import { deleteLabelEvents } from '../models/comment';
 import { canWriteEither, issueCtx } from './issue-access';
 import {
   createLabel, deleteLabel, editLabel, getLabel, listScopedLabels, type CreateLabelInput, type EditLabelInput,
@@ -34,7 +36,9 @@ export async function editRepoLabel(db: DB, access: RepoAccess, doer: User, id: 
   return editLabel(db, scopeOf(access), id, input);
 }
 
+/** Its issues lose it (foreign key), and its label events go with it, as Gitea. */
 export async function deleteRepoLabel(db: DB, access: RepoAccess, doer: User, id: string): Promise<void> {
   await assertLabelWriter(db, access, doer);
   await deleteLabel(db, scopeOf(access), id);
+  await deleteLabelEvents(db, Number(id), COMMENT_TYPE.label);
 }

@@ -287,6 +287,9 @@ describe('GET /repos/{owner}/{repo}/issues', () => {
     expect(await numbers('mentioned_by=writer')).toEqual([2]);
     expect(await numbers('since=2000-01-01T00:00:00Z')).toEqual([3, 2, 1]);
     expect(await numbers('before=2000-01-01T00:00:00Z')).toEqual([]);
+    for (const odd of ['"', '"""', 'a"b"c', '***', 'NEAR(a b)', '%_%', '\\', 'x OR y', '^ab*']) {
+      expect((await api(`repos/owner/filters/issues?q=${encodeURIComponent(odd)}`)).status, odd).toBe(200);
+    }
     expect((await api('repos/owner/filters/issues?since=yesterday')).status).toBe(422);
     expect((await api('repos/owner/filters/issues?created_by=nobody-here')).status).toBe(404);
   });

@@ -140,6 +140,17 @@ describe('labels of an issue', () => {
   });
 });
 
+describe('deleting a label in use', () => {
+  it('takes it off its issues along with its label events', async () => {
+    const label = await json(await newLabel({ name: 'short-lived', color: '#0f0' }));
+    await issueLabels('POST', 2, [label.id]);
+    expect((await api(`repos/owner/pub/labels/${label.id}`, { method: 'DELETE', auth: as(owner) })).status).toBe(204);
+    expect(names(await json(await api('repos/owner/pub/issues/2/labels')))).not.toContain('short-lived');
+    const events = await s.hearth.db.selectFrom('comment').select('id').where('label_id', '=', label.id).execute();
+    expect(events).toEqual([]);
+  });
+});
+
 describe('organization labels on the organization\'s repositories', () => {
   it('applies the owning organization\'s labels (with their org URL), not another\'s (422)', async () => {
     await createOrg(s, owner, 'painters');

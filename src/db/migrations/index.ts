@@ -6,6 +6,7 @@ import * as m0007 from './0007-organizations';
 import * as m0008 from './0008-avatars';
 import * as m0011 from './0011-issues';
 import * as m0012 from './0012-issue-index';
+import * as m0014 from './0014-releases';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0008-avatars': m0008,
   '0011-issues': m0011,
   '0012-issue-index': m0012,
+  '0014-releases': m0014,
 };
