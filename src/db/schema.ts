@@ -360,6 +360,9 @@ export interface Database {
   notification: NotificationTable;
   issue_index: IssueIndexTable;
   release: ReleaseTable;
+  pull_request: PullRequestTable;
+  review: ReviewTable;
+  review_comment: ReviewCommentTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -390,3 +393,25 @@ export type Attachment = Selectable<AttachmentTable>;
 export type TrackedTime = Selectable<TrackedTimeTable>;
 export type Notification = Selectable<NotificationTable>;
 export type Release = Selectable<ReleaseTable>;
+
+export interface PullRequestTable {
+  id: Generated<number>; issue_id: number; index: number; head_repo_id: number; base_repo_id: number;
+  head_branch: string; base_branch: string; merge_base: Generated<string>; head_commit_id: Generated<string>;
+  base_commit_id: Generated<string>; status: Generated<string>; conflicted_files: Generated<string>;
+  commits_ahead: Generated<number>; commits_behind: Generated<number>; additions: Generated<number>;
+  deletions: Generated<number>; changed_files: Generated<number>; has_merged: Generated<number>;
+  merged_commit_id: Generated<string>; merged_by: Generated<number>; merged_unix: Generated<number>;
+  allow_maintainer_edit: Generated<number>; auto_merge: Generated<string>;
+}
+export type PullRequest = Selectable<PullRequestTable>;
+export interface ReviewTable {
+  id: Generated<number>; type: number; reviewer_id: number; issue_id: number; content: Generated<string>;
+  commit_id: Generated<string>; official: Generated<number>; stale: Generated<number>; dismissed: Generated<number>;
+  created_unix: number; updated_unix: number;
+}
+export type Review = Selectable<ReviewTable>;
+export interface ReviewCommentTable {
+  id: Generated<number>; review_id: number; issue_id: number; poster_id: number; path: string; line: Generated<number>;
+  diff_hunk: Generated<string>; commit_id: Generated<string>; content: Generated<string>; created_unix: number; updated_unix: number;
+}
+export type ReviewComment = Selectable<ReviewCommentTable>;

@@ -10,8 +10,10 @@ import { buildSwagger, swaggerUiPage } from './swagger';
 import { mount } from './table';
 import { avatar } from './avatar';
 import { downloadAttachment } from './attachment';
+import { downloadReleaseAsset } from './release-download';
 import { gitRouter } from './git-http';
 import { webRouter } from './web';
+import { setNotifyLogger } from '../services/notify';
 
 /** Builds the request context once per request, and logs one access line at debug level. */
 function context(h: Hearth): RequestHandler {
@@ -52,11 +54,14 @@ const jsonBody = (limit: number) => express.json({
   limit,
   type: (req) => {
     const type = String(req.headers['content-type'] ?? '');
+    // A release asset may be the raw body, whatever its declared type (Gitea 1.25).
+    if (req.method === 'POST' && /\/releases\/\d+\/assets\/?(?:\?|$)/.test(req.url ?? '')) return false;
     return !/^multipart\/|^application\/octet-stream/i.test(type);
   },
 });
 
 export function createApp(h: Hearth): Express {
+  setNotifyLogger(h.log);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -75,6 +80,7 @@ export function createApp(h: Hearth): Express {
   app.use(gitRouter(h));
   app.get('/avatars/:hash', avatar);
   app.get('/attachments/:uuid', authenticate(), downloadAttachment);
+  app.get('/:owner/:repo/releases/download/*tag/:name', authenticate(), downloadReleaseAsset);
   if (h.config.api.enable_swagger) mountSwagger(app, h);
   // Last: `/{owner}/{repo}` pages must not shadow the API, git, avatar or swagger routes.
   app.use(webRouter(h));

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { openAttachment } from '../services/attachment-download';
+import { openAttachment, type Download } from '../services/attachment-download';
 
 // /attachments/{uuid}: uploaded files, outside the API as in Gitea. User content on the site's
 // origin: never rendered as a page (HTML and XML are served as text), and sandboxed.
@@ -12,7 +12,12 @@ function disposition(kind: 'inline' | 'attachment', name: string): string {
 }
 
 export async function downloadAttachment(req: Request, res: Response): Promise<void> {
-  const { attachment, file, contentType } = await openAttachment(req.ctx.db, req.ctx.config, String(req.params.uuid ?? ''), req.ctx.doer);
+  await sendAttachmentFile(req, res, await openAttachment(req.ctx.db, req.ctx.config, String(req.params.uuid ?? ''), req.ctx.doer));
+}
+
+/** Serves an opened attachment with the headers above (also used by release downloads). */
+export async function sendAttachmentFile(req: Request, res: Response, d: Download): Promise<void> {
+  const { attachment, file, contentType } = d;
   const safeType = /^text\/(?:html|xml)/.test(contentType) ? 'text/plain; charset=utf-8' : contentType;
   res.setHeader('Content-Type', safeType);
   res.setHeader('Content-Disposition', disposition(INLINE.test(safeType) ? 'inline' : 'attachment', attachment.name));

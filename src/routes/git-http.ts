@@ -10,6 +10,8 @@ import { AppError, ForbiddenError, NotFoundError } from '../lib/errors';
 import { authorizeGit } from '../services/git-access';
 import { checkRefUpdates } from '../services/push-rules';
 import { recordRefUpdates } from '../services/push-feed';
+import { syncReleasesAfterPush } from '../services/release-sync';
+import { refreshPullsAfterPush } from '../services/pull-git';
 import { syncRepoFromGit } from '../services/repo-sync';
 import type { RepoAccess } from '../services/repos';
 import { authenticate } from './middleware/auth';
@@ -96,9 +98,12 @@ async function runService(h: Hearth, req: Request, res: Response, service: GitSe
     // The database follows the refs before the client hears the push is done.
     try {
       await syncRepoFromGit(h.db, access.repo, dir, req.ctx.doer?.id ?? 0);
+      await syncReleasesAfterPush(h.db, access.repo.id, dir, updates);
     } catch (err) {
       h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'sync after push failed');
     }
+    // Pull requests with a side here follow the new tips; never fails the push.
+    if (updates.length) await refreshPullsAfterPush(h.db, h.config, access.repo.id, req.ctx.doer?.id ?? 0).catch(() => undefined);
     // The feed is best effort: a push that landed is never failed by its activity rows.
     if (req.ctx.doer && updates.length) {
       await recordRefUpdates(h.db, access.repo.id, req.ctx.doer, dir, updates)

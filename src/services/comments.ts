@@ -11,6 +11,8 @@ import { getIssueById } from '../models/issue';
 import { canRead, canWrite, issueCtx, readableIssue, readableKind, type IssueCtx } from './issue-access';
 import { recordEvent } from './issue-events';
 import { commentViews, type CommentView } from './issue-views';
+import { notifyIssueEvent } from './notify';
+import { addCrossReferences } from './issue-references';
 import type { RepoAccess } from './repos';
 
 // Plain comments on issues and pulls (type 0). Event comments share the table but are the
@@ -60,6 +62,8 @@ export async function createComment(db: DB, access: RepoAccess, doer: User, inde
     await refreshNumComments(trx, issue.id);
     return c;
   });
+  await notifyIssueEvent(db, { issue, repo: access.repo, doer, commentId: comment.id, text: body });
+  await addCrossReferences(db, access, doer, issue, body, comment.id);
   const [view] = await commentViews(db, [comment], access);
   return view!;
 }

@@ -10,6 +10,7 @@ import { canWrite, issueCtx, readableIssue } from './issue-access';
 import { assigneeEvent, deadlineEvent, milestoneEvent, refEvent, titleEvent } from './issue-events';
 import { changeIssueState, refreshIssueCounters } from './issue-state';
 import { issueView, type IssueView } from './issue-views';
+import { notifyIssueChange } from './notify';
 import { parseDueDate, resolveAssignees } from './issues';
 import type { RepoAccess } from './repos';
 
@@ -106,5 +107,6 @@ export async function editIssue(db: DB, access: RepoAccess, doer: User, index: n
     await refreshIssueCounters(trx, access.repo.id, await labelIdsOfIssue(trx, issue.id), [issue.milestone_id, current.milestone_id]);
     return current;
   });
+  await notifyIssueChange(db, { issue: updated, repo: access.repo, doer, since: now });
   return issueView(db, updated, access);
 }

@@ -13,6 +13,8 @@ import { assigneeEvent, milestoneEvent } from './issue-events';
 import { applyLabels, labelSourceOf, resolveLabels } from './issue-labels';
 import { changeIssueState, refreshIssueCounters } from './issue-state';
 import { issueView, type IssueView } from './issue-views';
+import { notifyIssueEvent } from './notify';
+import { addCrossReferences } from './issue-references';
 import { ACCESS, accessMode } from './permissions';
 import { settingsOf } from './repo-settings';
 import type { RepoAccess } from './repos';
@@ -20,6 +22,8 @@ import type { RepoAccess } from './repos';
 export type CreateIssueInput = {
   title: string; body?: string; ref?: string; assignee?: string; assignees?: string[];
   closed?: boolean; due_date?: string | null; labels?: (number | string)[]; milestone?: number;
+  /** Set by the pull requests area: the row is a pull (pulls unit) and this runs in the same transaction. */
+  pull?: (trx: DB, issue: Issue) => Promise<void>;
 };
 
 /** A due date (date only: the end of that day), or 422. */
@@ -62,17 +66,19 @@ async function writerExtras(db: DB, access: RepoAccess, input: CreateIssueInput,
 /** POST /repos/{owner}/{repo}/issues: numbered in the creating transaction, never reusing a number. */
 export async function createIssue(db: DB, access: RepoAccess, doer: User, input: CreateIssueInput): Promise<IssueView> {
   const ctx = await issueCtx(db, access, doer);
-  if (!settingsOf(access.repo).has_issues) throw new NotFoundError();
-  if (!canRead(ctx, false)) throw new ForbiddenError('user should have read permission on the issues unit');
+  const isPull = !!input.pull;
+  if (!(isPull ? settingsOf(access.repo).has_pull_requests : settingsOf(access.repo).has_issues)) throw new NotFoundError();
+  if (!canRead(ctx, isPull)) throw new ForbiddenError(`user should have read permission on the ${isPull ? 'pulls' : 'issues'} unit`);
   if (!input.title.trim()) throw new InvalidError('[title]: Required', 'title');
-  const extras = await writerExtras(db, access, input, canWrite(ctx, false));
+  const extras = await writerExtras(db, access, input, canWrite(ctx, isPull));
   const now = nowUnix();
   const issue = await db.transaction().execute(async (trx) => {
     let issue = await insertIssue(trx, {
       repo_id: access.repo.id, index: await allocateIssueIndex(trx, access.repo.id), poster_id: doer.id,
       title: input.title, content: input.body ?? '', ref: input.ref ?? '', milestone_id: extras.milestoneId,
-      deadline_unix: extras.deadline, created_unix: now, updated_unix: now,
+      deadline_unix: extras.deadline, created_unix: now, updated_unix: now, is_pull: isPull ? 1 : 0,
     });
+    if (input.pull) await input.pull(trx, issue);
     const labelIds = await applyLabels(trx, issue, extras.labels, doer.id, now);
     for (const user of extras.assignees) {
       await addIssueAssignee(trx, issue.id, user.id);
@@ -83,6 +89,8 @@ export async function createIssue(db: DB, access: RepoAccess, doer: User, input:
     await refreshIssueCounters(trx, access.repo.id, labelIds, [extras.milestoneId]);
     return issue;
   });
+  await notifyIssueEvent(db, { issue, repo: access.repo, doer, text: issue.content });
+  await addCrossReferences(db, access, doer, issue, `${issue.title}\n${issue.content}`);
   return issueView(db, issue, access);
 }
 

@@ -5,6 +5,7 @@ import { deleteRef, updateRef } from '../git/commit';
 import { createAnnotatedTag, getTag as readTag, isValidTagName, listTags as readTags, refTarget, type TagInfo } from '../git/refs';
 import { repoDir, revParse, zeroId } from '../git/repo';
 import { ConflictError, InvalidError, NotFoundError } from '../lib/errors';
+import { assertTagHasNoRelease, forgetDeletedTag } from './releases';
 import { syncRepoFromGit } from './repo-sync';
 import type { RepoAccess } from './repos';
 import { assertMayControlTag } from './tag-protection';
@@ -49,7 +50,9 @@ export async function deleteTag(db: DB, config: Config, access: RepoAccess, doer
   const ref = `refs/tags/${name}`;
   const id = name ? await refTarget(dir, ref) : null;
   if (!id) throw new NotFoundError();
+  await assertTagHasNoRelease(db, access.repo.id, name);
   await assertMayControlTag(db, access, doer, name, 'delete');
   await deleteRef(dir, ref, id);
+  await forgetDeletedTag(db, access.repo.id, name);
   await syncRepoFromGit(db, access.repo, dir, doer.id);
 }

@@ -7,6 +7,7 @@ import * as m0008 from './0008-avatars';
 import * as m0011 from './0011-issues';
 import * as m0012 from './0012-issue-index';
 import * as m0014 from './0014-releases';
+import * as m0017 from './0017-pull-requests';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0011-issues': m0011,
   '0012-issue-index': m0012,
   '0014-releases': m0014,
+  '0017-pull-requests': m0017,
 };

@@ -33,10 +33,18 @@ import * as follows from './follows';
 import * as gpgKeys from './gpg-keys';
 import * as keys from './keys';
 import * as issues from './issues';
+import * as pulls from './pulls';
 import * as issueComments from './comments';
 import * as labels from './labels';
 import * as milestones from './milestones';
+import * as releases from './releases';
 import { numericId, numericIndex } from '../../middleware/issue-guards';
+import * as issueDeps from './issue-dependencies';
+import * as issuePins from './issue-pins';
+import * as issueTimes from './issue-times';
+import * as issueSubs from './issue-subscriptions';
+import * as issueTimeline from './issue-timeline';
+import * as notifications from './notifications';
 
 // The route table: every API route with its guard chain, in order: sign-in, token scope,
 // assignment of the path's objects, permission, then the handler.
@@ -326,4 +334,84 @@ export const apiRoutes: ApiRoute[] = [
   del('/repos/{owner}/{repo}/milestones/{id}', ['issue', 'issueDeleteMilestone', 'Delete a milestone'], signedIn, scope('issue'), assignRepo, reqRepoWriter, notArchived, milestones.remove),
   get('/repos/{owner}/{repo}/assignees', ['repository', 'repoGetAssignees', 'Return all users that have write access and can be assigned to issues'], signedIn, scope('repository'), assignRepo, reqRepoReader, issues.assignees),
   // -- end: issues --
+
+  // -- section: releases --
+  get('/repos/{owner}/{repo}/releases', ['repository', 'repoListReleases', 'List a repo\'s releases'], scope('repository'), assignRepo, releases.releaseReader, releases.list),
+  post('/repos/{owner}/{repo}/releases', ['repository', 'repoCreateRelease', 'Create a release'], signedIn, scope('repository'), assignRepo, releases.releaseWriter, notArchived, releases.create),
+  get('/repos/{owner}/{repo}/releases/latest', ['repository', 'repoGetLatestRelease', 'Gets the most recent non-prerelease, non-draft release of a repository, sorted by created_at'], scope('repository'), assignRepo, releases.releaseReader, releases.latest),
+  get('/repos/{owner}/{repo}/releases/tags/{tag}', ['repository', 'repoGetReleaseByTag', 'Get a release by tag name'], scope('repository'), assignRepo, releases.releaseReader, releases.getByTag),
+  del('/repos/{owner}/{repo}/releases/tags/{tag}', ['repository', 'repoDeleteReleaseByTag', 'Delete a release by tag name'], signedIn, scope('repository'), assignRepo, releases.releaseWriter, notArchived, releases.removeByTag),
+  get('/repos/{owner}/{repo}/releases/{id}', ['repository', 'repoGetRelease', 'Get a release'], numericId, scope('repository'), assignRepo, releases.releaseReader, releases.get),
+  patch('/repos/{owner}/{repo}/releases/{id}', ['repository', 'repoEditRelease', 'Update a release'], numericId, signedIn, scope('repository'), assignRepo, releases.releaseWriter, notArchived, releases.edit),
+  del('/repos/{owner}/{repo}/releases/{id}', ['repository', 'repoDeleteRelease', 'Delete a release'], numericId, signedIn, scope('repository'), assignRepo, releases.releaseWriter, notArchived, releases.remove),
+  get('/repos/{owner}/{repo}/releases/{id}/assets', ['repository', 'repoListReleaseAttachments', 'List release\'s attachments'], numericId, scope('repository'), assignRepo, releases.releaseReader, releases.listAssets),
+  post('/repos/{owner}/{repo}/releases/{id}/assets', ['repository', 'repoCreateReleaseAttachment', 'Create a release attachment'], numericId, signedIn, scope('repository'), assignRepo, releases.releaseWriter, notArchived, attachments.attachmentsEnabled, releases.createAsset),
+  get('/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}', ['repository', 'repoGetReleaseAttachment', 'Get a release attachment'], numericId, scope('repository'), assignRepo, releases.releaseReader, releases.getAsset),
+  patch('/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}', ['repository', 'repoEditReleaseAttachment', 'Edit a release attachment'], numericId, signedIn, scope('repository'), assignRepo, releases.releaseWriter, notArchived, releases.editAsset),
+  del('/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}', ['repository', 'repoDeleteReleaseAttachment', 'Delete a release attachment'], numericId, signedIn, scope('repository'), assignRepo, releases.releaseWriter, notArchived, releases.removeAsset),
+  // -- end: releases --
+
+  // -- section: notifications --
+  get('/notifications', ['notification', 'notifyGetList', 'List users\'s notification threads'], signedIn, scope('notification'), notifications.listMine),
+  put('/notifications', ['notification', 'notifyReadList', 'Mark notification threads as read, pinned or unread'], signedIn, scope('notification'), notifications.markMine),
+  get('/notifications/new', ['notification', 'notifyNewAvailable', 'Check if unread notifications exist'], signedIn, scope('notification'), notifications.newCount),
+  get('/notifications/threads/{id}', ['notification', 'notifyGetThread', 'Get notification thread by ID'], signedIn, scope('notification'), notifications.get),
+  patch('/notifications/threads/{id}', ['notification', 'notifyReadThread', 'Mark notification thread as read by ID'], signedIn, scope('notification'), notifications.mark),
+  get('/repos/{owner}/{repo}/notifications', ['notification', 'notifyGetRepoList', 'List users\'s notification threads on a specific repo'], signedIn, scope('notification'), assignRepo, reqRepoReader, notifications.listRepo),
+  put('/repos/{owner}/{repo}/notifications', ['notification', 'notifyReadRepoList', 'Mark notification threads as read, pinned or unread on a specific repo'], signedIn, scope('notification'), assignRepo, reqRepoReader, notifications.markRepo),
+  // -- end: notifications --
+  // -- section: issue dependencies, pins, times, subscriptions, timeline --
+  get('/repos/{owner}/{repo}/issues/{index}/dependencies', ['issue', 'issueListIssueDependencies', 'List an issue\'s dependencies, i.e all issues that block this issue.'], numericIndex, scope('issue'), assignRepo, reqRepoReader, issueDeps.listDependencies),
+  post('/repos/{owner}/{repo}/issues/{index}/dependencies', ['issue', 'issueCreateIssueDependencies', 'Make the issue in the url depend on the issue in the form.'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueDeps.addDependency),
+  del('/repos/{owner}/{repo}/issues/{index}/dependencies', ['issue', 'issueRemoveIssueDependencies', 'Remove an issue dependency'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueDeps.removeDependency),
+  get('/repos/{owner}/{repo}/issues/{index}/blocks', ['issue', 'issueListBlocks', 'List issues that are blocked by this issue'], numericIndex, scope('issue'), assignRepo, reqRepoReader, issueDeps.listBlocks),
+  post('/repos/{owner}/{repo}/issues/{index}/blocks', ['issue', 'issueCreateIssueBlocking', 'Block the issue given in the body by the issue in path'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueDeps.addBlock),
+  del('/repos/{owner}/{repo}/issues/{index}/blocks', ['issue', 'issueRemoveIssueBlocking', 'Unblock the issue given in the body by the issue in path'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueDeps.removeBlock),
+  get('/repos/{owner}/{repo}/issues/pinned', ['repository', 'repoListPinnedIssues', 'List a repo\'s pinned issues'], scope('issue'), assignRepo, reqRepoReader, issuePins.pinned),
+  get('/repos/{owner}/{repo}/new_pin_allowed', ['repository', 'repoNewPinAllowed', 'Returns if new Issue Pins are allowed'], scope('repository'), assignRepo, reqRepoReader, issuePins.allowed),
+  post('/repos/{owner}/{repo}/issues/{index}/pin', ['issue', 'pinIssue', 'Pin an Issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoAdmin, notArchived, issuePins.pin),
+  del('/repos/{owner}/{repo}/issues/{index}/pin', ['issue', 'unpinIssue', 'Unpin an Issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoAdmin, notArchived, issuePins.unpin),
+  patch('/repos/{owner}/{repo}/issues/{index}/pin/{position}', ['issue', 'moveIssuePin', 'Moves the Pin to the given Position'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoAdmin, notArchived, issuePins.move),
+  post('/repos/{owner}/{repo}/issues/{index}/deadline', ['issue', 'issueEditIssueDeadline', 'Set an issue deadline. If set to null, the deadline is deleted. If using deadline only the date will be taken into account, and time of day ignored.'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueTimes.deadline),
+  post('/repos/{owner}/{repo}/issues/{index}/stopwatch/start', ['issue', 'issueStartStopWatch', 'Start stopwatch on an issue.'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueTimes.start),
+  post('/repos/{owner}/{repo}/issues/{index}/stopwatch/stop', ['issue', 'issueStopStopWatch', 'Stop an issue\'s existing stopwatch.'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueTimes.stop),
+  del('/repos/{owner}/{repo}/issues/{index}/stopwatch/delete', ['issue', 'issueDeleteStopWatch', 'Delete an issue\'s existing stopwatch.'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueTimes.cancel),
+  get('/user/stopwatches', ['user', 'userGetStopWatches', 'Get list of all existing stopwatches'], signedIn, scope('user'), issueTimes.myStopwatches),
+  get('/repos/{owner}/{repo}/issues/{index}/times', ['issue', 'issueTrackedTimes', 'List an issue\'s tracked times'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, issueTimes.issueTimes),
+  post('/repos/{owner}/{repo}/issues/{index}/times', ['issue', 'issueAddTime', 'Add tracked time to a issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueTimes.add),
+  del('/repos/{owner}/{repo}/issues/{index}/times', ['issue', 'issueResetTime', 'Reset a tracked time of an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueTimes.reset),
+  del('/repos/{owner}/{repo}/issues/{index}/times/{id}', ['issue', 'issueDeleteTime', 'Delete specific tracked time'], numericId, numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueTimes.remove),
+  get('/repos/{owner}/{repo}/times', ['repository', 'repoTrackedTimes', 'List a repo\'s tracked times'], signedIn, scope('issue'), assignRepo, reqRepoReader, issueTimes.repoTimes),
+  get('/repos/{owner}/{repo}/times/{user}', ['repository', 'userTrackedTimes', 'List a user\'s tracked times in a repo'], signedIn, scope('issue'), assignRepo, reqRepoReader, issueTimes.userRepoTimes),
+  get('/user/times', ['user', 'userCurrentTrackedTimes', 'List the current user\'s tracked times'], signedIn, scope('user'), issueTimes.myTimes),
+  get('/repos/{owner}/{repo}/issues/{index}/subscriptions', ['issue', 'issueSubscriptions', 'Get users who subscribed on an issue.'], numericIndex, scope('issue'), assignRepo, reqRepoReader, issueSubs.list),
+  get('/repos/{owner}/{repo}/issues/{index}/subscriptions/check', ['issue', 'issueCheckSubscription', 'Check if user is subscribed to an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, issueSubs.check),
+  put('/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}', ['issue', 'issueAddSubscription', 'Subscribe user to issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, issueSubs.subscribe),
+  del('/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}', ['issue', 'issueDeleteSubscription', 'Unsubscribe user from issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, issueSubs.unsubscribe),
+  get('/repos/{owner}/{repo}/issues/{index}/timeline', ['issue', 'issueGetCommentsAndTimeline', 'List all comments and events on an issue'], numericIndex, scope('issue'), assignRepo, reqRepoReader, issueTimeline.timeline),
+  // -- end: issue dependencies, pins, times, subscriptions, timeline --
+  // -- section: pull requests --
+  get('/repos/{owner}/{repo}/pulls', ['repository', 'repoListPullRequests', 'List a repo\'s pull requests'], scope('repository'), assignRepo, reqRepoReader, pulls.list),
+  post('/repos/{owner}/{repo}/pulls', ['repository', 'repoCreatePullRequest', 'Create a pull request'], signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.create),
+  get('/repos/{owner}/{repo}/pulls/{index}.{diffType}', ['repository', 'repoDownloadPullDiffOrPatch', 'Get a pull request diff or patch'], scope('repository'), assignRepo, reqRepoReader, pulls.rawDiff),
+  get('/repos/{owner}/{repo}/pulls/{index}', ['repository', 'repoGetPullRequest', 'Get a pull request'], numericIndex, scope('repository'), assignRepo, reqRepoReader, pulls.get),
+  patch('/repos/{owner}/{repo}/pulls/{index}', ['repository', 'repoEditPullRequest', 'Update a pull request. If using deadline only the date will be taken into account, and time of day ignored.'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.edit),
+  get('/repos/{owner}/{repo}/pulls/{index}/commits', ['repository', 'repoGetPullRequestCommits', 'Get commits for a pull request'], numericIndex, scope('repository'), assignRepo, reqRepoReader, pulls.commits),
+  get('/repos/{owner}/{repo}/pulls/{index}/files', ['repository', 'repoGetPullRequestFiles', 'Get changed files for a pull request'], numericIndex, scope('repository'), assignRepo, reqRepoReader, pulls.files),
+  get('/repos/{owner}/{repo}/pulls/{index}/merge', ['repository', 'repoPullRequestIsMerged', 'Check if a pull request has been merged'], numericIndex, scope('repository'), assignRepo, reqRepoReader, pulls.isMerged),
+  post('/repos/{owner}/{repo}/pulls/{index}/merge', ['repository', 'repoMergePullRequest', 'Merge a pull request'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.merge),
+  del('/repos/{owner}/{repo}/pulls/{index}/merge', ['repository', 'repoCancelScheduledAutoMerge', 'Cancel the scheduled auto merge for the given pull request'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.cancelMerge),
+  post('/repos/{owner}/{repo}/pulls/{index}/update', ['repository', 'repoUpdatePullRequest', 'Merge PR\'s baseBranch into headBranch'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.update),
+  get('/repos/{owner}/{repo}/pulls/{index}/reviews', ['repository', 'repoListPullReviews', 'List all reviews for a pull request'], numericIndex, scope('repository'), assignRepo, reqRepoReader, pulls.listReviews),
+  post('/repos/{owner}/{repo}/pulls/{index}/reviews', ['repository', 'repoCreatePullReview', 'Create a review to an pull request'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.createReview),
+  get('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}', ['repository', 'repoGetPullReview', 'Get a specific review for a pull request'], numericId, numericIndex, scope('repository'), assignRepo, reqRepoReader, pulls.getReview),
+  post('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}', ['repository', 'repoSubmitPullReview', 'Submit a pending review to an pull request'], numericId, numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.submitReview),
+  del('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}', ['repository', 'repoDeletePullReview', 'Delete a specific review from a pull request'], numericId, numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.deleteReview),
+  get('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/comments', ['repository', 'repoGetPullReviewComments', 'Get a specific review for a pull request'], numericId, numericIndex, scope('repository'), assignRepo, reqRepoReader, pulls.reviewComments),
+  post('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/dismissals', ['repository', 'repoDismissPullReview', 'Dismiss a review for a pull request'], numericId, numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.dismissReview(true)),
+  post('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals', ['repository', 'repoUnDismissPullReview', 'Cancel to dismiss a review for a pull request'], numericId, numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.dismissReview(false)),
+  post('/repos/{owner}/{repo}/pulls/{index}/requested_reviewers', ['repository', 'repoCreatePullReviewRequests', 'create review requests for a pull request'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.requestReviewers),
+  del('/repos/{owner}/{repo}/pulls/{index}/requested_reviewers', ['repository', 'repoDeletePullReviewRequests', 'cancel review requests for a pull request'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.cancelReviewers),
+  get('/repos/{owner}/{repo}/pulls/{base}/{head}', ['repository', 'repoGetPullRequestByBaseHead', 'Get a pull request by base and head'], scope('repository'), assignRepo, reqRepoReader, pulls.getByBranches),
+  // -- end: pull requests --
 ];

@@ -1,0 +1,37 @@
+import type { Config } from '../config/schema';
+import type { ReviewComment, User } from '../db/schema';
+import { isoTime } from '../lib/time';
+import type { ReviewView } from '../services/pull-reviews';
+import { ghostUser, issueHtmlUrl } from './issue';
+import { toApiUser } from './user';
+
+const STATE = ['PENDING', 'APPROVED', 'COMMENT', 'REQUEST_CHANGES', 'REQUEST_REVIEW'];
+
+const pullUrls = (config: Config, v: ReviewView) => {
+  const { ctx, issue } = v.loaded;
+  const html = issueHtmlUrl(config, ctx.owner, ctx.repo, issue);
+  return { html, api: `${config.server.root_url}api/v1/repos/${encodeURIComponent(ctx.owner.name)}/${encodeURIComponent(ctx.repo.name)}/pulls/${issue.index}` };
+};
+
+export function toApiPullReview(config: Config, v: ReviewView, viewer: User | null) {
+  const { review } = v;
+  const urls = pullUrls(config, v);
+  return {
+    id: review.id, user: toApiUser(config, v.reviewer ?? ghostUser(), viewer), team: null,
+    state: STATE[review.type] ?? 'COMMENT', body: review.content, commit_id: review.commit_id,
+    stale: review.stale === 1, official: review.official === 1, dismissed: review.dismissed === 1,
+    comments_count: v.comments.length, submitted_at: isoTime(review.created_unix), updated_at: isoTime(review.updated_unix),
+    html_url: `${urls.html}#issuecomment-${review.id}`, pull_request_url: urls.html,
+  };
+}
+
+export function toApiReviewComment(config: Config, v: ReviewView, c: ReviewComment, viewer: User | null) {
+  const urls = pullUrls(config, v);
+  return {
+    id: c.id, body: c.content, user: toApiUser(config, v.reviewer ?? ghostUser(), viewer), resolver: null,
+    pull_request_review_id: c.review_id, created_at: isoTime(c.created_unix), updated_at: isoTime(c.updated_unix),
+    path: c.path, commit_id: c.commit_id, original_commit_id: c.commit_id, diff_hunk: c.diff_hunk,
+    position: c.line > 0 ? c.line : 0, original_position: c.line < 0 ? -c.line : 0,
+    html_url: `${urls.html}/files#issuecomment-${c.id}`, pull_request_url: urls.html,
+  };
+}

@@ -1,0 +1,116 @@
+import { git, gitRun, GitError } from './exec';
+import type { Signature } from './commit';
+
+// Merges without a work tree: `git merge-tree --write-tree` in the bare repository. git 2.39
+// has no `--merge-base`, so a merge against a chosen base (a cherry-pick) goes through two
+// throwaway commits whose only common ancestor carries the base tree.
+
+export type MergeResult = { tree: string; conflicts: string[] };
+
+let mergeBaseFlag: boolean | undefined;
+
+async function supportsMergeBase(): Promise<boolean> {
+  if (mergeBaseFlag === undefined) {
+    const r = await gitRun(['merge-tree', '-h']);
+    mergeBaseFlag = /--merge-base/.test(r.stdout.toString() + r.stderr);
+  }
+  return mergeBaseFlag;
+}
+
+/** Three-way merge of two commits (their merge base found by git); conflicts listed by path. */
+export async function mergeCommits(dir: string, ours: string, theirs: string, base?: string): Promise<MergeResult> {
+  const args = ['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages', '--allow-unrelated-histories'];
+  if (base) args.push(`--merge-base=${base}`);
+  const r = await gitRun([...args, ours, theirs], { gitDir: dir });
+  if (r.code !== 0 && r.code !== 1) throw new GitError(['merge-tree'], r.code, r.stderr);
+  const [tree, ...rest] = r.stdout.toString('utf8').split('\0');
+  const conflicts = r.code === 1 ? [...new Set(rest.filter(Boolean))] : [];
+  return { tree: tree!.trim(), conflicts };
+}
+
+// A fixed date keeps the throwaway commits identical across runs (git refuses the epoch itself).
+const FIXED: Signature = { name: 'hearth', email: 'hearth@localhost', date: new Date(1_000_000_000_000) };
+
+async function synthetic(dir: string, tree: string, parent: string | null): Promise<string> {
+  return commitWithParents(dir, { tree, parents: parent ? [parent] : [], message: 'tmp', author: FIXED, committer: FIXED });
+}
+
+/** Merges `theirs` into `ours` as if `base` were their merge base (a cherry-pick of base..theirs). */
+export async function mergeWithBase(dir: string, base: string, ours: string, theirs: string): Promise<MergeResult> {
+  if (await supportsMergeBase()) return mergeCommits(dir, ours, theirs, base);
+  const root = await synthetic(dir, `${base}^{tree}`, null);
+  const o = await synthetic(dir, `${ours}^{tree}`, root);
+  const t = await synthetic(dir, `${theirs}^{tree}`, root);
+  return mergeCommits(dir, o, t);
+}
+
+const dateOf = (s: Signature) => (s.date ? `${Math.floor(s.date.getTime() / 1000)} +0000` : undefined);
+
+/** `git commit-tree` with any number of parents; author dates may carry their original offset. */
+export async function commitWithParents(
+  dir: string,
+  input: { tree: string; parents: string[]; message: string; author: Signature & { raw?: string }; committer: Signature },
+): Promise<string> {
+  const env: Record<string, string> = {
+    GIT_AUTHOR_NAME: input.author.name, GIT_AUTHOR_EMAIL: input.author.email,
+    GIT_COMMITTER_NAME: input.committer.name, GIT_COMMITTER_EMAIL: input.committer.email,
+  };
+  const ad = input.author.raw ?? dateOf(input.author);
+  const cd = dateOf(input.committer);
+  if (ad) env.GIT_AUTHOR_DATE = ad;
+  if (cd) env.GIT_COMMITTER_DATE = cd;
+  const args = ['commit-tree', input.tree, ...input.parents.flatMap((p) => ['-p', p]), '-F', '-'];
+  const message = input.message.endsWith('\n') ? input.message : `${input.message}\n`;
+  return (await git(args, { gitDir: dir, env, input: message })).trim();
+}
+
+export type RawCommit = { sha: string; parents: string[]; authorName: string; authorEmail: string; authorDate: string; message: string };
+
+/** Commits of base..head, oldest first (the order a rebase replays them). */
+export async function commitsToReplay(dir: string, base: string, head: string): Promise<RawCommit[]> {
+  const out = await git(['log', '--reverse', '--format=%H%x00%P%x00%an%x00%ae%x00%ad%x00%B%x1e', '--date=raw', `${base}..${head}`], { gitDir: dir });
+  return out.split('\x1e').map((s) => s.replace(/^\n/, '')).filter(Boolean).map((s) => {
+    const [sha, parents, an, ae, ad, message] = s.split('\0') as [string, string, string, string, string, string];
+    return { sha, parents: parents ? parents.split(' ') : [], authorName: an, authorEmail: ae, authorDate: ad, message };
+  });
+}
+
+/** Line counts and file count of `base...head` (Gitea's GetDiffShortStat). */
+export async function diffShortStat(dir: string, base: string, head: string): Promise<{ additions: number; deletions: number; files: number }> {
+  const out = await git(['diff', '--numstat', '-z', '--no-renames', base, head], { gitDir: dir });
+  let additions = 0; let deletions = 0; let files = 0;
+  for (const t of out.split('\0')) {
+    const m = /^(\d+|-)\t(\d+|-)\t/.exec(t.replace(/^\n/, ''));
+    if (!m) continue;
+    files++;
+    additions += Number(m[1]) || 0;
+    deletions += Number(m[2]) || 0;
+  }
+  return { additions, deletions, files };
+}
+
+export type PullFile = { filename: string; status: string; additions: number; deletions: number };
+
+/** Files changed between two commits with their line counts. */
+export async function diffFiles(dir: string, base: string, head: string): Promise<PullFile[]> {
+  const [raw, num] = await Promise.all([
+    git(['diff', '--raw', '-z', '--no-renames', base, head], { gitDir: dir }),
+    git(['diff', '--numstat', '-z', '--no-renames', base, head], { gitDir: dir }),
+  ]);
+  const files: PullFile[] = [];
+  const t = raw.split('\0');
+  for (let i = 0; i + 1 < t.length; i += 2) {
+    const meta = t[i]!.replace(/^\n/, '');
+    if (!meta.startsWith(':')) break;
+    const code = meta.charAt(meta.length - 1);
+    const status = code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'changed';
+    files.push({ filename: t[i + 1]!, status, additions: 0, deletions: 0 });
+  }
+  const byName = new Map(files.map((f) => [f.filename, f]));
+  for (const line of num.split('\0')) {
+    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(line.replace(/^\n/, ''));
+    const f = m ? byName.get(m[3]!) : undefined;
+    if (f) { f.additions = Number(m![1]) || 0; f.deletions = Number(m![2]) || 0; }
+  }
+  return files;
+}

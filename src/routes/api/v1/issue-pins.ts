@@ -1,0 +1,34 @@
+import type { Request, Response } from 'express';
+import { toApiIssue } from '../../../convert/issue';
+import { listPinned, moveIssuePin, newPinAllowed, pinIssue, unpinIssue } from '../../../services/issue-pins';
+import { doerOf, repoOf } from '../../context';
+import { indexOf } from './issues';
+
+/** POST .../issues/{index}/pin */
+export async function pin(req: Request, res: Response): Promise<void> {
+  await pinIssue(req.ctx.db, repoOf(req), doerOf(req), indexOf(req));
+  res.status(204).end();
+}
+
+/** DELETE .../issues/{index}/pin */
+export async function unpin(req: Request, res: Response): Promise<void> {
+  await unpinIssue(req.ctx.db, repoOf(req), doerOf(req), indexOf(req));
+  res.status(204).end();
+}
+
+/** PATCH .../issues/{index}/pin/{position} */
+export async function move(req: Request, res: Response): Promise<void> {
+  await moveIssuePin(req.ctx.db, repoOf(req), doerOf(req), indexOf(req), Number(req.params.position));
+  res.status(204).end();
+}
+
+/** GET .../issues/pinned */
+export async function pinned(req: Request, res: Response): Promise<void> {
+  const views = await listPinned(req.ctx.db, repoOf(req), req.ctx.doer, false);
+  res.json(views.map((v) => toApiIssue(req.ctx.config, v, req.ctx.doer)));
+}
+
+/** GET .../new_pin_allowed */
+export async function allowed(req: Request, res: Response): Promise<void> {
+  res.json(await newPinAllowed(req.ctx.db, repoOf(req)));
+}

@@ -1,0 +1,52 @@
+import type { Config } from '../config/schema';
+import type { DB } from '../db/connect';
+import type { User } from '../db/schema';
+import { git } from '../git/exec';
+import { countCommits, logCommits } from '../git/log';
+import { diffFiles, type PullFile } from '../git/merge';
+import { withUsers, type CommitsWithUsers } from './commits';
+import { dirOfRepo, headRefOf } from './pull-git';
+import { loadPull } from './pull-views';
+import type { RepoAccess } from './repos';
+
+// What a pull request changes: its commits (merge base..head), files and raw diff, read from
+// the base repository where refs/pull/N/head holds the head (also for forks).
+
+type Range = { dir: string; base: string; head: string };
+
+async function rangeOf(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<Range> {
+  const { pr } = await loadPull(db, config, access, doer, index);
+  const dir = await dirOfRepo(db, config, access.repo);
+  // A merged pull request keeps its range: the merge base it had, the head it merged.
+  const head = pr.head_commit_id || headRefOf(pr);
+  return { dir, base: pr.merge_base || pr.base_commit_id, head };
+}
+
+export type Page = { offset: number; limit: number };
+
+/** GET .../pulls/{index}/commits */
+export async function pullCommits(
+  db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: Page, want: { files: boolean; stat: boolean },
+): Promise<CommitsWithUsers & { total: number }> {
+  const r = await rangeOf(db, config, access, doer, index);
+  const not = r.base ? [r.base] : [];
+  const [commits, total] = await Promise.all([
+    logCommits(r.dir, { revs: [r.head], not, skip: page.offset, limit: page.limit, ...want }),
+    countCommits(r.dir, { revs: [r.head], not }),
+  ]);
+  return { ...(await withUsers(db, commits)), total };
+}
+
+/** GET .../pulls/{index}/files */
+export async function pullFiles(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: Page): Promise<{ files: PullFile[]; total: number; head: string }> {
+  const r = await rangeOf(db, config, access, doer, index);
+  const files = await diffFiles(r.dir, r.base, r.head);
+  return { files: files.slice(page.offset, page.offset + page.limit), total: files.length, head: r.head };
+}
+
+/** GET .../pulls/{index}.diff|.patch */
+export async function pullRawDiff(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, type: 'diff' | 'patch', binary: boolean): Promise<string> {
+  const r = await rangeOf(db, config, access, doer, index);
+  if (type === 'patch') return git(['format-patch', '--no-signature', '--stdout', ...(binary ? ['--binary'] : []), `${r.base}..${r.head}`, '--'], { gitDir: r.dir });
+  return git(['diff', '-M', ...(binary ? ['--binary'] : []), r.base, r.head, '--'], { gitDir: r.dir });
+}
