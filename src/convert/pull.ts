@@ -12,6 +12,7 @@ export type PullView = {
   issue: IssueView; pr: PullRequest; head: RepoAccess | null; base: RepoAccess; mergedBy: User | null;
   /** Users asked to review (pending requests). */
   requested: User[];
+  reviewComments: number;
 };
 
 function branchInfo(config: Config, repo: RepoAccess | null, branch: string, sha: string, viewer: User | null) {
@@ -34,7 +35,7 @@ export function toApiPull(config: Config, v: PullView, viewer: User | null) {
     id: pr.id, url: html, number: i.number, user: i.user, title: i.title, body: i.body,
     labels: i.labels, milestone: i.milestone, assignee: i.assignee, assignees: i.assignees,
     requested_reviewers: v.requested.map((u) => toApiUser(config, u, viewer)), requested_reviewers_teams: [], state: i.state, draft: i.pull_request!.draft,
-    is_locked: i.is_locked, comments: i.comments, review_comments: 0,
+    is_locked: i.is_locked, comments: i.comments, review_comments: v.reviewComments,
     additions: pr.additions, deletions: pr.deletions, changed_files: pr.changed_files,
     html_url: html, diff_url: `${html}.diff`, patch_url: `${html}.patch`,
     mergeable: !pr.has_merged && i.state === 'open' ? isMergeable(pr.status) : false,
@@ -43,7 +44,8 @@ export function toApiPull(config: Config, v: PullView, viewer: User | null) {
     merged_by: pr.has_merged && v.mergedBy ? toApiUser(config, v.mergedBy, viewer) : null,
     allow_maintainer_edit: pr.allow_maintainer_edit === 1,
     base: branchInfo(config, v.base, pr.base_branch, pr.base_commit_id, viewer),
-    head: { ...branchInfo(config, v.head, pr.head_branch, headSha, viewer), label: v.head && v.head.repo.id !== v.base.repo.id ? `${v.head.owner.name}:${pr.head_branch}` : pr.head_branch },
+    // Gitea labels both sides with the bare branch name, forks included.
+    head: branchInfo(config, v.head, pr.head_branch, headSha, viewer),
     merge_base: pr.merge_base,
     due_date: i.due_date, created_at: i.created_at, updated_at: i.updated_at, closed_at: i.closed_at,
     pin_order: i.pin_order,

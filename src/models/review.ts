@@ -61,3 +61,11 @@ export async function reviewRequests(db: DB, issueIds: number[]): Promise<Review
 export async function deleteReviewRequest(db: DB, issueId: number, reviewerId: number): Promise<void> {
   await db.deleteFrom('review').where('issue_id', '=', issueId).where('reviewer_id', '=', reviewerId).where('type', '=', REVIEW_TYPE.request).execute();
 }
+
+/** Line comments per pull (PullRequest.review_comments). */
+export async function countReviewComments(db: DB, issueIds: number[]): Promise<Map<number, number>> {
+  if (!issueIds.length) return new Map();
+  const rows = await db.selectFrom('review_comment').select(['issue_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('issue_id', 'in', issueIds).groupBy('issue_id').execute();
+  return new Map(rows.map((r) => [r.issue_id, Number(r.n)]));
+}

@@ -32,6 +32,10 @@ async function changeBase(db: DB, config: Config, access: RepoAccess, index: num
 export async function editPull(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: EditPullInput): Promise<PullView> {
   const { ctx, pr } = await loadPull(db, config, access, doer, index, false);
   if (input.state === 'open' && pr.has_merged) throw new AppError(412, 'cannot change state of this pull request, it was already merged');
+  if (input.state === 'open') {
+    const other = await findOpenPull(db, pr.head_repo_id, pr.head_branch, pr.base_repo_id, input.base ?? pr.base_branch);
+    if (other && other.id !== pr.id) throw new ConflictError('a pull request for these branches is already open');
+  }
   if (input.base !== undefined) await changeBase(db, config, access, index, doer, input.base);
   await editIssue(db, access, doer, index, input);
   if (input.labels && canWrite(ctx, true)) await replaceIssueLabels(db, access, doer, index, input.labels);

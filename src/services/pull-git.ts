@@ -31,6 +31,8 @@ export async function syncHeadRef(db: DB, config: Config, pr: PullRequest, baseD
   const current = await revParse(baseDir, headRefOf(pr));
   if (pr.has_merged) return current ?? pr.head_commit_id;
   const headRepo = pr.head_repo_id === pr.base_repo_id ? null : await getRepoById(db, pr.head_repo_id);
+  // A deleted fork leaves the last fetched head in place.
+  if (pr.head_repo_id !== pr.base_repo_id && !headRepo) return current ?? pr.head_commit_id;
   const headDir = headRepo ? await dirOfRepo(db, config, headRepo) : baseDir;
   const tip = await revParse(headDir, `refs/heads/${pr.head_branch}`);
   if (!tip) return current ?? pr.head_commit_id;

@@ -48,10 +48,11 @@ function defaultMessage(input: MergeInput, issue: Issue, pr: PullRequest, headLa
   return body ? `${title}\n\n${body}\n` : `${title}\n`;
 }
 
-/** POST /repos/{owner}/{repo}/pulls/{index}/merge */
-export async function mergePull(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput): Promise<void> {
-  const { ctx, issue, pr } = await loadPull(db, config, access, doer, index);
-  if (!canWrite(ctx, true)) throw notAllowed('User not allowed to merge PR');
+/** Gitea's CheckPullMergeable, in its order: who, state, style, draft, staleness. */
+async function checkPreconditions(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput) {
+  const loaded = await loadPull(db, config, access, doer, index);
+  const { issue, pr } = loaded;
+  if (!canWrite(loaded.ctx, true)) throw notAllowed('User not allowed to merge PR');
   if (pr.has_merged) throw notAllowed('The PR is already merged');
   if (issue.is_closed) throw new NotFoundError('the pull request is closed');
   if (!styleAllowed(access, input.Do)) throw notAllowed(`merge style ${input.Do} is not allowed`);
@@ -59,9 +60,16 @@ export async function mergePull(db: DB, config: Config, access: RepoAccess, doer
   if (input.head_commit_id && input.head_commit_id !== pr.head_commit_id) {
     throw new ConflictError('head out of date: the head commit of the pull request has changed');
   }
-  await checkMergeProtection(db, config, access, doer, pr, input.force_merge === true);
-  if (input.merge_when_checks_succeed) {
-    // Stored only: auto-merge is not scheduled; the caller merges once checks pass.
+  return loaded;
+}
+
+/** POST /repos/{owner}/{repo}/pulls/{index}/merge */
+export async function mergePull(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput): Promise<void> {
+  const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
+  const blocked = await checkMergeProtection(db, config, access, doer, pr, input.force_merge === true)
+    .then(() => null, (err: unknown) => { if (input.merge_when_checks_succeed && err instanceof AppError && err.status === 405) return err; throw err; });
+  if (blocked) {
+    // Recorded only: nothing merges it later by itself yet; DELETE .../merge cancels the record.
     await updatePull(db, pr.id, { auto_merge: JSON.stringify({ ...input, doer_id: doer.id }) });
     return;
   }

@@ -7,7 +7,9 @@ import { listProtectedBranches } from '../models/protected-branch';
 import { REVIEW_TYPE, submittedReviews } from '../models/review';
 import { combineStates } from './commit-statuses';
 import { ACCESS } from './permissions';
-import { canUserMerge, effectiveRule, toRule } from './protection-rules';
+import { canUserMerge, effectiveRule, filePatterns, matchesFile, toRule } from './protection-rules';
+import { changedFiles } from '../git/refs';
+import { dirOfRepo } from './pull-git';
 import type { RepoAccess } from './repos';
 
 // Branch protection at merge time (Gitea's CheckPullBranchProtections and
@@ -20,7 +22,7 @@ function globMatch(pattern: string, value: string): boolean {
   return re.test(value);
 }
 
-export async function checkMergeProtection(db: DB, _config: Config, access: RepoAccess, doer: User, pr: PullRequest, force: boolean): Promise<void> {
+export async function checkMergeProtection(db: DB, config: Config, access: RepoAccess, doer: User, pr: PullRequest, force: boolean): Promise<void> {
   const rule = effectiveRule((await listProtectedBranches(db, access.repo.id)).map(toRule), pr.base_branch);
   if (!rule) return;
   if (!(await canUserMerge(db, rule, { user: doer, mode: access.mode }))) throw notReady('User not allowed to merge PR');
@@ -33,6 +35,7 @@ export async function checkMergeProtection(db: DB, _config: Config, access: Repo
   if (approvals < rule.s.required_approvals) throw notReady('Does not have enough approvals');
   if (rule.s.block_on_rejected_reviews && reviews.some((r) => r.type === REVIEW_TYPE.reject)) throw notReady('There are requested changes');
   if (rule.s.block_on_outdated_branch && pr.commits_behind > 0) throw notReady('The head branch is behind the base branch');
+  if (rule.s.protected_file_patterns.trim()) await checkProtectedFiles(db, config, access, pr, rule.s.protected_file_patterns);
   if (rule.s.enable_status_check && rule.s.status_check_contexts.length) {
     const { rows } = await latestCommitStatuses(db, access.repo.id, pr.head_commit_id, { offset: 0, limit: 1000 });
     const states = rule.s.status_check_contexts.map((pattern) => {
@@ -41,4 +44,13 @@ export async function checkMergeProtection(db: DB, _config: Config, access: Repo
     });
     if (combineStates(states) !== 'success') throw notReady('Not all required status checks successful');
   }
+}
+
+/** Gitea's protected files: a pull touching them merges only through a push-allowed path, so the API refuses. */
+async function checkProtectedFiles(db: DB, config: Config, access: RepoAccess, pr: PullRequest, spec: string): Promise<void> {
+  const patterns = filePatterns(spec);
+  if (!patterns.length || !pr.merge_base || !pr.head_commit_id) return;
+  const dir = await dirOfRepo(db, config, access.repo);
+  const touched = (await changedFiles(dir, pr.merge_base, pr.head_commit_id)).filter((f) => matchesFile(patterns, f));
+  if (touched.length) throw notReady(`Changed protected files: ${touched.join(', ')}`);
 }

@@ -2,16 +2,19 @@ import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { Issue, PullRequest, User } from '../db/schema';
 import type { PullView } from '../convert/pull';
+import type { PullMeta } from '../convert/issue';
+import { isoTime } from '../lib/time';
 import { NotFoundError } from '../lib/errors';
 import { getPullByIssueId, pullsByIssueIds } from '../models/pull';
 import { getRepoById } from '../models/repo';
 import { getUserById } from '../models/user';
-import { reviewRequests } from '../models/review';
+import { countReviewComments, reviewRequests } from '../models/review';
 import { usersByIds } from '../models/user-lookup';
 import { issueCtx, readableIssue, type IssueCtx } from './issue-access';
 import { issueViews } from './issue-views';
 import { refreshPull } from './pull-git';
 import { accessOf, type RepoAccess } from './repos';
+import { ACCESS } from './permissions';
 
 // Loading pull requests for their JSON: the issue row, the pull row (refreshed when a tip
 // moved) and the head repository as the caller sees it.
@@ -30,7 +33,9 @@ export async function loadPull(db: DB, config: Config, access: RepoAccess, doer:
 async function headAccess(db: DB, pr: PullRequest, base: RepoAccess, viewer: User | null): Promise<RepoAccess | null> {
   if (pr.head_repo_id === base.repo.id) return base;
   const repo = await getRepoById(db, pr.head_repo_id);
-  return repo ? accessOf(db, repo, viewer) : null;
+  const access = repo ? await accessOf(db, repo, viewer) : null;
+  // A head repository the caller cannot see is left out, as a deleted one.
+  return access && access.mode > ACCESS.none ? access : null;
 }
 
 /** Views of pull rows of one repository, in the order of `issues`. */
@@ -42,6 +47,7 @@ export async function pullViews(db: DB, config: Config, base: RepoAccess, issues
   }));
   const views = await issueViews(db, issues, base);
   const requests = await reviewRequests(db, issues.map((i) => i.id));
+  const lineComments = await countReviewComments(db, issues.map((i) => i.id));
   const requestedUsers = new Map((await usersByIds(db, [...new Set(requests.map((r) => r.reviewer_id))])).map((u) => [u.id, u]));
   const requestedOf = (issueId: number) => requests.filter((r) => r.issue_id === issueId)
     .map((r) => requestedUsers.get(r.reviewer_id)).filter((u): u is User => !!u);
@@ -50,7 +56,7 @@ export async function pullViews(db: DB, config: Config, base: RepoAccess, issues
     const pr = fresh[n];
     if (!pr) continue;
     const mergedBy = pr.merged_by ? (await getUserById(db, pr.merged_by)) ?? null : null;
-    out.push({ issue: view, pr, base, head: await headAccess(db, pr, base, viewer), mergedBy, requested: requestedOf(pr.issue_id) });
+    out.push({ issue: view, pr, base, head: await headAccess(db, pr, base, viewer), mergedBy, requested: requestedOf(pr.issue_id), reviewComments: lineComments.get(pr.issue_id) ?? 0 });
   }
   return out;
 }
@@ -65,4 +71,10 @@ export async function pullView(db: DB, config: Config, base: RepoAccess, issue: 
 export async function getPull(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<PullView> {
   const { issue } = await loadPull(db, config, access, doer, index);
   return pullView(db, config, access, issue, doer);
+}
+
+/** Merge state of pull issues, for the issue JSON's `pull_request` (toApiIssue's fourth argument). */
+export async function pullMetaOf(db: DB, issues: Issue[]): Promise<Map<number, PullMeta>> {
+  const rows = await pullsByIssueIds(db, issues.filter((i) => i.is_pull).map((i) => i.id));
+  return new Map(rows.map((p) => [p.issue_id, { merged: p.has_merged === 1, merged_at: p.has_merged ? isoTime(p.merged_unix) : null }]));
 }

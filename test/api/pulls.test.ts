@@ -139,6 +139,9 @@ describe('edit', () => {
     const closed = await ok(await api(`alice/proj/pulls/${pr.number}`, 'PATCH', { state: 'closed' }), 201);
     expect(closed.state).toBe('closed');
     expect((await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge' })).status).toBe(404);
+    // A second pull for the same branches may open; the first then cannot reopen.
+    await ok(await api('alice/proj/pulls', 'POST', { head: 'wip', base: 'other', title: 'again' }), 201);
+    expect((await api(`alice/proj/pulls/${pr.number}`, 'PATCH', { state: 'open' })).status).toBe(409);
   });
 });
 
@@ -163,6 +166,7 @@ describe('reviews', () => {
     const comments = await ok(await api(`alice/proj/pulls/${pr.number}/reviews/${pending.id}/comments`));
     expectNullableShape(comments, '[PullReviewComment]');
     expect(comments[0]).toMatchObject({ path: 'r.txt', body: 'why two?', position: 2 });
+    expect((await ok(await api(`alice/proj/pulls/${pr.number}`))).review_comments).toBe(1);
     await git(work, 'checkout', '-q', 'reviewed');
     await commitFile(work, 'r.txt', 'one\n');
     await git(work, 'push', '-q', 'origin', 'reviewed:reviewed');
@@ -267,13 +271,27 @@ describe('protections', () => {
     await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge', force_merge: true }), 200);
   });
 
+  it('refuses pulls that change protected files', async () => {
+    await ok(await api('alice/proj/branch_protections/main', 'PATCH', { required_approvals: 0, protected_file_patterns: 'secret/*.txt' }), 200);
+    await branch('secret', { 'secret/key.txt': 'k\n' });
+    const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'secret', base: 'main', title: 'Secret' }), 201);
+    const res = await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge' });
+    expect(res.status).toBe(405);
+    expect(await res.text()).toContain('secret/key.txt');
+    await ok(await api('alice/proj/branch_protections/main', 'PATCH', { protected_file_patterns: '' }), 200);
+  });
+
   it('stores merge_when_checks_succeed and cancels it with DELETE', async () => {
-    await ok(await api('alice/proj/branch_protections/main', 'DELETE'), 204);
+    await ok(await api('alice/proj/branch_protections/main', 'PATCH', { required_approvals: 0, enable_status_check: true, status_check_contexts: ['ci'] }), 200);
     await branch('auto', { 'auto.txt': 'auto\n' });
     const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'auto', base: 'main', title: 'Auto' }), 201);
     expect((await api(`alice/proj/pulls/${pr.number}/merge`, 'DELETE')).status).toBe(404);
     await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge', merge_when_checks_succeed: true }), 200);
     await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'DELETE'), 204);
     expect((await api(`alice/proj/pulls/${pr.number}/merge`)).status).toBe(404);
+    // Nothing blocks once the rule is gone: the same request merges at once.
+    await ok(await api('alice/proj/branch_protections/main', 'DELETE'), 204);
+    await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge', merge_when_checks_succeed: true }), 200);
+    await ok(await api(`alice/proj/pulls/${pr.number}/merge`), 204);
   });
 });
