@@ -1,0 +1,137 @@
+// Pull requests on the 40,000-object repository: median time of computing mergeability (after
+// the base moved) and of merging a 50-commit branch with each style through hearth, printed
+// beside the time git itself takes for the same merge in a working copy.
+// Usage: node bench/pulls.mjs [runs=3]   (uses dist/hearth when built, else the source via tsx)
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const runs = Number(process.argv[2] ?? 3);
+const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-pulls-'));
+const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@e.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@e.com' };
+const git = (cwd, ...args) => run('git', args, { cwd, env, maxBuffer: 1 << 28 });
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const time = async (fn) => { const t = performance.now(); await fn(); return performance.now() - t; };
+const freePort = () => new Promise((r) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => r(port)); }); });
+
+/** 2,000 commits over 100 directories (about 40,000 objects), written with fast-import. */
+async function generate(dir) {
+  await git(tmp, 'init', '-q', '-b', 'main', dir);
+  let script = '';
+  for (let c = 0; c < 2000; c++) {
+    script += `commit refs/heads/main\ncommitter b <b@e.com> ${1700000000 + c * 60} +0000\ndata <<EOF\ncommit ${c}\nEOF\n`;
+    for (let f = 0; f < 9; f++) {
+      const body = `file ${f} of commit ${c}\n${'x'.repeat(200 + ((c * f) % 300))}\n`;
+      script += `M 100644 inline d${(c * 7 + f * 13) % 100}/f${(c + f) % 20}.txt\ndata ${Buffer.byteLength(body)}\n${body}`;
+    }
+  }
+  await new Promise((resolve, reject) => {
+    const p = spawn('git', ['fast-import', '--quiet'], { cwd: dir, env });
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import ${code}`))));
+    p.stdin.end(script);
+  });
+  await git(dir, 'checkout', '-q', '-f', 'main');
+}
+
+async function startHearth(dataDir) {
+  const port = await freePort();
+  const exe = path.join(root, 'dist', 'hearth');
+  const [cmd, args] = fs.existsSync(exe) ? [exe, []] : [path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts')]];
+  const child = spawn(cmd, [...args, 'web', '--port', String(port), '--data', dataDir], { env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' } });
+  let out = '';
+  child.stderr.on('data', (b) => { out += b; });
+  for (let i = 0; i < 400 && !/password:\s+\S+/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+  return { child, port, password: /password:\s+(\S+)/.exec(out)[1] };
+}
+
+/** A branch of 50 commits under feature-<name>/, off the current main. */
+async function makeBranch(work, name) {
+  await git(work, 'checkout', '-q', '-B', name, 'main');
+  for (let i = 0; i < 50; i++) {
+    fs.mkdirSync(path.join(work, `feature-${name}`), { recursive: true });
+    fs.writeFileSync(path.join(work, `feature-${name}`, `f${i % 10}.txt`), `${name} ${i}\n`);
+    await git(work, 'add', '-A');
+    await git(work, 'commit', '-q', '-m', `${name} ${i}`);
+  }
+  await git(work, 'checkout', '-q', 'main');
+}
+
+/** Moves main on by one commit that touches none of the branch's files. */
+async function moveMain(work, label) {
+  fs.writeFileSync(path.join(work, 'base.txt'), `${label}\n`);
+  await git(work, 'add', '-A');
+  await git(work, 'commit', '-q', '-m', `base ${label}`);
+}
+
+/** The same merge done by git in a working copy. */
+async function gitMerge(work, style, branch) {
+  await git(work, 'checkout', '-q', 'main');
+  const head = (await git(work, 'rev-parse', 'HEAD')).stdout.trim();
+  const ms = await time(async () => {
+    if (style === 'merge') await git(work, 'merge', '-q', '--no-ff', '-m', 'merge', branch);
+    else if (style === 'squash') { await git(work, 'merge', '-q', '--squash', branch); await git(work, 'commit', '-q', '-m', 'squash'); }
+    else if (style === 'rebase') { await git(work, 'rebase', '-q', 'main', branch); await git(work, 'checkout', '-q', 'main'); await git(work, 'merge', '-q', '--ff-only', branch); }
+    else if (style === 'rebase-merge') { await git(work, 'rebase', '-q', 'main', branch); await git(work, 'checkout', '-q', 'main'); await git(work, 'merge', '-q', '--no-ff', '-m', 'merge', branch); }
+    else await git(work, 'merge', '-q', '--ff-only', branch);
+  });
+  await git(work, 'checkout', '-q', 'main');
+  await git(work, 'reset', '-q', '--hard', head);
+  return ms;
+}
+
+try {
+  const work = path.join(tmp, 'work');
+  await generate(work);
+  const h = await startHearth(path.join(tmp, 'data'));
+  const auth = `Basic ${Buffer.from(`root:${h.password}`).toString('base64')}`;
+  const api = async (p, init = {}) => {
+    const res = await fetch(`http://127.0.0.1:${h.port}/api/v1/${p}`, { ...init, headers: { Authorization: auth, 'Content-Type': 'application/json' } });
+    const body = await res.text();
+    return { status: res.status, body: body ? JSON.parse(body) : null };
+  };
+  await api('user/repos', { method: 'POST', body: JSON.stringify({ name: 'bench' }) });
+  const remote = `http://root:${h.password}@127.0.0.1:${h.port}/root/bench.git`;
+  await git(work, 'push', '-q', remote, 'main');
+  const styles = ['merge', 'squash', 'rebase', 'rebase-merge', 'fast-forward-only'];
+  const results = {};
+  const mergeability = [];
+  for (const style of styles) {
+    results[style] = { hearth: [], git: [] };
+    for (let i = 0; i < runs; i++) {
+      const branch = `${style}-${i}`;
+      await git(work, 'fetch', '-q', remote, 'main');
+      await git(work, 'reset', '-q', '--hard', 'FETCH_HEAD');
+      await makeBranch(work, branch);
+      if (style !== 'fast-forward-only') await moveMain(work, branch);
+      results[style].git.push(await gitMerge(work, style, branch));
+      await git(work, 'push', '-q', remote, 'main', branch);
+      const pr = await api('repos/root/bench/pulls', { method: 'POST', body: JSON.stringify({ head: branch, base: 'main', title: branch }) });
+      if (pr.status !== 201) throw new Error(`create pull: ${pr.status} ${JSON.stringify(pr.body)}`);
+      // Mergeability after the base moved: one more base commit, then a read recomputes it.
+      if (style !== 'fast-forward-only') {
+        await moveMain(work, `${branch}-again`);
+        await git(work, 'push', '-q', remote, 'main');
+        mergeability.push(await time(() => api(`repos/root/bench/pulls/${pr.body.number}`)));
+      }
+      const t = performance.now();
+      const merged = await api(`repos/root/bench/pulls/${pr.body.number}/merge`, { method: 'POST', body: JSON.stringify({ Do: style }) });
+      results[style].hearth.push(performance.now() - t);
+      if (merged.status !== 200) throw new Error(`merge ${style}: ${merged.status} ${JSON.stringify(merged.body)}`);
+    }
+  }
+  console.log(`pull requests on a ~40,000-object repository, 50-commit branches, median of ${runs}`);
+  console.log(`  mergeability after the base moved (GET pull): ${median(mergeability).toFixed(0)} ms`);
+  for (const style of styles) {
+    const r = results[style];
+    console.log(`  merge ${style.padEnd(17)} hearth ${median(r.hearth).toFixed(0).padStart(4)} ms   git in a working copy ${median(r.git).toFixed(0).padStart(4)} ms`);
+  }
+  console.log('  target: under 300 ms each');
+  h.child.kill('SIGTERM');
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
