@@ -1,4 +1,5 @@
 import type { Signature } from './commit';
+import { fastRebase } from './fast-rebase';
 import { isAncestor } from './refs';
 import { commitsToReplay, commitWithParents, mergeCommits, mergeWithBase } from './merge';
 
@@ -34,8 +35,14 @@ export async function squashStyle(i: StyleInput): Promise<StyleResult> {
  */
 export async function rebaseStyle(i: StyleInput): Promise<StyleResult> {
   if (await isAncestor(i.dir, i.base, i.head)) return { ok: true, commit: i.head };
+  const commits = await commitsToReplay(i.dir, i.base, i.head);
+  const linear = commits.filter((c) => c.parents.length === 1);
+  if (linear.length === commits.length && commits.length) {
+    const fast = await fastRebase(i.dir, i.base, i.head, commits, i.committer);
+    if (fast) return { ok: true, commit: fast };
+  }
   let tip = i.base;
-  for (const c of await commitsToReplay(i.dir, i.base, i.head)) {
+  for (const c of commits) {
     if (c.parents.length !== 1) continue;
     const m = await mergeWithBase(i.dir, c.parents[0]!, tip, c.sha);
     if (m.conflicts.length) return { ok: false, conflicts: m.conflicts };
