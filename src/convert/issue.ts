@@ -44,11 +44,8 @@ export const toIssueLabel = (config: Config, label: Label, owner: User, repo: Re
 /** Gitea's default WORK_IN_PROGRESS_PREFIXES. */
 const WIP = ['wip:', '[wip]'];
 
-/** What pulls add to the issue JSON; the pull requests area may pass the merge state. */
-export type PullMeta = { merged: boolean; merged_at: string | null };
-
-export function toApiIssue(config: Config, view: IssueView, viewer: User | null, pull?: PullMeta) {
-  const { issue, repo, owner } = view;
+export function toApiIssue(config: Config, view: IssueView, viewer: User | null) {
+  const { issue, repo, owner, pull } = view;
   const user = (u: User | undefined): ApiUser => toApiUser(config, u ?? ghostUser(), viewer);
   const html = issueHtmlUrl(config, owner, repo, issue);
   return {

@@ -25,9 +25,9 @@ function branchInfo(config: Config, repo: RepoAccess | null, branch: string, sha
 const isMergeable = (status: string) => status === 'mergeable' || status === 'empty';
 
 export function toApiPull(config: Config, v: PullView, viewer: User | null) {
-  const i = toApiIssue(config, v.issue, viewer, {
+  const i = toApiIssue(config, { ...v.issue, pull: {
     merged: v.pr.has_merged === 1, merged_at: v.pr.has_merged ? isoTime(v.pr.merged_unix) : null,
-  });
+  } }, viewer);
   const { pr } = v;
   const html = i.html_url;
   const headSha = pr.head_commit_id;

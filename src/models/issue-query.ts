@@ -32,6 +32,10 @@ export type IssueFilter = {
   none?: boolean;
   /** Search: this repository's issues first. */
   priorityRepoId?: number;
+  /** Pull requests into this base branch. */
+  baseBranch?: string;
+  /** Gitea's sort names (`oldest`, `recentupdate`, ...); anything else is newest first. */
+  sort?: string;
 };
 
 type EB = ExpressionBuilder<Database & { i: Database['issue'] }, 'i'>;
@@ -115,14 +119,34 @@ function filtered(db: DB, f: IssueFilter) {
   }
   if (f.updatedSince !== undefined) q = q.where('i.updated_unix', '>=', f.updatedSince);
   if (f.updatedBefore !== undefined) q = q.where('i.updated_unix', '<=', f.updatedBefore);
+  if (f.baseBranch !== undefined) {
+    const branch = f.baseBranch;
+    q = q.where('i.id', 'in', (eb) => eb.selectFrom('pull_request').select('issue_id').where('base_branch', '=', branch));
+  }
   return q;
 }
+
+type SortKey = ['i.created_unix' | 'i.updated_unix' | 'i.closed_unix' | 'i.num_comments', 'asc' | 'desc'];
+
+/** Gitea's applySorts: each order ends on creation time and id. */
+const SORTS: Record<string, SortKey[]> = {
+  oldest: [['i.created_unix', 'asc']],
+  recentupdate: [['i.updated_unix', 'desc']],
+  leastupdate: [['i.updated_unix', 'asc']],
+  recentclose: [['i.closed_unix', 'desc']],
+  mostcomment: [['i.num_comments', 'desc']],
+  leastcomment: [['i.num_comments', 'asc']],
+};
 
 /** Newest first (Gitea's default), the priority repository's first when asked. */
 export async function findIssues(db: DB, f: IssueFilter, page: { offset: number; limit: number }): Promise<Issue[]> {
   let q = filtered(db, f).selectAll('i');
   if (f.priorityRepoId) q = q.orderBy(sql`CASE WHEN i.repo_id = ${f.priorityRepoId} THEN 0 ELSE 1 END`);
-  return q.orderBy('i.created_unix', 'desc').orderBy('i.id', 'desc').limit(page.limit).offset(page.offset).execute();
+  const keys = SORTS[f.sort ?? ''] ?? [];
+  for (const [col, dir] of keys) q = q.orderBy(col, dir);
+  const tail = f.sort === 'oldest' || f.sort === 'leastupdate' ? 'asc' : 'desc';
+  if (f.sort !== 'oldest') q = q.orderBy('i.created_unix', tail);
+  return q.orderBy('i.id', tail).limit(page.limit).offset(page.offset).execute();
 }
 
 export async function countIssues(db: DB, f: IssueFilter): Promise<number> {

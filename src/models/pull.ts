@@ -52,3 +52,10 @@ export async function openPullsOfRepo(db: DB, repoId: number): Promise<PullReque
 export async function forkOfOwner(db: DB, ownerId: number, baseId: number): Promise<Repository | undefined> {
   return db.selectFrom('repository').selectAll().where('owner_id', '=', ownerId).where('fork_id', '=', baseId).executeTakeFirst();
 }
+
+/** Open pull requests of a base repository with an auto-merge scheduled whose head is `sha`. */
+export async function autoMergePullsAt(db: DB, baseRepoId: number, sha: string): Promise<PullRequest[]> {
+  return db.selectFrom('pull_request as p').innerJoin('issue as i', 'i.id', 'p.issue_id').selectAll('p')
+    .where('p.base_repo_id', '=', baseRepoId).where('p.head_commit_id', '=', sha).where('p.auto_merge', '!=', '')
+    .where('p.has_merged', '=', 0).where('i.is_closed', '=', 0).execute();
+}

@@ -69,3 +69,10 @@ export async function countReviewComments(db: DB, issueIds: number[]): Promise<M
     .where('issue_id', 'in', issueIds).groupBy('issue_id').execute();
   return new Map(rows.map((r) => [r.issue_id, Number(r.n)]));
 }
+
+/** Gitea's DismissApprovalReviews: approvals made before the head moved stop counting. */
+export async function dismissApprovals(db: DB, issueId: number, head: string, now: number): Promise<number> {
+  const r = await db.updateTable('review').set({ dismissed: 1, updated_unix: now }).where('issue_id', '=', issueId)
+    .where('type', '=', REVIEW_TYPE.approve).where('dismissed', '=', 0).where('commit_id', '!=', head).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

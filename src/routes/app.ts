@@ -13,7 +13,7 @@ import { downloadAttachment } from './attachment';
 import { downloadReleaseAsset } from './release-download';
 import { gitRouter } from './git-http';
 import { webRouter } from './web';
-import { setNotifyLogger } from '../services/notify';
+import { setBackgroundLogger } from '../lib/background-log';
 
 /** Builds the request context once per request, and logs one access line at debug level. */
 function context(h: Hearth): RequestHandler {
@@ -61,7 +61,7 @@ const jsonBody = (limit: number) => express.json({
 });
 
 export function createApp(h: Hearth): Express {
-  setNotifyLogger(h.log);
+  setBackgroundLogger(h.log);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

@@ -4,14 +4,15 @@ import type { CommitStatus, User } from '../db/schema';
 import { resolveCommit } from '../git/log';
 import { refTarget } from '../git/refs';
 import { InvalidError, NotFoundError } from '../lib/errors';
+import { combineStates, STATUS_STATES, type StatusState } from '../lib/commit-state';
 import { nowUnix } from '../lib/time';
 import { insertCommitStatus, latestCommitStatuses, listCommitStatuses, type StatusSort } from '../models/commit-status';
 import { usersByIds } from '../models/user-lookup';
 import { repoDirOf } from './commits';
+import { autoMergeAt } from './pull-auto-merge';
 import type { RepoAccess } from './repos';
 
-export const STATUS_STATES = ['pending', 'success', 'error', 'failure', 'warning', 'skipped'] as const;
-export type StatusState = (typeof STATUS_STATES)[number];
+export { STATUS_STATES, type StatusState } from '../lib/commit-state';
 
 /** Statuses with their creators by id. */
 export type StatusesWithCreators = { rows: CommitStatus[]; creators: Map<number, User> };
@@ -61,6 +62,8 @@ export async function createCommitStatus(
     repoId: access.repo.id, sha: id, state: input.state, creatorId: doer.id, unix: nowUnix(),
     targetUrl: input.target_url.trim(), description: input.description.trim(), context: input.context.trim(),
   });
+  // A success may be the last check a scheduled merge waited for (Gitea's automerge notifier).
+  if (row.state === 'success') await autoMergeAt(db, config, access.repo.id, id);
   return { rows: [row], creators: new Map([[doer.id, doer]]) };
 }
 
@@ -83,12 +86,6 @@ export async function listStatuses(
 
 export type Combined = StatusesWithCreators & { sha: string; total: number; state: StatusState };
 
-/** As GitHub and Gitea combine: failure if any error/failure, success when all passed, else pending. */
-export function combineStates(states: string[]): StatusState {
-  if (states.some((s) => s === 'error' || s === 'failure')) return 'failure';
-  const passed = states.filter((s) => s === 'success' || s === 'warning' || s === 'skipped').length;
-  return passed > 0 && passed === states.length ? 'success' : 'pending';
-}
 
 /** The latest status of each context on the commit `ref` names, with the combined state. */
 export async function combinedStatus(

@@ -19,7 +19,11 @@ export type IssueListQuery = {
   state?: string; type?: string; labels?: string; milestones?: string; q?: string;
   since?: string; before?: string; page: { offset: number; limit: number };
 };
-export type RepoIssueQuery = IssueListQuery & { created_by?: string; assigned_by?: string; mentioned_by?: string };
+export type RepoIssueQuery = IssueListQuery & {
+  created_by?: string; assigned_by?: string; mentioned_by?: string;
+  /** The pulls listing: label ids, base branch and sort order. */
+  labelIds?: number[]; baseBranch?: string; sort?: string;
+};
 export type SearchIssueQuery = IssueListQuery & {
   owner?: string; team?: string; priority_repo_id?: number;
   assigned?: boolean; created?: boolean; mentioned?: boolean; review_requested?: boolean; reviewed?: boolean;
@@ -73,6 +77,9 @@ export async function listRepoIssues(
   filter.repoId = access.repo.id;
   const labelNames = list(q.labels);
   if (labelNames.length) filter.labelIds = (await usableLabelsByNames(db, labelSourceOf(access), labelNames)).map((l) => l.id);
+  if (q.labelIds?.length) filter.labelIds = q.labelIds;
+  filter.baseBranch = q.baseBranch;
+  filter.sort = q.sort;
   const mileRefs = list(q.milestones);
   if (mileRefs.length) filter.milestoneIds = await milestoneIds(db, access.repo.id, mileRefs);
   filter.posterId = await userIdFor(db, q.created_by);

@@ -4,6 +4,8 @@ import { issueAttachments, commentAttachments, issuesByIds } from '../models/iss
 import { assigneeIdsOfIssues } from '../models/issue-assignee';
 import { labelsOfIssues } from '../models/issue-label';
 import { milestonesByIds } from '../models/milestone';
+import { pullsByIssueIds } from '../models/pull';
+import { isoTime } from '../lib/time';
 import { getRepoById } from '../models/repo';
 import { usersByIds } from '../models/user-lookup';
 
@@ -21,6 +23,8 @@ export type IssueView = {
   milestone: Milestone | undefined;
   assignees: User[];
   assets: Attachment[];
+  /** Merge state, for pull requests. */
+  pull?: { merged: boolean; merged_at: string | null };
 };
 
 export type CommentView = {
@@ -53,13 +57,15 @@ export async function repoRefs(db: DB, repoIds: number[], known?: RepoRef): Prom
 
 export async function issueViews(db: DB, issues: Issue[], known?: RepoRef): Promise<IssueView[]> {
   const ids = issues.map((i) => i.id);
-  const [labels, assigneeRows, milestones, assets, repos] = await Promise.all([
+  const [labels, assigneeRows, milestones, assets, repos, pulls] = await Promise.all([
     labelsOfIssues(db, ids),
     assigneeIdsOfIssues(db, ids),
     milestonesByIds(db, [...new Set(issues.map((i) => i.milestone_id).filter((m): m is number => !!m))]),
     issueAttachments(db, ids),
     repoRefs(db, issues.map((i) => i.repo_id), known),
+    pullsByIssueIds(db, issues.filter((i) => i.is_pull).map((i) => i.id)),
   ]);
+  const pullOf = new Map(pulls.map((p) => [p.issue_id, { merged: p.has_merged === 1, merged_at: p.has_merged ? isoTime(p.merged_unix) : null }]));
   const users = new Map((await usersByIds(db, [...new Set([...issues.map((i) => i.poster_id), ...assigneeRows.map((a) => a.assignee_id)])]))
     .map((u) => [u.id, u]));
   const labelsBy = groupBy(labels, (l) => l.issue_id);
@@ -74,6 +80,7 @@ export async function issueViews(db: DB, issues: Issue[], known?: RepoRef): Prom
     milestone: issue.milestone_id ? milestoneOf.get(issue.milestone_id) : undefined,
     assignees: (assigneesBy.get(issue.id) ?? []).map((a) => users.get(a.assignee_id)).filter((u): u is User => !!u),
     assets: assetsBy.get(issue.id) ?? [],
+    pull: pullOf.get(issue.id),
   }));
 }
 

@@ -1,6 +1,6 @@
 import type { DB } from '../db/connect';
 import type { Comment, Issue, Repository, User } from '../db/schema';
-import type { Logger } from '../lib/logger';
+import { backgroundError } from '../lib/background-log';
 import { mentionCandidates } from '../lib/markdown';
 import { nowUnix } from '../lib/time';
 import { accountsByNames } from '../models/mentions';
@@ -24,13 +24,6 @@ export type IssueEvent = {
   /** The body or comment of the event: users `@mentioned` in it are told too, opted out or not. */
   text?: string;
 };
-
-let log: Pick<Logger, 'error'> | null = null;
-
-/** The app registers its logger once; before that, failures go to stderr. */
-export function setNotifyLogger(l: Pick<Logger, 'error'>): void {
-  log = l;
-}
 
 /** Gitea leaves repository watchers out of work-in-progress pulls (default WIP prefixes). */
 const isWip = (title: string) => ['wip:', '[wip]'].some((p) => title.toLowerCase().startsWith(p));
@@ -83,8 +76,7 @@ export async function notifyIssueEvent(db: DB, e: IssueEvent): Promise<void> {
 }
 
 function report(err: unknown, issueId: number): void {
-  if (log) log.error({ err, issue: issueId }, 'issue notification failed');
-  else console.error('issue notification failed', err);
+  backgroundError({ err, issue: issueId }, 'issue notification failed');
 }
 
 /**

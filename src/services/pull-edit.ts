@@ -49,18 +49,16 @@ export async function editPull(db: DB, config: Config, access: RepoAccess, doer:
   return pullView(db, config, access, (await getIssueById(db, pr.issue_id))!, doer);
 }
 
-export type PullListQuery = { state?: string; sort?: string; milestone?: number; labels?: number[]; poster?: string; page: { offset: number; limit: number } };
+export type PullListQuery = {
+  state?: string; sort?: string; milestone?: number; labels?: number[]; poster?: string; baseBranch?: string;
+  page: { offset: number; limit: number };
+};
 
 /** GET /repos/{owner}/{repo}/pulls (the issue listing restricted to pulls). */
 export async function listPulls(db: DB, config: Config, access: RepoAccess, doer: User | null, q: PullListQuery): Promise<{ views: PullView[]; total: number }> {
   const { views, total } = await listRepoIssues(db, access, doer, {
-    type: 'pulls', state: q.state ?? 'open', page: q.page, created_by: q.poster,
-    labels: undefined, milestones: q.milestone ? String(q.milestone) : undefined,
+    type: 'pulls', state: q.state ?? 'open', page: q.page, created_by: q.poster, sort: q.sort,
+    labelIds: q.labels, baseBranch: q.baseBranch, milestones: q.milestone ? String(q.milestone) : undefined,
   });
-  let issues = views.map((v) => v.issue);
-  if (q.labels?.length) {
-    const wanted = new Set(q.labels);
-    issues = views.filter((v) => v.labels.some((l) => wanted.has(l.id))).map((v) => v.issue);
-  }
-  return { views: await pullViews(db, config, access, issues, doer), total };
+  return { views: await pullViews(db, config, access, views.map((v) => v.issue), doer), total };
 }

@@ -6,12 +6,12 @@ import { gitRun } from '../git/exec';
 import { mergeBase } from '../git/log';
 import { diffShortStat, mergeCommits } from '../git/merge';
 import { revParse, repoDir, zeroId } from '../git/repo';
-import { getPullByIssueId, openPullsOfRepo, updatePull } from '../models/pull';
+import { getPullByIssueId, updatePull } from '../models/pull';
 import { getRepoById } from '../models/repo';
-import { getIssueById } from '../models/issue';
-import { markMerged } from './pull-state';
-import { settingsOf } from './repo-settings';
-import { markStaleReviews } from '../models/review';
+import { dismissApprovals, markStaleReviews } from '../models/review';
+import { listProtectedBranches } from '../models/protected-branch';
+import { nowUnix } from '../lib/time';
+import { effectiveRule, toRule } from './protection-rules';
 import { getUserById } from '../models/user';
 
 // The git side of a pull request: `refs/pull/N/head` in the base repository follows the head
@@ -65,8 +65,15 @@ export async function refreshPull(db: DB, config: Config, pr: PullRequest, force
   if (!force && head === pr.head_commit_id && baseSha === pr.base_commit_id && pr.status !== PULL_STATUS.checking) return pr;
   const patch = await computeState(dir, baseSha, head);
   await updatePull(db, pr.id, { ...patch, head_commit_id: head, base_commit_id: baseSha });
-  if (head !== pr.head_commit_id) await markStaleReviews(db, pr.issue_id, head);
+  if (head !== pr.head_commit_id) await reviewsAfterHeadMoved(db, pr, head);
   return (await getPullByIssueId(db, pr.issue_id))!;
+}
+
+/** Reviews of an earlier head go stale; approvals are dismissed where the base's rule says so. */
+async function reviewsAfterHeadMoved(db: DB, pr: PullRequest, head: string): Promise<void> {
+  await markStaleReviews(db, pr.issue_id, head);
+  const rule = effectiveRule((await listProtectedBranches(db, pr.base_repo_id)).map(toRule), pr.base_branch);
+  if (rule?.s.dismiss_stale_approvals) await dismissApprovals(db, pr.issue_id, head, nowUnix());
 }
 
 async function computeState(dir: string, baseSha: string, head: string) {
@@ -81,28 +88,4 @@ async function computeState(dir: string, baseSha: string, head: string) {
     commits_ahead: ahead, commits_behind: await countRange(dir, head, baseSha),
     additions: stat.additions, deletions: stat.deletions, changed_files: stat.files,
   };
-}
-
-/** After a push: every open pull request with a side in this repository follows. Never throws. */
-export async function refreshPullsAfterPush(db: DB, config: Config, repoId: number, pusherId: number): Promise<void> {
-  for (const pr of await openPullsOfRepo(db, repoId)) {
-    try {
-      const fresh = await refreshPull(db, config, pr);
-      if (pr.base_repo_id === repoId && pr.commits_ahead > 0 && fresh.commits_ahead === 0) await detectManualMerge(db, config, fresh, pusherId);
-    } catch { /* one broken pull request must not stop the others */ }
-  }
-}
-
-/**
- * autodetect_manual_merge: a push that put the head into the base merged the pull request;
- * the merge commit is the first merge on the path from the head, else the head itself.
- */
-async function detectManualMerge(db: DB, config: Config, pr: PullRequest, pusherId: number): Promise<void> {
-  const base = await getRepoById(db, pr.base_repo_id);
-  if (!base || !settingsOf(base).autodetect_manual_merge) return;
-  const dir = await dirOfRepo(db, config, base);
-  const r = await gitRun(['rev-list', '--ancestry-path', '--merges', '--reverse', `${pr.head_commit_id}..${pr.base_commit_id}`], { gitDir: dir });
-  const commit = r.stdout.toString().split('\n')[0]?.trim() || pr.head_commit_id;
-  const issue = await getIssueById(db, pr.issue_id);
-  if (issue) await markMerged(db, base.id, pusherId, issue, pr, commit);
 }

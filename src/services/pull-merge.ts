@@ -6,7 +6,6 @@ import { MERGE_STYLES, type BuiltStyle } from '../git/merge-styles';
 import { isAncestor } from '../git/refs';
 import { revParse, zeroId } from '../git/repo';
 import { AppError, ConflictError, InvalidError, NotFoundError } from '../lib/errors';
-import { updatePull } from '../models/pull';
 import { getRepoById } from '../models/repo';
 import { getUserById } from '../models/user';
 import { deleteBranch } from './branches';
@@ -49,7 +48,7 @@ function defaultMessage(input: MergeInput, issue: Issue, pr: PullRequest, headLa
 }
 
 /** Gitea's CheckPullMergeable, in its order: who, state, style, draft, staleness. */
-async function checkPreconditions(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput) {
+export async function checkPreconditions(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput) {
   const loaded = await loadPull(db, config, access, doer, index);
   const { issue, pr } = loaded;
   if (!canWrite(loaded.ctx, true)) throw notAllowed('User not allowed to merge PR');
@@ -63,16 +62,10 @@ async function checkPreconditions(db: DB, config: Config, access: RepoAccess, do
   return loaded;
 }
 
-/** POST /repos/{owner}/{repo}/pulls/{index}/merge */
+/** POST /repos/{owner}/{repo}/pulls/{index}/merge (merge_when_checks_succeed is pull-auto-merge's). */
 export async function mergePull(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput): Promise<void> {
   const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
-  const blocked = await checkMergeProtection(db, config, access, doer, pr, input.force_merge === true)
-    .then(() => null, (err: unknown) => { if (input.merge_when_checks_succeed && err instanceof AppError && err.status === 405) return err; throw err; });
-  if (blocked) {
-    // Recorded only: nothing merges it later by itself yet; DELETE .../merge cancels the record.
-    await updatePull(db, pr.id, { auto_merge: JSON.stringify({ ...input, doer_id: doer.id }) });
-    return;
-  }
+  await checkMergeProtection(db, config, access, doer, pr, input.force_merge === true);
   const dir = await dirOfRepo(db, config, access.repo);
   if (input.Do === 'manually-merged') return manuallyMerged(db, config, access, doer, issue, pr, dir, input.MergeCommitID ?? '');
   if (pr.status === 'conflict') throw new ConflictError('merge had a conflict');
@@ -127,12 +120,4 @@ async function deleteHead(db: DB, config: Config, pr: PullRequest, doer: User): 
 export async function assertMerged(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<void> {
   const { pr } = await loadPull(db, config, access, doer, index, false);
   if (!pr.has_merged) throw new NotFoundError('pull request is not merged');
-}
-
-/** DELETE /repos/{owner}/{repo}/pulls/{index}/merge: cancels a stored auto-merge. */
-export async function cancelAutoMerge(db: DB, config: Config, access: RepoAccess, doer: User, index: number): Promise<void> {
-  const { ctx, pr } = await loadPull(db, config, access, doer, index, false);
-  if (!canWrite(ctx, true)) throw new AppError(403, 'user should have write permission on the pulls unit');
-  if (!pr.auto_merge) throw new NotFoundError('no auto-merge scheduled for this pull request');
-  await updatePull(db, pr.id, { auto_merge: '' });
 }

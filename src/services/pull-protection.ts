@@ -5,7 +5,7 @@ import { AppError } from '../lib/errors';
 import { latestCommitStatuses } from '../models/commit-status';
 import { listProtectedBranches } from '../models/protected-branch';
 import { REVIEW_TYPE, submittedReviews } from '../models/review';
-import { combineStates } from './commit-statuses';
+import { combineStates } from '../lib/commit-state';
 import { ACCESS } from './permissions';
 import { canUserMerge, effectiveRule, filePatterns, matchesFile, toRule } from './protection-rules';
 import { changedFiles } from '../git/refs';

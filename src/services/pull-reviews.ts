@@ -8,6 +8,7 @@ import {
   deleteReview, getReview, insertReview, insertReviewComment, listReviews, REVIEW_TYPE, reviewComments, updateReview,
 } from '../models/review';
 import { isUserInTeams, usersByIds } from '../models/user-lookup';
+import { attemptAutoMerge } from './pull-auto-merge';
 import { loadPull, type LoadedPull } from './pull-views';
 import { ACCESS, accessMode } from './permissions';
 import { effectiveRule, toRule } from './protection-rules';
@@ -98,6 +99,7 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
     }
     return r;
   });
+  if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
   return (await views(db, loaded, [review]))[0]!;
 }
 
@@ -111,6 +113,7 @@ export async function submitPullReview(db: DB, config: Config, access: RepoAcces
   checkVerdict(loaded, doer, type, body, (await reviewComments(db, [review.id])).length > 0);
   const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(db, access, loaded.pr.base_branch, doer) : false;
   await updateReview(db, review.id, { type, content: body, official: official ? 1 : 0, updated_unix: nowUnix() });
+  if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
   return getPullReview(db, config, access, doer, index, id);
 }
 
@@ -127,6 +130,8 @@ export async function dismissPullReview(db: DB, config: Config, access: RepoAcce
   const { review } = await loadReview(db, config, access, doer, index, id);
   if (review.type !== REVIEW_TYPE.approve && review.type !== REVIEW_TYPE.reject) throw new InvalidError('not allowed to dismiss review type', 'id');
   await updateReview(db, review.id, { dismissed: dismissed ? 1 : 0, updated_unix: nowUnix() });
+  // A dismissed rejection may have been what held a scheduled merge back.
+  await attemptAutoMerge(db, config, review.issue_id);
   return getPullReview(db, config, access, doer, index, id);
 }
 

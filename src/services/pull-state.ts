@@ -12,7 +12,8 @@ import { refreshIssueCounters } from './issue-state';
 export async function markMerged(db: DB, repoId: number, doerId: number, issue: Pick<Issue, 'id' | 'milestone_id'>, pr: PullRequest, commit: string): Promise<void> {
   const now = nowUnix();
   await db.transaction().execute(async (trx) => {
-    await updatePull(trx, pr.id, { has_merged: 1, merged_commit_id: commit, merged_by: doerId, merged_unix: now, status: 'mergeable' });
+    // A scheduled auto-merge is done with, whoever merged.
+    await updatePull(trx, pr.id, { has_merged: 1, merged_commit_id: commit, merged_by: doerId, merged_unix: now, status: 'mergeable', auto_merge: '' });
     await recordEvent(trx, issue, doerId, COMMENT_TYPE.mergePull, now, { content: '' });
     // Closed without a close event (the merge event stands for it), dependencies or not, as Gitea.
     await updateIssueRow(trx, issue.id, { is_closed: 1, closed_unix: now, updated_unix: now });

@@ -2,8 +2,6 @@ import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { Issue, PullRequest, User } from '../db/schema';
 import type { PullView } from '../convert/pull';
-import type { PullMeta } from '../convert/issue';
-import { isoTime } from '../lib/time';
 import { NotFoundError } from '../lib/errors';
 import { getPullByIssueId, pullsByIssueIds } from '../models/pull';
 import { getRepoById } from '../models/repo';
@@ -71,10 +69,4 @@ export async function pullView(db: DB, config: Config, base: RepoAccess, issue: 
 export async function getPull(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<PullView> {
   const { issue } = await loadPull(db, config, access, doer, index);
   return pullView(db, config, access, issue, doer);
-}
-
-/** Merge state of pull issues, for the issue JSON's `pull_request` (toApiIssue's fourth argument). */
-export async function pullMetaOf(db: DB, issues: Issue[]): Promise<Map<number, PullMeta>> {
-  const rows = await pullsByIssueIds(db, issues.filter((i) => i.is_pull).map((i) => i.id));
-  return new Map(rows.map((p) => [p.issue_id, { merged: p.has_merged === 1, merged_at: p.has_merged ? isoTime(p.merged_unix) : null }]));
 }

@@ -1,53 +1,29 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
 import { expectNullableShape } from '../helpers/issue-shape';
-import { createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, cloneWork, commitFile, ok, type Creds, type Work } from '../helpers/pull-fixtures';
+import { createUser, startTestServer, type TestServer } from '../helpers/server';
 
 // Pull requests over the API: creation rules, listing, editing, diffs, forks, protections.
-
-type Creds = { username: string; password: string };
 
 let s: TestServer;
 let alice: Creds;
 let bob: Creds;
 let work: string;
+let branch: Work['branch'];
 
-const as = (u: Creds): Auth => ({ basic: [u.username, u.password] });
 const api = (p: string, method = 'GET', body?: unknown, who: Creds = alice) =>
   s.request(`api/v1/repos/${p}`, { method, auth: as(who), json: body });
-
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
-}
-
-async function commitFile(dir: string, file: string, content: string): Promise<string> {
-  fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-  fs.writeFileSync(path.join(dir, file), content);
-  await git(dir, 'add', '-A');
-  await git(dir, 'commit', '-q', '-m', `change ${file}`);
-  return (await git(dir, 'rev-parse', 'HEAD')).trim();
-}
-
-async function branch(name: string, files: Record<string, string>): Promise<string> {
-  await git(work, 'fetch', '-q', 'origin');
-  await git(work, 'checkout', '-q', '-B', name, 'origin/main');
-  let sha = '';
-  for (const [f, c] of Object.entries(files)) sha = await commitFile(work, f, c);
-  await git(work, 'push', '-q', 'origin', `${name}:${name}`);
-  return sha;
-}
 
 beforeAll(async () => {
   s = await startTestServer();
   alice = await createUser(s, 'alice');
   bob = await createUser(s, 'bob');
   await createRepo(s, alice, 'proj', { auto_init: true, default_branch: 'main' });
-  work = path.join(tempDir(), 'w');
-  await git(path.dirname(work), 'clone', '-q', remoteUrl(s, 'alice', 'proj', alice.username, alice.password), 'w');
+  const w = await cloneWork(s, 'alice', 'proj', alice);
+  work = w.dir;
+  branch = w.branch;
   await commitFile(work, 'README.md', 'line one\nline two\n');
   await git(work, 'push', '-q', 'origin', 'HEAD:main');
 });
@@ -239,6 +215,39 @@ describe('fork pull requests', () => {
   });
 });
 
+describe('listing', () => {
+  it('filters by labels in SQL (X-Total-Count follows), base_branch, and sorts as Gitea', async () => {
+    const label = await ok(await api('alice/proj/labels', 'POST', { name: 'ship', color: '#00ff00' }), 201);
+    await branch('list-a', { 'list-a.txt': 'a\n' });
+    await branch('list-b', { 'list-b.txt': 'b\n' });
+    const a = await ok(await api('alice/proj/pulls', 'POST', { head: 'list-a', base: 'main', title: 'List A', labels: [label.id] }), 201);
+    const b = await ok(await api('alice/proj/pulls', 'POST', { head: 'list-b', base: 'main', title: 'List B', labels: [label.id] }), 201);
+    const res = await api(`alice/proj/pulls?state=all&labels=${label.id}&limit=1`);
+    const page = await ok(res);
+    expect(page.map((p: { number: number }) => p.number)).toEqual([b.number]);
+    expect(res.headers.get('x-total-count')).toBe('2');
+    const oldest = await ok(await api(`alice/proj/pulls?state=all&labels=${label.id}&sort=oldest`));
+    expect(oldest.map((p: { number: number }) => p.number)).toEqual([a.number, b.number]);
+    await ok(await api(`alice/proj/issues/${a.number}/comments`, 'POST', { body: 'busy' }), 201);
+    const most = await ok(await api(`alice/proj/pulls?state=all&labels=${label.id}&sort=mostcomment`));
+    expect(most[0].number).toBe(a.number);
+    const other = await ok(await api('alice/proj/pulls?state=all&base_branch=other'));
+    expect(other.length).toBeGreaterThan(0);
+    expect(other.every((p: { base: { ref: string } }) => p.base.ref === 'other')).toBe(true);
+  });
+
+  it('pull_request.merged on the issue JSON after a merge (bug: always false)', async () => {
+    await branch('merged-flag', { 'merged-flag.txt': 'm\n' });
+    const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'merged-flag', base: 'main', title: 'Flag' }), 201);
+    await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge' }), 200);
+    const issue = await ok(await api(`alice/proj/issues/${pr.number}`));
+    expect(issue.pull_request).toMatchObject({ merged: true, draft: false });
+    expect(issue.pull_request.merged_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const listed = await ok(await api('alice/proj/issues?type=pulls&state=closed'));
+    expect(listed.find((i: { number: number }) => i.number === pr.number).pull_request.merged).toBe(true);
+  });
+});
+
 describe('protections', () => {
   it('enforces the merge whitelist, required approvals and status checks', async () => {
     await ok(await api('alice/proj/collaborators/bob', 'PUT', { permission: 'write' }), 204);
@@ -279,19 +288,5 @@ describe('protections', () => {
     expect(res.status).toBe(405);
     expect(await res.text()).toContain('secret/key.txt');
     await ok(await api('alice/proj/branch_protections/main', 'PATCH', { protected_file_patterns: '' }), 200);
-  });
-
-  it('stores merge_when_checks_succeed and cancels it with DELETE', async () => {
-    await ok(await api('alice/proj/branch_protections/main', 'PATCH', { required_approvals: 0, enable_status_check: true, status_check_contexts: ['ci'] }), 200);
-    await branch('auto', { 'auto.txt': 'auto\n' });
-    const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'auto', base: 'main', title: 'Auto' }), 201);
-    expect((await api(`alice/proj/pulls/${pr.number}/merge`, 'DELETE')).status).toBe(404);
-    await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge', merge_when_checks_succeed: true }), 200);
-    await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'DELETE'), 204);
-    expect((await api(`alice/proj/pulls/${pr.number}/merge`)).status).toBe(404);
-    // Nothing blocks once the rule is gone: the same request merges at once.
-    await ok(await api('alice/proj/branch_protections/main', 'DELETE'), 204);
-    await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge', merge_when_checks_succeed: true }), 200);
-    await ok(await api(`alice/proj/pulls/${pr.number}/merge`), 204);
   });
 });

@@ -5,7 +5,8 @@ import { toApiPull, type PullView } from '../../../convert/pull';
 import { repoUrls } from '../../../convert/repo';
 import { editPull, listPulls } from '../../../services/pull-edit';
 import { pullCommits, pullFiles, pullRawDiff } from '../../../services/pull-files';
-import { assertMerged, cancelAutoMerge, MERGE_DO, mergePull } from '../../../services/pull-merge';
+import { assertMerged, MERGE_DO } from '../../../services/pull-merge';
+import { cancelAutoMerge, mergeOrSchedule } from '../../../services/pull-auto-merge';
 import { getPull } from '../../../services/pull-views';
 import { createPull, getPullByBranches } from '../../../services/pulls';
 import { updatePullBranch } from '../../../services/pull-update';
@@ -50,7 +51,7 @@ export async function list(req: Request, res: Response): Promise<void> {
   const labels = ([] as unknown[]).concat(req.query.labels ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
   const { views, total } = await listPulls(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, {
     state: queryString(req, 'state'), sort: queryString(req, 'sort'), milestone: queryInt(req, 'milestone'),
-    labels, poster: queryString(req, 'poster'), page,
+    labels, poster: queryString(req, 'poster'), baseBranch: queryString(req, 'base_branch'), page,
   });
   setPaginationHeaders(req, res, total, page);
   res.json(views.map((v) => render(req, v)));
@@ -112,10 +113,10 @@ export async function files(req: Request, res: Response): Promise<void> {
   })));
 }
 
-/** POST /repos/{owner}/{repo}/pulls/{index}/merge */
+/** POST /repos/{owner}/{repo}/pulls/{index}/merge: 200 merged, 201 scheduled to merge when checks succeed. */
 export async function merge(req: Request, res: Response): Promise<void> {
-  await mergePull(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), parseBody(mergeSchema, withoutNulls(req.body)));
-  res.status(200).end();
+  const outcome = await mergeOrSchedule(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), parseBody(mergeSchema, withoutNulls(req.body)));
+  res.status(outcome === 'scheduled' ? 201 : 200).end();
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{index}/merge: 204 merged, 404 not. */
