@@ -1,9 +1,10 @@
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
-import { git } from '../git/exec';
+import { streamGit } from '../git/stream';
 import { countCommits, logCommits } from '../git/log';
 import { diffFiles, type PullFile } from '../git/merge';
+import type { Download } from './archive';
 import { withUsers, type CommitsWithUsers } from './commits';
 import { dirOfRepo, headRefOf } from './pull-git';
 import { loadPull } from './pull-views';
@@ -44,9 +45,12 @@ export async function pullFiles(db: DB, config: Config, access: RepoAccess, doer
   return { files: files.slice(page.offset, page.offset + page.limit), total: files.length, head: r.head };
 }
 
-/** GET .../pulls/{index}.diff|.patch */
-export async function pullRawDiff(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, type: 'diff' | 'patch', binary: boolean): Promise<string> {
+/** GET .../pulls/{index}.diff|.patch, streamed from git (a large pull never sits in memory). */
+export async function pullRawDiff(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, type: 'diff' | 'patch', binary: boolean): Promise<Download> {
   const r = await rangeOf(db, config, access, doer, index);
-  if (type === 'patch') return git(['format-patch', '--no-signature', '--stdout', ...(binary ? ['--binary'] : []), `${r.base}..${r.head}`, '--'], { gitDir: r.dir });
-  return git(['diff', '-M', ...(binary ? ['--binary'] : []), r.base, r.head, '--'], { gitDir: r.dir });
+  const bin = binary ? ['--binary'] : [];
+  const args = type === 'patch'
+    ? ['format-patch', '--no-signature', '--stdout', ...bin, `${r.base}..${r.head}`, '--']
+    : ['diff', '-M', ...bin, r.base, r.head, '--'];
+  return { filename: `${index}.${type}`, contentType: 'text/plain; charset=utf-8', commit: r.head, format: type, open: () => streamGit(r.dir, args) };
 }

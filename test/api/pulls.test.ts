@@ -236,6 +236,15 @@ describe('listing', () => {
     expect(other.every((p: { base: { ref: string } }) => p.base.ref === 'other')).toBe(true);
   });
 
+  it('streams the diff as text/plain, with binary patches only when asked', async () => {
+    await branch('binary', { 'blob.bin': 'a\u0000b\u0001c' });
+    const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'binary', base: 'main', title: 'Binary' }), 201);
+    const plain = await api(`alice/proj/pulls/${pr.number}.diff`);
+    expect(plain.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await plain.text()).toContain('Binary files /dev/null and b/blob.bin differ');
+    expect(await ok(await api(`alice/proj/pulls/${pr.number}.patch?binary=true`))).toContain('GIT binary patch');
+  });
+
   it('pull_request.merged on the issue JSON after a merge (bug: always false)', async () => {
     await branch('merged-flag', { 'merged-flag.txt': 'm\n' });
     const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'merged-flag', base: 'main', title: 'Flag' }), 201);

@@ -20,6 +20,7 @@ import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool, queryInt, queryString } from '../../query';
 import { pathParam } from '../../table';
+import { sendStream } from '../../stream';
 import { parseBody } from '../../validate';
 import { indexOf, withoutNulls } from './issues';
 
@@ -84,8 +85,8 @@ export async function edit(req: Request, res: Response): Promise<void> {
 export async function rawDiff(req: Request, res: Response, next: NextFunction): Promise<void> {
   const type = pathParam(req, 'diffType');
   if ((type !== 'diff' && type !== 'patch') || !/^\d+$/.test(pathParam(req, 'index'))) return next('route');
-  const text = await pullRawDiff(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), type, queryBool(req, 'binary') ?? false);
-  res.type('text/plain').send(text);
+  const d = await pullRawDiff(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), type, queryBool(req, 'binary') ?? false);
+  await sendStream(res, d, {});
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{index}/commits */
