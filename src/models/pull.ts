@@ -59,3 +59,8 @@ export async function autoMergePullsAt(db: DB, baseRepoId: number, sha: string):
     .where('p.base_repo_id', '=', baseRepoId).where('p.head_commit_id', '=', sha).where('p.auto_merge', '!=', '')
     .where('p.has_merged', '=', 0).where('i.is_closed', '=', 0).execute();
 }
+
+export async function findPullByMergeCommit(db: DB, baseRepoId: number, sha: string): Promise<PullRequest | undefined> {
+  return db.selectFrom('pull_request').selectAll().where('base_repo_id', '=', baseRepoId).where('has_merged', '=', 1)
+    .where('merged_commit_id', '=', sha).executeTakeFirst();
+}

@@ -5,12 +5,15 @@ import type { PullView } from '../convert/pull';
 import { revParse } from '../git/repo';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../lib/errors';
 import { getIssueById } from '../models/issue';
-import { findOpenPull, findPullByBranches, forkOfOwner, insertPull } from '../models/pull';
+import { reviewersOfRepo } from '../models/issue-assignee';
+import { findOpenPull, findPullByBranches, findPullByMergeCommit, forkOfOwner, insertPull } from '../models/pull';
 import { getRepoByOwnerAndName } from '../models/repo';
 import { getUserByName } from '../models/user';
 import { createIssue, type CreateIssueInput } from './issues';
 import { dirOfRepo, refreshPull } from './pull-git';
-import { pullView } from './pull-views';
+import { canRead, issueCtx } from './issue-access';
+import { listPinned } from './issue-pins';
+import { pullView, pullViews } from './pull-views';
 import { ACCESS } from './permissions';
 import { settingsOf } from './repo-settings';
 import { accessOf, type RepoAccess } from './repos';
@@ -85,4 +88,24 @@ export async function getPullByBranches(db: DB, config: Config, base: RepoAccess
 
 export function assertPullsUnit(access: RepoAccess): void {
   if (!settingsOf(access.repo).has_pull_requests) throw new ForbiddenError('pull requests are disabled');
+}
+
+/** GET /repos/{owner}/{repo}/pulls/pinned */
+export async function listPinnedPulls(db: DB, config: Config, access: RepoAccess, doer: User | null): Promise<PullView[]> {
+  const views = await listPinned(db, access, doer, true);
+  return pullViews(db, config, access, views.map((v) => v.issue), doer);
+}
+
+/** GET /repos/{owner}/{repo}/commits/{sha}/pull: the pull request merged as this commit (full id, as Gitea). */
+export async function pullOfMergeCommit(db: DB, config: Config, access: RepoAccess, doer: User | null, sha: string): Promise<PullView> {
+  const pr = await findPullByMergeCommit(db, access.repo.id, sha);
+  const issue = pr ? await getIssueById(db, pr.issue_id) : undefined;
+  if (!issue || !canRead(await issueCtx(db, access, doer), true)) throw new NotFoundError(`pull request does not exist [merged_commit_id: ${sha}]`);
+  return pullView(db, config, access, issue, doer);
+}
+
+/** GET /repos/{owner}/{repo}/reviewers: who may be asked for a review (Gitea's GetReviewers). */
+export async function listReviewers(db: DB, access: RepoAccess): Promise<User[]> {
+  const isPublic = !access.repo.is_private && access.owner.visibility === 0;
+  return reviewersOfRepo(db, access.repo.id, access.owner, isPublic);
 }

@@ -393,6 +393,7 @@ export const apiRoutes: ApiRoute[] = [
   // -- section: pull requests --
   get('/repos/{owner}/{repo}/pulls', ['repository', 'repoListPullRequests', 'List a repo\'s pull requests'], scope('repository'), assignRepo, reqRepoReader, pulls.list),
   post('/repos/{owner}/{repo}/pulls', ['repository', 'repoCreatePullRequest', 'Create a pull request'], signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.create),
+  get('/repos/{owner}/{repo}/pulls/pinned', ['repository', 'repoListPinnedPullRequests', 'List a repo\'s pinned pull requests'], scope('repository'), assignRepo, reqRepoReader, pulls.pinned),
   get('/repos/{owner}/{repo}/pulls/{index}.{diffType}', ['repository', 'repoDownloadPullDiffOrPatch', 'Get a pull request diff or patch'], scope('repository'), assignRepo, reqRepoReader, pulls.rawDiff),
   get('/repos/{owner}/{repo}/pulls/{index}', ['repository', 'repoGetPullRequest', 'Get a pull request'], numericIndex, scope('repository'), assignRepo, reqRepoReader, pulls.get),
   patch('/repos/{owner}/{repo}/pulls/{index}', ['repository', 'repoEditPullRequest', 'Update a pull request. If using deadline only the date will be taken into account, and time of day ignored.'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.edit),
@@ -412,6 +413,8 @@ export const apiRoutes: ApiRoute[] = [
   post('/repos/{owner}/{repo}/pulls/{index}/reviews/{id}/undismissals', ['repository', 'repoUnDismissPullReview', 'Cancel to dismiss a review for a pull request'], numericId, numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.dismissReview(false)),
   post('/repos/{owner}/{repo}/pulls/{index}/requested_reviewers', ['repository', 'repoCreatePullReviewRequests', 'create review requests for a pull request'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.requestReviewers),
   del('/repos/{owner}/{repo}/pulls/{index}/requested_reviewers', ['repository', 'repoDeletePullReviewRequests', 'cancel review requests for a pull request'], numericIndex, signedIn, scope('repository'), assignRepo, reqRepoReader, notArchived, pulls.cancelReviewers),
+  get('/repos/{owner}/{repo}/commits/{sha}/pull', ['repository', 'repoGetCommitPullRequest', 'Get the merged pull request of the commit'], scope('repository'), assignRepo, reqRepoReader, pulls.ofMergeCommit),
+  get('/repos/{owner}/{repo}/reviewers', ['repository', 'repoGetReviewers', 'Return all users that can be requested to review in this repo'], signedIn, scope('repository'), assignRepo, reqRepoReader, pulls.reviewers),
   get('/repos/{owner}/{repo}/pulls/{base}/{head}', ['repository', 'repoGetPullRequestByBaseHead', 'Get a pull request by base and head'], scope('repository'), assignRepo, reqRepoReader, pulls.getByBranches),
   // -- end: pull requests --
 ];

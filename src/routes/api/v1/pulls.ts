@@ -8,7 +8,8 @@ import { pullCommits, pullFiles, pullRawDiff } from '../../../services/pull-file
 import { assertMerged, MERGE_DO } from '../../../services/pull-merge';
 import { cancelAutoMerge, mergeOrSchedule } from '../../../services/pull-auto-merge';
 import { getPull } from '../../../services/pull-views';
-import { createPull, getPullByBranches } from '../../../services/pulls';
+import { createPull, getPullByBranches, listPinnedPulls, listReviewers, pullOfMergeCommit } from '../../../services/pulls';
+import { toApiUser } from '../../../convert/user';
 import { updatePullBranch } from '../../../services/pull-update';
 import { cancelReviewRequests, requestReviews } from '../../../services/pull-review-requests';
 import { InvalidError } from '../../../lib/errors';
@@ -67,6 +68,21 @@ export async function create(req: Request, res: Response): Promise<void> {
 /** GET /repos/{owner}/{repo}/pulls/{index} */
 export async function get(req: Request, res: Response): Promise<void> {
   res.json(render(req, await getPull(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req))));
+}
+
+/** GET /repos/{owner}/{repo}/pulls/pinned */
+export async function pinned(req: Request, res: Response): Promise<void> {
+  res.json((await listPinnedPulls(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer)).map((v) => render(req, v)));
+}
+
+/** GET /repos/{owner}/{repo}/commits/{sha}/pull */
+export async function ofMergeCommit(req: Request, res: Response): Promise<void> {
+  res.json(render(req, await pullOfMergeCommit(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, pathParam(req, 'sha'))));
+}
+
+/** GET /repos/{owner}/{repo}/reviewers */
+export async function reviewers(req: Request, res: Response): Promise<void> {
+  res.json((await listReviewers(req.ctx.db, repoOf(req))).map((u) => toApiUser(req.ctx.config, u, req.ctx.doer)));
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{base}/{head} */
