@@ -114,3 +114,8 @@ export async function diffFiles(dir: string, base: string, head: string): Promis
   }
   return files;
 }
+
+/** The diff of one path between two commits (review comments cut their hunk from it). */
+export async function filePatch(dir: string, base: string, head: string, path: string): Promise<string> {
+  return git(['diff', '-M', '--no-color', base, head, '--', path], { gitDir: dir });
+}

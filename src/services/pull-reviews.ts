@@ -2,13 +2,16 @@ import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { Review, ReviewComment, User } from '../db/schema';
 import { ForbiddenError, InvalidError, NotFoundError } from '../lib/errors';
+import { cutDiffAroundLine } from '../lib/diff-hunk';
 import { nowUnix } from '../lib/time';
+import { filePatch } from '../git/merge';
 import { listProtectedBranches } from '../models/protected-branch';
 import {
   deleteReview, getReview, insertReview, insertReviewComment, listReviews, REVIEW_TYPE, reviewComments, updateReview,
 } from '../models/review';
 import { isUserInTeams, usersByIds } from '../models/user-lookup';
 import { attemptAutoMerge } from './pull-auto-merge';
+import { dirOfRepo } from './pull-git';
 import { loadPull, type LoadedPull } from './pull-views';
 import { ACCESS, accessMode } from './permissions';
 import { effectiveRule, toRule } from './protection-rules';
@@ -75,6 +78,18 @@ export async function getPullReview(db: DB, config: Config, access: RepoAccess, 
   return (await views(db, loaded, [review]))[0]!;
 }
 
+/** The diff around each commented line, from the merge base to the reviewed commit. */
+async function hunksOf(db: DB, config: Config, access: RepoAccess, loaded: LoadedPull, commit: string, lines: LineComment[]): Promise<string[]> {
+  const base = loaded.pr.merge_base || loaded.pr.base_commit_id;
+  if (!lines.length || !base) return [];
+  const dir = await dirOfRepo(db, config, access.repo);
+  return Promise.all(lines.map(async (c) => {
+    const old = !c.new_position;
+    const patch = await filePatch(dir, base, commit, c.path).catch(() => '');
+    return cutDiffAroundLine(patch, old ? c.old_position ?? 0 : c.new_position ?? 0, old);
+  }));
+}
+
 /** POST .../pulls/{index}/reviews */
 export async function createPullReview(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: CreateReviewInput): Promise<ReviewView> {
   const loaded = await loadPull(db, config, access, doer, index);
@@ -83,18 +98,22 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
   const lines = input.comments ?? [];
   checkVerdict(loaded, doer, type, body, lines.length > 0);
   for (const c of lines) if (!c.path) throw new InvalidError('[comments]: path is required', 'comments');
+  // Passed to git: a commit id only, never something that could read as an option.
+  if (input.commit_id && !/^[0-9a-f]{4,64}$/i.test(input.commit_id)) throw new InvalidError('[commit_id]: not a commit id', 'commit_id');
   const commit = input.commit_id || loaded.pr.head_commit_id;
   const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(db, access, loaded.pr.base_branch, doer) : false;
+  const hunks = await hunksOf(db, config, access, loaded, commit, lines);
   const now = nowUnix();
   const review = await db.transaction().execute(async (trx) => {
     const r = await insertReview(trx, {
       type, reviewer_id: doer.id, issue_id: loaded.issue.id, content: body, commit_id: commit,
       official: official ? 1 : 0, stale: commit === loaded.pr.head_commit_id ? 0 : 1, created_unix: now, updated_unix: now,
     });
-    for (const c of lines) {
+    for (const [i, c] of lines.entries()) {
       await insertReviewComment(trx, {
         review_id: r.id, issue_id: loaded.issue.id, poster_id: doer.id, path: c.path, content: c.body ?? '',
         line: c.new_position ? c.new_position : -(c.old_position ?? 0), commit_id: commit, created_unix: now, updated_unix: now,
+        diff_hunk: hunks[i] ?? '',
       });
     }
     return r;

@@ -10,7 +10,6 @@ import { expectShape } from '../helpers/swagger';
 
 let s: TestServer;
 let alice: Creds;
-let bob: Creds;
 let work: Work;
 
 const api = (p: string, method = 'GET', body?: unknown, who: Creds = alice) =>
@@ -20,7 +19,7 @@ const logins = (users: { login: string }[]) => users.map((u) => u.login);
 beforeAll(async () => {
   s = await startTestServer();
   alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
+  await createUser(s, 'bob');
   await createRepo(s, alice, 'proj', { auto_init: true, default_branch: 'main' });
   work = await cloneWork(s, 'alice', 'proj', alice);
 });

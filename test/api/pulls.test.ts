@@ -141,7 +141,7 @@ describe('reviews', () => {
     expect(list).toHaveLength(1);
     const comments = await ok(await api(`alice/proj/pulls/${pr.number}/reviews/${pending.id}/comments`));
     expectNullableShape(comments, '[PullReviewComment]');
-    expect(comments[0]).toMatchObject({ path: 'r.txt', body: 'why two?', position: 2 });
+    expect(comments[0]).toMatchObject({ path: 'r.txt', body: 'why two?', position: 2, diff_hunk: expect.stringMatching(/@@ -0,0 \+1,2 @@\n\+one\n\+two$/) });
     expect((await ok(await api(`alice/proj/pulls/${pr.number}`))).review_comments).toBe(1);
     await git(work, 'checkout', '-q', 'reviewed');
     await commitFile(work, 'r.txt', 'one\n');
