@@ -59,7 +59,7 @@ export function toApiTimelineComment(config: Config, v: TimelineView, viewer: Us
     ref_comment: v.refComment ? toApiComment(config, v.refComment, viewer) : null,
     ref_action: str(v.meta.ref_action) || 'none',
     ref_commit_sha: c.commit_sha,
-    review_id: 0,
+    review_id: Number(v.meta.review_id) || 0,
     label: v.label ? toIssueLabel(config, v.label, repo.owner, repo.repo) : null,
     assignee: v.assignee ? toApiUser(config, v.assignee, null) : null,
     assignee_team: null,

@@ -74,3 +74,9 @@ export async function refreshNumComments(db: DB, issueId: number): Promise<void>
 export async function deleteLabelEvents(db: DB, labelId: number, type: number): Promise<void> {
   await db.deleteFrom('comment').where('label_id', '=', labelId).where('type', '=', type).execute();
 }
+
+/** Timeline rows of one review (its submission and dismissals), which go when the review goes. */
+export async function deleteReviewEvents(db: DB, issueId: number, reviewId: number, types: number[]): Promise<void> {
+  await db.deleteFrom('comment').where('issue_id', '=', issueId).where('type', 'in', types)
+    .where(sql<boolean>`json_extract(meta, '$.review_id') = ${reviewId}`).execute();
+}

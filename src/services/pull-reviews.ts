@@ -2,7 +2,9 @@ import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { Review, ReviewComment, User } from '../db/schema';
 import { ForbiddenError, InvalidError, NotFoundError } from '../lib/errors';
+import { COMMENT_TYPE } from '../lib/comment-type';
 import { cutDiffAroundLine } from '../lib/diff-hunk';
+import { deleteReviewEvents, refreshNumComments } from '../models/comment';
 import { nowUnix } from '../lib/time';
 import { filePatch } from '../git/merge';
 import { listProtectedBranches } from '../models/protected-branch';
@@ -10,6 +12,7 @@ import {
   deleteReview, getReview, insertReview, insertReviewComment, listReviews, REVIEW_TYPE, reviewComments, updateReview,
 } from '../models/review';
 import { isUserInTeams, usersByIds } from '../models/user-lookup';
+import { recordEvent } from './issue-events';
 import { attemptAutoMerge } from './pull-auto-merge';
 import { dirOfRepo } from './pull-git';
 import { loadPull, type LoadedPull } from './pull-views';
@@ -78,6 +81,12 @@ export async function getPullReview(db: DB, config: Config, access: RepoAccess, 
   return (await views(db, loaded, [review]))[0]!;
 }
 
+/** Gitea records a submitted review in the timeline (type `review`), counted among the comments. */
+async function reviewSubmitted(db: DB, issueId: number, doerId: number, reviewId: number, body: string, now: number): Promise<void> {
+  await recordEvent(db, { id: issueId }, doerId, COMMENT_TYPE.review, now, { content: body, meta: JSON.stringify({ review_id: reviewId }) });
+  await refreshNumComments(db, issueId);
+}
+
 /** The diff around each commented line, from the merge base to the reviewed commit. */
 async function hunksOf(db: DB, config: Config, access: RepoAccess, loaded: LoadedPull, commit: string, lines: LineComment[]): Promise<string[]> {
   const base = loaded.pr.merge_base || loaded.pr.base_commit_id;
@@ -116,6 +125,7 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
         diff_hunk: hunks[i] ?? '',
       });
     }
+    if (type !== REVIEW_TYPE.pending) await reviewSubmitted(trx, loaded.issue.id, doer.id, r.id, body, now);
     return r;
   });
   if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
@@ -131,7 +141,11 @@ export async function submitPullReview(db: DB, config: Config, access: RepoAcces
   const body = input.body ?? review.content;
   checkVerdict(loaded, doer, type, body, (await reviewComments(db, [review.id])).length > 0);
   const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(db, access, loaded.pr.base_branch, doer) : false;
-  await updateReview(db, review.id, { type, content: body, official: official ? 1 : 0, updated_unix: nowUnix() });
+  const now = nowUnix();
+  await db.transaction().execute(async (trx) => {
+    await updateReview(trx, review.id, { type, content: body, official: official ? 1 : 0, created_unix: now, updated_unix: now });
+    await reviewSubmitted(trx, loaded.issue.id, doer.id, review.id, body, now);
+  });
   if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
   return getPullReview(db, config, access, doer, index, id);
 }
@@ -140,15 +154,26 @@ export async function submitPullReview(db: DB, config: Config, access: RepoAcces
 export async function deletePullReview(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number): Promise<void> {
   const { review } = await loadReview(db, config, access, doer, index, id);
   if (review.reviewer_id !== doer.id && access.mode < ACCESS.admin) throw new ForbiddenError('only the reviewer or an admin may delete a review');
-  await deleteReview(db, review.id);
+  await db.transaction().execute(async (trx) => {
+    await deleteReview(trx, review.id);
+    await deleteReviewEvents(trx, review.issue_id, review.id, [COMMENT_TYPE.review, COMMENT_TYPE.dismissReview]);
+    await refreshNumComments(trx, review.issue_id);
+  });
 }
 
 /** POST .../reviews/{id}/dismissals and /undismissals: repository admins, verdicts only. */
-export async function dismissPullReview(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number, dismissed: boolean): Promise<ReviewView> {
+export async function dismissPullReview(
+  db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number, dismissed: boolean, message = '',
+): Promise<ReviewView> {
   if (access.mode < ACCESS.admin) throw new ForbiddenError('must be repo admin');
   const { review } = await loadReview(db, config, access, doer, index, id);
   if (review.type !== REVIEW_TYPE.approve && review.type !== REVIEW_TYPE.reject) throw new InvalidError('not allowed to dismiss review type', 'id');
-  await updateReview(db, review.id, { dismissed: dismissed ? 1 : 0, updated_unix: nowUnix() });
+  const now = nowUnix();
+  await db.transaction().execute(async (trx) => {
+    await updateReview(trx, review.id, { dismissed: dismissed ? 1 : 0, updated_unix: now });
+    // Only a dismissal shows in the timeline, with its message (Gitea has no undismiss event).
+    if (dismissed) await recordEvent(trx, { id: review.issue_id }, doer.id, COMMENT_TYPE.dismissReview, now, { content: message, meta: JSON.stringify({ review_id: review.id }) });
+  });
   // A dismissed rejection may have been what held a scheduled merge back.
   await attemptAutoMerge(db, config, review.issue_id);
   return getPullReview(db, config, access, doer, index, id);

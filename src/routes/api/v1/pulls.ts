@@ -201,8 +201,11 @@ export async function reviewComments(req: Request, res: Response): Promise<void>
   res.json(v.comments.map((c) => toApiReviewComment(req.ctx.config, v, c, req.ctx.doer)));
 }
 
+const dismissSchema = z.object({ message: z.string().optional(), priors: z.boolean().optional() });
+
 export const dismissReview = (dismissed: boolean) => async (req: Request, res: Response): Promise<void> => {
-  const v = await dismissPullReview(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), reviewId(req), dismissed);
+  const { message } = dismissed ? parseBody(dismissSchema, withoutNulls(req.body ?? {})) : { message: '' };
+  const v = await dismissPullReview(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), reviewId(req), dismissed, message ?? '');
   res.json(renderReview(req, v));
 };
 

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRepo } from '../helpers/git';
+import { expectNullableShape } from '../helpers/issue-shape';
+import { as, cloneWork, ok, type Creds, type Work } from '../helpers/pull-fixtures';
+import { createUser, startTestServer, type TestServer } from '../helpers/server';
+
+// Reviews in the timeline, as Gitea: a submitted review is a `review` event counted among the
+// pull's comments; a dismissal is a `dismiss_review` event with its message; deleting the
+// review takes its events away.
+
+let s: TestServer;
+let alice: Creds;
+let bob: Creds;
+let work: Work;
+
+const api = (p: string, method = 'GET', body?: unknown, who: Creds = alice) =>
+  s.request(`api/v1/repos/alice/proj/${p}`, { method, auth: as(who), json: body });
+type Event = { type: string; review_id: number; body: string; user: { login: string } };
+const reviewEvents = async (n: number): Promise<Event[]> => {
+  const all = await ok(await api(`issues/${n}/timeline`));
+  expectNullableShape(all, '[TimelineComment]');
+  return all.filter((e: Event) => e.type === 'review' || e.type === 'dismiss_review');
+};
+
+beforeAll(async () => {
+  s = await startTestServer();
+  alice = await createUser(s, 'alice');
+  bob = await createUser(s, 'bob');
+  await createRepo(s, alice, 'proj', { auto_init: true, default_branch: 'main' });
+  await ok(await api('collaborators/bob', 'PUT', { permission: 'write' }), 204);
+  work = await cloneWork(s, 'alice', 'proj', alice);
+});
+afterAll(async () => { await s.stop(); });
+
+describe('reviews in the timeline', () => {
+  it('records submitted reviews (not pending ones), dismissals with their message, and drops them with the review', async () => {
+    await work.branch('timeline', { 't.txt': 't\n' });
+    const pr = await ok(await api('pulls', 'POST', { head: 'timeline', base: 'main', title: 'Timeline' }), 201);
+    const pending = await ok(await api(`pulls/${pr.number}/reviews`, 'POST', { body: 'draft' }, bob));
+    expect(await reviewEvents(pr.number)).toEqual([]);
+    await ok(await api(`pulls/${pr.number}/reviews/${pending.id}`, 'POST', { event: 'COMMENT', body: 'looked' }, bob));
+    const approval = await ok(await api(`pulls/${pr.number}/reviews`, 'POST', { event: 'APPROVED', body: 'lgtm' }, bob));
+    let events = await reviewEvents(pr.number);
+    expect(events.map((e) => [e.type, e.review_id, e.body, e.user.login])).toEqual([
+      ['review', pending.id, 'looked', 'bob'], ['review', approval.id, 'lgtm', 'bob'],
+    ]);
+    expect((await ok(await api(`pulls/${pr.number}`))).comments).toBe(2);
+
+    await ok(await api(`pulls/${pr.number}/reviews/${approval.id}/dismissals`, 'POST', { message: 'outdated' }));
+    events = await reviewEvents(pr.number);
+    expect(events.at(-1)).toMatchObject({ type: 'dismiss_review', review_id: approval.id, body: 'outdated' });
+
+    await ok(await api(`pulls/${pr.number}/reviews/${approval.id}`, 'DELETE', undefined, bob), 204);
+    expect((await reviewEvents(pr.number)).map((e) => e.review_id)).toEqual([pending.id]);
+    expect((await ok(await api(`issues/${pr.number}`))).comments).toBe(1);
+  });
+});
