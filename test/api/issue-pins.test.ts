@@ -88,3 +88,32 @@ describe('issue pins', () => {
     await h.api('repos/powner/pins', { method: 'PATCH', auth: as(owner), json: { has_issues: true } });
   });
 });
+
+describe('issue locks', () => {
+  const lock = (index: number, method: string, who: Creds, body?: unknown) =>
+    h.api(`repos/powner/pins/issues/${index}/lock`, { method, auth: as(who), json: body });
+  const comment = (who: Creds) => h.api('repos/powner/pins/issues/4/comments', { method: 'POST', auth: as(who), json: { body: 'hi' } });
+
+  it('locks for writers only (403), keeps the reason on the timeline, and stops comments from non-writers', async () => {
+    const reader = await createUser(s, 'preader');
+    expect((await lock(4, 'PUT', reader, { lock_reason: 'spam' })).status).toBe(403);
+    expect((await lock(4, 'PUT', writer, { lock_reason: 'Too heated' })).status).toBe(204);
+    expect((await lock(4, 'PUT', writer, {})).status).toBe(204);
+    const issue = await json(await h.api('repos/powner/pins/issues/4', { auth: as(owner) }));
+    expect(issue.is_locked).toBe(true);
+    expect((await comment(reader)).status).toBe(403);
+    expect((await comment(writer)).status).toBe(201);
+    const timeline = await json(await h.api('repos/powner/pins/issues/4/timeline', { auth: as(owner) }));
+    const event = timeline.find((e: { type: string }) => e.type === 'lock');
+    expect(event).toMatchObject({ body: 'Too heated', user: { login: 'pwriter' } });
+    expect(timeline.filter((e: { type: string }) => e.type === 'lock')).toHaveLength(1);
+  });
+
+  it('unlocks (204), after which anyone who can read may comment again', async () => {
+    expect((await lock(4, 'DELETE', writer)).status).toBe(204);
+    expect((await json(await h.api('repos/powner/pins/issues/4', { auth: as(owner) }))).is_locked).toBe(false);
+    const reader = await createUser(s, 'preader2');
+    expect((await comment(reader)).status).toBe(201);
+    expect((await lock(99, 'DELETE', owner)).status).toBe(404);
+  });
+});

@@ -369,6 +369,8 @@ export const apiRoutes: ApiRoute[] = [
   del('/repos/{owner}/{repo}/issues/{index}/blocks', ['issue', 'issueRemoveIssueBlocking', 'Unblock the issue given in the body by the issue in path'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issueDeps.removeBlock),
   get('/repos/{owner}/{repo}/issues/pinned', ['repository', 'repoListPinnedIssues', 'List a repo\'s pinned issues'], scope('issue'), assignRepo, reqRepoReader, issuePins.pinned),
   get('/repos/{owner}/{repo}/new_pin_allowed', ['repository', 'repoNewPinAllowed', 'Returns if new Issue Pins are allowed'], scope('repository'), assignRepo, reqRepoReader, issuePins.allowed),
+  put('/repos/{owner}/{repo}/issues/{index}/lock', ['issue', 'issueLockIssue', 'Lock an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issuePins.lock),
+  del('/repos/{owner}/{repo}/issues/{index}/lock', ['issue', 'issueUnlockIssue', 'Unlock an issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoReader, notArchived, issuePins.unlock),
   post('/repos/{owner}/{repo}/issues/{index}/pin', ['issue', 'pinIssue', 'Pin an Issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoAdmin, notArchived, issuePins.pin),
   del('/repos/{owner}/{repo}/issues/{index}/pin', ['issue', 'unpinIssue', 'Unpin an Issue'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoAdmin, notArchived, issuePins.unpin),
   patch('/repos/{owner}/{repo}/issues/{index}/pin/{position}', ['issue', 'moveIssuePin', 'Moves the Pin to the given Position'], numericIndex, signedIn, scope('issue'), assignRepo, reqRepoAdmin, notArchived, issuePins.move),

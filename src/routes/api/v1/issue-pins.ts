@@ -1,8 +1,11 @@
 import type { Request, Response } from 'express';
+import { z } from 'zod';
 import { toApiIssue } from '../../../convert/issue';
 import { listPinned, moveIssuePin, newPinAllowed, pinIssue, unpinIssue } from '../../../services/issue-pins';
+import { setIssueLock } from '../../../services/issue-lock';
 import { doerOf, repoOf } from '../../context';
-import { indexOf } from './issues';
+import { parseBody } from '../../validate';
+import { indexOf, withoutNulls } from './issues';
 
 /** POST .../issues/{index}/pin */
 export async function pin(req: Request, res: Response): Promise<void> {
@@ -26,6 +29,21 @@ export async function move(req: Request, res: Response): Promise<void> {
 export async function pinned(req: Request, res: Response): Promise<void> {
   const views = await listPinned(req.ctx.db, repoOf(req), req.ctx.doer, false);
   res.json(views.map((v) => toApiIssue(req.ctx.config, v, req.ctx.doer)));
+}
+
+const lockSchema = z.object({ lock_reason: z.string().optional() });
+
+/** PUT .../issues/{index}/lock */
+export async function lock(req: Request, res: Response): Promise<void> {
+  const { lock_reason } = parseBody(lockSchema, withoutNulls(req.body ?? {}));
+  await setIssueLock(req.ctx.db, repoOf(req), doerOf(req), indexOf(req), true, lock_reason ?? '');
+  res.status(204).end();
+}
+
+/** DELETE .../issues/{index}/lock */
+export async function unlock(req: Request, res: Response): Promise<void> {
+  await setIssueLock(req.ctx.db, repoOf(req), doerOf(req), indexOf(req), false);
+  res.status(204).end();
 }
 
 /** GET .../new_pin_allowed */
