@@ -52,7 +52,8 @@ export function toApiRepo(config: Config, view: RepoView, viewer: User | null): 
     private: repo.is_private === 1,
     fork: repo.is_fork === 1,
     template: repo.is_template === 1,
-    parent: view.parent ?? null,
+    // Gitea omits parent and repo_transfer when there are none (omitempty).
+    ...(view.parent ? { parent: view.parent } : {}),
     mirror: repo.is_mirror === 1,
     size: Math.round(repo.size / 1024),
     language: view.language ?? '',
@@ -105,7 +106,7 @@ export function toApiRepo(config: Config, view: RepoView, viewer: User | null): 
     mirror_interval: s.mirror_interval,
     object_format_name: repo.object_format_name,
     mirror_updated: isoTime(0),
-    repo_transfer: view.transfer ?? null,
+    ...(view.transfer ? { repo_transfer: view.transfer } : {}),
     topics: topicsOf(repo),
     licenses: view.licenses ?? [],
   };

@@ -29,11 +29,13 @@ const edit = (full: string, body: Record<string, unknown>, auth: Auth = as(alice
 
 /**
  * Gitea omits the trackers and the external wiki (omitempty) when they are unset or their unit is
- * off; every other field is always sent.
+ * off, and parent and repo_transfer when there are none; every other field is always sent.
  */
 function expectRepository(body: Record<string, unknown>): void {
   expectRepoShape(body);
-  expectAllFields({ internal_tracker: null, external_tracker: null, external_wiki: null, ...body }, 'Repository');
+  expect(body.parent, 'parent is omitted, never null').not.toBeNull();
+  expect(body.repo_transfer, 'repo_transfer is omitted, never null').not.toBeNull();
+  expectAllFields({ internal_tracker: null, external_tracker: null, external_wiki: null, parent: null, repo_transfer: null, ...body }, 'Repository');
 }
 
 describe('POST /user/repos', () => {
@@ -45,7 +47,7 @@ describe('POST /user/repos', () => {
     const host = new URL(root()).hostname;
     expect(body).toMatchObject({
       name: 'first', full_name: 'alice/first', description: 'my first', empty: true, private: false, fork: false,
-      template: false, mirror: false, archived: false, parent: null, default_branch: 'main', object_format_name: 'sha1',
+      template: false, mirror: false, archived: false, default_branch: 'main', object_format_name: 'sha1',
       html_url: `${root()}alice/first`, clone_url: `${root()}alice/first.git`, ssh_url: `git@${host}:alice/first.git`,
       url: `${root()}api/v1/repos/alice/first`, permissions: { admin: true, push: true, pull: true },
       stars_count: 0, forks_count: 0, open_issues_count: 0, topics: [], licenses: [],
