@@ -2,7 +2,9 @@ import type { Config } from '../config/schema';
 import type { ReviewComment, User } from '../db/schema';
 import { isoTime } from '../lib/time';
 import type { ReviewView } from '../services/pull-reviews';
+import type { TeamReviewView } from '../services/review-teams';
 import { ghostUser, issueHtmlUrl } from './issue';
+import { toApiTeam } from './team';
 import { toApiUser } from './user';
 
 const STATE = ['PENDING', 'APPROVED', 'COMMENT', 'REQUEST_CHANGES', 'REQUEST_REVIEW'];
@@ -13,11 +15,13 @@ const pullUrls = (config: Config, v: ReviewView) => {
   return { html, api: `${config.server.root_url}api/v1/repos/${encodeURIComponent(ctx.owner.name)}/${encodeURIComponent(ctx.repo.name)}/pulls/${issue.index}` };
 };
 
-export function toApiPullReview(config: Config, v: ReviewView, viewer: User | null) {
+/** Gitea's ToPullReview: a team request has no user (null) and carries its team. */
+export function toApiPullReview(config: Config, v: TeamReviewView, viewer: User | null) {
   const { review } = v;
   const urls = pullUrls(config, v);
+  const user = review.reviewer_team_id ? null : toApiUser(config, v.reviewer ?? ghostUser(), viewer);
   return {
-    id: review.id, user: toApiUser(config, v.reviewer ?? ghostUser(), viewer), team: null,
+    id: review.id, user, team: v.team ? toApiTeam(config, v.team.team, v.team.units, v.team.org) : null,
     state: STATE[review.type] ?? 'COMMENT', body: review.content, commit_id: review.commit_id,
     stale: review.stale === 1, official: review.official === 1, dismissed: review.dismissed === 1,
     comments_count: v.comments.length, submitted_at: isoTime(review.created_unix), updated_at: isoTime(review.updated_unix),

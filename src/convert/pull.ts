@@ -3,8 +3,10 @@ import type { PullRequest, User } from '../db/schema';
 import { isoTime } from '../lib/time';
 import type { RepoAccess } from '../services/repos';
 import type { IssueView } from '../services/issue-views';
+import type { ReviewTeam } from '../services/review-teams';
 import { toApiIssue } from './issue';
 import { toApiRepoWithParent } from './repo-view';
+import { toApiTeam } from './team';
 import { toApiUser } from './user';
 
 /** A pull request with what its JSON needs: the issue, both repositories, who merged it. */
@@ -12,6 +14,8 @@ export type PullView = {
   issue: IssueView; pr: PullRequest; head: RepoAccess | null; base: RepoAccess; mergedBy: User | null;
   /** Users asked to review (pending requests). */
   requested: User[];
+  /** Teams asked to review (pending requests). */
+  requestedTeams?: ReviewTeam[];
   reviewComments: number;
 };
 
@@ -34,7 +38,9 @@ export function toApiPull(config: Config, v: PullView, viewer: User | null) {
   return {
     id: pr.id, url: html, number: i.number, user: i.user, title: i.title, body: i.body,
     labels: i.labels, milestone: i.milestone, assignee: i.assignee, assignees: i.assignees,
-    requested_reviewers: v.requested.map((u) => toApiUser(config, u, viewer)), requested_reviewers_teams: [], state: i.state, draft: i.pull_request!.draft,
+    requested_reviewers: v.requested.map((u) => toApiUser(config, u, viewer)),
+    requested_reviewers_teams: (v.requestedTeams ?? []).map((t) => toApiTeam(config, t.team, t.units, t.org)),
+    state: i.state, draft: i.pull_request!.draft,
     is_locked: i.is_locked, comments: i.comments, review_comments: v.reviewComments,
     additions: pr.additions, deletions: pr.deletions, changed_files: pr.changed_files,
     html_url: html, diff_url: `${html}.diff`, patch_url: `${html}.patch`,

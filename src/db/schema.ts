@@ -408,6 +408,8 @@ export interface ReviewTable {
   id: Generated<number>; type: number; reviewer_id: number; issue_id: number; content: Generated<string>;
   commit_id: Generated<string>; official: Generated<number>; stale: Generated<number>; dismissed: Generated<number>;
   created_unix: number; updated_unix: number;
+  /** A request addressed to a team (reviewer_id 0), else 0. */
+  reviewer_team_id: Generated<number>;
 }
 export type Review = Selectable<ReviewTable>;
 export interface ReviewCommentTable {

@@ -1,50 +1,123 @@
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
-import type { User } from '../db/schema';
+import type { Team, User } from '../db/schema';
 import { InvalidError, NotFoundError } from '../lib/errors';
 import { nowUnix } from '../lib/time';
+import { listProtectedBranches } from '../models/protected-branch';
 import { deleteReviewRequest, insertReview, REVIEW_TYPE, reviewRequests } from '../models/review';
-import { usersByNames } from '../models/user-lookup';
+import { deleteTeamReviewRequest } from '../models/review-team';
+import { hasTeamRepo, unitsOfTeams } from '../models/team';
+import { teamsByNames, usersByNames } from '../models/user-lookup';
 import { assertWriter } from './issue-access';
-import { loadPull } from './pull-views';
-import { ACCESS, accessMode } from './permissions';
-import type { ReviewView } from './pull-reviews';
+import { loadPull, type LoadedPull } from './pull-views';
+import { ACCESS, accessMode, ORG_TYPE } from './permissions';
+import { effectiveRule, toRule } from './protection-rules';
+import { getPullReview, listPullReviews } from './pull-reviews';
+import { reviewTeamsByIds, withReviewTeams, type TeamReviewView } from './review-teams';
 import type { RepoAccess } from './repos';
 
 // POST/DELETE .../pulls/{index}/requested_reviewers: review requests are review rows of type
-// REQUEST_REVIEW (as Gitea). Team requests are accepted and ignored: teams are not stored here.
+// REQUEST_REVIEW (as Gitea), addressed to a user (reviewer_id) or a team (reviewer_team_id).
 
-async function reviewersByName(db: DB, access: RepoAccess, posterId: number, names: string[]): Promise<User[]> {
-  const wanted = [...new Set(names.map((n) => n.toLowerCase()))];
+export type ReviewRequestNames = { reviewers?: string[]; team_reviewers?: string[] };
+export type ReviewRequests = { users: User[]; teams: Team[] };
+
+const lowerSet = (names: string[]) => [...new Set(names.map((n) => n.toLowerCase()))];
+
+async function reviewersByName(db: DB, access: RepoAccess, posterId: number, names: string[], adding: boolean): Promise<User[]> {
+  const wanted = lowerSet(names);
   const users = await usersByNames(db, wanted);
   const missing = wanted.find((n) => !users.some((u) => u.lower_name === n));
   if (missing) throw new NotFoundError(`user does not exist [name: ${missing}]`);
-  for (const u of users) {
+  for (const u of adding ? users : []) {
     if (u.id === posterId) throw new InvalidError('poster of pr can\'t be reviewer', 'reviewers');
     if ((await accessMode(db, u, access.repo, access.owner)) < ACCESS.read) throw new InvalidError(`reviewer ${u.name} cannot read the repository`, 'reviewers');
   }
   return users;
 }
 
-export async function requestReviews(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: string[]): Promise<ReviewView[]> {
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  assertWriter(loaded.ctx, true);
-  const users = await reviewersByName(db, access, loaded.issue.poster_id, names);
-  const existing = new Set((await reviewRequests(db, [loaded.issue.id])).map((r) => r.reviewer_id));
+/**
+ * Gitea's parseReviewersByNames: teams of the repository's organization by name (404 when
+ * unknown). A user's repository has no teams and Gitea ignores the names there, so does hearth.
+ */
+async function teamsByName(db: DB, access: RepoAccess, names: string[], adding: boolean): Promise<Team[]> {
+  if (access.owner.type !== ORG_TYPE || !names.length) return [];
+  const wanted = lowerSet(names);
+  const teams = await teamsByNames(db, access.owner.id, wanted);
+  const missing = wanted.find((n) => !teams.some((t) => t.lower_name === n));
+  if (missing) throw new NotFoundError(`team does not exist [name: ${missing}]`);
+  // Gitea's isValidTeamReviewRequest: only a private repository must be listed on the team.
+  for (const t of adding && access.repo.is_private ? teams : []) {
+    if (!t.includes_all_repositories && !(await hasTeamRepo(db, t.id, access.repo.id))) {
+      throw new InvalidError(`reviewing team ${t.name} can't read the repository`, 'team_reviewers');
+    }
+  }
+  return wanted.map((n) => teams.find((t) => t.lower_name === n)!);
+}
+
+/** Resolves and checks every name before anything is written (creating a pull uses it too). */
+export async function resolveReviewRequests(db: DB, access: RepoAccess, posterId: number, names: ReviewRequestNames, adding = true): Promise<ReviewRequests> {
+  return {
+    users: await reviewersByName(db, access, posterId, names.reviewers ?? [], adding),
+    teams: await teamsByName(db, access, names.team_reviewers ?? [], adding),
+  };
+}
+
+/** Gitea's IsOfficialReviewerTeam: whitelisted on the base's rule, else a team writing code there. */
+async function isOfficialTeam(db: DB, access: RepoAccess, baseBranch: string, team: Team): Promise<boolean> {
+  const rule = effectiveRule((await listProtectedBranches(db, access.repo.id)).map(toRule), baseBranch);
+  if (!rule) return false;
+  if (rule.s.enable_approvals_whitelist) return rule.s.approvals_whitelist_team_ids.includes(team.id);
+  if (team.authorize >= ACCESS.admin) return true;
+  const code = (await unitsOfTeams(db, [team.id])).find((u) => u.type === 'repo.code');
+  return (code?.access_mode ?? 0) >= ACCESS.write;
+}
+
+/** Inserts the requests not yet open (users first, then teams, as Gitea); the new ones. */
+export async function addReviewRequests(db: DB, access: RepoAccess, loaded: LoadedPull, wanted: ReviewRequests): Promise<TeamReviewView[]> {
+  const open = await reviewRequests(db, [loaded.issue.id]);
+  const base = { type: REVIEW_TYPE.request, issue_id: loaded.issue.id, commit_id: loaded.pr.head_commit_id };
+  const out: TeamReviewView[] = [];
   const now = nowUnix();
-  const out: ReviewView[] = [];
-  for (const u of users) {
-    if (existing.has(u.id)) continue;
-    const review = await insertReview(db, {
-      type: REVIEW_TYPE.request, reviewer_id: u.id, issue_id: loaded.issue.id, commit_id: loaded.pr.head_commit_id, created_unix: now, updated_unix: now,
-    });
+  for (const u of wanted.users) {
+    if (open.some((r) => r.reviewer_id === u.id)) continue;
+    const review = await insertReview(db, { ...base, reviewer_id: u.id, created_unix: now, updated_unix: now });
     out.push({ review, reviewer: u, comments: [], loaded });
+  }
+  const teams = await reviewTeamsByIds(db, wanted.teams.map((t) => t.id));
+  for (const t of wanted.teams) {
+    if (open.some((r) => r.reviewer_team_id === t.id)) continue;
+    const official = (await isOfficialTeam(db, access, loaded.pr.base_branch, t)) ? 1 : 0;
+    const review = await insertReview(db, { ...base, reviewer_id: 0, reviewer_team_id: t.id, official, created_unix: now, updated_unix: now });
+    out.push({ review, reviewer: undefined, comments: [], loaded, team: teams.get(t.id) });
   }
   return out;
 }
 
-export async function cancelReviewRequests(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: string[]): Promise<void> {
+export async function requestReviews(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<TeamReviewView[]> {
   const loaded = await loadPull(db, config, access, doer, index, false);
   assertWriter(loaded.ctx, true);
-  for (const u of await reviewersByName(db, access, loaded.issue.poster_id, names)) await deleteReviewRequest(db, loaded.issue.id, u.id);
+  return addReviewRequests(db, access, loaded, await resolveReviewRequests(db, access, loaded.issue.poster_id, names));
+}
+
+/** Cancelling a request that is not open is a no-op (204), as Gitea. */
+export async function cancelReviewRequests(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<void> {
+  const loaded = await loadPull(db, config, access, doer, index, false);
+  assertWriter(loaded.ctx, true);
+  const { users, teams } = await resolveReviewRequests(db, access, loaded.issue.poster_id, names, false);
+  for (const u of users) await deleteReviewRequest(db, loaded.issue.id, u.id);
+  for (const t of teams) await deleteTeamReviewRequest(db, loaded.issue.id, t.id);
+}
+
+/** GET .../pulls/{index}/reviews with team requests carrying their team. */
+export async function listPullReviewsWithTeams(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: { offset: number; limit: number }) {
+  const { views, total } = await listPullReviews(db, config, access, doer, index, page);
+  return { views: await withReviewTeams(db, views), total };
+}
+
+/** GET .../pulls/{index}/reviews/{id}: a team request whose team is gone is 404. */
+export async function getPullReviewWithTeam(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, id: number): Promise<TeamReviewView> {
+  const [view] = await withReviewTeams(db, [await getPullReview(db, config, access, doer, index, id)]);
+  if (!view) throw new NotFoundError(`review does not exist [id: ${id}]`);
+  return view;
 }

@@ -13,6 +13,7 @@ import { issueViews } from './issue-views';
 import { refreshPull } from './pull-git';
 import { accessOf, type RepoAccess } from './repos';
 import { ACCESS } from './permissions';
+import { reviewTeamsByIds, teamsOfRequests } from './review-teams';
 
 // Loading pull requests for their JSON: the issue row, the pull row (refreshed when a tip
 // moved) and the head repository as the caller sees it.
@@ -49,12 +50,14 @@ export async function pullViews(db: DB, config: Config, base: RepoAccess, issues
   const requestedUsers = new Map((await usersByIds(db, [...new Set(requests.map((r) => r.reviewer_id))])).map((u) => [u.id, u]));
   const requestedOf = (issueId: number) => requests.filter((r) => r.issue_id === issueId)
     .map((r) => requestedUsers.get(r.reviewer_id)).filter((u): u is User => !!u);
+  const requestedTeams = await reviewTeamsByIds(db, requests.map((r) => r.reviewer_team_id));
+  const teamsOf = (issueId: number) => teamsOfRequests(requests.filter((r) => r.issue_id === issueId), requestedTeams);
   const out: PullView[] = [];
   for (const [n, view] of views.entries()) {
     const pr = fresh[n];
     if (!pr) continue;
     const mergedBy = pr.merged_by ? (await getUserById(db, pr.merged_by)) ?? null : null;
-    out.push({ issue: view, pr, base, head: await headAccess(db, pr, base, viewer), mergedBy, requested: requestedOf(pr.issue_id), reviewComments: lineComments.get(pr.issue_id) ?? 0 });
+    out.push({ issue: view, pr, base, head: await headAccess(db, pr, base, viewer), mergedBy, requested: requestedOf(pr.issue_id), requestedTeams: teamsOf(pr.issue_id), reviewComments: lineComments.get(pr.issue_id) ?? 0 });
   }
   return out;
 }

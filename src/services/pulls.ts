@@ -13,12 +13,13 @@ import { createIssue, type CreateIssueInput } from './issues';
 import { dirOfRepo, refreshPull } from './pull-git';
 import { canRead, issueCtx } from './issue-access';
 import { listPinned } from './issue-pins';
-import { pullView, pullViews } from './pull-views';
+import { addReviewRequests, resolveReviewRequests, type ReviewRequestNames } from './pull-review-requests';
+import { loadPull, pullView, pullViews } from './pull-views';
 import { ACCESS } from './permissions';
 import { settingsOf } from './repo-settings';
 import { accessOf, type RepoAccess } from './repos';
 
-export type CreatePullInput = Omit<CreateIssueInput, 'pull' | 'closed' | 'ref'> & { head: string; base: string };
+export type CreatePullInput = Omit<CreateIssueInput, 'pull' | 'closed' | 'ref'> & { head: string; base: string } & ReviewRequestNames;
 
 type Head = { repo: Repository; access: RepoAccess; branch: string };
 
@@ -63,8 +64,11 @@ export async function createPull(db: DB, config: Config, base: RepoAccess, doer:
   if (existing) {
     throw new ConflictError(`pull request already exists for these targets [id: ${existing.id}, issue_id: ${existing.issue_id}, head_repo_id: ${head.repo.id}, base_repo_id: ${base.repo.id}, head_branch: ${head.branch}, base_branch: ${input.base}]`);
   }
+  // Checked before the pull exists, so a bad name leaves nothing half made (Gitea: 404 / 422).
+  const { reviewers, team_reviewers: teamReviewers, ...issueInput } = input;
+  const requests = await resolveReviewRequests(db, base, doer.id, { reviewers, team_reviewers: teamReviewers });
   const view = await createIssue(db, base, doer, {
-    ...input,
+    ...issueInput,
     pull: async (trx, issue) => {
       await insertPull(trx, {
         issue_id: issue.id, index: issue.index, head_repo_id: head.repo.id, base_repo_id: base.repo.id,
@@ -73,6 +77,9 @@ export async function createPull(db: DB, config: Config, base: RepoAccess, doer:
       });
     },
   });
+  if (requests.users.length || requests.teams.length) {
+    await addReviewRequests(db, base, await loadPull(db, config, base, doer, view.issue.index), requests);
+  }
   return pullView(db, config, base, view.issue, doer);
 }
 

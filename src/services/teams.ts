@@ -8,6 +8,7 @@ import {
   setAllUnitModes, teamMemberIds, teamRepoIds, unitsOfTeams, updateTeamRow, type TeamFilter,
 } from '../models/team';
 import { getUserById } from '../models/user';
+import { deleteReviewRequestsOfTeam } from '../models/review-team';
 import { isOrgMember } from '../models/team-access';
 import type { OrgAccess } from './orgs';
 import { ACCESS, canSeeOwner } from './permissions';
@@ -186,6 +187,7 @@ export async function deleteTeam(db: DB, id: number, viewer: User): Promise<void
     const members = await teamMemberIds(trx, team.id);
     const repoIds = await teamRepoIds(trx, team.id);
     await deleteTeamRow(trx, team.id);
+    await deleteReviewRequestsOfTeam(trx, team.id);
     for (const uid of members) {
       const user = await getUserById(trx, uid);
       if (user) await dropUnreadableWatches(trx, org, user, repoIds);

@@ -8,6 +8,7 @@ import * as m0011 from './0011-issues';
 import * as m0012 from './0012-issue-index';
 import * as m0014 from './0014-releases';
 import * as m0017 from './0017-pull-requests';
+import * as m0018 from './0018-review-teams';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0012-issue-index': m0012,
   '0014-releases': m0014,
   '0017-pull-requests': m0017,
+  '0018-review-teams': m0018,
 };

@@ -11,12 +11,15 @@ import { getPull } from '../../../services/pull-views';
 import { createPull, getPullByBranches, listPinnedPulls, listReviewers, pullOfMergeCommit } from '../../../services/pulls';
 import { toApiUser } from '../../../convert/user';
 import { updatePullBranch } from '../../../services/pull-update';
-import { cancelReviewRequests, requestReviews } from '../../../services/pull-review-requests';
+import {
+  cancelReviewRequests, getPullReviewWithTeam, listPullReviewsWithTeams, requestReviews,
+} from '../../../services/pull-review-requests';
 import { InvalidError } from '../../../lib/errors';
 import { toApiPullReview, toApiReviewComment } from '../../../convert/pull-review';
 import {
-  createPullReview, deletePullReview, dismissPullReview, getPullReview, listPullReviews, pullReviewComments, submitPullReview, type ReviewView,
+  createPullReview, deletePullReview, dismissPullReview, pullReviewComments, submitPullReview,
 } from '../../../services/pull-reviews';
+import type { TeamReviewView } from '../../../services/review-teams';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool, queryInt, queryString } from '../../query';
@@ -166,12 +169,12 @@ const reviewSchema = z.object({
 });
 const submitSchema = z.object({ body: z.string().optional(), event: z.string().optional() });
 const reviewId = (req: Request) => Number(req.params.id);
-const renderReview = (req: Request, v: ReviewView) => toApiPullReview(req.ctx.config, v, req.ctx.doer);
+const renderReview = (req: Request, v: TeamReviewView) => toApiPullReview(req.ctx.config, v, req.ctx.doer);
 
 /** GET .../pulls/{index}/reviews */
 export async function listReviews(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
-  const { views, total } = await listPullReviews(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), page);
+  const { views, total } = await listPullReviewsWithTeams(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), page);
   setPaginationHeaders(req, res, total, page);
   res.json(views.map((v) => renderReview(req, v)));
 }
@@ -183,7 +186,7 @@ export async function createReview(req: Request, res: Response): Promise<void> {
 }
 
 export async function getReview(req: Request, res: Response): Promise<void> {
-  res.json(renderReview(req, await getPullReview(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), reviewId(req))));
+  res.json(renderReview(req, await getPullReviewWithTeam(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), reviewId(req))));
 }
 
 export async function submitReview(req: Request, res: Response): Promise<void> {
@@ -214,13 +217,13 @@ const requestSchema = z.object({ reviewers: z.array(z.string()).optional(), team
 /** POST .../pulls/{index}/requested_reviewers: 201 with the new requests. */
 export async function requestReviewers(req: Request, res: Response): Promise<void> {
   const body = parseBody(requestSchema, withoutNulls(req.body));
-  const views = await requestReviews(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), body.reviewers ?? []);
+  const views = await requestReviews(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), body);
   res.status(201).json(views.map((v) => renderReview(req, v)));
 }
 
 /** DELETE .../pulls/{index}/requested_reviewers */
 export async function cancelReviewers(req: Request, res: Response): Promise<void> {
   const body = parseBody(requestSchema, withoutNulls(req.body));
-  await cancelReviewRequests(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), body.reviewers ?? []);
+  await cancelReviewRequests(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), body);
   res.status(204).end();
 }
