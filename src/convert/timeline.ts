@@ -7,6 +7,7 @@ import type { TimelineView } from '../services/issue-timeline';
 import { toApiComment } from './comment';
 import { ghostUser, issueHtmlUrl, toApiIssue, toIssueLabel } from './issue';
 import { toApiMilestone } from './milestone';
+import { toApiTeam } from './team';
 import { toApiTrackedTime } from './tracked-time';
 import { toApiUser } from './user';
 
@@ -62,7 +63,7 @@ export function toApiTimelineComment(config: Config, v: TimelineView, viewer: Us
     review_id: Number(v.meta.review_id) || 0,
     label: v.label ? toIssueLabel(config, v.label, repo.owner, repo.repo) : null,
     assignee: v.assignee ? toApiUser(config, v.assignee, null) : null,
-    assignee_team: null,
+    assignee_team: v.assigneeTeam ? toApiTeam(config, v.assigneeTeam.team, v.assigneeTeam.units, v.assigneeTeam.org) : null,
     removed_assignee: c.removed_assignee === 1,
     resolve_doer: null,
     dependent_issue: v.dependentIssue ? toApiIssue(config, v.dependentIssue, viewer) : null,

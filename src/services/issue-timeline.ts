@@ -12,6 +12,7 @@ import { usersByIds } from '../models/user-lookup';
 import { canRead, issueCtx, readableIssue, type IssueCtx } from './issue-access';
 import { commentViews, issueViews, type CommentView, type IssueView } from './issue-views';
 import { accessOf, type RepoAccess } from './repos';
+import { reviewTeamsByIds, type ReviewTeam } from './review-teams';
 import { timeViews, type TimeView } from './time-tracker';
 
 // The timeline (Gitea's ListIssueCommentsAndTimeline): every comment row of an issue,
@@ -26,6 +27,8 @@ export type TimelineView = {
   milestone: Milestone | undefined;
   oldMilestone: Milestone | undefined;
   assignee: User | undefined;
+  /** A team asked for a review (review_request events keep it in meta.team_id). */
+  assigneeTeam: ReviewTeam | undefined;
   dependentIssue: IssueView | undefined;
   refIssue: IssueView | undefined;
   refComment: CommentView | undefined;
@@ -102,12 +105,13 @@ async function views(db: DB, ctx: IssueCtx, doer: User | null, issue: Issue, com
   const [userOf, labelOf, milestoneOf] = [byId(users), byId(labels), byId(milestones)];
   const timeOf = new Map(times.map((t) => [t.time.id, t]));
   const refComments = await refCommentViews(db, comments, metas, issueViewOf);
+  const teamOf = await reviewTeamsByIds(db, comments.map((c) => Number(metas.get(c.id)!.team_id ?? 0)));
   return comments
     .filter((c) => c.type !== COMMENT_TYPE.code && !(REF_TYPES.includes(c.type) && c.ref_issue_id && !readable.has(c.ref_issue_id)))
     .map((c) => ({
       comment: c, issue, repo: ctx, poster: userOf.get(c.poster_id), label: labelOf.get(c.label_id),
       milestone: milestoneOf.get(c.milestone_id), oldMilestone: milestoneOf.get(c.old_milestone_id),
-      assignee: userOf.get(c.assignee_id), dependentIssue: issueViewOf.get(c.dependent_issue_id),
+      assignee: userOf.get(c.assignee_id), assigneeTeam: teamOf.get(Number(metas.get(c.id)!.team_id ?? 0)), dependentIssue: issueViewOf.get(c.dependent_issue_id),
       refIssue: issueViewOf.get(c.ref_issue_id), refComment: refComments.get(c.id),
       trackedTime: timeOf.get(Number(metas.get(c.id)!.time_id ?? 0)),
       meta: metas.get(c.id)!,

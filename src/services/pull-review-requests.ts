@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { Team, User } from '../db/schema';
+import { COMMENT_TYPE } from '../lib/comment-type';
 import { InvalidError, NotFoundError } from '../lib/errors';
 import { nowUnix } from '../lib/time';
 import { listProtectedBranches } from '../models/protected-branch';
@@ -9,6 +10,8 @@ import { deleteTeamReviewRequest } from '../models/review-team';
 import { hasTeamRepo, unitsOfTeams } from '../models/team';
 import { teamsByNames, usersByNames } from '../models/user-lookup';
 import { assertWriter } from './issue-access';
+import { recordEvent } from './issue-events';
+import { notifyIssueEvent } from './notify';
 import { loadPull, type LoadedPull } from './pull-views';
 import { ACCESS, accessMode, ORG_TYPE } from './permissions';
 import { effectiveRule, toRule } from './protection-rules';
@@ -73,31 +76,46 @@ async function isOfficialTeam(db: DB, access: RepoAccess, baseBranch: string, te
   return (code?.access_mode ?? 0) >= ACCESS.write;
 }
 
-/** Inserts the requests not yet open (users first, then teams, as Gitea); the new ones. */
-export async function addReviewRequests(db: DB, access: RepoAccess, loaded: LoadedPull, wanted: ReviewRequests): Promise<TeamReviewView[]> {
+/** Gitea's review_request timeline event: the user in assignee_id, a team in meta; `removed` on cancel. */
+const requestEvent = (db: DB, issueId: number, doerId: number, now: number, who: { userId?: number; teamId?: number }, removed: boolean) =>
+  recordEvent(db, { id: issueId }, doerId, COMMENT_TYPE.reviewRequest, now, {
+    assignee_id: who.userId ?? 0, removed_assignee: removed ? 1 : 0, meta: who.teamId ? JSON.stringify({ team_id: who.teamId }) : '{}',
+  });
+
+/** Inserts the requests not yet open (users first, then teams, as Gitea), each with its timeline event; the new ones. */
+export async function addReviewRequests(db: DB, access: RepoAccess, loaded: LoadedPull, doer: User, wanted: ReviewRequests): Promise<TeamReviewView[]> {
   const open = await reviewRequests(db, [loaded.issue.id]);
   const base = { type: REVIEW_TYPE.request, issue_id: loaded.issue.id, commit_id: loaded.pr.head_commit_id };
-  const out: TeamReviewView[] = [];
-  const now = nowUnix();
-  for (const u of wanted.users) {
-    if (open.some((r) => r.reviewer_id === u.id)) continue;
-    const review = await insertReview(db, { ...base, reviewer_id: u.id, created_unix: now, updated_unix: now });
-    out.push({ review, reviewer: u, comments: [], loaded });
-  }
   const teams = await reviewTeamsByIds(db, wanted.teams.map((t) => t.id));
-  for (const t of wanted.teams) {
-    if (open.some((r) => r.reviewer_team_id === t.id)) continue;
-    const official = (await isOfficialTeam(db, access, loaded.pr.base_branch, t)) ? 1 : 0;
-    const review = await insertReview(db, { ...base, reviewer_id: 0, reviewer_team_id: t.id, official, created_unix: now, updated_unix: now });
-    out.push({ review, reviewer: undefined, comments: [], loaded, team: teams.get(t.id) });
-  }
+  const officialOf = new Map<number, number>();
+  for (const t of wanted.teams) officialOf.set(t.id, (await isOfficialTeam(db, access, loaded.pr.base_branch, t)) ? 1 : 0);
+  const now = nowUnix();
+  const out = await db.transaction().execute(async (trx) => {
+    const made: TeamReviewView[] = [];
+    for (const u of wanted.users) {
+      if (open.some((r) => r.reviewer_id === u.id)) continue;
+      const review = await insertReview(trx, { ...base, reviewer_id: u.id, created_unix: now, updated_unix: now });
+      await requestEvent(trx, loaded.issue.id, doer.id, now, { userId: u.id }, false);
+      made.push({ review, reviewer: u, comments: [], loaded });
+    }
+    for (const t of wanted.teams) {
+      if (open.some((r) => r.reviewer_team_id === t.id)) continue;
+      const review = await insertReview(trx, { ...base, reviewer_id: 0, reviewer_team_id: t.id, official: officialOf.get(t.id) ?? 0, created_unix: now, updated_unix: now });
+      await requestEvent(trx, loaded.issue.id, doer.id, now, { teamId: t.id }, false);
+      made.push({ review, reviewer: undefined, comments: [], loaded, team: teams.get(t.id) });
+    }
+    return made;
+  });
+  // Requested users hear of it (Gitea notifies them; team members are left to the team).
+  const receivers = out.flatMap((v) => (v.reviewer ? [v.reviewer.id] : []));
+  if (receivers.length) await notifyIssueEvent(db, { issue: loaded.issue, repo: access.repo, doer, receivers });
   return out;
 }
 
 export async function requestReviews(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<TeamReviewView[]> {
   const loaded = await loadPull(db, config, access, doer, index, false);
   assertWriter(loaded.ctx, true);
-  return addReviewRequests(db, access, loaded, await resolveReviewRequests(db, access, loaded.issue.poster_id, names));
+  return addReviewRequests(db, access, loaded, doer, await resolveReviewRequests(db, access, loaded.issue.poster_id, names));
 }
 
 /** Cancelling a request that is not open is a no-op (204), as Gitea. */
@@ -105,8 +123,18 @@ export async function cancelReviewRequests(db: DB, config: Config, access: RepoA
   const loaded = await loadPull(db, config, access, doer, index, false);
   assertWriter(loaded.ctx, true);
   const { users, teams } = await resolveReviewRequests(db, access, loaded.issue.poster_id, names, false);
-  for (const u of users) await deleteReviewRequest(db, loaded.issue.id, u.id);
-  for (const t of teams) await deleteTeamReviewRequest(db, loaded.issue.id, t.id);
+  const open = await reviewRequests(db, [loaded.issue.id]);
+  const now = nowUnix();
+  await db.transaction().execute(async (trx) => {
+    for (const u of users.filter((x) => open.some((r) => r.reviewer_id === x.id))) {
+      await deleteReviewRequest(trx, loaded.issue.id, u.id);
+      await requestEvent(trx, loaded.issue.id, doer.id, now, { userId: u.id }, true);
+    }
+    for (const t of teams.filter((x) => open.some((r) => r.reviewer_team_id === x.id))) {
+      await deleteTeamReviewRequest(trx, loaded.issue.id, t.id);
+      await requestEvent(trx, loaded.issue.id, doer.id, now, { teamId: t.id }, true);
+    }
+  });
 }
 
 /** GET .../pulls/{index}/reviews with team requests carrying their team. */

@@ -78,7 +78,7 @@ export async function createPull(db: DB, config: Config, base: RepoAccess, doer:
     },
   });
   if (requests.users.length || requests.teams.length) {
-    await addReviewRequests(db, base, await loadPull(db, config, base, doer, view.issue.index), requests);
+    await addReviewRequests(db, base, await loadPull(db, config, base, doer, view.issue.index), doer, requests);
   }
   return pullView(db, config, base, view.issue, doer);
 }

@@ -55,3 +55,13 @@ describe('reviews in the timeline', () => {
     expect((await ok(await api(`issues/${pr.number}`))).comments).toBe(1);
   });
 });
+
+describe('review requests', () => {
+  it('tell the requested user through a notification thread', async () => {
+    await work.branch('asking', { 'ask.txt': 'a\n' });
+    const pr = await ok(await api('pulls', 'POST', { head: 'asking', base: 'main', title: 'Asking bob' }), 201);
+    await ok(await api(`pulls/${pr.number}/requested_reviewers`, 'POST', { reviewers: ['bob'] }), 201);
+    const threads = await ok(await s.request('api/v1/notifications', { auth: as(bob) }));
+    expect(threads.map((t: { subject: { title: string } }) => t.subject.title)).toContain('Asking bob');
+  });
+});

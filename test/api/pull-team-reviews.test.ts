@@ -97,8 +97,17 @@ describe('requesting a team', () => {
     expect(pr.requested_reviewers).toHaveLength(1);
     const reviews = await ok(await api(`repos/acme/proj/pulls/${n}/reviews`));
     expect(reviews.filter((r: { team: unknown }) => r.team)).toEqual([]);
-    // Cancelling what is not requested is no error.
+    // Cancelling what is not requested is no error, and leaves no event.
     await ok(await requested('acme/proj', n, 'DELETE', { team_reviewers: ['reviewers'] }), 204);
+  });
+
+  it('records review_request events in the timeline: the user or the team, added then removed', async () => {
+    const timeline = await ok(await api(`repos/acme/proj/issues/${n}/timeline`));
+    expectNullableShape(timeline, '[TimelineComment]');
+    const events = timeline.filter((e: { type: string }) => e.type === 'review_request')
+      .map((e: { assignee: { login: string } | null; assignee_team: { name: string } | null; removed_assignee: boolean }) =>
+        [e.assignee?.login ?? null, e.assignee_team?.name ?? null, e.removed_assignee]);
+    expect(events).toEqual([['bob', null, false], [null, 'reviewers', false], [null, 'reviewers', true]]);
   });
 });
 
