@@ -1,3 +1,4 @@
+import './lib/young-generation';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config/load';
 import { adminCommands } from './cli/admin';
