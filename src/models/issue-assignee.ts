@@ -42,6 +42,11 @@ function teamMembersWith(db: DB, repoId: number, ownerId: number, min: number, u
     ]));
 }
 
+/** Whether the user is on a team of the owner organization that reads the repository's pull requests. */
+export async function isPullReaderByTeam(db: DB, repoId: number, ownerId: number, userId: number): Promise<boolean> {
+  return !!(await teamMembersWith(db, repoId, ownerId, READ, ['repo.pulls']).where('tu.uid', '=', userId).executeTakeFirst());
+}
+
 /**
  * Active users with write access through a collaboration or an organization team (Gitea's
  * GetRepoAssignees), by name. The owner itself is the caller's to add.

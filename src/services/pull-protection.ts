@@ -4,7 +4,7 @@ import type { PullRequest, User } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { latestCommitStatuses } from '../models/commit-status';
 import { listProtectedBranches } from '../models/protected-branch';
-import { REVIEW_TYPE, submittedReviews } from '../models/review';
+import { REVIEW_TYPE, reviewRequests, submittedReviews } from '../models/review';
 import { combineStates } from '../lib/commit-state';
 import { ACCESS } from './permissions';
 import { canUserMerge, effectiveRule, filePatterns, matchesFile, toRule } from './protection-rules';
@@ -34,6 +34,9 @@ export async function checkMergeProtection(db: DB, config: Config, access: RepoA
   const approvals = reviews.filter((r) => r.type === REVIEW_TYPE.approve && !(ignoreStale && r.stale)).length;
   if (approvals < rule.s.required_approvals) throw notReady('Does not have enough approvals');
   if (rule.s.block_on_rejected_reviews && reviews.some((r) => r.type === REVIEW_TYPE.reject)) throw notReady('There are requested changes');
+  if (rule.s.block_on_official_review_requests && (await reviewRequests(db, [pr.issue_id])).some((r) => r.official)) {
+    throw notReady('There are official review requests');
+  }
   if (rule.s.block_on_outdated_branch && pr.commits_behind > 0) throw notReady('The head branch is behind the base branch');
   if (rule.s.protected_file_patterns.trim()) await checkProtectedFiles(db, config, access, pr, rule.s.protected_file_patterns);
   if (rule.s.enable_status_check && rule.s.status_check_contexts.length) {

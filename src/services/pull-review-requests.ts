@@ -2,20 +2,22 @@ import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { Team, User } from '../db/schema';
 import { COMMENT_TYPE } from '../lib/comment-type';
-import { InvalidError, NotFoundError } from '../lib/errors';
+import { ForbiddenError, InvalidError, NotFoundError } from '../lib/errors';
+import { getCollaboration } from '../models/collaboration';
+import { isPullReaderByTeam } from '../models/issue-assignee';
 import { nowUnix } from '../lib/time';
 import { listProtectedBranches } from '../models/protected-branch';
 import { deleteReviewRequest, insertReview, REVIEW_TYPE, reviewRequests } from '../models/review';
 import { deleteTeamReviewRequest } from '../models/review-team';
 import { hasTeamRepo, unitsOfTeams } from '../models/team';
 import { teamsByNames, usersByNames } from '../models/user-lookup';
-import { assertWriter } from './issue-access';
+import { canWrite } from './issue-access';
 import { recordEvent } from './issue-events';
 import { notifyIssueEvent } from './notify';
 import { loadPull, type LoadedPull } from './pull-views';
 import { ACCESS, accessMode, ORG_TYPE } from './permissions';
 import { effectiveRule, toRule } from './protection-rules';
-import { getPullReview, listPullReviews } from './pull-reviews';
+import { getPullReview, isOfficial, listPullReviews } from './pull-reviews';
 import { reviewTeamsByIds, withReviewTeams, type TeamReviewView } from './review-teams';
 import type { RepoAccess } from './repos';
 
@@ -89,12 +91,15 @@ export async function addReviewRequests(db: DB, access: RepoAccess, loaded: Load
   const teams = await reviewTeamsByIds(db, wanted.teams.map((t) => t.id));
   const officialOf = new Map<number, number>();
   for (const t of wanted.teams) officialOf.set(t.id, (await isOfficialTeam(db, access, loaded.pr.base_branch, t)) ? 1 : 0);
+  const officialUsers = new Set<number>();
+  for (const u of wanted.users) if (await isOfficial(db, access, loaded.pr.base_branch, u)) officialUsers.add(u.id);
   const now = nowUnix();
   const out = await db.transaction().execute(async (trx) => {
     const made: TeamReviewView[] = [];
     for (const u of wanted.users) {
       if (open.some((r) => r.reviewer_id === u.id)) continue;
-      const review = await insertReview(trx, { ...base, reviewer_id: u.id, created_unix: now, updated_unix: now });
+      const official = officialUsers.has(u.id) ? 1 : 0;
+      const review = await insertReview(trx, { ...base, reviewer_id: u.id, official, created_unix: now, updated_unix: now });
       await requestEvent(trx, loaded.issue.id, doer.id, now, { userId: u.id }, false);
       made.push({ review, reviewer: u, comments: [], loaded });
     }
@@ -112,16 +117,27 @@ export async function addReviewRequests(db: DB, access: RepoAccess, loaded: Load
   return out;
 }
 
+/**
+ * Gitea's CanDoerChangeReviewRequests: the pull's poster, the owner, writers, collaborators, and
+ * members of the organization's teams that read pull requests.
+ */
+async function assertMayChangeRequests(db: DB, access: RepoAccess, loaded: LoadedPull, doer: User): Promise<void> {
+  if (doer.id === loaded.issue.poster_id || doer.id === access.owner.id || canWrite(loaded.ctx, true)) return;
+  if (await getCollaboration(db, access.repo.id, doer.id)) return;
+  if (access.owner.type === ORG_TYPE && (await isPullReaderByTeam(db, access.repo.id, access.owner.id, doer.id))) return;
+  throw new ForbiddenError('doer can\'t change review requests');
+}
+
 export async function requestReviews(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<TeamReviewView[]> {
   const loaded = await loadPull(db, config, access, doer, index, false);
-  assertWriter(loaded.ctx, true);
+  await assertMayChangeRequests(db, access, loaded, doer);
   return addReviewRequests(db, access, loaded, doer, await resolveReviewRequests(db, access, loaded.issue.poster_id, names));
 }
 
 /** Cancelling a request that is not open is a no-op (204), as Gitea. */
 export async function cancelReviewRequests(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<void> {
   const loaded = await loadPull(db, config, access, doer, index, false);
-  assertWriter(loaded.ctx, true);
+  await assertMayChangeRequests(db, access, loaded, doer);
   const { users, teams } = await resolveReviewRequests(db, access, loaded.issue.poster_id, names, false);
   const open = await reviewRequests(db, [loaded.issue.id]);
   const now = nowUnix();

@@ -9,7 +9,7 @@ import { nowUnix } from '../lib/time';
 import { filePatch } from '../git/merge';
 import { listProtectedBranches } from '../models/protected-branch';
 import {
-  deleteReview, getReview, insertReview, insertReviewComment, listReviews, REVIEW_TYPE, reviewComments, updateReview,
+  deleteReview, deleteReviewRequest, getReview, insertReview, insertReviewComment, listReviews, REVIEW_TYPE, reviewComments, updateReview,
 } from '../models/review';
 import { isUserInTeams, usersByIds } from '../models/user-lookup';
 import { recordEvent } from './issue-events';
@@ -41,7 +41,7 @@ async function views(db: DB, loaded: LoadedPull, reviews: Review[]): Promise<Rev
 }
 
 /** Gitea's IsOfficialReviewer: the approvals whitelist when the base's rule enables it, else write access. */
-async function isOfficial(db: DB, access: RepoAccess, baseBranch: string, user: User): Promise<boolean> {
+export async function isOfficial(db: DB, access: RepoAccess, baseBranch: string, user: User): Promise<boolean> {
   const rule = effectiveRule((await listProtectedBranches(db, access.repo.id)).map(toRule), baseBranch);
   if (rule?.s.enable_approvals_whitelist) {
     return rule.s.approvals_whitelist_user_ids.includes(user.id) || isUserInTeams(db, user.id, rule.s.approvals_whitelist_team_ids);
@@ -81,8 +81,13 @@ export async function getPullReview(db: DB, config: Config, access: RepoAccess, 
   return (await views(db, loaded, [review]))[0]!;
 }
 
-/** Gitea records a submitted review in the timeline (type `review`), counted among the comments. */
+/**
+ * Gitea records a submitted review in the timeline (type `review`), counted among the comments;
+ * the reviewer's own request is answered (Gitea lists a reviewer as requested only while their
+ * latest review is the request).
+ */
 async function reviewSubmitted(db: DB, issueId: number, doerId: number, reviewId: number, body: string, now: number): Promise<void> {
+  await deleteReviewRequest(db, issueId, doerId);
   await recordEvent(db, { id: issueId }, doerId, COMMENT_TYPE.review, now, { content: body, meta: JSON.stringify({ review_id: reviewId }) });
   await refreshNumComments(db, issueId);
 }

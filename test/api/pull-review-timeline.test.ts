@@ -65,3 +65,30 @@ describe('review requests', () => {
     expect(threads.map((t: { subject: { title: string } }) => t.subject.title)).toContain('Asking bob');
   });
 });
+
+describe('who asks, and official requests', () => {
+  it('lets collaborators of any level change requests, not other readers (403)', async () => {
+    const dave = await createUser(s, 'dave');
+    const eve = await createUser(s, 'eve');
+    await ok(await api('collaborators/dave', 'PUT', { permission: 'read' }), 204);
+    await work.branch('who-asks', { 'who.txt': 'w\n' });
+    const pr = await ok(await api('pulls', 'POST', { head: 'who-asks', base: 'main', title: 'Who asks' }), 201);
+    expect((await api(`pulls/${pr.number}/requested_reviewers`, 'POST', { reviewers: ['bob'] }, eve)).status).toBe(403);
+    await ok(await api(`pulls/${pr.number}/requested_reviewers`, 'POST', { reviewers: ['bob'] }, dave), 201);
+    await ok(await api(`pulls/${pr.number}/requested_reviewers`, 'DELETE', { reviewers: ['bob'] }, dave), 204);
+  });
+
+  it('an official request blocks the merge under block_on_official_review_requests until the reviewer answers', async () => {
+    await ok(await api('branch_protections', 'POST', { rule_name: 'main', block_on_official_review_requests: true }), 201);
+    await work.branch('blocked', { 'blocked.txt': 'b\n' });
+    const pr = await ok(await api('pulls', 'POST', { head: 'blocked', base: 'main', title: 'Blocked', reviewers: ['bob'] }), 201);
+    expect(pr.requested_reviewers.map((u: { login: string }) => u.login)).toEqual(['bob']);
+    const refused = await api(`pulls/${pr.number}/merge`, 'POST', { Do: 'merge' });
+    expect(refused.status).toBe(405);
+    expect(await refused.text()).toContain('official review requests');
+    await ok(await api(`pulls/${pr.number}/reviews`, 'POST', { event: 'APPROVED', body: 'fine' }, bob));
+    expect((await ok(await api(`pulls/${pr.number}`))).requested_reviewers).toEqual([]);
+    await ok(await api(`pulls/${pr.number}/merge`, 'POST', { Do: 'merge' }), 200);
+    await ok(await api('branch_protections/main', 'DELETE'), 204);
+  });
+});
