@@ -1,10 +1,12 @@
 import type { Config } from '../config/schema';
 import type { PullRequest, User } from '../db/schema';
+import type { PullFile } from '../git/merge';
 import { isoTime } from '../lib/time';
 import type { RepoAccess } from '../services/repos';
 import type { IssueView } from '../services/issue-views';
 import type { ReviewTeam } from '../services/review-teams';
 import { toApiIssue } from './issue';
+import { repoUrls } from './repo';
 import { toApiRepoWithParent } from './repo-view';
 import { toApiTeam } from './team';
 import { toApiUser } from './user';
@@ -59,3 +61,15 @@ export function toApiPull(config: Config, v: PullView, viewer: User | null) {
 }
 
 export type ApiPull = ReturnType<typeof toApiPull>;
+
+/** Gitea's ToChangedFile: links at the head commit; previous_filename set for renames and copies. */
+export function toApiChangedFile(config: Config, access: RepoAccess, head: string, f: PullFile) {
+  const { url, html_url } = repoUrls(config, access.owner.name, access.repo.name);
+  return {
+    filename: f.filename, previous_filename: f.previous, status: f.status,
+    additions: f.additions, deletions: f.deletions, changes: f.additions + f.deletions,
+    html_url: `${html_url}/src/commit/${head}/${encodeURI(f.filename)}`,
+    contents_url: `${url}/contents/${encodeURI(f.filename)}?ref=${head}`,
+    raw_url: `${html_url}/raw/commit/${head}/${encodeURI(f.filename)}`,
+  };
+}

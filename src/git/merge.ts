@@ -89,28 +89,42 @@ export async function diffShortStat(dir: string, base: string, head: string): Pr
   return { additions, deletions, files };
 }
 
-export type PullFile = { filename: string; status: string; additions: number; deletions: number };
+export type PullFile = { filename: string; previous: string; status: string; additions: number; deletions: number };
 
-/** Files changed between two commits with their line counts. */
-export async function diffFiles(dir: string, base: string, head: string): Promise<PullFile[]> {
+const STATUS: Record<string, string> = { A: 'added', D: 'deleted', R: 'renamed', C: 'copied' };
+
+/** Gitea's whitespace query values as git diff options. */
+export const WHITESPACE_FLAGS: Record<string, string[]> = {
+  'ignore-all': ['-w'], 'ignore-change': ['-b'], 'ignore-eol': ['--ignore-space-at-eol'], 'show-all': [],
+};
+
+/** Files changed between two commits with their line counts, renames detected (as Gitea's diff). */
+export async function diffFiles(dir: string, base: string, head: string, whitespace: string[] = []): Promise<PullFile[]> {
   const [raw, num] = await Promise.all([
-    git(['diff', '--raw', '-z', '--no-renames', base, head], { gitDir: dir }),
-    git(['diff', '--numstat', '-z', '--no-renames', base, head], { gitDir: dir }),
+    git(['diff', '--raw', '-z', '-M', base, head], { gitDir: dir }),
+    git(['diff', '--numstat', '-z', '-M', ...whitespace, base, head], { gitDir: dir }),
   ]);
   const files: PullFile[] = [];
   const t = raw.split('\0');
-  for (let i = 0; i + 1 < t.length; i += 2) {
+  for (let i = 0; i + 1 < t.length;) {
     const meta = t[i]!.replace(/^\n/, '');
     if (!meta.startsWith(':')) break;
-    const code = meta.charAt(meta.length - 1);
-    const status = code === 'A' ? 'added' : code === 'D' ? 'deleted' : 'changed';
-    files.push({ filename: t[i + 1]!, status, additions: 0, deletions: 0 });
+    const code = meta.split(' ').pop()!.charAt(0);
+    const paired = code === 'R' || code === 'C';
+    files.push({
+      filename: t[paired ? i + 2 : i + 1]!, previous: paired ? t[i + 1]! : '', status: STATUS[code] ?? 'changed', additions: 0, deletions: 0,
+    });
+    i += paired ? 3 : 2;
   }
   const byName = new Map(files.map((f) => [f.filename, f]));
-  for (const line of num.split('\0')) {
-    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(line.replace(/^\n/, ''));
-    const f = m ? byName.get(m[3]!) : undefined;
-    if (f) { f.additions = Number(m![1]) || 0; f.deletions = Number(m![2]) || 0; }
+  // numstat -z: "add\tdel\tpath\0", or for a rename "add\tdel\t\0old\0new\0".
+  const n = num.split('\0');
+  for (let i = 0; i < n.length; i++) {
+    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(n[i]!.replace(/^\n/, ''));
+    if (!m) continue;
+    const name = m[3] ? m[3] : n[(i += 2)];
+    const f = name ? byName.get(name) : undefined;
+    if (f) { f.additions = Number(m[1]) || 0; f.deletions = Number(m[2]) || 0; }
   }
   return files;
 }

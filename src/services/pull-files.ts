@@ -3,7 +3,8 @@ import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
 import { streamGit } from '../git/stream';
 import { countCommits, logCommits } from '../git/log';
-import { diffFiles, type PullFile } from '../git/merge';
+import { diffFiles, WHITESPACE_FLAGS, type PullFile } from '../git/merge';
+import { InvalidError } from '../lib/errors';
 import type { Download } from './archive';
 import { withUsers, type CommitsWithUsers } from './commits';
 import { dirOfRepo, headRefOf } from './pull-git';
@@ -38,10 +39,18 @@ export async function pullCommits(
   return { ...(await withUsers(db, commits)), total };
 }
 
-/** GET .../pulls/{index}/files */
-export async function pullFiles(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: Page): Promise<{ files: PullFile[]; total: number; head: string }> {
+export type FilesQuery = { skipTo?: string; whitespace?: string };
+
+/** GET .../pulls/{index}/files: from the `skip-to` file on when given, then paged (as Gitea). */
+export async function pullFiles(
+  db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: Page, q: FilesQuery = {},
+): Promise<{ files: PullFile[]; total: number; head: string }> {
+  const flags = q.whitespace ? WHITESPACE_FLAGS[q.whitespace] : [];
+  if (!flags) throw new InvalidError(`[whitespace]: unknown whitespace behaviour ${q.whitespace}`, 'whitespace');
   const r = await rangeOf(db, config, access, doer, index);
-  const files = await diffFiles(r.dir, r.base, r.head);
+  let files = await diffFiles(r.dir, r.base, r.head, flags);
+  const from = q.skipTo ? files.findIndex((f) => f.filename === q.skipTo) : -1;
+  if (from > 0) files = files.slice(from);
   return { files: files.slice(page.offset, page.offset + page.limit), total: files.length, head: r.head };
 }
 

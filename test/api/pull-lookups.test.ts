@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRepo } from '../helpers/git';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRepo, git } from '../helpers/git';
 import { expectNullableShape } from '../helpers/issue-shape';
 import { addTeam, createOrg } from '../helpers/orgs';
 import { as, cloneWork, ok, type Creds, type Work } from '../helpers/pull-fixtures';
@@ -76,5 +78,34 @@ describe('pull lookups', () => {
     expect(list).toContain('dave');
     expect(list).toContain('alice');
     expect(list).not.toContain('bob');
+  });
+});
+
+describe('pull files', () => {
+  it('detects renames (previous_filename), starts at skip-to, and ignores whitespace when asked', async () => {
+    await git(work.dir, 'fetch', '-q', 'origin');
+    await git(work.dir, 'checkout', '-q', '-B', 'files', 'origin/main');
+    fs.writeFileSync(path.join(work.dir, 'big.txt'), Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n') + '\n');
+    fs.writeFileSync(path.join(work.dir, 'spaces.txt'), 'a b\n');
+    await git(work.dir, 'add', '-A');
+    await git(work.dir, 'commit', '-q', '-m', 'base files');
+    await git(work.dir, 'push', '-q', 'origin', 'HEAD:main');
+    await git(work.dir, 'mv', 'big.txt', 'moved.txt');
+    fs.writeFileSync(path.join(work.dir, 'spaces.txt'), 'a  b\n');
+    fs.writeFileSync(path.join(work.dir, 'z.txt'), 'z\n');
+    await git(work.dir, 'add', '-A');
+    await git(work.dir, 'commit', '-q', '-m', 'rename and respace');
+    await git(work.dir, 'push', '-q', 'origin', 'HEAD:refs/heads/files');
+    const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'files', base: 'main', title: 'Files' }), 201);
+    const files = await ok(await api(`alice/proj/pulls/${pr.number}/files`));
+    expectNullableShape(files, '[ChangedFile]');
+    const summary = files.map((f: { filename: string; previous_filename: string; status: string; changes: number }) => [f.filename, f.previous_filename, f.status, f.changes]);
+    expect(summary).toEqual([['moved.txt', 'big.txt', 'renamed', 0], ['spaces.txt', '', 'changed', 2], ['z.txt', '', 'added', 1]]);
+    const skipped = await api(`alice/proj/pulls/${pr.number}/files?skip-to=spaces.txt`);
+    expect((await ok(skipped)).map((f: { filename: string }) => f.filename)).toEqual(['spaces.txt', 'z.txt']);
+    expect(skipped.headers.get('x-total-count')).toBe('2');
+    const ignoring = await ok(await api(`alice/proj/pulls/${pr.number}/files?whitespace=ignore-all`));
+    expect(ignoring.find((f: { filename: string }) => f.filename === 'spaces.txt').changes).toBe(0);
+    expect((await api(`alice/proj/pulls/${pr.number}/files?whitespace=bogus`)).status).toBe(422);
   });
 });

@@ -1,8 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { toApiCommits } from '../../../convert/commit';
-import { toApiPull, type PullView } from '../../../convert/pull';
-import { repoUrls } from '../../../convert/repo';
+import { toApiChangedFile, toApiPull, type PullView } from '../../../convert/pull';
 import { editPull, listPulls } from '../../../services/pull-edit';
 import { pullCommits, pullFiles, pullRawDiff } from '../../../services/pull-files';
 import { assertMerged, MERGE_DO } from '../../../services/pull-merge';
@@ -121,16 +120,11 @@ export async function commits(req: Request, res: Response): Promise<void> {
 export async function files(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
   const access = repoOf(req);
-  const found = await pullFiles(req.ctx.db, req.ctx.config, access, req.ctx.doer, indexOf(req), page);
-  const { url, html_url } = repoUrls(req.ctx.config, access.owner.name, access.repo.name);
+  const found = await pullFiles(req.ctx.db, req.ctx.config, access, req.ctx.doer, indexOf(req), page, {
+    skipTo: queryString(req, 'skip-to'), whitespace: queryString(req, 'whitespace'),
+  });
   setPaginationHeaders(req, res, found.total, page);
-  res.json(found.files.map((f) => ({
-    filename: f.filename, previous_filename: '', status: f.status,
-    additions: f.additions, deletions: f.deletions, changes: f.additions + f.deletions,
-    html_url: `${html_url}/src/commit/${found.head}/${encodeURI(f.filename)}`,
-    contents_url: `${url}/contents/${encodeURI(f.filename)}?ref=${found.head}`,
-    raw_url: `${html_url}/raw/commit/${found.head}/${encodeURI(f.filename)}`,
-  })));
+  res.json(found.files.map((f) => toApiChangedFile(req.ctx.config, access, found.head, f)));
 }
 
 /** POST /repos/{owner}/{repo}/pulls/{index}/merge: 200 merged, 201 scheduled to merge when checks succeed. */
