@@ -54,3 +54,9 @@ export async function attachmentUuidsOfComment(db: DB, commentId: number): Promi
 export async function deleteAttachmentsOfComment(db: DB, commentId: number): Promise<void> {
   await db.deleteFrom('attachment').where('comment_id', '=', commentId).execute();
 }
+
+/** Deletes every attachment row of a repository (issues, comments, releases); their UUIDs, for the files. */
+export async function deleteAttachmentsOfRepo(db: DB, repoId: number): Promise<string[]> {
+  const rows = await db.deleteFrom('attachment').where('repo_id', '=', repoId).returning('uuid').execute();
+  return rows.map((r) => r.uuid);
+}

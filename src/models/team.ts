@@ -170,3 +170,9 @@ export async function privateRepoIdsOfOwner(db: DB, ownerId: number): Promise<nu
   const rows = await db.selectFrom('repository').select('id').where('owner_id', '=', ownerId).where('is_private', '=', 1).execute();
   return rows.map((r) => r.id);
 }
+
+/** Before a repository goes: the teams listing it count one repository less (team_repo rows cascade). */
+export async function uncountRepoOnTeams(db: DB, repoId: number): Promise<void> {
+  await db.updateTable('team').set((eb) => ({ num_repos: eb('num_repos', '-', 1) }))
+    .where('id', 'in', (eb) => eb.selectFrom('team_repo').select('team_id').where('repo_id', '=', repoId)).execute();
+}

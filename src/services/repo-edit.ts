@@ -10,6 +10,9 @@ import { deleteRedirect, deleteRepoRow, getRepoById, getRepoByOwnerAndName, setR
 import { forgetStarsOf } from '../models/stars';
 import { assertValidRepoName } from './names';
 import { settingsOf, type RepoSettings } from './repo-settings';
+import { deleteAttachmentsOfRepo } from '../models/attachment';
+import { uncountRepoOnTeams } from '../models/team';
+import { attachmentPath, removeFile } from './attachment-files';
 import type { RepoAccess } from './repos';
 
 export type RepoEdit = Partial<Omit<RepoSettings, 'mirror_interval'>> & {
@@ -89,6 +92,7 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
   const dir = repoDir(config.repository.root, owner.name, repo.name);
   const aside = `${dir}.deleting`;
   let moved = false;
+  let files: string[] = [];
   try {
     await db.transaction().execute(async (trx) => {
     await trx.updateTable('repository').set({ fork_id: null }).where('fork_id', '=', repo.id).execute();
@@ -98,6 +102,8 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
     await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '-', 1) })).where('id', '=', owner.id).execute();
     await trx.deleteFrom('repo_redirect').where('redirect_repo_id', '=', repo.id).execute();
     await forgetStarsOf(trx, repo.id);
+    await uncountRepoOnTeams(trx, repo.id);
+    files = await deleteAttachmentsOfRepo(trx, repo.id);
     await deleteRepoRow(trx, repo.id);
     // Move the directory aside inside the transaction, remove it once committed.
     if (repoExists(dir)) {
@@ -110,4 +116,6 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
     throw err;
   }
   removeRepoDir(aside);
+  // Attachment files go once the rows are gone for good.
+  for (const uuid of files) removeFile(attachmentPath(config, uuid));
 }
