@@ -1,4 +1,5 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
+import { InvalidError } from '../lib/errors';
 
 export type GitResult = { code: number; stdout: Buffer; stderr: string };
 export type GitOptions = {
@@ -34,6 +35,8 @@ export class GitError extends Error {
 /** Runs git to completion, buffering its output; never throws for a non-zero exit. */
 export function gitRun(args: string[], opts: GitOptions = {}): Promise<GitResult> {
   const max = opts.maxOutput ?? 256 * 1024 * 1024;
+  // A NUL cannot pass through exec; no ref or path may hold one, so the name is invalid.
+  if (args.some((a) => a.includes('\0'))) return Promise.reject(new InvalidError('a name holds a NUL character'));
   return new Promise((resolve, reject) => {
     const spawnOpts: SpawnOptions = { cwd: opts.cwd, env: gitEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] };
     const child = spawn('git', args, spawnOpts);

@@ -54,6 +54,8 @@ function filterArgs(q: Pick<LogQuery, 'since' | 'until'>): string[] {
 }
 
 const pathArgs = (path?: string) => (path ? ['--', path] : ['--']);
+/** A path filter is a file name, never pathspec magic such as `:(exclude)`. */
+const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
 
 /** Commits of a range in `git log` order (newest first), with files and stats when asked. */
 export async function logCommits(dir: string, q: LogQuery): Promise<LogCommit[]> {
@@ -62,7 +64,7 @@ export async function logCommits(dir: string, q: LogQuery): Promise<LogCommit[]>
     ...(q.skip ? [`--skip=${q.skip}`] : []), ...(q.limit !== undefined ? [`--max-count=${q.limit}`] : []),
     ...q.revs, ...(q.not?.length ? ['--not', ...q.not] : []), ...pathArgs(q.path),
   ];
-  return parseLog(await git(args, { gitDir: dir }), q);
+  return parseLog(await git(args, { gitDir: dir, env: LITERAL }), q);
 }
 
 /** The given commits, in the given order (`--no-walk=unsorted`). */
@@ -75,7 +77,7 @@ export async function readCommits(dir: string, ids: string[], want: DiffWanted):
 /** `git rev-list --count`: the size of the same range logCommits pages through. */
 export async function countCommits(dir: string, q: Omit<LogQuery, 'files' | 'stat' | 'skip' | 'limit'>): Promise<number> {
   const args = ['rev-list', '--count', ...filterArgs(q), ...q.revs, ...(q.not?.length ? ['--not', ...q.not] : []), ...pathArgs(q.path)];
-  return Number((await git(args, { gitDir: dir })).trim()) || 0;
+  return Number((await git(args, { gitDir: dir, env: LITERAL })).trim()) || 0;
 }
 
 function parseLog(text: string, want: DiffWanted): LogCommit[] {

@@ -48,7 +48,7 @@ export async function listBranchHeads(dir: string): Promise<RefHead[]> {
 
 /** The object id a revision resolves to, or null. */
 export async function revParse(dir: string, rev: string): Promise<string | null> {
-  if (rev.startsWith('-')) return null;
+  if (rev.startsWith('-') || rev.includes('\0')) return null;
   const r = await gitRun(['rev-parse', '--verify', '--quiet', '--end-of-options', rev], { gitDir: dir });
   return r.code === 0 ? r.stdout.toString().trim() : null;
 }

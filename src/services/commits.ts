@@ -5,6 +5,7 @@ import { countCommits, logCommits, readCommits, resolveCommit, type DiffWanted, 
 import { repoDir } from '../git/repo';
 import { ConflictError, InvalidError, NotFoundError } from '../lib/errors';
 import { usersByEmails } from '../models/commit-users';
+import { checkReadPath } from './contents-paths';
 import type { RepoAccess } from './repos';
 
 export const repoDirOf = (config: Config, a: RepoAccess) => repoDir(config.repository.root, a.owner.name, a.repo.name);
@@ -51,6 +52,8 @@ export type CommitList = CommitsWithUsers & { total: number; page: number; pageS
 /** One page of history from `sha` (default branch), optionally only commits touching `path`. */
 export async function listCommits(db: DB, config: Config, access: RepoAccess, q: CommitListQuery): Promise<CommitList> {
   if (access.repo.is_empty) throw new ConflictError('Git Repository is empty.');
+  // A path that cannot be in the tree (`..`, NUL, `.git`) has no commits.
+  if (q.path && checkReadPath(q.path) === null) throw new NotFoundError('FileCommitsCount');
   const dir = repoDirOf(config, access);
   const since = dateParam('since', q.since);
   const until = dateParam('until', q.until);
