@@ -6,8 +6,8 @@ import { toApiRepoWithParent } from './repo-view';
 import { toApiUser } from './user';
 
 /**
- * Gitea's ToActivity. `comment` is left out rather than null while no activity carries one
- * (comment_id is then 0, as Gitea sends it without a loaded comment).
+ * Gitea's ToActivity. `comment` (the Comment object of comment rows) is left out: comment_id
+ * names it.
  */
 export function toApiActivity(config: Config, { action, actor, repo }: FeedItem, viewer: User | null): Record<string, unknown> {
   return {
@@ -18,7 +18,7 @@ export function toApiActivity(config: Config, { action, actor, repo }: FeedItem,
     act_user: toApiUser(config, actor, viewer),
     repo_id: action.repo_id,
     repo: toApiRepoWithParent(config, repo, viewer),
-    comment_id: 0,
+    comment_id: action.comment_id,
     ref_name: action.ref_name,
     is_private: action.is_private === 1,
     content: action.content,

@@ -30,7 +30,7 @@ export const opName = (op: number): string => OP_NAMES[op - 1] ?? `action-${op}`
 
 const CODE_OPS = new Set<number>([OP.commitRepo, OP.pushTag, OP.deleteTag, OP.deleteBranch]);
 
-export type NewActivity = { op: number; actor: User; repo: Repository; refName?: string; content?: string };
+export type NewActivity = { op: number; actor: User; repo: Repository; refName?: string; content?: string; commentId?: number };
 
 /** Gitea's NotifyWatchers: one row per receiver; watchers only when they may read what it is about. */
 export async function recordAction(db: DB, act: NewActivity): Promise<void> {
@@ -44,7 +44,7 @@ export async function recordAction(db: DB, act: NewActivity): Promise<void> {
   }
   const now = nowUnix();
   await insertActions(db, [...receivers].map((uid) => ({
-    user_id: uid, op_type: act.op, act_user_id: act.actor.id, repo_id: act.repo.id, ref_name: act.refName ?? '',
+    user_id: uid, op_type: act.op, act_user_id: act.actor.id, repo_id: act.repo.id, ref_name: act.refName ?? '', comment_id: act.commentId ?? 0,
     is_private: act.repo.is_private, content: act.content ?? '', created_unix: now,
   })));
 }

@@ -13,6 +13,7 @@ import { recordEvent } from './issue-events';
 import { commentViews, type CommentView } from './issue-views';
 import { notifyIssueEvent } from './notify';
 import { addCrossReferences } from './issue-references';
+import { feedComment } from './issue-feed';
 import type { RepoAccess } from './repos';
 
 // Plain comments on issues and pulls (type 0). Event comments share the table but are the
@@ -63,6 +64,7 @@ export async function createComment(db: DB, access: RepoAccess, doer: User, inde
     return c;
   });
   await notifyIssueEvent(db, { issue, repo: access.repo, doer, commentId: comment.id, text: body });
+  await feedComment(db, doer, access.repo, issue, comment);
   await addCrossReferences(db, access, doer, issue, body, comment.id);
   const [view] = await commentViews(db, [comment], access);
   return view!;

@@ -17,6 +17,7 @@ import { DEFAULT_SETTINGS } from './repo-settings';
 import { syncRepoFromGit } from './repo-sync';
 import { withAccess, type RepoAccess, type RepoWithParent } from './repos';
 import { markWatch } from './stars';
+import { feedForked } from './issue-feed';
 import { VISIBILITY } from './visibility';
 
 export type ForkInput = { organization?: string; name?: string };
@@ -84,6 +85,7 @@ export async function forkRepository(db: DB, config: Config, doer: User, base: R
     throw err;
   }
   const fork = await syncRepoFromGit(db, created, dir, doer.id);
+  await feedForked(db, doer, fork);
   return { repo: fork, owner, mode: await accessMode(db, doer, fork, owner), parent: base };
 }
 

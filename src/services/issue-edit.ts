@@ -12,6 +12,7 @@ import { changeIssueState, refreshIssueCounters } from './issue-state';
 import { issueView, type IssueView } from './issue-views';
 import { notifyIssueChange } from './notify';
 import { parseDueDate, resolveAssignees } from './issues';
+import { feedStateChange } from './issue-feed';
 import type { RepoAccess } from './repos';
 
 /**
@@ -108,5 +109,6 @@ export async function editIssue(db: DB, access: RepoAccess, doer: User, index: n
     return current;
   });
   await notifyIssueChange(db, { issue: updated, repo: access.repo, doer, since: now });
+  if (updated.is_closed !== issue.is_closed) await feedStateChange(db, doer, access.repo, updated, updated.is_closed === 1);
   return issueView(db, updated, access);
 }

@@ -17,6 +17,7 @@ import { notifyIssueEvent } from './notify';
 import { addCrossReferences } from './issue-references';
 import { ACCESS, accessMode } from './permissions';
 import { settingsOf } from './repo-settings';
+import { feedIssueCreated } from './issue-feed';
 import type { RepoAccess } from './repos';
 
 export type CreateIssueInput = {
@@ -90,6 +91,7 @@ export async function createIssue(db: DB, access: RepoAccess, doer: User, input:
     return issue;
   });
   await notifyIssueEvent(db, { issue, repo: access.repo, doer, text: issue.content });
+  await feedIssueCreated(db, doer, access.repo, issue);
   await addCrossReferences(db, access, doer, issue, `${issue.title}\n${issue.content}`);
   return issueView(db, issue, access);
 }

@@ -82,7 +82,7 @@ export async function attemptAutoMerge(db: DB, config: Config, issueId: number, 
     if (!pr || !plan || (sha && pr.head_commit_id !== sha)) return false;
     const [issue, repo, doer] = await Promise.all([getIssueById(db, issueId), getRepoById(db, pr.base_repo_id), getUserById(db, plan.doer_id)]);
     if (!issue || issue.is_closed || !repo || !doer || !doer.is_active || doer.prohibit_login) return false;
-    await mergePull(db, config, await accessOf(db, repo, doer), doer, issue.index, plan.input);
+    await mergePull(db, config, await accessOf(db, repo, doer), doer, issue.index, plan.input, { auto: true });
     return true;
   } catch (err) {
     if (err instanceof AppError && err.status < 500) backgroundInfo({ issue: issueId, reason: err.message }, 'scheduled auto-merge is waiting');

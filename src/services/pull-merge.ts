@@ -63,7 +63,9 @@ export async function checkPreconditions(db: DB, config: Config, access: RepoAcc
 }
 
 /** POST /repos/{owner}/{repo}/pulls/{index}/merge (merge_when_checks_succeed is pull-auto-merge's). */
-export async function mergePull(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput): Promise<void> {
+export async function mergePull(
+  db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {},
+): Promise<void> {
   const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
   await checkMergeProtection(db, config, access, doer, pr, input.force_merge === true);
   const dir = await dirOfRepo(db, config, access.repo);
@@ -87,7 +89,7 @@ export async function mergePull(db: DB, config: Config, access: RepoAccess, doer
     throw new ConflictError('the base branch moved during the merge, try again');
   }
   await syncRepoFromGit(db, access.repo, dir, doer.id);
-  await markMerged(db, access.repo.id, doer.id, issue, pr, built.commit);
+  await markMerged(db, access.repo.id, doer.id, issue, pr, built.commit, opts.auto);
   if (input.delete_branch_after_merge ?? settingsOf(access.repo).default_delete_branch_after_merge) await deleteHead(db, config, pr, doer);
 }
 

@@ -18,6 +18,7 @@ import { dirOfRepo } from './pull-git';
 import { loadPull, type LoadedPull } from './pull-views';
 import { ACCESS, accessMode } from './permissions';
 import { effectiveRule, toRule } from './protection-rules';
+import { feedReview, feedReviewDismissed } from './issue-feed';
 import type { RepoAccess } from './repos';
 
 // Pull request reviews (Gitea's review service): pending drafts, submitted verdicts, line
@@ -92,6 +93,8 @@ async function reviewSubmitted(db: DB, issueId: number, doerId: number, reviewId
   await refreshNumComments(db, issueId);
 }
 
+const verdictOf = (type: number) => (type === REVIEW_TYPE.approve ? 'approve' : type === REVIEW_TYPE.reject ? 'reject' : 'comment');
+
 /** The diff around each commented line, from the merge base to the reviewed commit. */
 async function hunksOf(db: DB, config: Config, access: RepoAccess, loaded: LoadedPull, commit: string, lines: LineComment[]): Promise<string[]> {
   const base = loaded.pr.merge_base || loaded.pr.base_commit_id;
@@ -133,6 +136,7 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
     if (type !== REVIEW_TYPE.pending) await reviewSubmitted(trx, loaded.issue.id, doer.id, r.id, body, now);
     return r;
   });
+  if (type !== REVIEW_TYPE.pending) await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), body);
   if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
   return (await views(db, loaded, [review]))[0]!;
 }
@@ -151,6 +155,7 @@ export async function submitPullReview(db: DB, config: Config, access: RepoAcces
     await updateReview(trx, review.id, { type, content: body, official: official ? 1 : 0, created_unix: now, updated_unix: now });
     await reviewSubmitted(trx, loaded.issue.id, doer.id, review.id, body, now);
   });
+  await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), body);
   if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
   return getPullReview(db, config, access, doer, index, id);
 }
@@ -171,7 +176,7 @@ export async function dismissPullReview(
   db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number, dismissed: boolean, message = '',
 ): Promise<ReviewView> {
   if (access.mode < ACCESS.admin) throw new ForbiddenError('must be repo admin');
-  const { review } = await loadReview(db, config, access, doer, index, id);
+  const { loaded, review } = await loadReview(db, config, access, doer, index, id);
   if (review.type !== REVIEW_TYPE.approve && review.type !== REVIEW_TYPE.reject) throw new InvalidError('not allowed to dismiss review type', 'id');
   const now = nowUnix();
   await db.transaction().execute(async (trx) => {
@@ -179,6 +184,10 @@ export async function dismissPullReview(
     // Only a dismissal shows in the timeline, with its message (Gitea has no undismiss event).
     if (dismissed) await recordEvent(trx, { id: review.issue_id }, doer.id, COMMENT_TYPE.dismissReview, now, { content: message, meta: JSON.stringify({ review_id: review.id }) });
   });
+  if (dismissed) {
+    const reviewer = (await usersByIds(db, [review.reviewer_id]))[0]?.name ?? '';
+    await feedReviewDismissed(db, doer, access.repo, loaded.issue, reviewer, message);
+  }
   // A dismissed rejection may have been what held a scheduled merge back.
   await attemptAutoMerge(db, config, review.issue_id);
   return getPullReview(db, config, access, doer, index, id);

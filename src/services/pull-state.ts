@@ -6,10 +6,13 @@ import { updateIssueRow } from '../models/issue';
 import { labelIdsOfIssue } from '../models/issue-label';
 import { updatePull } from '../models/pull';
 import { recordEvent } from './issue-events';
+import { feedMerged } from './issue-feed';
 import { refreshIssueCounters } from './issue-state';
 
 /** Records a merge: the pull row, the merge event, the issue closed and every counter following. */
-export async function markMerged(db: DB, repoId: number, doerId: number, issue: Pick<Issue, 'id' | 'milestone_id'>, pr: PullRequest, commit: string): Promise<void> {
+export async function markMerged(
+  db: DB, repoId: number, doerId: number, issue: Pick<Issue, 'id' | 'milestone_id' | 'index' | 'title'>, pr: PullRequest, commit: string, auto = false,
+): Promise<void> {
   const now = nowUnix();
   await db.transaction().execute(async (trx) => {
     // A scheduled auto-merge is done with, whoever merged.
@@ -19,5 +22,6 @@ export async function markMerged(db: DB, repoId: number, doerId: number, issue: 
     await updateIssueRow(trx, issue.id, { is_closed: 1, closed_unix: now, updated_unix: now });
     await refreshIssueCounters(trx, repoId, await labelIdsOfIssue(trx, issue.id), [issue.milestone_id]);
   });
+  await feedMerged(db, repoId, doerId, issue, auto);
 }
 

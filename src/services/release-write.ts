@@ -11,6 +11,7 @@ import { deleteAssetsOfRelease } from '../models/release-asset';
 import { attachmentPath, removeFile } from './attachment-files';
 import { releaseView, syncReleaseCounter, type ReleaseView } from './releases';
 import type { RepoAccess } from './repos';
+import { feedReleasePublished } from './issue-feed';
 import { createTag } from './tags';
 
 // Creating, editing and deleting releases (Gitea's services/release): publishing a release
@@ -83,6 +84,7 @@ export async function createRelease(db: DB, config: Config, access: RepoAccess, 
     await updateReleaseRow(trx, existing.id, fields);
     return (await getReleaseRow(trx, repo.id, existing.id))!;
   });
+  if (!row.is_draft) await feedReleasePublished(db, doer, repo, row.title, row.tag_name);
   return releaseView(db, row);
 }
 
@@ -122,6 +124,8 @@ export async function editRelease(
     await updateReleaseRow(trx, rel.id, patch);
     return (await getReleaseRow(trx, access.repo.id, rel.id))!;
   });
+  // Publishing a draft is the release's publication (Gitea's UpdateRelease notifies NewRelease then).
+  if (rel.is_draft && !row.is_draft) await feedReleasePublished(db, doer, access.repo, row.title, row.tag_name);
   return releaseView(db, row);
 }
 

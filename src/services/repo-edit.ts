@@ -13,6 +13,7 @@ import { settingsOf, type RepoSettings } from './repo-settings';
 import { deleteAttachmentsOfRepo } from '../models/attachment';
 import { uncountRepoOnTeams } from '../models/team';
 import { attachmentPath, removeFile } from './attachment-files';
+import { feedRepoRenamed } from './issue-feed';
 import type { RepoAccess } from './repos';
 
 export type RepoEdit = Partial<Omit<RepoSettings, 'mirror_interval'>> & {
@@ -65,7 +66,7 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
 
   const newName = edit.name !== undefined && edit.name !== repo.name ? edit.name : undefined;
   if (newName !== undefined) assertValidRepoName(newName);
-  return db.transaction().execute(async (trx) => {
+  const updated = await db.transaction().execute(async (trx) => {
     if (newName !== undefined) {
       const taken = await getRepoByOwnerAndName(trx, owner.id, newName);
       if (taken && taken.id !== repo.id) throw new InvalidError(`repo name is already taken [name: ${newName}]`, 'name');
@@ -84,6 +85,8 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
     if (newName !== undefined) moveRepoDir(dir, repoDir(config.repository.root, owner.name, newName));
     return (await getRepoById(trx, repo.id))!;
   });
+  if (newName !== undefined) await feedRepoRenamed(db, doer, updated, repo.name);
+  return updated;
 }
 
 /** Deletes the row (and everything hanging off it) and the bare repository. */

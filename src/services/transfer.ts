@@ -15,6 +15,7 @@ import { getUserById, getUserByName } from '../models/user';
 import { ACCESS, accessMode, ORG_TYPE } from './permissions';
 import { accessOf, type RepoAccess } from './repos';
 import { markWatch } from './stars';
+import { feedRepoTransferred } from './issue-feed';
 import { VISIBILITY } from './visibility';
 
 export type PendingTransfer = { doer: User; recipient: User; teams: Team[] };
@@ -81,8 +82,9 @@ async function transferOwnership(db: DB, config: Config, doer: User, repo: Repos
   const src = repoDir(config.repository.root, from.name, repo.name);
   const dst = repoDir(config.repository.root, to.name, repo.name);
   let moved = false;
+  let result: Repository;
   try {
-    return await db.transaction().execute(async (trx) => {
+    result = await db.transaction().execute(async (trx) => {
       await assertNameFree(trx, config, to, repo);
       await moveRows(trx, doer, repo, from, to, teams);
       if (repoExists(src)) {
@@ -95,6 +97,8 @@ async function transferOwnership(db: DB, config: Config, doer: User, repo: Repos
     if (moved) moveRepoDir(dst, src);
     throw err;
   }
+  await feedRepoTransferred(db, doer, result, from.name);
+  return result;
 }
 
 /** The repository after the request, as the caller sees it, and its pending transfer if any. */

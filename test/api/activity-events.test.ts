@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRepo } from '../helpers/git';
+import { expectNullableShape } from '../helpers/issue-shape';
+import { as, cloneWork, ok, type Creds, type Work } from '../helpers/pull-fixtures';
+import { createUser, startTestServer, type TestServer } from '../helpers/server';
+
+// The activity feed follows issues, pull requests, reviews, releases, renames, transfers and
+// forks, with Gitea's op types and `index|text` contents (they were missing from the feed).
+
+let s: TestServer;
+let alice: Creds;
+let bob: Creds;
+let work: Work;
+
+const api = (p: string, method = 'GET', body?: unknown, who: Creds = alice) => s.request(`api/v1/${p}`, { method, auth: as(who), json: body });
+type Act = { op_type: string; content: string; act_user: { login: string }; comment_id: number; ref_name: string };
+async function feed(path: string): Promise<Act[]> {
+  const body = await ok(await api(`${path}?limit=50`));
+  expectNullableShape(body, '[Activity]');
+  return body;
+}
+const ops = (acts: Act[]) => acts.map((a) => a.op_type);
+
+beforeAll(async () => {
+  s = await startTestServer();
+  alice = await createUser(s, 'alice');
+  bob = await createUser(s, 'bob');
+  await createRepo(s, alice, 'proj', { auto_init: true, default_branch: 'main' });
+  await ok(await api('repos/alice/proj/collaborators/bob', 'PUT', { permission: 'write' }), 204);
+  work = await cloneWork(s, 'alice', 'proj', alice);
+});
+afterAll(async () => { await s.stop(); });
+
+describe('activity of issues and pull requests', () => {
+  it('records issue creation, comments, closing and reopening', async () => {
+    const issue = await ok(await api('repos/alice/proj/issues', 'POST', { title: 'Broken' }), 201);
+    const comment = await ok(await api(`repos/alice/proj/issues/${issue.number}/comments`, 'POST', { body: 'seen it' }, bob), 201);
+    await ok(await api(`repos/alice/proj/issues/${issue.number}`, 'PATCH', { state: 'closed' }), 201);
+    await ok(await api(`repos/alice/proj/issues/${issue.number}`, 'PATCH', { state: 'open' }), 201);
+    const acts = await feed('repos/alice/proj/activities/feeds');
+    expect(ops(acts).slice(0, 4)).toEqual(['reopen_issue', 'close_issue', 'comment_issue', 'create_issue']);
+    expect(acts.find((a) => a.op_type === 'create_issue')).toMatchObject({ content: `${issue.number}|Broken`, act_user: { login: 'alice' } });
+    expect(acts.find((a) => a.op_type === 'comment_issue')).toMatchObject({ content: `${issue.number}|seen it`, comment_id: comment.id, act_user: { login: 'bob' } });
+  });
+
+  it('records a pull request, its review and its merge', async () => {
+    await work.branch('feat', { 'feat.txt': 'f\n' });
+    const pr = await ok(await api('repos/alice/proj/pulls', 'POST', { head: 'feat', base: 'main', title: 'Feature' }), 201);
+    await ok(await api(`repos/alice/proj/pulls/${pr.number}/reviews`, 'POST', { event: 'APPROVED', body: 'ship it\nreally' }, bob));
+    await ok(await api(`repos/alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge' }), 200);
+    const acts = await feed('repos/alice/proj/activities/feeds');
+    expect(ops(acts).slice(0, 3)).toEqual(['merge_pull_request', 'approve_pull_request', 'create_pull_request']);
+    expect(acts[0]).toMatchObject({ content: `${pr.number}|Feature`, act_user: { login: 'alice' } });
+    expect(acts[1]).toMatchObject({ content: `${pr.number}|ship it`, act_user: { login: 'bob' } });
+    // Bob's own feed shows what he did.
+    expect(ops(await feed('users/bob/activities/feeds')).slice(0, 1)).toEqual(['approve_pull_request']);
+  });
+
+  it('records published releases, not drafts until published', async () => {
+    const draft = await ok(await api('repos/alice/proj/releases', 'POST', { tag_name: 'v1', name: 'One', draft: true }), 201);
+    expect(ops(await feed('repos/alice/proj/activities/feeds'))[0]).not.toBe('publish_release');
+    await ok(await api(`repos/alice/proj/releases/${draft.id}`, 'PATCH', { draft: false }), 200);
+    const acts = await feed('repos/alice/proj/activities/feeds');
+    expect(acts[0]).toMatchObject({ op_type: 'publish_release', content: 'One', ref_name: 'refs/tags/v1' });
+  });
+
+  it('records renames, transfers and forks', async () => {
+    await ok(await api('repos/alice/proj', 'PATCH', { name: 'renamed' }), 200);
+    expect((await feed('repos/alice/renamed/activities/feeds'))[0]).toMatchObject({ op_type: 'rename_repo', content: 'proj' });
+    await ok(await api('repos/alice/renamed/forks', 'POST', { name: 'bobs-fork' }, bob), 202);
+    expect((await feed('users/bob/activities/feeds'))[0]).toMatchObject({ op_type: 'create_repo', act_user: { login: 'bob' } });
+    await ok(await api('repos/alice/renamed/transfer', 'POST', { new_owner: 'bob' }), 201);
+    await ok(await api('repos/alice/renamed/transfer/accept', 'POST', undefined, bob), 202);
+    expect((await feed('repos/bob/renamed/activities/feeds'))[0]).toMatchObject({ op_type: 'transfer_repo', content: 'alice/renamed' });
+  });
+});
