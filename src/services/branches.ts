@@ -13,6 +13,7 @@ import { ACCESS } from './permissions';
 import { loadRules } from './protected-branches';
 import { canUserMerge, canUserPush, effectiveRule, type ProtectionRule } from './protection-rules';
 import { syncRepoFromGit } from './repo-sync';
+import { feedBranchCreated, feedRefUpdate } from './push-feed';
 import type { RepoAccess } from './repos';
 
 /** What the Branch JSON needs: the head commit, its governing rule and the caller's rights. */
@@ -111,6 +112,7 @@ export async function createBranch(db: DB, config: Config, access: RepoAccess, d
   const zero = zeroId(access.repo.object_format_name);
   if (!(await updateRef(dir, `refs/heads/${input.name}`, sha, null, zero))) throw new ConflictError('The branch already exists.');
   await syncRepoFromGit(db, access.repo, dir, doer.id);
+  await feedBranchCreated(db, access.repo, doer, input.name);
   return getBranch(db, config, access, doer, input.name);
 }
 
@@ -124,6 +126,7 @@ export async function deleteBranch(db: DB, config: Config, access: RepoAccess, d
   if (!sha) throw new NotFoundError();
   await deleteRef(dir, `refs/heads/${name}`, sha);
   await syncRepoFromGit(db, access.repo, dir, doer.id);
+  await feedRefUpdate(db, access.repo.id, doer, dir, { ref: `refs/heads/${name}`, oldId: sha, newId: zeroId(access.repo.object_format_name) });
 }
 
 const TARGET_EXISTS = 'Cannot rename a branch using the same name or rename to a branch that already exists.';

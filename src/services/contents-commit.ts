@@ -9,6 +9,7 @@ import { dirOfRepo } from './contents-paths';
 import { loadRules } from './protected-branches';
 import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protection-rules';
 import { syncRepoFromGit } from './repo-sync';
+import { feedRefUpdate } from './push-feed';
 import type { RepoAccess } from './repos';
 
 // What every API commit shares (file changes and patches): the branches it reads and writes,
@@ -107,4 +108,5 @@ export async function landCommit(db: DB, access: RepoAccess, doer: User, t: Comm
     throw new ConflictError(`branch ${t.newBranch} was updated meanwhile, try again`);
   }
   await syncRepoFromGit(db, access.repo, t.dir, doer.id);
+  await feedRefUpdate(db, access.repo.id, doer, t.dir, { ref: `refs/heads/${t.newBranch}`, oldId: expected ?? zero, newId: commit });
 }

@@ -16,6 +16,7 @@ import { dirOfRepo } from './pull-git';
 import { loadPull } from './pull-views';
 import { settingsOf } from './repo-settings';
 import { accessOf, type RepoAccess } from './repos';
+import { feedRefUpdate } from './push-feed';
 import { syncRepoFromGit } from './repo-sync';
 
 export const MERGE_DO = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
@@ -89,6 +90,8 @@ export async function mergePull(
     throw new ConflictError('the base branch moved during the merge, try again');
   }
   await syncRepoFromGit(db, access.repo, dir, doer.id);
+  // As Gitea's merge push: the base branch's new commits in the feed, then the merge itself.
+  await feedRefUpdate(db, access.repo.id, doer, dir, { ref: `refs/heads/${pr.base_branch}`, oldId: baseSha, newId: built.commit });
   await markMerged(db, access.repo.id, doer.id, issue, pr, built.commit, opts.auto);
   if (input.delete_branch_after_merge ?? settingsOf(access.repo).default_delete_branch_after_merge) await deleteHead(db, config, pr, doer);
 }

@@ -3,6 +3,7 @@ import type { Repository, User } from '../db/schema';
 import { git } from '../git/exec';
 import type { RefUpdate } from '../git/hooks';
 import { getRepoById } from '../models/repo';
+import { backgroundError } from '../lib/background-log';
 import { OP, recordAction } from './activity';
 
 // Feed rows for ref updates (a push, or an API write that moved refs), as Gitea's push
@@ -76,5 +77,26 @@ export async function recordRefUpdates(db: DB, repoId: number, doer: User, dir: 
     } else {
       await recordAction(db, { op: OP.commitRepo, actor: doer, repo, refName: u.ref, content: await branchPushContent(dir, repo, u) });
     }
+  }
+}
+
+/**
+ * Feed rows of a ref an API write moved (contents, branches, tags, merges): as a push would
+ * record them. Best effort: logged, never failing the write that already landed.
+ */
+export async function feedRefUpdate(db: DB, repoId: number, doer: User, dir: string, update: RefUpdate): Promise<void> {
+  try {
+    await recordRefUpdates(db, repoId, doer, dir, [update]);
+  } catch (err) {
+    backgroundError({ err, repo: repoId, ref: update.ref }, 'recording ref activity failed');
+  }
+}
+
+/** A branch created through the API: commit_repo naming the ref, without commits (Gitea's CreateRef). */
+export async function feedBranchCreated(db: DB, repo: Repository, doer: User, branch: string): Promise<void> {
+  try {
+    await recordAction(db, { op: OP.commitRepo, actor: doer, repo, refName: `refs/heads/${branch}` });
+  } catch (err) {
+    backgroundError({ err, repo: repo.id, branch }, 'recording ref activity failed');
   }
 }

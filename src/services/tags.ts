@@ -8,6 +8,7 @@ import { ConflictError, InvalidError, NotFoundError } from '../lib/errors';
 import { assertTagHasNoRelease, forgetDeletedTag } from './releases';
 import { syncRepoFromGit } from './repo-sync';
 import type { RepoAccess } from './repos';
+import { feedRefUpdate } from './push-feed';
 import { assertMayControlTag } from './tag-protection';
 
 const dirOf = (config: Config, a: RepoAccess) => repoDir(config.repository.root, a.owner.name, a.repo.name);
@@ -42,6 +43,7 @@ export async function createTag(db: DB, config: Config, access: RepoAccess, doer
     : await updateRef(dir, ref, commit, null, zeroId(access.repo.object_format_name));
   if (!created) throw new ConflictError(`tag already exists [name: ${input.name}]`);
   await syncRepoFromGit(db, access.repo, dir, doer.id);
+  await feedRefUpdate(db, access.repo.id, doer, dir, { ref, oldId: zeroId(access.repo.object_format_name), newId: (await refTarget(dir, ref)) ?? commit });
   return getTag(config, access, input.name);
 }
 
@@ -55,4 +57,5 @@ export async function deleteTag(db: DB, config: Config, access: RepoAccess, doer
   await deleteRef(dir, ref, id);
   await forgetDeletedTag(db, access.repo.id, name);
   await syncRepoFromGit(db, access.repo, dir, doer.id);
+  await feedRefUpdate(db, access.repo.id, doer, dir, { ref, oldId: id, newId: zeroId(access.repo.object_format_name) });
 }

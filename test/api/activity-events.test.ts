@@ -49,11 +49,28 @@ describe('activity of issues and pull requests', () => {
     await ok(await api(`repos/alice/proj/pulls/${pr.number}/reviews`, 'POST', { event: 'APPROVED', body: 'ship it\nreally' }, bob));
     await ok(await api(`repos/alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge' }), 200);
     const acts = await feed('repos/alice/proj/activities/feeds');
-    expect(ops(acts).slice(0, 3)).toEqual(['merge_pull_request', 'approve_pull_request', 'create_pull_request']);
+    // As Gitea: the merge pushes to main (commit_repo), then the merge itself.
+    expect(ops(acts).slice(0, 4)).toEqual(['merge_pull_request', 'commit_repo', 'approve_pull_request', 'create_pull_request']);
     expect(acts[0]).toMatchObject({ content: `${pr.number}|Feature`, act_user: { login: 'alice' } });
-    expect(acts[1]).toMatchObject({ content: `${pr.number}|ship it`, act_user: { login: 'bob' } });
+    expect(acts[1]).toMatchObject({ ref_name: 'refs/heads/main', act_user: { login: 'alice' } });
+    expect(JSON.parse(acts[1]!.content).Len).toBe(2);
+    expect(acts[2]).toMatchObject({ content: `${pr.number}|ship it`, act_user: { login: 'bob' } });
     // Bob's own feed shows what he did.
     expect(ops(await feed('users/bob/activities/feeds')).slice(0, 1)).toEqual(['approve_pull_request']);
+  });
+
+  it('records ref changes made through the API: files, branches and tags', async () => {
+    await ok(await api('repos/alice/proj/contents/api.txt', 'POST', { content: Buffer.from('x').toString('base64'), message: 'add api.txt' }), 201);
+    await ok(await api('repos/alice/proj/branches', 'POST', { new_branch_name: 'side' }), 201);
+    await ok(await api('repos/alice/proj/tags', 'POST', { tag_name: 't1', target: 'main' }), 201);
+    await ok(await api('repos/alice/proj/tags/t1', 'DELETE'), 204);
+    await ok(await api('repos/alice/proj/branches/side', 'DELETE'), 204);
+    const acts = await feed('repos/alice/proj/activities/feeds');
+    expect(acts.slice(0, 5).map((a) => [a.op_type, a.ref_name])).toEqual([
+      ['delete_branch', 'refs/heads/side'], ['delete_tag', 'refs/tags/t1'], ['push_tag', 'refs/tags/t1'],
+      ['commit_repo', 'refs/heads/side'], ['commit_repo', 'refs/heads/main'],
+    ]);
+    expect(JSON.parse(acts[4]!.content).HeadCommit.Message).toMatch(/^add api.txt/);
   });
 
   it('records published releases, not drafts until published', async () => {
