@@ -10,6 +10,7 @@ import { loadRules } from './protected-branches';
 import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protection-rules';
 import { syncRepoFromGit } from './repo-sync';
 import { feedRefUpdate } from './push-feed';
+import { refreshPullsAfterPush } from './pull-push';
 import type { RepoAccess } from './repos';
 
 // What every API commit shares (file changes and patches): the branches it reads and writes,
@@ -101,7 +102,7 @@ export function commitMessage(opts: CommitOptions, fallback: string, committer: 
 }
 
 /** Moves newBranch to `commit` only if nobody moved it meanwhile (409), then syncs the database. */
-export async function landCommit(db: DB, access: RepoAccess, doer: User, t: CommitTarget, commit: string): Promise<void> {
+export async function landCommit(db: DB, config: Config, access: RepoAccess, doer: User, t: CommitTarget, commit: string): Promise<void> {
   const expected = t.newBranch === t.oldBranch ? t.parent : null;
   const zero = zeroId(access.repo.object_format_name);
   if (!(await updateRef(t.dir, `refs/heads/${t.newBranch}`, commit, expected, zero))) {
@@ -109,4 +110,6 @@ export async function landCommit(db: DB, access: RepoAccess, doer: User, t: Comm
   }
   await syncRepoFromGit(db, access.repo, t.dir, doer.id);
   await feedRefUpdate(db, access.repo.id, doer, t.dir, { ref: `refs/heads/${t.newBranch}`, oldId: expected ?? zero, newId: commit });
+  // Pull requests from or into the branch follow the commit, as after a push.
+  await refreshPullsAfterPush(db, config, access.repo.id, doer.id);
 }

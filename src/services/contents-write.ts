@@ -99,7 +99,7 @@ export async function changeFiles(
   const message = commitMessage(opts, defaultMessage(files), committer);
   const changes = await changesOf(t.dir, ops, tree);
   const commit = await writeCommit(t.dir, { parent: t.parent, changes, message, author, committer });
-  await landCommit(db, access, doer, t, commit);
+  await landCommit(db, config, access, doer, t, commit);
   // As Gitea, the answer describes the files at the branch written to.
   const ref: RefCommit = { input: t.newBranch, kind: 'branch', name: t.newBranch, commit };
   const items = await contentsAt(config, t.dir, ref, ops.map((o) => o.path));
@@ -116,6 +116,6 @@ export async function applyDiffPatch(
   const { author, committer } = signatures(config, doer, opts);
   const message = commitMessage(opts, 'apply-patch', committer);
   const commit = await commitTree(t.dir, { tree: applied.tree, parent: t.parent, message, author, committer });
-  await landCommit(db, access, doer, t, commit);
+  await landCommit(db, config, access, doer, t, commit);
   return readCommitMeta(t.dir, commit);
 }

@@ -129,4 +129,12 @@ describe('stale approvals', () => {
     expect(await ok(await api(`pulls/${number}/reviews/${again.id}`))).toMatchObject({ stale: true, dismissed: true });
     await ok(await protect({ dismiss_stale_approvals: false }), 200);
   });
+
+  it('a commit through the contents API moves the pull request like a push (reviews stale at once)', async () => {
+    const { number } = await open('api-commit', { 'api.txt': 'one\n' });
+    const review = await ok(await api(`pulls/${number}/reviews`, 'POST', { event: 'APPROVED', body: 'ok' }, bob));
+    const file = await ok(await api('contents/api.txt?ref=api-commit'));
+    await ok(await api('contents/api.txt', 'PUT', { content: Buffer.from('two\n').toString('base64'), sha: file.sha, branch: 'api-commit' }), 200);
+    expect(await ok(await api(`pulls/${number}/reviews/${review.id}`))).toMatchObject({ stale: true });
+  });
 });
