@@ -9,7 +9,7 @@ import { nowUnix } from '../lib/time';
 import { listProtectedBranches } from '../models/protected-branch';
 import { deleteReviewRequest, insertReview, REVIEW_TYPE, reviewRequests } from '../models/review';
 import { deleteTeamReviewRequest } from '../models/review-team';
-import { hasTeamRepo, unitsOfTeams } from '../models/team';
+import { hasTeamRepo, teamMemberIds, unitsOfTeams } from '../models/team';
 import { teamsByNames, usersByNames } from '../models/user-lookup';
 import { canWrite } from './issue-access';
 import { recordEvent } from './issue-events';
@@ -111,9 +111,13 @@ export async function addReviewRequests(db: DB, access: RepoAccess, loaded: Load
     }
     return made;
   });
-  // Requested users hear of it (Gitea notifies them; team members are left to the team).
-  const receivers = out.flatMap((v) => (v.reviewer ? [v.reviewer.id] : []));
-  if (receivers.length) await notifyIssueEvent(db, { issue: loaded.issue, repo: access.repo, doer, receivers });
+  const receivers = new Set(out.flatMap((v) => (v.reviewer ? [v.reviewer.id] : [])));
+  // Gitea's teamReviewRequestNotify: every member of a requested team but the pull's poster.
+  for (const v of out) {
+    if (!v.team) continue;
+    for (const id of await teamMemberIds(db, v.review.reviewer_team_id)) if (id !== loaded.issue.poster_id) receivers.add(id);
+  }
+  if (receivers.size) await notifyIssueEvent(db, { issue: loaded.issue, repo: access.repo, doer, receivers: [...receivers] });
   return out;
 }
 

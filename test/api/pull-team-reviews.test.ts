@@ -185,3 +185,20 @@ describe('deleting a team', () => {
     expect(reviews.map((r: { team: { name: string } }) => r.team.name)).toEqual(['reviewers']);
   });
 });
+
+describe('team members hear of a team request', () => {
+  it('notifies every member who can read the pull, never its poster', async () => {
+    const org = (await ok(await api('orgs/acme'))) as { id: number };
+    // alice (the poster) and carol are members; only carol gets a thread.
+    const t = await addTeam(s, org.id, 'notified', { uids: [alice.id, carol.id] });
+    await ok(await api(`teams/${t}/repos/acme/proj`, 'PUT'), 204);
+    await branch('seven', { 'seven.txt': 'seven\n' });
+    const { number } = await openPull('acme/proj', 'seven');
+    const threadsOf = async (who: Creds) => (await ok(await api('notifications?all=true', 'GET', undefined, who)))
+      .filter((n: { subject: { html_url: string } }) => n.subject.html_url.endsWith(`/pulls/${number}`));
+    expect(await threadsOf(carol)).toHaveLength(0);
+    await ok(await requested('acme/proj', number, 'POST', { team_reviewers: ['notified'] }), 201);
+    expect(await threadsOf(carol)).toHaveLength(1);
+    expect(await threadsOf(alice)).toHaveLength(0);
+  });
+});
