@@ -11,7 +11,7 @@ import { authorizeGit } from '../services/git-access';
 import { checkRefUpdates } from '../services/push-rules';
 import { recordRefUpdates } from '../services/push-feed';
 import { syncReleasesAfterPush } from '../services/release-sync';
-import { refreshPullsAfterPush } from '../services/pull-push';
+import { refreshPullsAfterPush } from '../services/pull-auto-merge';
 import { syncRepoFromGit } from '../services/repo-sync';
 import type { RepoAccess } from '../services/repos';
 import { authenticate } from './middleware/auth';

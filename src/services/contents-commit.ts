@@ -10,7 +10,7 @@ import { loadRules } from './protected-branches';
 import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protection-rules';
 import { syncRepoFromGit } from './repo-sync';
 import { feedRefUpdate } from './push-feed';
-import { refreshPullsAfterPush } from './pull-push';
+import { refreshPullsAfterPush } from './pull-auto-merge';
 import type { RepoAccess } from './repos';
 
 // What every API commit shares (file changes and patches): the branches it reads and writes,

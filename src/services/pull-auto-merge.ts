@@ -1,17 +1,21 @@
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
-import type { User } from '../db/schema';
+import type { PullRequest, User } from '../db/schema';
 import { backgroundError, backgroundInfo } from '../lib/background-log';
 import { COMMENT_TYPE } from '../lib/comment-type';
 import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../lib/errors';
 import { nowUnix } from '../lib/time';
 import { getIssueById } from '../models/issue';
 import { listProtectedBranches } from '../models/protected-branch';
-import { autoMergePullsAt, getPullByIssueId, updatePull } from '../models/pull';
+import { autoMergePullsAt, getPullByIssueId, openPullsOfRepo, updatePull } from '../models/pull';
 import { getRepoById } from '../models/repo';
 import { getUserById } from '../models/user';
+import { gitRun } from '../git/exec';
 import { recordEvent } from './issue-events';
 import { checkPreconditions, mergePull, type MergeInput } from './pull-merge';
+import { dirOfRepo, refreshPull } from './pull-git';
+import { markMerged } from './pull-state';
+import { settingsOf } from './repo-settings';
 import { loadPull } from './pull-views';
 import { ACCESS } from './permissions';
 import { canUserMerge, effectiveRule, toRule } from './protection-rules';
@@ -20,7 +24,8 @@ import { accessOf, type RepoAccess } from './repos';
 // merge_when_checks_succeed (Gitea's automerge service): the request is checked as a merge
 // would be, except for the branch protection, and stored; the pull request then merges as its
 // scheduler the first time every check passes: at once, or when a status, an approval, a
-// dismissal or a push comes in.
+// dismissal or a push comes in. Pushes, API commits and merges all move pull requests through
+// refreshPullsAfterPush here: a merge moves a base, which may merge others (hence one module).
 
 /** What a scheduled merge remembers: the merge request minus the scheduling, and who asked. */
 type Plan = { input: MergeInput; doer_id: number };
@@ -31,7 +36,7 @@ export type MergeOutcome = 'merged' | 'scheduled';
 export async function mergeOrSchedule(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput): Promise<MergeOutcome> {
   // A manual merge record is never scheduled (Gitea handles it first).
   if (!input.merge_when_checks_succeed || input.Do === 'manually-merged') {
-    await mergePull(db, config, access, doer, index, input);
+    await mergeAndFollow(db, config, access, doer, index, input);
     return 'merged';
   }
   const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
@@ -82,7 +87,7 @@ export async function attemptAutoMerge(db: DB, config: Config, issueId: number, 
     if (!pr || !plan || (sha && pr.head_commit_id !== sha)) return false;
     const [issue, repo, doer] = await Promise.all([getIssueById(db, issueId), getRepoById(db, pr.base_repo_id), getUserById(db, plan.doer_id)]);
     if (!issue || issue.is_closed || !repo || !doer || !doer.is_active || doer.prohibit_login) return false;
-    await mergePull(db, config, await accessOf(db, repo, doer), doer, issue.index, plan.input, { auto: true });
+    await mergeAndFollow(db, config, await accessOf(db, repo, doer), doer, issue.index, plan.input, { auto: true });
     return true;
   } catch (err) {
     if (err instanceof AppError && err.status < 500) backgroundInfo({ issue: issueId, reason: err.message }, 'scheduled auto-merge is waiting');
@@ -94,4 +99,39 @@ export async function attemptAutoMerge(db: DB, config: Config, issueId: number, 
 /** A successful status on `sha` may complete the checks of pull requests whose head it is. */
 export async function autoMergeAt(db: DB, config: Config, baseRepoId: number, sha: string): Promise<void> {
   for (const pr of await autoMergePullsAt(db, baseRepoId, sha)) await attemptAutoMerge(db, config, pr.issue_id, sha);
+}
+
+/** A merge is a push to the base: the other pull requests there follow it, as Gitea's merge push. */
+async function mergeAndFollow(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {}) {
+  await mergePull(db, config, access, doer, index, input, opts);
+  await refreshPullsAfterPush(db, config, access.repo.id, doer.id);
+}
+
+/** After a push: every open pull request with a side in this repository follows. Never throws. */
+export async function refreshPullsAfterPush(db: DB, config: Config, repoId: number, pusherId: number): Promise<void> {
+  for (const listed of await openPullsOfRepo(db, repoId)) {
+    try {
+      // Re-read: a scheduled merge earlier in this loop may have merged or moved this one.
+      const pr = await getPullByIssueId(db, listed.issue_id);
+      if (!pr || pr.has_merged) continue;
+      const fresh = await refreshPull(db, config, pr);
+      if (pr.base_repo_id === repoId && pr.commits_ahead > 0 && fresh.commits_ahead === 0) await detectManualMerge(db, config, fresh, pusherId);
+      // A new head or base may satisfy what a scheduled merge waited for (Gitea rechecks after testing the pull).
+      if (fresh.auto_merge && !fresh.has_merged) await attemptAutoMerge(db, config, fresh.issue_id);
+    } catch { /* one broken pull request must not stop the others */ }
+  }
+}
+
+/**
+ * autodetect_manual_merge: a push that put the head into the base merged the pull request;
+ * the merge commit is the first merge on the path from the head, else the head itself.
+ */
+async function detectManualMerge(db: DB, config: Config, pr: PullRequest, pusherId: number): Promise<void> {
+  const base = await getRepoById(db, pr.base_repo_id);
+  if (!base || !settingsOf(base).autodetect_manual_merge) return;
+  const dir = await dirOfRepo(db, config, base);
+  const r = await gitRun(['rev-list', '--ancestry-path', '--merges', '--reverse', `${pr.head_commit_id}..${pr.base_commit_id}`], { gitDir: dir });
+  const commit = r.stdout.toString().split('\n')[0]?.trim() || pr.head_commit_id;
+  const issue = await getIssueById(db, pr.issue_id);
+  if (issue) await markMerged(db, base.id, pusherId, issue, pr, commit);
 }

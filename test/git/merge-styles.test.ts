@@ -173,6 +173,21 @@ describe('merge styles', () => {
     await ok(await s.request('api/v1/repos/alice/styles', { method: 'PATCH', auth: as(alice), json: { autodetect_manual_merge: false } }), 200);
   });
 
+  it('merging a pull request that carries another one\'s head marks that one merged (autodetect after an API merge)', async () => {
+    await ok(await s.request('api/v1/repos/alice/styles', { method: 'PATCH', auth: as(alice), json: { autodetect_manual_merge: true } }), 200);
+    const inner = await pushBranch('f-inner', 1);
+    await commitFile(work, 'f-outer/extra.txt', 'on top\n');
+    await git(work, 'push', '-q', 'origin', 'f-inner:f-outer');
+    const innerPr = await openPull('f-inner');
+    const outerPr = await openPull('f-outer');
+    await ok(await api(`pulls/${outerPr.number}/merge`, 'POST', { Do: 'merge' }), 200);
+    // Gitea tests the base's other pull requests after a merge push; the inner one is now in main.
+    const after = await ok(await api(`pulls/${innerPr.number}`));
+    expect(after).toMatchObject({ merged: true, state: 'closed' });
+    expect(after.merge_commit_sha).not.toBe(inner);
+    await ok(await s.request('api/v1/repos/alice/styles', { method: 'PATCH', auth: as(alice), json: { autodetect_manual_merge: false } }), 200);
+  });
+
   it('respects the repository allow_* switches (405)', async () => {
     await pushBranch('f-noallow', 1);
     const pr = await openPull('f-noallow');
