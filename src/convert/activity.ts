@@ -2,14 +2,12 @@ import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
 import { isoTime } from '../lib/time';
 import { opName, type FeedItem } from '../services/activity';
+import { toApiComment } from './comment';
 import { toApiRepoWithParent } from './repo-view';
 import { toApiUser } from './user';
 
-/**
- * Gitea's ToActivity. `comment` (the Comment object of comment rows) is left out: comment_id
- * names it.
- */
-export function toApiActivity(config: Config, { action, actor, repo }: FeedItem, viewer: User | null): Record<string, unknown> {
+/** Gitea's ToActivity: comment_id and comment only while the comment exists. */
+export function toApiActivity(config: Config, { action, actor, repo, comment }: FeedItem, viewer: User | null): Record<string, unknown> {
   return {
     id: action.id,
     user_id: action.user_id,
@@ -18,7 +16,8 @@ export function toApiActivity(config: Config, { action, actor, repo }: FeedItem,
     act_user: toApiUser(config, actor, viewer),
     repo_id: action.repo_id,
     repo: toApiRepoWithParent(config, repo, viewer),
-    comment_id: action.comment_id,
+    comment_id: comment ? action.comment_id : 0,
+    ...(comment ? { comment: toApiComment(config, comment, viewer) } : {}),
     ref_name: action.ref_name,
     is_private: action.is_private === 1,
     content: action.content,

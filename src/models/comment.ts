@@ -49,6 +49,11 @@ export async function insertComment(db: DB, row: Insertable<CommentTable>): Prom
   return db.insertInto('comment').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+export async function commentsByIds(db: DB, ids: number[]): Promise<Comment[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('comment').selectAll().where('id', 'in', ids).execute();
+}
+
 export async function getCommentById(db: DB, id: number): Promise<Comment | undefined> {
   return db.selectFrom('comment').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -59,7 +64,12 @@ export async function updateCommentContent(db: DB, id: number, content: string, 
     .where('id', '=', id).execute();
 }
 
+/**
+ * Feed rows of a deleted comment go with it (Gitea marks them deleted, out of every feed); a
+ * deleted review's events do not take theirs (Gitea deletes those rows directly).
+ */
 export async function deleteCommentRow(db: DB, id: number): Promise<void> {
+  await db.deleteFrom('action').where('comment_id', '=', id).execute();
   await db.deleteFrom('comment').where('id', '=', id).execute();
 }
 

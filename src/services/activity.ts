@@ -2,9 +2,11 @@ import type { DB } from '../db/connect';
 import type { Action, Repository, Team, User } from '../db/schema';
 import { nowUnix } from '../lib/time';
 import { countBySlot, insertActions, listActions, watcherUsers, type FeedFilter } from '../models/action';
+import { commentsByIds } from '../models/comment';
 import { getRepoById } from '../models/repo';
 import { getUserById } from '../models/user';
 import { usersByIds } from '../models/user-lookup';
+import { commentViews, type CommentView } from './issue-views';
 import { ACCESS, accessMode, ORG_TYPE } from './permissions';
 import { withAccess, type RepoWithParent } from './repos';
 
@@ -54,7 +56,8 @@ export async function recordRepoCreated(db: DB, doer: User, repo: Repository): P
   await recordAction(db, { op: OP.createRepo, actor: doer, repo });
 }
 
-export type FeedItem = { action: Action; actor: User; repo: RepoWithParent };
+/** `comment`: the action's comment when it still exists (Gitea then sends comment_id and comment). */
+export type FeedItem = { action: Action; actor: User; repo: RepoWithParent; comment?: CommentView };
 export type Feed = { items: FeedItem[]; total: number };
 export type FeedOptions = { date?: string; offset: number; limit: number };
 
@@ -74,12 +77,27 @@ async function feed(db: DB, filter: FeedFilter, viewer: User | null, o: FeedOpti
   const repoIds = [...new Set(rows.map((r) => r.repo_id))];
   const repoRows = (await Promise.all(repoIds.map((id) => getRepoById(db, id)))).filter((r): r is Repository => !!r);
   const repos = new Map((await withAccess(db, repoRows, viewer)).map((r) => [r.repo.id, r]));
+  const comments = await commentsOf(db, rows, repos);
   const items = rows.flatMap((action) => {
     const actor = actors.get(action.act_user_id);
     const repo = repos.get(action.repo_id);
-    return actor && repo ? [{ action, actor, repo }] : [];
+    return actor && repo ? [{ action, actor, repo, comment: comments.get(action.comment_id) }] : [];
   });
   return { items, total };
+}
+
+/** The comments the actions name, as views in their repository (an issue of another repo is not one). */
+async function commentsOf(db: DB, rows: Action[], repos: Map<number, RepoWithParent>): Promise<Map<number, CommentView>> {
+  const found = await commentsByIds(db, [...new Set(rows.map((r) => r.comment_id).filter((id) => id > 0))]);
+  const out = new Map<number, CommentView>();
+  for (const row of rows) {
+    const comment = found.find((c) => c.id === row.comment_id);
+    const repo = repos.get(row.repo_id);
+    if (!comment || !repo || out.has(comment.id)) continue;
+    const [view] = await commentViews(db, [comment], repo);
+    if (view && view.issue.repo_id === repo.repo.id) out.set(comment.id, view);
+  }
+  return out;
 }
 
 const selfOrAdmin = (user: User, viewer: User | null) => !!viewer && (viewer.is_admin === 1 || viewer.id === user.id);

@@ -52,11 +52,14 @@ export async function feedMerged(db: DB, repoId: number, doerId: number, issue: 
   if (repo && actor) await record(db, { op: auto ? PULL_OP.autoMerge : OP.mergePullRequest, actor, repo, content: `${issue.index}|${issue.title}` });
 }
 
-/** A submitted review: approve, reject, or a comment review with a body (Gitea skips empty ones). */
-export function feedReview(db: DB, actor: User, repo: Repository, issue: Issue, verdict: 'approve' | 'reject' | 'comment', body: string): Promise<void> {
-  if (verdict === 'comment' && !body.trim()) return Promise.resolve();
+/**
+ * A submitted review, by its timeline comment: approve, reject, or a comment review with a body
+ * (Gitea skips empty ones).
+ */
+export function feedReview(db: DB, actor: User, repo: Repository, issue: Issue, verdict: 'approve' | 'reject' | 'comment', event: Comment): Promise<void> {
+  if (verdict === 'comment' && !event.content.trim()) return Promise.resolve();
   const op = verdict === 'approve' ? PULL_OP.approve : verdict === 'reject' ? PULL_OP.reject : PULL_OP.commentPull;
-  return record(db, { op, actor, repo, content: `${issue.index}|${firstLine(body)}` });
+  return record(db, { op, actor, repo, commentId: event.id, content: `${issue.index}|${firstLine(event.content)}` });
 }
 
 export function feedReviewDismissed(db: DB, actor: User, repo: Repository, issue: Issue, reviewer: string, message: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
-import type { Review, ReviewComment, User } from '../db/schema';
+import type { Comment, Review, ReviewComment, User } from '../db/schema';
 import { ForbiddenError, InvalidError, NotFoundError } from '../lib/errors';
 import { COMMENT_TYPE } from '../lib/comment-type';
 import { cutDiffAroundLine } from '../lib/diff-hunk';
@@ -87,10 +87,11 @@ export async function getPullReview(db: DB, config: Config, access: RepoAccess, 
  * the reviewer's own request is answered (Gitea lists a reviewer as requested only while their
  * latest review is the request).
  */
-async function reviewSubmitted(db: DB, issueId: number, doerId: number, reviewId: number, body: string, now: number): Promise<void> {
+async function reviewSubmitted(db: DB, issueId: number, doerId: number, reviewId: number, body: string, now: number): Promise<Comment> {
   await deleteReviewRequest(db, issueId, doerId);
-  await recordEvent(db, { id: issueId }, doerId, COMMENT_TYPE.review, now, { content: body, meta: JSON.stringify({ review_id: reviewId }) });
+  const event = await recordEvent(db, { id: issueId }, doerId, COMMENT_TYPE.review, now, { content: body, meta: JSON.stringify({ review_id: reviewId }) });
   await refreshNumComments(db, issueId);
+  return event;
 }
 
 const verdictOf = (type: number) => (type === REVIEW_TYPE.approve ? 'approve' : type === REVIEW_TYPE.reject ? 'reject' : 'comment');
@@ -121,7 +122,7 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
   const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(db, access, loaded.pr.base_branch, doer) : false;
   const hunks = await hunksOf(db, config, access, loaded, commit, lines);
   const now = nowUnix();
-  const review = await db.transaction().execute(async (trx) => {
+  const { review, event } = await db.transaction().execute(async (trx) => {
     const r = await insertReview(trx, {
       type, reviewer_id: doer.id, issue_id: loaded.issue.id, content: body, commit_id: commit,
       official: official ? 1 : 0, stale: commit === loaded.pr.head_commit_id ? 0 : 1, created_unix: now, updated_unix: now,
@@ -133,10 +134,10 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
         diff_hunk: hunks[i] ?? '',
       });
     }
-    if (type !== REVIEW_TYPE.pending) await reviewSubmitted(trx, loaded.issue.id, doer.id, r.id, body, now);
-    return r;
+    const submitted = type !== REVIEW_TYPE.pending ? await reviewSubmitted(trx, loaded.issue.id, doer.id, r.id, body, now) : null;
+    return { review: r, event: submitted };
   });
-  if (type !== REVIEW_TYPE.pending) await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), body);
+  if (event) await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), event);
   if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
   return (await views(db, loaded, [review]))[0]!;
 }
@@ -151,11 +152,11 @@ export async function submitPullReview(db: DB, config: Config, access: RepoAcces
   checkVerdict(loaded, doer, type, body, (await reviewComments(db, [review.id])).length > 0);
   const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(db, access, loaded.pr.base_branch, doer) : false;
   const now = nowUnix();
-  await db.transaction().execute(async (trx) => {
+  const event = await db.transaction().execute(async (trx) => {
     await updateReview(trx, review.id, { type, content: body, official: official ? 1 : 0, created_unix: now, updated_unix: now });
-    await reviewSubmitted(trx, loaded.issue.id, doer.id, review.id, body, now);
+    return reviewSubmitted(trx, loaded.issue.id, doer.id, review.id, body, now);
   });
-  await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), body);
+  await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), event);
   if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
   return getPullReview(db, config, access, doer, index, id);
 }

@@ -13,7 +13,7 @@ let bob: Creds;
 let work: Work;
 
 const api = (p: string, method = 'GET', body?: unknown, who: Creds = alice) => s.request(`api/v1/${p}`, { method, auth: as(who), json: body });
-type Act = { op_type: string; content: string; act_user: { login: string }; comment_id: number; ref_name: string };
+type Act = { op_type: string; content: string; act_user: { login: string }; comment_id: number; ref_name: string; comment?: { id: number; body: string } };
 async function feed(path: string): Promise<Act[]> {
   const body = await ok(await api(`${path}?limit=50`));
   expectNullableShape(body, '[Activity]');
@@ -43,6 +43,19 @@ describe('activity of issues and pull requests', () => {
     expect(acts.find((a) => a.op_type === 'comment_issue')).toMatchObject({ content: `${issue.number}|seen it`, comment_id: comment.id, act_user: { login: 'bob' } });
   });
 
+  it('carries the comment object, and drops the activity with its comment (activities lacked the comment)', async () => {
+    const issue = await ok(await api('repos/alice/proj/issues', 'POST', { title: 'Talk' }), 201);
+    const comment = await ok(await api(`repos/alice/proj/issues/${issue.number}/comments`, 'POST', { body: 'first words' }, bob), 201);
+    const act = (await feed('repos/alice/proj/activities/feeds')).find((a) => a.comment_id === comment.id);
+    expect(act?.comment).toMatchObject({ id: comment.id, body: 'first words', user: { login: 'bob' }, html_url: comment.html_url });
+    // Activities without a comment have neither (Gitea's ToActivity).
+    const created = (await feed('repos/alice/proj/activities/feeds')).find((a) => a.op_type === 'create_issue');
+    expect(created).toMatchObject({ comment_id: 0 });
+    expect(created).not.toHaveProperty('comment');
+    await ok(await api(`repos/alice/proj/issues/comments/${comment.id}`, 'DELETE', undefined, bob), 204);
+    expect((await feed('repos/alice/proj/activities/feeds')).some((a) => a.comment_id === comment.id || a.content === `${issue.number}|first words`)).toBe(false);
+  });
+
   it('records a pull request, its review and its merge', async () => {
     await work.branch('feat', { 'feat.txt': 'f\n' });
     const pr = await ok(await api('repos/alice/proj/pulls', 'POST', { head: 'feat', base: 'main', title: 'Feature' }), 201);
@@ -54,7 +67,8 @@ describe('activity of issues and pull requests', () => {
     expect(acts[0]).toMatchObject({ content: `${pr.number}|Feature`, act_user: { login: 'alice' } });
     expect(acts[1]).toMatchObject({ ref_name: 'refs/heads/main', act_user: { login: 'alice' } });
     expect(JSON.parse(acts[1]!.content).Len).toBe(2);
-    expect(acts[2]).toMatchObject({ content: `${pr.number}|ship it`, act_user: { login: 'bob' } });
+    expect(acts[2]).toMatchObject({ content: `${pr.number}|ship it`, act_user: { login: 'bob' }, comment: { body: 'ship it\nreally' } });
+    expect(acts[2]!.comment_id).toBeGreaterThan(0);
     // Bob's own feed shows what he did.
     expect(ops(await feed('users/bob/activities/feeds')).slice(0, 1)).toEqual(['approve_pull_request']);
   });

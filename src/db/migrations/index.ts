@@ -9,6 +9,7 @@ import * as m0012 from './0012-issue-index';
 import * as m0014 from './0014-releases';
 import * as m0017 from './0017-pull-requests';
 import * as m0018 from './0018-review-teams';
+import * as m0019 from './0019-action-comment';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0014-releases': m0014,
   '0017-pull-requests': m0017,
   '0018-review-teams': m0018,
+  '0019-action-comment': m0019,
 };
