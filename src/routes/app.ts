@@ -3,7 +3,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Hearth } from '../hearth';
 import { readAsset } from '../lib/assets';
 import { apiRoutes } from './api/v1';
-import { authenticate, sudo } from './middleware/auth';
+import { authenticate, passwordCurrent, sudo } from './middleware/auth';
 import { apiNotFound, errorHandler } from './middleware/errors';
 import { healthz } from './health';
 import { buildSwagger, swaggerUiPage } from './swagger';
@@ -71,7 +71,7 @@ export function createApp(h: Hearth): Express {
   const api = express.Router();
   // The one text/plain endpoint: its body is the markdown itself, not JSON.
   api.post('/markdown/raw', express.text({ type: () => true, limit: MAX_JSON_BODY }));
-  api.use(cors, jsonBody(MAX_JSON_BODY), authenticate(), sudo());
+  api.use(cors, jsonBody(MAX_JSON_BODY), authenticate(), passwordCurrent(), sudo());
   mount(api, apiRoutes);
   api.use(apiNotFound);
   app.use('/api/v1', api);

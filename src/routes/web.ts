@@ -1,23 +1,27 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { Hearth } from '../hearth';
-import { AppError } from '../lib/errors';
+import { AppError, UnauthorizedError } from '../lib/errors';
 import { hasScope } from '../lib/scopes';
 import { repoTreePage, type TreePage } from '../services/repo-web';
+import { changeOwnPassword } from '../services/users';
 import { authenticate } from './middleware/auth';
 import { pathParam } from './table';
 
 // The minimal web pages: `/{owner}/{repo}` and `/{owner}/{repo}/src/branch/{branch}` answer a
 // small HTML listing of the branch's top-level tree (clients poll them after creating a
 // repository). Mounted after the API, git, avatar and swagger routes so it shadows none of them.
+// `/user/change_password` is where a user flagged must_change_password sets a new one (the API
+// answers them 403 until then, as Gitea).
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const encodePath = (s: string) => s.split('/').map(encodeURIComponent).join('/');
 
 const CSP = 'default-src \'none\'; style-src \'unsafe-inline\'; base-uri \'none\'; form-action \'none\'';
+const FORM_CSP = CSP.replace('form-action \'none\'', 'form-action \'self\'') + '; frame-ancestors \'none\'';
 
-function sendPage(res: Response, status: number, title: string, body: string): void {
+function sendPage(res: Response, status: number, title: string, body: string, csp = CSP): void {
   res.status(status)
-    .setHeader('Content-Security-Policy', CSP)
+    .setHeader('Content-Security-Policy', csp)
     .setHeader('X-Content-Type-Options', 'nosniff')
     .type('html')
     .send(`<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n<body>\n${body}\n</body></html>\n`);
@@ -42,8 +46,34 @@ function viewerOf(req: Request) {
   return req.ctx.doer;
 }
 
+const PASSWORD_FORM = `<form method="post" action="change_password">
+<p><label>Current password <input type="password" name="old_password" autocomplete="current-password" required></label></p>
+<p><label>New password <input type="password" name="password" autocomplete="new-password" required></label></p>
+<p><label>Confirm the new password <input type="password" name="retype" autocomplete="new-password" required></label></p>
+<p><button type="submit">Change password</button></p>
+</form>`;
+
+/** The page needs a signed-in caller: a 401 makes the browser ask for credentials. */
+function signedIn(req: Request, _res: Response, next: () => void): void {
+  if (!req.ctx.signer) throw new UnauthorizedError();
+  next();
+}
+
+function passwordRoutes(h: Hearth, router: Router): void {
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  router.get('/user/change_password', authenticate(), signedIn, (req, res) => {
+    const ask = req.ctx.signer!.must_change_password ? '<p>You must change your password before going on.</p>\n' : '';
+    sendPage(res, 200, 'Change your password', `<h1>Change your password</h1>\n${ask}${PASSWORD_FORM}`, FORM_CSP);
+  });
+  router.post('/user/change_password', form, authenticate(), signedIn, async (req, res) => {
+    await changeOwnPassword(h.db, h.config, req.ctx.signer!, req.body ?? {});
+    sendPage(res, 200, 'Password changed', '<h1>Password changed</h1>\n<p>Your password has been changed.</p>');
+  });
+}
+
 export function webRouter(h: Hearth): Router {
   const router = express.Router();
+  passwordRoutes(h, router);
 
   const show = (branchOf: (req: Request) => string | null) => async (req: Request, res: Response, next: () => void) => {
     const owner = String(req.params.owner);

@@ -4,7 +4,7 @@ import type { DB } from '../db/connect';
 import type { User, UserUpdate } from '../db/schema';
 import { ownerDir } from '../git/repo';
 import { BadRequestError, ConflictError, InvalidError, NotFoundError } from '../lib/errors';
-import { hashPassword, PASSWORD_ALGO } from '../lib/password';
+import { hashPassword, PASSWORD_ALGO, verifyPassword } from '../lib/password';
 import { nowUnix } from '../lib/time';
 import { getEmail, insertEmail, setPrimaryEmail } from '../models/email';
 import { orgIdsOfUser } from '../models/org-members';
@@ -95,6 +95,22 @@ export async function changePassword(
     passwd: await hashPassword(password), passwd_hash_algo: PASSWORD_ALGO, updated_unix: nowUnix(),
     ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
   });
+}
+
+export type PasswordChangeForm = { old_password?: unknown; password?: unknown; retype?: unknown };
+
+/**
+ * The change-password page: the current password proves the caller owns the account (a browser
+ * may send cached Basic credentials with a form another site posts), the new one typed twice;
+ * clears must_change_password.
+ */
+export async function changeOwnPassword(db: DB, config: Config, user: User, form: PasswordChangeForm): Promise<void> {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const [old, next, retype] = [str(form.old_password), str(form.password), str(form.retype)];
+  if (!(await verifyPassword(old, user.passwd, user.passwd_hash_algo))) throw new BadRequestError('The current password is not correct.');
+  if (next !== retype) throw new BadRequestError('The passwords do not match.');
+  if (next === old) throw new BadRequestError('The new password must differ from the current one.');
+  await changePassword(db, config, user, next, false);
 }
 
 /** Applies a patch that may change the primary email; name and email checks run in the transaction. */

@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Passport } from 'passport';
 import { Strategy as CustomStrategy } from 'passport-custom';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
-import { assertMaySignIn, authenticateBasic, authenticateToken, type Authenticated } from '../../services/auth';
+import { assertMaySignIn, assertPasswordCurrent, authenticateBasic, authenticateToken, type Authenticated } from '../../services/auth';
 import { findUserByName } from '../../services/users';
 
 type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; login: string; password: string };
@@ -70,6 +70,14 @@ export function authenticate(): RequestHandler {
       req.ctx.scopes = found.scopes;
       next();
     })(req, res, next);
+  };
+}
+
+/** API calls of a user flagged must_change_password answer 403 (Gitea), whatever the credentials. */
+export function passwordCurrent(): RequestHandler {
+  return (req, _res, next) => {
+    if (req.ctx.signer) assertPasswordCurrent(req.ctx.signer, req.ctx.config.server.root_url);
+    next();
   };
 }
 
