@@ -50,6 +50,16 @@ beforeAll(async () => {
 afterAll(async () => { await s.stop(); });
 
 describe('POST /orgs', () => {
+  it('an organization without an e-mail address sends "" and still matches the reference (validator rejected it)', async () => {
+    const res = await s.request('api/v1/orgs', { method: 'POST', auth: as(owner), json: { username: 'no-mail' } });
+    expect(res.status).toBe(201);
+    const body = await json(res);
+    expect(body.email).toBe('');
+    expectShape(body, 'Organization');
+    const repo = await s.request('api/v1/orgs/no-mail/repos', { method: 'POST', auth: as(owner), json: { name: 'r' } });
+    expectShape(await json(repo), 'Repository');
+  });
+
   it('creates an organization (201, every Organization field) with the creator as owner', async () => {
     const res = await s.request('api/v1/orgs', {
       method: 'POST', auth: as(owner),

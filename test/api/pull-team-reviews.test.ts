@@ -29,7 +29,6 @@ beforeAll(async () => {
   alice = await createUser(s, 'alice');
   bob = await createUser(s, 'bob');
   carol = await createUser(s, 'carol');
-  // An e-mail address: the reference's User.email has format email, which an empty one fails.
   const org = await createOrg(s, alice, 'acme', { email: 'acme@example.com' });
   for (const [name, priv] of [['proj', false], ['secret', true]] as const) {
     await ok(await api('orgs/acme/repos', 'POST', { name, private: priv, auto_init: true, default_branch: 'main' }), 201);
