@@ -1,6 +1,6 @@
 // Memory and latency of the single executable under a steady API load: 4 clients listing a
 // page of 50 issues 500 times each, then the resident memory. Shows what the young-generation
-// setting (src/lib/young-generation.ts) costs and saves: measured on 2 cores, 2.8 ms a page and
+// setting (src/lib/v8-tuning.ts) costs and saves: measured on 2 cores, 2.8 ms a page and
 // 105-115 MB after the load with it, 2.55 ms and 164 MB without.
 // Usage: node bench/load.mjs [exe=dist/hearth]
 import { spawn } from 'node:child_process';

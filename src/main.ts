@@ -1,4 +1,4 @@
-import './lib/young-generation';
+import './lib/v8-tuning';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config/load';
 import { adminCommands } from './cli/admin';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidError } from '../lib/errors';
 
 /** Validates a parsed JSON body; the first problem becomes a 422 naming its field. */

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiUser } from '../../../convert/user';
 import { adminDeleteUser, adminEditUser, adminSearchUsers } from '../../../services/admin-users';
 import { createUser, renameUser } from '../../../services/users';

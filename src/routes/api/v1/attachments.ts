@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiAttachment } from '../../../convert/issue';
 import { NotFoundError } from '../../../lib/errors';
 import { uploadTmpDir } from '../../../services/attachment-files';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiBranch, toApiBranchProtection } from '../../../convert/branch';
 import { createBranch, deleteBranch, getBranch, listBranches, renameBranch } from '../../../services/branches';
 import {

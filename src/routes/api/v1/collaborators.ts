@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toCollaboratorPermission } from '../../../convert/repo-social';
 import { toApiUser } from '../../../convert/user';
 import { NotFoundError } from '../../../lib/errors';

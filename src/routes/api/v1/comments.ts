@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiComment } from '../../../convert/comment';
 import {
   createComment, deleteComment, editComment, getComment, listIssueComments, listRepoComments,

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiCommit, toApiCommits } from '../../../convert/commit';
 import { toApiCombinedStatus, toApiCommitStatus, toApiCommitStatuses } from '../../../convert/commit-status';
 import { toApiRepoWithParent } from '../../../convert/repo-view';

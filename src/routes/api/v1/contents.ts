@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { contentsConverter, toContentsList, toFileCommitResponse, toFileResponse, toFilesResponse, UNSIGNED } from '../../../convert/contents';
 import { BadRequestError, InvalidError } from '../../../lib/errors';
 import { getContents, getFileContents } from '../../../services/contents';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiEmail } from '../../../convert/email';
 import { addEmails, deleteEmails, listEmails, searchEmails } from '../../../services/emails';
 import { doerOf } from '../../context';

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import { forkRepository, listForks } from '../../../services/forks';
 import { generateRepository } from '../../../services/generate';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiGpgKey } from '../../../convert/gpg-key';
 import { NotFoundError } from '../../../lib/errors';
 import * as gpg from '../../../services/gpg-keys';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiIssue } from '../../../convert/issue';
 import { addLink, listLinkedIssues, removeLink, type LinkKind } from '../../../services/issue-dependencies';
 import type { IssueView } from '../../../services/issue-views';

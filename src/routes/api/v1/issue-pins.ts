@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiIssue } from '../../../convert/issue';
 import { listPinned, moveIssuePin, newPinAllowed, pinIssue, unpinIssue } from '../../../services/issue-pins';
 import { setIssueLock } from '../../../services/issue-lock';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiStopwatch, toApiTrackedTime } from '../../../convert/tracked-time';
 import { isoTime, nowUnix } from '../../../lib/time';
 import { setIssueDeadline } from '../../../services/issue-deadline';

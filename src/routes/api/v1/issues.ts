@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiIssue } from '../../../convert/issue';
 import { toApiUser } from '../../../convert/user';
 import { editIssue } from '../../../services/issue-edit';

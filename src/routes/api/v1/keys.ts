@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiPublicKey } from '../../../convert/public-key';
 import { NotFoundError } from '../../../lib/errors';
 import * as keys from '../../../services/keys';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiLabel } from '../../../convert/label';
 import { toIssueLabel } from '../../../convert/issue';
 import {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidError } from '../../../lib/errors';
 import { renderMarkup, renderRaw } from '../../../services/markdown';
 import { parseBody } from '../../validate';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiMilestone } from '../../../convert/milestone';
 import {
   createRepoMilestone, deleteRepoMilestone, editRepoMilestone, getRepoMilestone, listRepoMilestones,

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiOrg, toApiOrgPermissions } from '../../../convert/org';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import type { User } from '../../../db/schema';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiCommits } from '../../../convert/commit';
 import { toApiChangedFile, toApiPull, type PullView } from '../../../convert/pull';
 import { editPull, listPulls } from '../../../services/pull-edit';

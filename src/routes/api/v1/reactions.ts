@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ghostUser } from '../../../convert/issue';
 import { toApiReaction } from '../../../convert/reaction';
 import * as svc from '../../../services/reactions';

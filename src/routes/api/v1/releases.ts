@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiRelease, toApiReleaseAsset } from '../../../convert/release';
 import { uploadTmpDir } from '../../../services/attachment-files';
 import { ACCESS } from '../../../services/permissions';

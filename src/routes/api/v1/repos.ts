@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiRepoTransfer } from '../../../convert/repo-social';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import { InvalidError } from '../../../lib/errors';

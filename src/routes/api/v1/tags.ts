@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiTag, toApiTagProtection } from '../../../convert/tag';
 import { NotFoundError } from '../../../lib/errors';
 import {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiActivity } from '../../../convert/activity';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import { toApiTeams } from '../../../convert/team';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiToken } from '../../../convert/token';
 import { createToken, deleteToken, listTokens } from '../../../services/tokens';
 import { contextUserOf } from '../../context';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toTopicResponse } from '../../../convert/repo-social';
 import { repoLanguages } from '../../../services/languages';
 import * as topics from '../../../services/topics';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toApiUser, toApiUserSettings } from '../../../convert/user';
 import { searchVisibleUsers, updateUserSettings } from '../../../services/user-settings';
 import { contextUserOf, doerOf } from '../../context';
