@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { startupDone } from '../lib/v8-tuning';
 import { startServer } from '../server';
 import { configFrom, type CommonOptions } from './options';
 
@@ -15,6 +16,7 @@ export async function runWeb(opts: WebOptions): Promise<void> {
     process.stderr.write(`\nCreated the first site administrator.\n  user name: ${username}\n  password:  ${password}\nKeep it now: it will not be shown again.\n\n`);
   }
   log.info({ url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir }, 'hearth listening');
+  startupDone();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1);
