@@ -1,6 +1,8 @@
 // Builds dist/hearth: esbuild bundle → Node single-executable blob (with the better-sqlite3
-// addon and the swagger UI files as assets) → postject into a copy of the running `node`.
+// addon, the swagger UI and the option templates packed as one asset) → postject into a copy
+// of the running `node`.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -24,6 +26,23 @@ function optionalModulesAsEmpty(names) {
   };
 }
 
+/**
+ * Modules swapped for leaner ones in the bundle: multer's older mime-db copy for the one express
+ * uses, iconv-lite (480 KB of charset tables) for the UTF-8/Latin-1 decoder the API needs.
+ */
+function leanerModules() {
+  const swaps = {
+    'mime-db': require.resolve('mime-db'),
+    'iconv-lite': path.join(root, 'src/lib/iconv-lite-lean.ts'),
+  };
+  return {
+    name: 'leaner-modules',
+    setup(b) {
+      b.onResolve({ filter: /^(mime-db|iconv-lite)$/ }, (args) => ({ path: swaps[args.path] }));
+    },
+  };
+}
+
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(work, { recursive: true });
 
@@ -41,7 +60,7 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [optionalModulesAsEmpty(['supports-color'])],
+  plugins: [optionalModulesAsEmpty(['supports-color']), leanerModules()],
 });
 
 // esbuild leaves non-ASCII characters in regular expression literals; one such character makes
@@ -49,32 +68,52 @@ await build({
 const source = fs.readFileSync(bundle, 'utf8');
 fs.writeFileSync(bundle, source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
-// The addon better-sqlite3 built for this node; loaded with process.dlopen at start.
+// Every file the executable carries, packed into one SEA asset (src/lib/sea-payload.ts reads it):
+// [u32 index length][index JSON: name -> [offset, length]][files]. Small files first, so the
+// ones read at start (the addon's hash) share the index's pages.
 const addon = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
+const addonBytes = fs.readFileSync(addon);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-// Option files (licenses, gitignores, labels, readmes) as assets, with a manifest listing them.
 const optionsDir = path.join(root, 'assets', 'options');
-const optionAssets = {};
 const manifest = {};
+const files = {
+  'better_sqlite3.node.sha256': Buffer.from(createHash('sha256').update(addonBytes).digest('hex')),
+};
 for (const kind of fs.readdirSync(optionsDir)) {
   manifest[kind] = fs.readdirSync(path.join(optionsDir, kind)).filter((f) => !f.startsWith('.')).sort();
-  for (const name of manifest[kind]) optionAssets[`options/${kind}/${name}`] = path.join(optionsDir, kind, name);
+  for (const name of manifest[kind]) files[`options/${kind}/${name}`] = fs.readFileSync(path.join(optionsDir, kind, name));
 }
-const manifestFile = path.join(work, 'options-manifest.json');
-fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+files['options-manifest.json'] = Buffer.from(JSON.stringify(manifest));
+files['swagger-ui.css'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui.css'));
+files['swagger-ui-bundle.js'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui-bundle.js'));
+files['better_sqlite3.node'] = addonBytes;
+
+function pack(entries) {
+  // Offsets depend on the index's own length: grow it until it is stable.
+  let indexBytes = Buffer.alloc(0);
+  for (;;) {
+    let offset = 4 + indexBytes.length;
+    const index = {};
+    for (const [name, bytes] of Object.entries(entries)) { index[name] = [offset, bytes.length]; offset += bytes.length; }
+    const next = Buffer.from(JSON.stringify(index));
+    const stable = next.length === indexBytes.length;
+    indexBytes = next;
+    if (stable) break;
+  }
+  const head = Buffer.alloc(4);
+  head.writeUInt32LE(indexBytes.length, 0);
+  return Buffer.concat([head, indexBytes, ...Object.values(entries)]);
+}
+const payloadFile = path.join(work, 'payload.bin');
+fs.writeFileSync(payloadFile, pack(files));
+
 const blob = path.join(work, 'sea-prep.blob');
 const seaConfig = {
   main: bundle,
   output: blob,
   disableExperimentalSEAWarning: true,
   useCodeCache: true,
-  assets: {
-    'better_sqlite3.node': addon,
-    'swagger-ui.css': path.join(swaggerDir, 'swagger-ui.css'),
-    'swagger-ui-bundle.js': path.join(swaggerDir, 'swagger-ui-bundle.js'),
-    'options-manifest.json': manifestFile,
-    ...optionAssets,
-  },
+  assets: { 'payload.bin': payloadFile },
 };
 const seaConfigFile = path.join(work, 'sea-config.json');
 fs.writeFileSync(seaConfigFile, JSON.stringify(seaConfig, null, 2));

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { inExecutable, payloadFile } from './sea-payload';
 
-/** Bundled files: SEA assets inside the executable, node_modules or assets/ when run from source. */
+/** Bundled files: packed in the executable (sea-payload.ts), node_modules or assets/ when run from source. */
 export const ASSET_SOURCES: Record<string, string> = {
   'swagger-ui.css': 'node_modules/swagger-ui-dist/swagger-ui.css',
   'swagger-ui-bundle.js': 'node_modules/swagger-ui-dist/swagger-ui-bundle.js',
@@ -14,11 +15,8 @@ export function readAsset(name: string): Buffer | undefined {
   if (hit) return hit;
   const source = ASSET_SOURCES[name];
   if (!source) return undefined;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const sea = require('node:sea') as typeof import('node:sea');
-  const data = sea.isSea()
-    ? Buffer.from(sea.getRawAsset(name) as ArrayBuffer)
-    : fs.readFileSync(path.join(__dirname, '..', '..', source));
+  const data = inExecutable() ? payloadFile(name) : fs.readFileSync(path.join(__dirname, '..', '..', source));
+  if (!data) return undefined;
   cache.set(name, data);
   return data;
 }

@@ -1,22 +1,21 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { inExecutable, payloadFile } from './sea-payload';
 
-const ASSET = 'better_sqlite3.node';
+const ADDON = 'better_sqlite3.node';
 
 /**
- * Inside the single executable the better-sqlite3 addon ships as an asset: write it out once
+ * Inside the single executable the better-sqlite3 addon ships packed in it: write it out once
  * (named by its hash, so upgrades never load a stale copy) and dlopen it. Outside, return
  * undefined and let better-sqlite3 find its own build.
  */
 export function loadSqliteAddon(cacheDir: string): object | undefined {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const sea = require('node:sea') as typeof import('node:sea');
-  if (!sea.isSea()) return undefined;
-  const bytes = Buffer.from(sea.getRawAsset(ASSET) as ArrayBuffer);
-  const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  if (!inExecutable()) return undefined;
+  // Hashed at build time: hashing here would read the 2 MB addon (resident) on every start.
+  const hash = payloadFile(`${ADDON}.sha256`)!.toString('utf8').trim().slice(0, 16);
   const file = path.join(cacheDir, `better_sqlite3-${hash}.node`);
   if (!fs.existsSync(file)) {
+    const bytes = payloadFile(ADDON)!;
     fs.mkdirSync(cacheDir, { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, bytes, { mode: 0o755 });

@@ -1,26 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { inExecutable, payloadFile } from './sea-payload';
 
 // Option files (licenses, gitignores, label sets, readmes) live under assets/options/<kind>/.
-// From source they are read from disk; inside the executable they are SEA assets named
-// `options/<kind>/<name>`, listed in the `options-manifest.json` asset that build.mjs writes.
+// From source they are read from disk; inside the executable they are packed files named
+// `options/<kind>/<name>` (sea-payload.ts), listed in the `options-manifest.json` build.mjs writes.
 export type TemplateKind = 'license' | 'gitignore' | 'label' | 'readme';
 
 const OPTIONS_DIR = path.join(__dirname, '..', '..', 'assets', 'options');
 
-function sea(): typeof import('node:sea') | null {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require('node:sea') as typeof import('node:sea');
-  return mod.isSea() ? mod : null;
-}
+const packed = (name: string): string | undefined => payloadFile(name)?.toString('utf8');
 
 let manifest: Record<TemplateKind, string[]> | null = null;
 
 function loadManifest(): Record<TemplateKind, string[]> {
   if (manifest) return manifest;
-  const s = sea();
-  if (s) {
-    manifest = JSON.parse(s.getAsset('options-manifest.json', 'utf8')) as Record<TemplateKind, string[]>;
+  if (inExecutable()) {
+    manifest = JSON.parse(packed('options-manifest.json') ?? '{}') as Record<TemplateKind, string[]>;
     return manifest;
   }
   const list = (kind: string) => {
@@ -40,7 +36,6 @@ export const listTemplates = (kind: TemplateKind): string[] => loadManifest()[ki
 /** A template's text by exact name (as listed), or undefined. */
 export function readTemplate(kind: TemplateKind, name: string): string | undefined {
   if (!listTemplates(kind).includes(name)) return undefined;
-  const s = sea();
-  if (s) return s.getAsset(`options/${kind}/${name}`, 'utf8');
+  if (inExecutable()) return packed(`options/${kind}/${name}`);
   return fs.readFileSync(path.join(OPTIONS_DIR, kind, name), 'utf8');
 }
