@@ -14,7 +14,7 @@ v8.setFlagsFromString('--semi-space-growth-factor=1');
 // again. A larger budget while starting skips that; startupDone() restores V8's default so the
 // request paths tier up as usual.
 const DEFAULT_INTERRUPT_BUDGET = 67584;
-v8.setFlagsFromString(`--interrupt-budget=${process.env.HEARTH_IB ?? 16 * DEFAULT_INTERRUPT_BUDGET}`);
+v8.setFlagsFromString(`--interrupt-budget=${16 * DEFAULT_INTERRUPT_BUDGET}`);
 
 export function startupDone(): void {
   v8.setFlagsFromString(`--interrupt-budget=${DEFAULT_INTERRUPT_BUDGET}`);
