@@ -188,6 +188,26 @@ describe('merge styles', () => {
     await ok(await s.request('api/v1/repos/alice/styles', { method: 'PATCH', auth: as(alice), json: { autodetect_manual_merge: false } }), 200);
   });
 
+  it('two merges of one pull request at once: one lands, the other is refused, the base moves once', async () => {
+    await pushBranch('f-race', 1);
+    await advanceMain('base-race.txt');
+    const pr = await openPull('f-race');
+    const before = (await mainHistory())[0]!.sha;
+    const answers = await Promise.all([
+      api(`pulls/${pr.number}/merge`, 'POST', { Do: 'merge' }),
+      api(`pulls/${pr.number}/merge`, 'POST', { Do: 'squash' }),
+    ]);
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([405, 409]).toContain(statuses[1]);
+    const history = await mainHistory();
+    expect(history[1]!.sha).toBe(before);
+    const after = await ok(await api(`pulls/${pr.number}`));
+    expect(after.merge_commit_sha).toBe(history[0]!.sha);
+    const events = await ok(await s.request(`api/v1/repos/alice/styles/issues/${pr.number}/timeline`, { auth: as(alice) }));
+    expect(events.filter((e: { type: string }) => e.type === 'merge_pull').length).toBe(1);
+  });
+
   it('respects the repository allow_* switches (405)', async () => {
     await pushBranch('f-noallow', 1);
     const pr = await openPull('f-noallow');
