@@ -6,6 +6,7 @@ import { MERGE_STYLES, type BuiltStyle } from '../git/merge-styles';
 import { isAncestor } from '../git/refs';
 import { revParse, zeroId } from '../git/repo';
 import { AppError, ConflictError, InvalidError, NotFoundError } from '../lib/errors';
+import { withKeyLock } from '../lib/keyed-lock';
 import { getRepoById } from '../models/repo';
 import { getUserById } from '../models/user';
 import { deleteBranch } from './branches';
@@ -63,9 +64,19 @@ export async function checkPreconditions(db: DB, config: Config, access: RepoAcc
   return loaded;
 }
 
-/** POST /repos/{owner}/{repo}/pulls/{index}/merge (merge_when_checks_succeed is pull-auto-merge's). */
-export async function mergePull(
+/**
+ * POST /repos/{owner}/{repo}/pulls/{index}/merge (merge_when_checks_succeed is pull-auto-merge's).
+ * Merges into one repository queue: a second merge then sees the first (already merged: 405; a
+ * moved base: merged on top) instead of losing the race for the ref.
+ */
+export function mergePull(
   db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {},
+): Promise<void> {
+  return withKeyLock(`merge:${access.repo.id}`, () => mergeNow(db, config, access, doer, index, input, opts));
+}
+
+async function mergeNow(
+  db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean },
 ): Promise<void> {
   const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
   await checkMergeProtection(db, config, access, doer, pr, input.force_merge === true);

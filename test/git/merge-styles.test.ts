@@ -208,6 +208,24 @@ describe('merge styles', () => {
     expect(events.filter((e: { type: string }) => e.type === 'merge_pull').length).toBe(1);
   });
 
+  it('two pull requests merged into one base at once both land (the second answered 409 when they raced)', async () => {
+    await pushBranch('f-para-a', 1);
+    await pushBranch('f-para-b', 1);
+    const a = await openPull('f-para-a');
+    const b = await openPull('f-para-b');
+    const answers = await Promise.all([
+      api(`pulls/${a.number}/merge`, 'POST', { Do: 'merge' }),
+      api(`pulls/${b.number}/merge`, 'POST', { Do: 'merge' }),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const history = await mainHistory();
+    const subjects = history.slice(0, 2).map((c) => c.subject).sort();
+    expect(subjects).toEqual([
+      `Merge pull request 'pull f-para-a' (#${a.number}) from f-para-a into main`,
+      `Merge pull request 'pull f-para-b' (#${b.number}) from f-para-b into main`,
+    ]);
+  });
+
   it('respects the repository allow_* switches (405)', async () => {
     await pushBranch('f-noallow', 1);
     const pr = await openPull('f-noallow');
