@@ -11,6 +11,7 @@ import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protect
 import { syncRepoFromGit } from './repo-sync';
 import { feedRefUpdate } from './push-feed';
 import { refreshPullsAfterPush } from './pull-auto-merge';
+import { withRefsLock } from './refs-lock';
 import type { RepoAccess } from './repos';
 
 // What every API commit shares (file changes and patches): the branches it reads and writes,
@@ -110,6 +111,11 @@ export async function landCommit(db: DB, config: Config, access: RepoAccess, doe
   }
   await syncRepoFromGit(db, access.repo, t.dir, doer.id);
   await feedRefUpdate(db, access.repo.id, doer, t.dir, { ref: `refs/heads/${t.newBranch}`, oldId: expected ?? zero, newId: commit });
-  // Pull requests from or into the branch follow the commit, as after a push.
+}
+
+/** An API commit in `fn`, then the pull requests from or into the branch follow it, as after a push. */
+export async function commitThenFollow<T>(db: DB, config: Config, access: RepoAccess, doer: User, fn: () => Promise<T>): Promise<T> {
+  const result = await withRefsLock(access.repo.id, fn);
   await refreshPullsAfterPush(db, config, access.repo.id, doer.id);
+  return result;
 }

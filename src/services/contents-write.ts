@@ -9,7 +9,7 @@ import { entriesAt, type Entry } from '../git/tree';
 import { AppError, InvalidError, NotFoundError } from '../lib/errors';
 import { contentsAt, type ContentItem } from './contents';
 import {
-  commitMessage, landCommit, prepareTarget, signatures, type CommitOptions,
+  commitMessage, commitThenFollow, landCommit, prepareTarget, signatures, type CommitOptions,
 } from './contents-commit';
 import { checkTreePath, type RefCommit } from './contents-paths';
 import type { RepoAccess } from './repos';
@@ -91,6 +91,12 @@ export async function changeFiles(
 ): Promise<FilesResult> {
   if (!files.length) throw new InvalidError('[files]: at least one file operation is required', 'files');
   const ops = checkPaths(files, config.api.default_max_blob_size);
+  return commitThenFollow(db, config, access, doer, () => writeFiles(db, config, access, doer, opts, files, ops));
+}
+
+async function writeFiles(
+  db: DB, config: Config, access: RepoAccess, doer: User, opts: CommitOptions, files: FileOp[], ops: CheckedOp[],
+): Promise<FilesResult> {
   const t = await prepareTarget(db, config, access, doer, opts, ops.map((o) => o.path), !ops.some((o) => o.operation === 'delete'));
   const needed = ops.flatMap((o) => [o.from, ...prefixes(o.path)]);
   const tree = t.parent ? await entriesAt(t.dir, t.parent, needed) : new Map<string, Entry>();
@@ -107,15 +113,17 @@ export async function changeFiles(
 }
 
 /** POST diffpatch: a unified diff applied to the branch head in one commit (default message "apply-patch"). */
-export async function applyDiffPatch(
+export function applyDiffPatch(
   db: DB, config: Config, access: RepoAccess, doer: User, opts: CommitOptions, patch: string,
 ): Promise<CommitMeta> {
-  const t = await prepareTarget(db, config, access, doer, opts, [], false);
-  const applied = await applyPatchToTree(t.dir, t.parent!, patch);
-  if (!applied.ok) throw new InvalidError(`git apply error: ${applied.error}`);
-  const { author, committer } = signatures(config, doer, opts);
-  const message = commitMessage(opts, 'apply-patch', committer);
-  const commit = await commitTree(t.dir, { tree: applied.tree, parent: t.parent, message, author, committer });
-  await landCommit(db, config, access, doer, t, commit);
-  return readCommitMeta(t.dir, commit);
+  return commitThenFollow(db, config, access, doer, async () => {
+    const t = await prepareTarget(db, config, access, doer, opts, [], false);
+    const applied = await applyPatchToTree(t.dir, t.parent!, patch);
+    if (!applied.ok) throw new InvalidError(`git apply error: ${applied.error}`);
+    const { author, committer } = signatures(config, doer, opts);
+    const message = commitMessage(opts, 'apply-patch', committer);
+    const commit = await commitTree(t.dir, { tree: applied.tree, parent: t.parent, message, author, committer });
+    await landCommit(db, config, access, doer, t, commit);
+    return readCommitMeta(t.dir, commit);
+  });
 }

@@ -6,7 +6,6 @@ import { MERGE_STYLES, type BuiltStyle } from '../git/merge-styles';
 import { isAncestor } from '../git/refs';
 import { revParse, zeroId } from '../git/repo';
 import { AppError, ConflictError, InvalidError, NotFoundError } from '../lib/errors';
-import { withKeyLock } from '../lib/keyed-lock';
 import { getRepoById } from '../models/repo';
 import { getUserById } from '../models/user';
 import { deleteBranch } from './branches';
@@ -18,6 +17,7 @@ import { loadPull } from './pull-views';
 import { settingsOf } from './repo-settings';
 import { accessOf, type RepoAccess } from './repos';
 import { feedRefUpdate } from './push-feed';
+import { withRefsLock } from './refs-lock';
 import { syncRepoFromGit } from './repo-sync';
 
 export const MERGE_DO = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
@@ -66,13 +66,13 @@ export async function checkPreconditions(db: DB, config: Config, access: RepoAcc
 
 /**
  * POST /repos/{owner}/{repo}/pulls/{index}/merge (merge_when_checks_succeed is pull-auto-merge's).
- * Merges into one repository queue: a second merge then sees the first (already merged: 405; a
- * moved base: merged on top) instead of losing the race for the ref.
+ * Merges and API commits into one repository queue: a second merge then sees the first (already
+ * merged: 405; a moved base: merged on top) instead of losing the race for the ref.
  */
 export function mergePull(
   db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {},
 ): Promise<void> {
-  return withKeyLock(`merge:${access.repo.id}`, () => mergeNow(db, config, access, doer, index, input, opts));
+  return withRefsLock(access.repo.id, () => mergeNow(db, config, access, doer, index, input, opts));
 }
 
 async function mergeNow(

@@ -1,13 +1,14 @@
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
-import type { User } from '../db/schema';
+import type { PullRequest, Repository, User } from '../db/schema';
 import { updateRef } from '../git/commit';
 import { gitRun } from '../git/exec';
 import { mergeStyle, rebaseStyle } from '../git/merge-styles';
 import { revParse, zeroId } from '../git/repo';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../lib/errors';
 import { getRepoById } from '../models/repo';
-import { dirOfRepo, refreshPull } from './pull-git';
+import { commitThenFollow } from './contents-commit';
+import { dirOfRepo } from './pull-git';
 import { loadPull } from './pull-views';
 import { ACCESS } from './permissions';
 import { settingsOf } from './repo-settings';
@@ -29,6 +30,11 @@ export async function updatePullBranch(db: DB, config: Config, access: RepoAcces
   const maintainer = pr.allow_maintainer_edit === 1 && access.mode >= ACCESS.write;
   if (head.mode < ACCESS.write && !maintainer) throw new ForbiddenError('user may not push to the head branch');
   if (pr.commits_behind === 0) return;
+  // A push to the head branch: queued with the repository's other ref writers, then followed.
+  await commitThenFollow(db, config, head, doer, () => rewriteHead(db, config, access, headRepo, doer, pr, style));
+}
+
+async function rewriteHead(db: DB, config: Config, access: RepoAccess, headRepo: Repository, doer: User, pr: PullRequest, style: UpdateStyle): Promise<void> {
   const baseDir = await dirOfRepo(db, config, access.repo);
   const headDir = await dirOfRepo(db, config, headRepo);
   const baseSha = await revParse(baseDir, `refs/heads/${pr.base_branch}`);
@@ -46,5 +52,4 @@ export async function updatePullBranch(db: DB, config: Config, access: RepoAcces
     throw new ConflictError('the head branch moved during the update, try again');
   }
   await syncRepoFromGit(db, headRepo, headDir, doer.id);
-  await refreshPull(db, config, pr);
 }

@@ -258,3 +258,24 @@ describe('POST /repos/{owner}/{repo}/diffpatch', () => {
     await ok(await call('patch/diffpatch', 'POST', { content: escape }), 422);
   });
 });
+
+describe('concurrent writes to one branch', () => {
+  it('all land, one commit each on top of the other (the later ones answered 409 when they raced)', async () => {
+    await createRepo(s, alice, 'busy', { auto_init: true });
+    const answers = await Promise.all(['a', 'b', 'c', 'd'].map((n) =>
+      call(`busy/contents/${n}.txt`, 'POST', { content: b64(`${n}\n`), message: `add ${n}` })));
+    expect(answers.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const dir = await clone('busy');
+    expect((await git(dir, 'ls-tree', '--name-only', 'HEAD')).trim().split('\n').sort()).toEqual(['README.md', 'a.txt', 'b.txt', 'c.txt', 'd.txt']);
+    expect((await git(dir, 'rev-list', '--count', 'HEAD')).trim()).toBe('5');
+  });
+
+  it('a stale file sha is still refused (422, as Gitea) once the writes are queued', async () => {
+    const sha = await fileSha('busy', 'a.txt');
+    const [first, second] = await Promise.all([
+      call('busy/contents/a.txt', 'PUT', { content: b64('one\n'), sha }),
+      call('busy/contents/a.txt', 'PUT', { content: b64('two\n'), sha }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 422]);
+  });
+});
