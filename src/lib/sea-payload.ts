@@ -4,6 +4,8 @@
 // around every page it touches: 70 separate assets cost ~1.5 MB of resident memory, one costs
 // a window. Files are views into the executable's pages, read only when asked for.
 
+import fs from 'node:fs';
+
 export const PAYLOAD_ASSET = 'payload.bin';
 
 type Index = Record<string, [offset: number, length: number]>;
@@ -29,4 +31,37 @@ export function payloadFile(name: string): Buffer | undefined {
   const p = load();
   const at = p?.index[name];
   return p && at ? p.bytes.subarray(at[0], at[0] + at[1]) : undefined;
+}
+
+/**
+ * Where a packed file lies in the executable file itself, found by searching its tail for the
+ * payload's first bytes: copying from there with read() leaves the mapped pages untouched (the
+ * 2 MB addon written out at first start would otherwise stay resident). Undefined if not found.
+ */
+export function payloadFileOnDisk(name: string): { path: string; start: number; length: number } | undefined {
+  const p = load();
+  const at = p?.index[name];
+  if (!p || !at) return undefined;
+  const needle = p.bytes.subarray(0, Math.min(p.bytes.length, 256));
+  const base = findInTail(process.execPath, needle, p.bytes.length + (16 << 20));
+  return base === undefined ? undefined : { path: process.execPath, start: base + at[0], length: at[1] };
+}
+
+function findInTail(file: string, needle: Buffer, span: number): number | undefined {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const chunk = Buffer.alloc(1 << 20);
+    // Backwards in overlapping chunks: the payload sits near the end of the executable.
+    for (let end = size; end > Math.max(0, size - span); end -= chunk.length - needle.length) {
+      const start = Math.max(0, end - chunk.length);
+      const n = fs.readSync(fd, chunk, 0, end - start, start);
+      const hit = chunk.subarray(0, n).lastIndexOf(needle);
+      if (hit >= 0) return start + hit;
+      if (start === 0) break;
+    }
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
