@@ -106,6 +106,31 @@ describe('hostile inputs never make a 500', () => {
     }
   });
 
+  it('hostile credentials and Sudo values get 401, 403 or 404', async () => {
+    const headers: Record<string, string>[] = [
+      { Authorization: 'Basic' }, { Authorization: 'Basic !!!notbase64' }, { Authorization: `Basic ${Buffer.from(':').toString('base64')}` },
+      { Authorization: `Basic ${Buffer.from('\u0000:\u0000').toString('base64')}` }, { Authorization: 'token' }, { Authorization: 'Bearer   ' },
+      { Authorization: `token ${'f'.repeat(5000)}` }, { Authorization: 'Digest x' }, { Authorization: `Basic ${Buffer.from(`${'a'.repeat(3000)}:x`).toString('base64')}` },
+    ];
+    for (const h of headers) {
+      for (const path of ['api/v1/user', 'api/v1/repos/alice/proj', 'alice/proj.git/info/refs?service=git-upload-pack']) {
+        const res = await s.request(path, { headers: h });
+        expect(res.status, `${path} ${JSON.stringify(h).slice(0, 60)}`).toBeLessThan(500);
+        await res.arrayBuffer();
+      }
+    }
+    for (const sudo of ['%00', '', 'nobody', 'acme', 'a'.repeat(300), '../alice']) {
+      const res = await s.request(`api/v1/user?sudo=${sudo}`, { auth: admin });
+      expect(res.status, `sudo=${sudo}`).toBeLessThan(500);
+      await res.arrayBuffer();
+    }
+    for (const token of ['%00', 'x', '%E2%80%AE', 'a'.repeat(3000)]) {
+      const res = await s.request(`api/v1/user?token=${token}`);
+      expect(res.status).toBe(401);
+      await res.arrayBuffer();
+    }
+  });
+
   it('hostile path parameters on every route', async () => {
     for (const r of ordered) {
       for (const param of paramsOf(r.path)) {
