@@ -60,16 +60,21 @@ export async function createPull(db: DB, config: Config, base: RepoAccess, doer:
   }
   if (!(await branchTip(db, config, base.repo, input.base))) throw new NotFoundError(`base branch does not exist [name: ${input.base}]`);
   if (!(await branchTip(db, config, head.repo, head.branch))) throw new NotFoundError(`head branch does not exist [name: ${head.branch}]`);
-  const existing = await findOpenPull(db, head.repo.id, head.branch, base.repo.id, input.base);
-  if (existing) {
-    throw new ConflictError(`pull request already exists for these targets [id: ${existing.id}, issue_id: ${existing.issue_id}, head_repo_id: ${head.repo.id}, base_repo_id: ${base.repo.id}, head_branch: ${head.branch}, base_branch: ${input.base}]`);
-  }
+  const assertNoOpenPull = async (dbOrTrx: DB) => {
+    const existing = await findOpenPull(dbOrTrx, head.repo.id, head.branch, base.repo.id, input.base);
+    if (existing) {
+      throw new ConflictError(`pull request already exists for these targets [id: ${existing.id}, issue_id: ${existing.issue_id}, head_repo_id: ${head.repo.id}, base_repo_id: ${base.repo.id}, head_branch: ${head.branch}, base_branch: ${input.base}]`);
+    }
+  };
+  await assertNoOpenPull(db);
   // Checked before the pull exists, so a bad name leaves nothing half made (Gitea: 404 / 422).
   const { reviewers, team_reviewers: teamReviewers, ...issueInput } = input;
   const requests = await resolveReviewRequests(db, base, doer.id, { reviewers, team_reviewers: teamReviewers });
   const view = await createIssue(db, base, doer, {
     ...issueInput,
     pull: async (trx, issue) => {
+      // Again inside the transaction: a concurrent creation may have landed since the check above.
+      await assertNoOpenPull(trx);
       await insertPull(trx, {
         issue_id: issue.id, index: issue.index, head_repo_id: head.repo.id, base_repo_id: base.repo.id,
         head_branch: head.branch, base_branch: input.base,
