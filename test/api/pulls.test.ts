@@ -54,14 +54,6 @@ describe('create, get, list', () => {
     expect((await api('alice/proj/pulls', 'POST', { head: 'feature', base: 'main' })).status).toBe(422);
   });
 
-  it('two creations of one pull request at once make one (the other 409; both were created)', async () => {
-    await branch('twice', { 'twice.txt': 'twice\n' });
-    const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => api('alice/proj/pulls', 'POST', { head: 'twice', base: 'main', title: `twice ${i}` })));
-    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
-    const open = await ok(await api('alice/proj/pulls?state=open&limit=50'));
-    expect(open.filter((p: { head: { ref: string } }) => p.head.ref === 'twice')).toHaveLength(1);
-  });
-
   it('gets by index and by base/head, lists with state and paging', async () => {
     const one = await ok(await api(`alice/proj/pulls/${number}`));
     expectNullableShape(one, 'PullRequest');
@@ -305,5 +297,15 @@ describe('protections', () => {
     expect(res.status).toBe(405);
     expect(await res.text()).toContain('secret/key.txt');
     await ok(await api('alice/proj/branch_protections/main', 'PATCH', { protected_file_patterns: '' }), 200);
+  });
+});
+
+describe('concurrent creation', () => {
+  it('six creations of one pull request at once make one, the others 409', async () => {
+    await branch('twice', { 'twice.txt': 'twice\n' });
+    const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => api('alice/proj/pulls', 'POST', { head: 'twice', base: 'main', title: `twice ${i}` })));
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const open = await ok(await api('alice/proj/pulls?state=open&limit=50'));
+    expect(open.filter((p: { head: { ref: string } }) => p.head.ref === 'twice')).toHaveLength(1);
   });
 });
