@@ -117,3 +117,15 @@ export async function refTarget(dir: string, ref: string): Promise<string | null
   const r = await gitRun(['show-ref', '--verify', '--hash', ref], { gitDir: dir });
   return r.code === 0 ? r.stdout.toString().trim() || null : null;
 }
+
+/** Every branch and pull request ref with the object it points at, in one git call. */
+export async function branchAndPullTips(dir: string): Promise<Map<string, string>> {
+  const r = await gitRun(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads', 'refs/pull'], { gitDir: dir });
+  const tips = new Map<string, string>();
+  if (r.code !== 0) return tips;
+  for (const line of r.stdout.toString().split('\n')) {
+    const space = line.indexOf(' ');
+    if (space > 0) tips.set(line.slice(space + 1), line.slice(0, space));
+  }
+  return tips;
+}

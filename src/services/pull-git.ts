@@ -5,6 +5,7 @@ import { updateRef } from '../git/commit';
 import { gitRun } from '../git/exec';
 import { mergeBase } from '../git/log';
 import { diffShortStat, mergeCommits } from '../git/merge';
+import { branchAndPullTips } from '../git/refs';
 import { revParse, repoDir, zeroId } from '../git/repo';
 import { getPullByIssueId, updatePull } from '../models/pull';
 import { getRepoById } from '../models/repo';
@@ -67,6 +68,47 @@ export async function refreshPull(db: DB, config: Config, pr: PullRequest, force
   await updatePull(db, pr.id, { ...patch, head_commit_id: head, base_commit_id: baseSha });
   if (head !== pr.head_commit_id) await reviewsAfterHeadMoved(db, pr, head);
   return (await getPullByIssueId(db, pr.issue_id))!;
+}
+
+/**
+ * Tells, from the refs of each repository read once, whether refreshPull would find a pull
+ * request as stored (three git processes per pull request otherwise: a listing of 50 took
+ * 440 ms). `forget()` after moving refs.
+ */
+export function tipsReader(db: DB, config: Config) {
+  const repos = new Map<number, Promise<Map<string, string> | null>>();
+  const tipsOf = (repoId: number) => {
+    let tips = repos.get(repoId);
+    if (!tips) {
+      tips = getRepoById(db, repoId).then(async (repo) => (repo ? branchAndPullTips(await dirOfRepo(db, config, repo)) : null));
+      repos.set(repoId, tips);
+    }
+    return tips;
+  };
+  return {
+    async unchanged(pr: PullRequest): Promise<boolean> {
+      if (pr.has_merged) return true;
+      const [base, head] = await Promise.all([tipsOf(pr.base_repo_id), tipsOf(pr.head_repo_id)]);
+      return !!base && !!head && isUnchanged(pr, base, head);
+    },
+    forget: () => repos.clear(),
+  };
+}
+
+/** refreshPull for a page of pull requests: only those whose head or base moved are recomputed. */
+export async function refreshPulls(db: DB, config: Config, rows: PullRequest[]): Promise<PullRequest[]> {
+  const tips = tipsReader(db, config);
+  return Promise.all(rows.map(async (pr) => ((await tips.unchanged(pr)) ? pr : refreshPull(db, config, pr).catch(() => pr))));
+}
+
+/** What refreshPull would find without moving anything: same head, same pull ref, same base. */
+function isUnchanged(pr: PullRequest, base: Map<string, string>, head: Map<string, string>): boolean {
+  const headTip = head.get(`refs/heads/${pr.head_branch}`);
+  const pullRef = base.get(headRefOf(pr));
+  const seenHead = headTip ?? pullRef ?? pr.head_commit_id;
+  const baseTip = base.get(`refs/heads/${pr.base_branch}`) ?? pr.base_commit_id;
+  return pr.status !== PULL_STATUS.checking && seenHead === pr.head_commit_id && baseTip === pr.base_commit_id
+    && (headTip === undefined || pullRef === headTip);
 }
 
 /** Reviews of an earlier head go stale; approvals are dismissed where the base's rule says so. */

@@ -10,7 +10,7 @@ import { countReviewComments, reviewRequests } from '../models/review';
 import { usersByIds } from '../models/user-lookup';
 import { issueCtx, readableIssue, type IssueCtx } from './issue-access';
 import { issueViews } from './issue-views';
-import { refreshPull } from './pull-git';
+import { refreshPull, refreshPulls } from './pull-git';
 import { accessOf, type RepoAccess } from './repos';
 import { ACCESS } from './permissions';
 import { reviewTeamsByIds, teamsOfRequests } from './review-teams';
@@ -40,10 +40,10 @@ async function headAccess(db: DB, pr: PullRequest, base: RepoAccess, viewer: Use
 /** Views of pull rows of one repository, in the order of `issues`. */
 export async function pullViews(db: DB, config: Config, base: RepoAccess, issues: Issue[], viewer: User | null): Promise<PullView[]> {
   const rows = new Map((await pullsByIssueIds(db, issues.map((i) => i.id))).map((p) => [p.issue_id, p]));
-  const fresh = await Promise.all(issues.map(async (i) => {
-    const row = rows.get(i.id);
-    return row ? refreshPull(db, config, row).catch(() => row) : undefined;
-  }));
+  const listed = issues.map((i) => rows.get(i.id));
+  const refreshed = await refreshPulls(db, config, listed.filter((r): r is PullRequest => !!r));
+  const byIssue = new Map(refreshed.map((p) => [p.issue_id, p]));
+  const fresh = listed.map((r) => (r ? byIssue.get(r.issue_id) : undefined));
   const views = await issueViews(db, issues, base);
   const requests = await reviewRequests(db, issues.map((i) => i.id));
   const lineComments = await countReviewComments(db, issues.map((i) => i.id));
