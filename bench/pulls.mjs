@@ -124,6 +124,30 @@ try {
       if (merged.status !== 200) throw new Error(`merge ${style}: ${merged.status} ${JSON.stringify(merged.body)}`);
     }
   }
+  // 50 open pull requests: listing them, and a push to their base (which re-tests each).
+  await git(work, 'fetch', '-q', remote, 'main');
+  await git(work, 'reset', '-q', '--hard', 'FETCH_HEAD');
+  const pushMain = async (label) => { await moveMain(work, label); return time(() => git(work, 'push', '-q', remote, 'main')); };
+  const pushAlone = [];
+  for (let i = 0; i < runs; i++) pushAlone.push(await pushMain(`alone-${i}`));
+  for (let i = 0; i < 50; i++) {
+    await git(work, 'checkout', '-q', '-B', `open-${i}`, 'main');
+    fs.writeFileSync(path.join(work, `open-${i}.txt`), `${i}\n`);
+    await git(work, 'add', '-A');
+    await git(work, 'commit', '-q', '-m', `open ${i}`);
+  }
+  await git(work, 'checkout', '-q', 'main');
+  await git(work, 'push', '-q', remote, ...Array.from({ length: 50 }, (_, i) => `open-${i}`));
+  for (let i = 0; i < 50; i++) {
+    const pr = await api('repos/root/bench/pulls', { method: 'POST', body: JSON.stringify({ head: `open-${i}`, base: 'main', title: `open ${i}` }) });
+    if (pr.status !== 201) throw new Error(`create pull: ${pr.status}`);
+  }
+  const listing = [];
+  for (let i = 0; i < 5; i++) listing.push(await time(() => api('repos/root/bench/pulls?state=open&limit=50')));
+  const pushBusy = [];
+  for (let i = 0; i < runs; i++) pushBusy.push(await pushMain(`busy-${i}`));
+  const listingAfter = await time(() => api('repos/root/bench/pulls?state=open&limit=50'));
+
   console.log(`pull requests on a ~40,000-object repository, 50-commit branches, median of ${runs}`);
   console.log(`  mergeability after the base moved (GET pull): ${median(mergeability).toFixed(0)} ms`);
   for (const style of styles) {
@@ -131,6 +155,8 @@ try {
     console.log(`  merge ${style.padEnd(17)} hearth ${median(r.hearth).toFixed(0).padStart(4)} ms   git in a working copy ${median(r.git).toFixed(0).padStart(4)} ms`);
   }
   console.log('  target: under 300 ms each');
+  console.log(`  list 50 open pull requests: ${median(listing).toFixed(0)} ms (first after their base moved: ${listingAfter.toFixed(0)} ms)`);
+  console.log(`  git push to the base: ${median(pushAlone).toFixed(0)} ms with no open pull request, ${median(pushBusy).toFixed(0)} ms with 50`);
   h.child.kill('SIGTERM');
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });

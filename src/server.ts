@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { deriveRootUrl } from './config/load';
 import type { Config } from './config/schema';
 import { closeHearth, openHearth, type Hearth } from './hearth';
+import { allFollowUpsSettled } from './services/pull-follow-queue';
 import { createApp } from './routes/app';
 import { ensureInitialAdmin, type InitialAdmin } from './services/setup';
 
@@ -41,6 +42,8 @@ export async function startServer(config: Config, opts: { host?: string; port?: 
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    // Pull request updates queued by the last pushes finish before the database closes.
+    await allFollowUpsSettled();
     await closeHearth(hearth);
   })());
   return { hearth, server, url: `http://${shownHost}:${address.port}/`, initialAdmin, close };

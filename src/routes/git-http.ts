@@ -11,7 +11,7 @@ import { authorizeGit } from '../services/git-access';
 import { checkRefUpdates } from '../services/push-rules';
 import { recordRefUpdates } from '../services/push-feed';
 import { syncReleasesAfterPush } from '../services/release-sync';
-import { refreshPullsAfterPush } from '../services/pull-auto-merge';
+import { followPush } from '../services/pull-auto-merge';
 import { syncRepoFromGit } from '../services/repo-sync';
 import type { RepoAccess } from '../services/repos';
 import { authenticate } from './middleware/auth';
@@ -102,8 +102,8 @@ async function runService(h: Hearth, req: Request, res: Response, service: GitSe
     } catch (err) {
       h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'sync after push failed');
     }
-    // Pull requests with a side here follow the new tips; never fails the push.
-    if (updates.length) await refreshPullsAfterPush(h.db, h.config, access.repo.id, req.ctx.doer?.id ?? 0).catch(() => undefined);
+    // Pull requests with a side here follow the new tips, after the answer; never fails the push.
+    if (updates.length) followPush(h.db, h.config, access.repo.id, req.ctx.doer?.id ?? 0);
     // The feed is best effort: a push that landed is never failed by its activity rows.
     if (req.ctx.doer && updates.length) {
       await recordRefUpdates(h.db, access.repo.id, req.ctx.doer, dir, updates)

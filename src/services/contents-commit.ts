@@ -10,7 +10,7 @@ import { loadRules } from './protected-branches';
 import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protection-rules';
 import { syncRepoFromGit } from './repo-sync';
 import { feedRefUpdate } from './push-feed';
-import { refreshPullsAfterPush } from './pull-auto-merge';
+import { followPush } from './pull-auto-merge';
 import { withRefsLock } from './refs-lock';
 import type { RepoAccess } from './repos';
 
@@ -116,6 +116,6 @@ export async function landCommit(db: DB, config: Config, access: RepoAccess, doe
 /** An API commit in `fn`, then the pull requests from or into the branch follow it, as after a push. */
 export async function commitThenFollow<T>(db: DB, config: Config, access: RepoAccess, doer: User, fn: () => Promise<T>): Promise<T> {
   const result = await withRefsLock(access.repo.id, fn);
-  await refreshPullsAfterPush(db, config, access.repo.id, doer.id);
+  followPush(db, config, access.repo.id, doer.id);
   return result;
 }

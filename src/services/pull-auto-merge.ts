@@ -12,8 +12,9 @@ import { getRepoById } from '../models/repo';
 import { getUserById } from '../models/user';
 import { gitRun } from '../git/exec';
 import { recordEvent } from './issue-events';
+import { queueFollowUp } from './pull-follow-queue';
 import { checkPreconditions, mergePull, type MergeInput } from './pull-merge';
-import { dirOfRepo, refreshPull } from './pull-git';
+import { dirOfRepo, refreshPull, tipsReader } from './pull-git';
 import { markMerged } from './pull-state';
 import { settingsOf } from './repo-settings';
 import { loadPull } from './pull-views';
@@ -104,20 +105,26 @@ export async function autoMergeAt(db: DB, config: Config, baseRepoId: number, sh
 /** A merge is a push to the base: the other pull requests there follow it, as Gitea's merge push. */
 async function mergeAndFollow(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {}) {
   await mergePull(db, config, access, doer, index, input, opts);
-  await refreshPullsAfterPush(db, config, access.repo.id, doer.id);
+  followPush(db, config, access.repo.id, doer.id);
+}
+
+/** refreshPullsAfterPush after the answer, queued per repository (pull-follow-queue.ts). */
+export function followPush(db: DB, config: Config, repoId: number, pusherId: number): void {
+  queueFollowUp(repoId, () => refreshPullsAfterPush(db, config, repoId, pusherId));
 }
 
 /** After a push: every open pull request with a side in this repository follows. Never throws. */
 export async function refreshPullsAfterPush(db: DB, config: Config, repoId: number, pusherId: number): Promise<void> {
+  const tips = tipsReader(db, config);
   for (const listed of await openPullsOfRepo(db, repoId)) {
     try {
       // Re-read: a scheduled merge earlier in this loop may have merged or moved this one.
       const pr = await getPullByIssueId(db, listed.issue_id);
-      if (!pr || pr.has_merged) continue;
+      if (!pr || pr.has_merged || (await tips.unchanged(pr))) continue;
       const fresh = await refreshPull(db, config, pr);
       if (pr.base_repo_id === repoId && pr.commits_ahead > 0 && fresh.commits_ahead === 0) await detectManualMerge(db, config, fresh, pusherId);
       // A new head or base may satisfy what a scheduled merge waited for (Gitea rechecks after testing the pull).
-      if (fresh.auto_merge && !fresh.has_merged) await attemptAutoMerge(db, config, fresh.issue_id);
+      if (fresh.auto_merge && !fresh.has_merged && (await attemptAutoMerge(db, config, fresh.issue_id))) tips.forget();
     } catch { /* one broken pull request must not stop the others */ }
   }
 }

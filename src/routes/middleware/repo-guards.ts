@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { ArchivedError, ForbiddenError } from '../../lib/errors';
 import { ACCESS, accessMode, ORG_TYPE, type AccessMode, type Unit } from '../../services/permissions';
+import { followUpsSettled } from '../../services/pull-follow-queue';
 import { lookupRepo } from '../../services/repos';
 
 /**
@@ -22,6 +23,8 @@ export const assignRepo: RequestHandler = async (req, res, next) => {
     throw new ForbiddenError('token scope is limited to public repos');
   }
   req.ctx.repo = found;
+  // What the last push did to the pull requests here is applied before anything is read.
+  await followUpsSettled(found.repo.id);
   next();
 };
 

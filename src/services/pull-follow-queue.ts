@@ -1,0 +1,44 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { backgroundError } from '../lib/background-log';
+
+// What a push, an API commit or a merge does to the repository's other pull requests (re-test
+// each, stale reviews, scheduled and manual merges) takes ~20 ms a pull request: with 50 open it
+// held a `git push` for over a second. It runs after the answer instead, queued per repository,
+// and API calls on the repository wait for the queue first, so what they read follows the push.
+
+const pending = new Map<number, Promise<void>>();
+const inFollowUp = new AsyncLocalStorage<true>();
+
+/** Repositories with a follow-up queued but not started: it will see the newest refs anyway. */
+const waiting = new Set<number>();
+
+/**
+ * Runs `task` after the repository's earlier follow-ups, without making the caller wait; a
+ * second task while one still waits to start is dropped (pushes in a burst re-test once).
+ */
+export function queueFollowUp(repoId: number, task: () => Promise<void>): void {
+  if (waiting.has(repoId)) return;
+  waiting.add(repoId);
+  const before = pending.get(repoId) ?? Promise.resolve();
+  const next = before
+    .then(() => {
+      waiting.delete(repoId);
+      return inFollowUp.run(true, task);
+    })
+    .catch((err: unknown) => backgroundError({ err, repo: repoId }, 'updating pull requests after a push failed'));
+  pending.set(repoId, next);
+  void next.finally(() => {
+    if (pending.get(repoId) === next) pending.delete(repoId);
+  });
+}
+
+/** Waits for the repository's queued follow-ups (at once from inside one: it would wait on itself). */
+export async function followUpsSettled(repoId: number): Promise<void> {
+  if (inFollowUp.getStore()) return;
+  await pending.get(repoId);
+}
+
+/** Every queued follow-up, for a clean shutdown. */
+export async function allFollowUpsSettled(): Promise<void> {
+  while (pending.size) await Promise.all([...pending.values()]);
+}
