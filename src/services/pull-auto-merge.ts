@@ -99,7 +99,9 @@ export async function attemptAutoMerge(db: DB, config: Config, issueId: number, 
 
 /** A successful status on `sha` may complete the checks of pull requests whose head it is. */
 export async function autoMergeAt(db: DB, config: Config, baseRepoId: number, sha: string): Promise<void> {
-  for (const pr of await autoMergePullsAt(db, baseRepoId, sha)) await attemptAutoMerge(db, config, pr.issue_id, sha);
+  for (const pr of await autoMergePullsAt(db, baseRepoId, sha)) {
+    queueFollowUp(baseRepoId, `merge:${pr.issue_id}`, async () => { await attemptAutoMerge(db, config, pr.issue_id, sha); });
+  }
 }
 
 /** A merge is a push to the base: the other pull requests there follow it, as Gitea's merge push. */
@@ -110,7 +112,12 @@ async function mergeAndFollow(db: DB, config: Config, access: RepoAccess, doer: 
 
 /** refreshPullsAfterPush after the answer, queued per repository (pull-follow-queue.ts). */
 export function followPush(db: DB, config: Config, repoId: number, pusherId: number): void {
-  queueFollowUp(repoId, () => refreshPullsAfterPush(db, config, repoId, pusherId));
+  queueFollowUp(repoId, 'refresh', () => refreshPullsAfterPush(db, config, repoId, pusherId));
+}
+
+/** attemptAutoMerge after the answer (a review or a status may have completed the checks). */
+export function queueAutoMerge(db: DB, config: Config, repoId: number, issueId: number): void {
+  queueFollowUp(repoId, `merge:${issueId}`, async () => { await attemptAutoMerge(db, config, issueId); });
 }
 
 /** After a push: every open pull request with a side in this repository follows. Never throws. */

@@ -5,24 +5,27 @@ import { backgroundError } from '../lib/background-log';
 // each, stale reviews, scheduled and manual merges) takes ~20 ms a pull request: with 50 open it
 // held a `git push` for over a second. It runs after the answer instead, queued per repository,
 // and API calls on the repository wait for the queue first, so what they read follows the push.
+// Scheduled merges that a status or a review may complete queue here too (as Gitea's queue).
 
 const pending = new Map<number, Promise<void>>();
 const inFollowUp = new AsyncLocalStorage<true>();
 
-/** Repositories with a follow-up queued but not started: it will see the newest refs anyway. */
-const waiting = new Set<number>();
+/** Follow-ups queued but not started, by repository and kind: the queued one will see the newest state. */
+const waiting = new Set<string>();
 
 /**
  * Runs `task` after the repository's earlier follow-ups, without making the caller wait; a
- * second task while one still waits to start is dropped (pushes in a burst re-test once).
+ * second task of the same kind while one still waits to start is dropped (pushes in a burst
+ * re-test once).
  */
-export function queueFollowUp(repoId: number, task: () => Promise<void>): void {
-  if (waiting.has(repoId)) return;
-  waiting.add(repoId);
+export function queueFollowUp(repoId: number, kind: string, task: () => Promise<void>): void {
+  const key = `${repoId}:${kind}`;
+  if (waiting.has(key)) return;
+  waiting.add(key);
   const before = pending.get(repoId) ?? Promise.resolve();
   const next = before
     .then(() => {
-      waiting.delete(repoId);
+      waiting.delete(key);
       return inFollowUp.run(true, task);
     })
     .catch((err: unknown) => backgroundError({ err, repo: repoId }, 'updating pull requests after a push failed'));

@@ -13,7 +13,7 @@ import {
 } from '../models/review';
 import { isUserInTeams, usersByIds } from '../models/user-lookup';
 import { recordEvent } from './issue-events';
-import { attemptAutoMerge } from './pull-auto-merge';
+import { queueAutoMerge } from './pull-auto-merge';
 import { dirOfRepo } from './pull-git';
 import { loadPull, type LoadedPull } from './pull-views';
 import { ACCESS, accessMode } from './permissions';
@@ -138,7 +138,7 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
     return { review: r, event: submitted };
   });
   if (event) await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), event);
-  if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
+  if (type === REVIEW_TYPE.approve) queueAutoMerge(db, config, access.repo.id, loaded.issue.id);
   return (await views(db, loaded, [review]))[0]!;
 }
 
@@ -157,7 +157,7 @@ export async function submitPullReview(db: DB, config: Config, access: RepoAcces
     return reviewSubmitted(trx, loaded.issue.id, doer.id, review.id, body, now);
   });
   await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), event);
-  if (type === REVIEW_TYPE.approve) await attemptAutoMerge(db, config, loaded.issue.id);
+  if (type === REVIEW_TYPE.approve) queueAutoMerge(db, config, access.repo.id, loaded.issue.id);
   return getPullReview(db, config, access, doer, index, id);
 }
 
@@ -190,7 +190,7 @@ export async function dismissPullReview(
     await feedReviewDismissed(db, doer, access.repo, loaded.issue, reviewer, message);
   }
   // A dismissed rejection may have been what held a scheduled merge back.
-  await attemptAutoMerge(db, config, review.issue_id);
+  queueAutoMerge(db, config, access.repo.id, review.issue_id);
   return getPullReview(db, config, access, doer, index, id);
 }
 
