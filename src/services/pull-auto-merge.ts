@@ -4,6 +4,7 @@ import type { DB } from '../db/connect';
 import type { PullRequest, User } from '../db/schema';
 import { backgroundError, backgroundInfo } from '../lib/background-log';
 import { COMMENT_TYPE } from '../lib/comment-type';
+import { mapLimited } from '../lib/concurrency';
 import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../lib/errors';
 import { nowUnix } from '../lib/time';
 import { getIssueById } from '../models/issue';
@@ -16,7 +17,6 @@ import { recordEvent } from './issue-events';
 import { queueFollowUp } from './pull-follow-queue';
 import { checkPreconditions, mergePull, type MergeInput } from './pull-merge';
 import { dirOfRepo, refreshPull, tipsReader } from './pull-git';
-import { mapLimited } from '../lib/concurrency';
 import { markMerged } from './pull-state';
 import { settingsOf } from './repo-settings';
 import { loadPull } from './pull-views';
@@ -122,6 +122,9 @@ export function queueAutoMerge(db: DB, config: Config, repoId: number, issueId: 
   queueFollowUp(repoId, `merge:${issueId}`, async () => { await attemptAutoMerge(db, config, issueId); });
 }
 
+/** Re-tests run side by side, one git process per core (measured on 2 cores: 3 at once gained nothing). */
+const RETEST_AT_ONCE = Math.max(1, Math.min(4, os.availableParallelism()));
+
 /** After a push: every open pull request with a side in this repository follows. Never throws. */
 export async function refreshPullsAfterPush(db: DB, config: Config, repoId: number, pusherId: number): Promise<void> {
   const tips = tipsReader(db, config);
@@ -141,9 +144,6 @@ export async function refreshPullsAfterPush(db: DB, config: Config, repoId: numb
     } catch { /* one broken pull request must not stop the others */ }
   }
 }
-
-/** Re-tests run side by side, one git process per core (measured on 2 cores: 3 at once gained nothing). */
-const RETEST_AT_ONCE = Math.max(1, Math.min(4, os.availableParallelism()));
 
 /**
  * autodetect_manual_merge: a push that put the head into the base merged the pull request;
