@@ -1,5 +1,5 @@
 import type { DB } from '../db/connect';
-import type { Action, Repository, Team, User } from '../db/schema';
+import type { Action, Comment, Repository, Team, User } from '../db/schema';
 import { nowUnix } from '../lib/time';
 import { countBySlot, insertActions, listActions, watcherUsers, type FeedFilter } from '../models/action';
 import { commentsByIds } from '../models/comment';
@@ -88,14 +88,19 @@ async function feed(db: DB, filter: FeedFilter, viewer: User | null, o: FeedOpti
 
 /** The comments the actions name, as views in their repository (an issue of another repo is not one). */
 async function commentsOf(db: DB, rows: Action[], repos: Map<number, RepoWithParent>): Promise<Map<number, CommentView>> {
-  const found = await commentsByIds(db, [...new Set(rows.map((r) => r.comment_id).filter((id) => id > 0))]);
-  const out = new Map<number, CommentView>();
+  const found = new Map((await commentsByIds(db, [...new Set(rows.map((r) => r.comment_id).filter((id) => id > 0))])).map((c) => [c.id, c]));
+  const byRepo = new Map<number, Map<number, Comment>>();
   for (const row of rows) {
-    const comment = found.find((c) => c.id === row.comment_id);
-    const repo = repos.get(row.repo_id);
-    if (!comment || !repo || out.has(comment.id)) continue;
-    const [view] = await commentViews(db, [comment], repo);
-    if (view && view.issue.repo_id === repo.repo.id) out.set(comment.id, view);
+    const comment = found.get(row.comment_id);
+    if (!comment || !repos.has(row.repo_id)) continue;
+    if (!byRepo.has(row.repo_id)) byRepo.set(row.repo_id, new Map());
+    byRepo.get(row.repo_id)!.set(comment.id, comment);
+  }
+  const out = new Map<number, CommentView>();
+  for (const [repoId, comments] of byRepo) {
+    for (const view of await commentViews(db, [...comments.values()], repos.get(repoId)!)) {
+      if (view.issue.repo_id === repoId) out.set(view.comment.id, view);
+    }
   }
   return out;
 }
