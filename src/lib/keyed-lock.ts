@@ -1,5 +1,6 @@
 // One process serves everything: operations that must not interleave (merges into one
-// repository) queue on a key here instead of failing each other's compare-and-swap.
+// repository, a repository's pull request follow-ups) queue on a key here instead of failing
+// each other's compare-and-swap or running side by side.
 
 const tails = new Map<string, Promise<void>>();
 
@@ -16,5 +17,19 @@ export async function withKeyLock<T>(key: string, fn: () => Promise<T>): Promise
   } finally {
     release();
     if (tails.get(key) === tail) tails.delete(key);
+  }
+}
+
+/** Settles once nothing holds or waits for `key`. */
+export async function whenFree(key: string): Promise<void> {
+  await tails.get(key);
+}
+
+/** Settles once nothing holds or waits for any key starting with `prefix`. */
+export async function whenAllFree(prefix: string): Promise<void> {
+  for (;;) {
+    const busy = [...tails].filter(([key]) => key.startsWith(prefix)).map(([, tail]) => tail);
+    if (!busy.length) return;
+    await Promise.all(busy);
   }
 }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { backgroundError } from '../lib/background-log';
+import { whenAllFree, whenFree, withKeyLock } from '../lib/keyed-lock';
 
 // What a push, an API commit or a merge does to the repository's other pull requests (re-test
 // each, stale reviews, scheduled and manual merges) takes ~20 ms a pull request: with 50 open it
@@ -7,8 +8,8 @@ import { backgroundError } from '../lib/background-log';
 // and API calls on the repository wait for the queue first, so what they read follows the push.
 // Scheduled merges that a status or a review may complete queue here too (as Gitea's queue).
 
-const pending = new Map<number, Promise<void>>();
 const inFollowUp = new AsyncLocalStorage<true>();
+const lockKey = (repoId: number) => `follow-up:${repoId}`;
 
 /** Follow-ups queued but not started, by repository and kind: the queued one will see the newest state. */
 const waiting = new Set<string>();
@@ -22,26 +23,17 @@ export function queueFollowUp(repoId: number, kind: string, task: () => Promise<
   const key = `${repoId}:${kind}`;
   if (waiting.has(key)) return;
   waiting.add(key);
-  const before = pending.get(repoId) ?? Promise.resolve();
-  const next = before
-    .then(() => {
-      waiting.delete(key);
-      return inFollowUp.run(true, task);
-    })
-    .catch((err: unknown) => backgroundError({ err, repo: repoId }, 'updating pull requests after a push failed'));
-  pending.set(repoId, next);
-  void next.finally(() => {
-    if (pending.get(repoId) === next) pending.delete(repoId);
-  });
+  withKeyLock(lockKey(repoId), () => {
+    waiting.delete(key);
+    return inFollowUp.run(true, task);
+  }).catch((err: unknown) => backgroundError({ err, repo: repoId }, 'updating pull requests after a push failed'));
 }
 
 /** Waits for the repository's queued follow-ups (at once from inside one: it would wait on itself). */
 export async function followUpsSettled(repoId: number): Promise<void> {
   if (inFollowUp.getStore()) return;
-  await pending.get(repoId);
+  await whenFree(lockKey(repoId));
 }
 
 /** Every queued follow-up, for a clean shutdown. */
-export async function allFollowUpsSettled(): Promise<void> {
-  while (pending.size) await Promise.all([...pending.values()]);
-}
+export const allFollowUpsSettled = (): Promise<void> => whenAllFree('follow-up:');
