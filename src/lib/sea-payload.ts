@@ -6,7 +6,7 @@
 
 import fs from 'node:fs';
 
-export const PAYLOAD_ASSET = 'payload.bin';
+const PAYLOAD_ASSET = 'payload.bin';
 
 type Index = Record<string, [offset: number, length: number]>;
 

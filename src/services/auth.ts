@@ -60,10 +60,9 @@ export function assertMaySignIn(user: User): void {
 }
 
 /** Where a user flagged must_change_password sets a new one (the web page of web.ts). */
-export const changePasswordUrl = (rootUrl: string) => `${rootUrl.replace(/\/+$/, '')}/user/change_password`;
+const changePasswordUrl = (rootUrl: string) => `${rootUrl.replace(/\/+$/, '')}/user/change_password`;
 
 /** Gitea answers every API call of a user who must change their password with 403 until they do. */
 export function assertPasswordCurrent(user: User, rootUrl: string): void {
   if (user.must_change_password) throw new ForbiddenError(`You must change your password. Change it at: ${changePasswordUrl(rootUrl)}`);
 }
-

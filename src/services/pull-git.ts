@@ -73,7 +73,7 @@ export async function refreshPull(db: DB, config: Config, pr: PullRequest, force
 /**
  * Tells, from the refs of each repository read once, whether refreshPull would find a pull
  * request as stored (three git processes per pull request otherwise: a listing of 50 took
- * 440 ms). `forget()` after moving refs.
+ * 440 ms). The refs are those of the first question: make a new reader after moving any.
  */
 export function tipsReader(db: DB, config: Config) {
   const repos = new Map<number, Promise<Map<string, string> | null>>();
@@ -91,7 +91,6 @@ export function tipsReader(db: DB, config: Config) {
       const [base, head] = await Promise.all([tipsOf(pr.base_repo_id), tipsOf(pr.head_repo_id)]);
       return !!base && !!head && isUnchanged(pr, base, head);
     },
-    forget: () => repos.clear(),
   };
 }
 
