@@ -11,8 +11,8 @@ export type GitStream = {
 };
 
 /** Runs git with its output left as a stream, for responses too large to buffer. */
-export function streamGit(dir: string, args: string[]): GitStream {
-  const child = spawn('git', args, { env: gitEnv({ gitDir: dir }), stdio: ['ignore', 'pipe', 'pipe'] });
+export function streamGit(dir: string, args: string[], env: Record<string, string> = {}): GitStream {
+  const child = spawn('git', args, { env: gitEnv({ gitDir: dir, env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => { if (stderr.length < 16 * 1024) stderr += b.toString(); });
   const done = new Promise<{ code: number; stderr: string }>((resolve) => {

@@ -1,5 +1,6 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Download } from '../services/archive';
+import { notModified } from './blob-send';
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 one (RFC 6266). */
 export function attachment(filename: string): string {
@@ -13,7 +14,7 @@ export function attachment(filename: string): string {
  * truncated file is never taken for a whole one. A client that leaves stops git.
  */
 export async function sendStream(res: Response, d: Download, headers: Record<string, string>): Promise<void> {
-  const s = d.open();
+  const s = await d.open();
   res.on('close', () => s.kill());
   res.status(200);
   res.setHeader('Content-Type', d.contentType);
@@ -29,4 +30,22 @@ export async function sendStream(res: Response, d: Download, headers: Record<str
     throw new Error(`git ${d.format} failed (${code}): ${stderr.trim()}`);
   }
   res.destroy();
+}
+
+/**
+ * An archive of a commit: the same bytes for the same commit and format, so the ETag names both
+ * and a fresh conditional request gets 304 without running git. Archives are made on the fly,
+ * so a Range header is ignored (the whole archive, 200, as RFC 9110 allows).
+ */
+export async function sendArchive(req: Request, res: Response, d: Download, headers: Record<string, string>): Promise<void> {
+  const etag = `"${d.commit}.${d.format}"`;
+  res.setHeader('ETag', etag);
+  res.setHeader('Accept-Ranges', 'none');
+  if (d.lastModified) res.setHeader('Last-Modified', d.lastModified.toUTCString());
+  if (notModified(req, etag, d.lastModified ?? null)) {
+    for (const [k, v] of Object.entries(headers)) if (k === 'Cache-Control') res.setHeader(k, v);
+    res.status(304).end();
+    return;
+  }
+  await sendStream(res, d, { 'Content-Disposition': attachment(d.filename), ...headers });
 }

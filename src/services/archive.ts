@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema';
-import { streamArchive, streamRawDiff, type ArchiveFormat, type RawDiffType } from '../git/archive';
+import { streamArchive, streamBundle, streamRawDiff, type RawDiffType } from '../git/archive';
+import { readCommitMeta } from '../git/last-commit';
 import { resolveCommit } from '../git/log';
 import type { GitStream } from '../git/stream';
 import { BadRequestError, NotFoundError } from '../lib/errors';
@@ -11,18 +12,22 @@ export type Download = {
   contentType: string;
   commit: string;
   format: string;
+  /** When the content last changed (an archive's commit date), for Last-Modified. */
+  lastModified?: Date;
   /** Starts git; call only once the response is ready to be written. */
-  open: () => GitStream;
+  open: () => GitStream | Promise<GitStream>;
 };
 
-const FORMATS: { ext: string; format: ArchiveFormat; type: string }[] = [
+const FORMATS: { ext: string; format: 'zip' | 'tar.gz' | 'bundle'; type: string }[] = [
   { ext: '.zip', format: 'zip', type: 'application/zip' },
   { ext: '.tar.gz', format: 'tar.gz', type: 'application/gzip' },
+  { ext: '.bundle', format: 'bundle', type: 'application/octet-stream' },
 ];
 
 /**
- * `<ref>.zip` or `<ref>.tar.gz` of the repository, files under `<repo>/`: 400 for another
- * format, 404 when the ref names no commit. The archive streams from `git archive`.
+ * `<ref>.zip`, `<ref>.tar.gz` (files under `<repo>/`) or `<ref>.bundle` (a git bundle of the
+ * commit's history, as Gitea): 400 for another format, 404 when the ref names no commit. The
+ * archive streams from git.
  */
 export async function openArchive(config: Config, access: RepoAccess, archive: string): Promise<Download> {
   const f = FORMATS.find((x) => archive.endsWith(x.ext));
@@ -32,12 +37,14 @@ export async function openArchive(config: Config, access: RepoAccess, archive: s
   const commit = await resolveCommit(dir, ref);
   if (!commit) throw new NotFoundError(`repo ref not found: ${ref}`);
   const name = access.repo.name;
+  const meta = await readCommitMeta(dir, commit);
   return {
     filename: `${name}-${ref.replace(/\//g, '-')}${f.ext}`,
     contentType: f.type,
     commit,
     format: f.format,
-    open: () => streamArchive(dir, f.format, `${name}/`, commit),
+    lastModified: new Date(meta.committer.date),
+    open: () => (f.format === 'bundle' ? streamBundle(dir, commit) : streamArchive(dir, f.format, `${name}/`, commit)),
   };
 }
 

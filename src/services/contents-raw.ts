@@ -6,7 +6,7 @@ import { entryAt } from '../git/tree';
 import { definitionFor, parseEditorconfig, type EditorconfigDefinition } from '../lib/editorconfig';
 import { NotFoundError } from '../lib/errors';
 import { typeOfEntry, type ContentType } from './contents';
-import { checkReadPath, checkTreePath, dirOfRepo, resolveRawTarget, resolveRefCommit } from './contents-paths';
+import { checkReadPath, checkTreePath, dirOfRepo, resolveRawTarget, resolveRefCommit, type RefCommit } from './contents-paths';
 import type { RepoAccess } from './repos';
 
 // Raw file downloads and the EditorConfig lookup.
@@ -25,12 +25,17 @@ export type RawFile = {
 export async function getRawFile(config: Config, access: RepoAccess, filepath: string, ref?: string): Promise<RawFile> {
   if (access.repo.is_empty) throw new NotFoundError();
   if (checkReadPath(filepath) === null) throw new NotFoundError();
+  const target = await resolveRawTarget(dirOfRepo(config, access), access.repo, filepath, ref);
+  return rawFileAt(config, access, target.ref, target.path);
+}
+
+/** The blob at `path` of a resolved ref (web raw and media routes); 404 for a directory or nothing. */
+export async function rawFileAt(config: Config, access: RepoAccess, ref: RefCommit, filepath: string): Promise<RawFile> {
   const dir = dirOfRepo(config, access);
-  const target = await resolveRawTarget(dir, access.repo, filepath, ref);
-  const path = checkTreePath(target.path);
-  const entry = path ? await entryAt(dir, target.ref.commit, path) : null;
+  const path = checkTreePath(filepath);
+  const entry = path ? await entryAt(dir, ref.commit, path) : null;
   if (!entry || entry.kind !== 'blob') throw new NotFoundError();
-  const last = await lastCommitOf(dir, target.ref.commit, entry.path);
+  const last = await lastCommitOf(dir, ref.commit, entry.path);
   return {
     name: entry.name, sha: entry.sha, size: entry.size, type: typeOfEntry(entry),
     lastModified: last ? new Date(last.committerDate) : null,

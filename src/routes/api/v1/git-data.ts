@@ -7,7 +7,7 @@ import { getAnnotatedTag, getBlob, getNote, getTree, listRefs } from '../../../s
 import { repoOf } from '../../context';
 import { setTotalCount } from '../../pagination';
 import { queryBool, queryInt } from '../../query';
-import { attachment, sendStream } from '../../stream';
+import { sendArchive } from '../../stream';
 import { pathParam } from '../../table';
 import { toggle } from './commits';
 
@@ -50,10 +50,8 @@ export async function archive(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const d = await openArchive(req.ctx.config, access, pathParam(req, 'archive'));
   const { url } = repoUrls(req.ctx.config, access.owner.name, access.repo.name);
-  const ext = d.format === 'zip' ? 'zip' : 'tar.gz';
-  await sendStream(res, d, {
-    'Content-Disposition': attachment(d.filename),
-    Link: `<${url}/archive/${d.commit}.${ext}?rev=${d.commit}>; rel="immutable"`,
+  await sendArchive(req, res, d, {
+    Link: `<${url}/archive/${d.commit}.${d.format}?rev=${d.commit}>; rel="immutable"`,
     'Cache-Control': 'private, max-age=300',
   });
 }
