@@ -35,7 +35,9 @@ function toContents(api: string, html: string, ref: string, web: string, item: C
   const self = `${api}/contents/${path}?ref=${ref}`;
   const isBlob = type === 'file' || type === 'symlink';
   const htmlUrl = type === 'submodule' ? null : `${html}/src/${web}/${path}`;
-  const gitUrl = type === 'submodule' ? null : `${api}/git/blobs/${entry.sha}`;
+  // Gitea points a directory's git_url at git/blobs too, which cannot read a tree: the tree
+  // endpoint (GitHub's form) is where that URL resolves.
+  const gitUrl = type === 'submodule' ? null : `${api}/git/${type === 'dir' ? 'trees' : 'blobs'}/${entry.sha}`;
   const hasContent = type === 'file' && item.content;
   return {
     name: entry.name,

@@ -1,13 +1,14 @@
 import type { Request, RequestHandler, Router } from 'express';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-export type RouteMeta = { tag: string; operationId: string; summary: string };
+/** `extension`: an operation beyond Gitea's reference, marked so in the project's swagger. */
+export type RouteMeta = { tag: string; operationId: string; summary: string; extension?: boolean };
 export type ApiRoute = RouteMeta & { method: Method; path: string; chain: RequestHandler[] };
 
 /** One row of the route table: path in the reference's `{param}` form, guards then the handler. */
 export const route = (method: Method) => (
-  path: string, meta: [tag: string, operationId: string, summary: string], ...chain: RequestHandler[]
-): ApiRoute => ({ method, path, tag: meta[0], operationId: meta[1], summary: meta[2], chain });
+  path: string, meta: [tag: string, operationId: string, summary: string, kind?: 'extension'], ...chain: RequestHandler[]
+): ApiRoute => ({ method, path, tag: meta[0], operationId: meta[1], summary: meta[2], ...(meta[3] ? { extension: true } : {}), chain });
 
 export const get = route('get');
 export const post = route('post');

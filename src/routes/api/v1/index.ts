@@ -110,6 +110,8 @@ export const apiRoutes: ApiRoute[] = [
   post('/repos/{owner}/{repo}/statuses/{sha}', ['repository', 'repoCreateStatus', 'Create a commit status'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, commits.createStatus),
   get('/repos/{owner}/{repo}/git/commits/{sha}.{diffType}', ['repository', 'repoDownloadCommitDiffOrPatch', 'Get a commit\'s diff or patch'], scope('repository'), assignRepo, reqCodeReader, commits.diff),
   get('/repos/{owner}/{repo}/git/commits/{sha}', ['repository', 'repoGetSingleCommit', 'Get a single commit from a repository'], scope('repository'), assignRepo, reqCodeReader, commits.get),
+  // Where CombinedStatus.commit_url points (Gitea hands out that URL without serving it).
+  get('/repos/{owner}/{repo}/commits/{sha}', ['repository', 'repoGetCommitByRef', 'Get a single commit (hearth extension, the target of commit_url)', 'extension'], scope('repository'), assignRepo, reqCodeReader, commits.get),
   get('/repos/{owner}/{repo}/compare/{basehead}', ['repository', 'repoCompareDiff', 'Get commit comparison information'], scope('repository'), assignRepo, reqCodeReader, commits.compare),
   get('/repos/{owner}/{repo}/git/blobs/{sha}', ['repository', 'GetBlob', 'Gets the blob of a repository.'], scope('repository'), assignRepo, reqCodeReader, gitData.blob),
   get('/repos/{owner}/{repo}/git/trees/{sha}', ['repository', 'GetTree', 'Gets the tree of a repository.'], scope('repository'), assignRepo, reqCodeReader, gitData.tree),
