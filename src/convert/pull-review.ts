@@ -25,7 +25,7 @@ export function toApiPullReview(config: Config, v: TeamReviewView, viewer: User 
     state: STATE[review.type] ?? 'COMMENT', body: review.content, commit_id: review.commit_id,
     stale: review.stale === 1, official: review.official === 1, dismissed: review.dismissed === 1,
     comments_count: v.comments.length, submitted_at: isoTime(review.created_unix), updated_at: isoTime(review.updated_unix),
-    html_url: `${urls.html}#issuecomment-${review.id}`, pull_request_url: urls.html,
+    html_url: `${urls.html}#issuecomment-${v.eventCommentId ?? review.id}`, pull_request_url: urls.html,
   };
 }
 

@@ -9,10 +9,8 @@ import { healthz } from './health';
 import { buildSwagger, swaggerUiPage } from './swagger';
 import { mount } from './table';
 import { avatar } from './avatar';
-import { downloadAttachment } from './attachment';
-import { downloadReleaseAsset } from './release-download';
 import { gitRouter } from './git-http';
-import { webRouter } from './web';
+import { webRouter } from './web/index';
 import { setBackgroundLogger } from '../lib/background-log';
 
 /** Builds the request context once per request, and logs one access line at debug level. */
@@ -79,11 +77,9 @@ export function createApp(h: Hearth): Express {
   app.get('/api/healthz', healthz);
   app.use(gitRouter(h));
   app.get('/avatars/:hash', avatar);
-  app.get('/attachments/:uuid', authenticate(), downloadAttachment);
-  app.get('/:owner/:repo/releases/download/*tag/:name', authenticate(), downloadReleaseAsset);
   if (h.config.api.enable_swagger) mountSwagger(app, h);
   // Last: `/{owner}/{repo}` pages must not shadow the API, git, avatar or swagger routes.
-  app.use(webRouter(h));
+  app.use(webRouter());
   app.use(errorHandler);
   return app;
 }

@@ -32,7 +32,7 @@ export type RefKind = 'branch' | 'tag' | 'commit';
 /** A ref as the caller named it and the commit it resolves to. */
 export type RefCommit = { input: string; kind: RefKind; name: string; commit: string };
 
-const COMMIT_ID = /^[0-9a-f]{7,64}$/i;
+export const COMMIT_ID = /^[0-9a-f]{7,64}$/i;
 
 async function tagCommit(dir: string, name: string): Promise<string | null> {
   const id = await refTarget(dir, `refs/tags/${name}`);
@@ -62,7 +62,7 @@ export async function resolveRefCommit(dir: string, repo: Repository, given: str
 }
 
 /** How many leading `parts` name one of `names`, shortest first as Gitea tries them; 0 for none. */
-function refPrefix(parts: string[], names: Set<string>): number {
+export function refPrefix(parts: string[], names: Set<string>): number {
   for (let i = 1; i <= parts.length; i++) if (names.has(parts.slice(0, i).join('/'))) return i;
   return 0;
 }

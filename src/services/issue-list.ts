@@ -23,6 +23,8 @@ export type RepoIssueQuery = IssueListQuery & {
   created_by?: string; assigned_by?: string; mentioned_by?: string;
   /** The pulls listing: label ids, base branch and sort order. */
   labelIds?: number[]; baseBranch?: string; sort?: string;
+  /** The web pages: milestones by id only (a milestone may be named like another's id). */
+  milestoneIds?: number[];
 };
 export type SearchIssueQuery = IssueListQuery & {
   owner?: string; team?: string; priority_repo_id?: number;
@@ -82,6 +84,7 @@ export async function listRepoIssues(
   filter.sort = q.sort;
   const mileRefs = list(q.milestones);
   if (mileRefs.length) filter.milestoneIds = await milestoneIds(db, access.repo.id, mileRefs);
+  if (q.milestoneIds?.length) filter.milestoneIds = q.milestoneIds;
   filter.posterId = await userIdFor(db, q.created_by);
   filter.assigneeId = await userIdFor(db, q.assigned_by);
   if (q.mentioned_by) filter.mentioned = (await getUserByName(db, q.mentioned_by))?.lower_name ?? notFound(q.mentioned_by);

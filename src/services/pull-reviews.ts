@@ -4,7 +4,7 @@ import type { Comment, Review, ReviewComment, User } from '../db/schema';
 import { ForbiddenError, InvalidError, NotFoundError } from '../lib/errors';
 import { COMMENT_TYPE } from '../lib/comment-type';
 import { cutDiffAroundLine } from '../lib/diff-hunk';
-import { deleteReviewEvents, refreshNumComments } from '../models/comment';
+import { deleteReviewEvents, refreshNumComments, reviewEventIds } from '../models/comment';
 import { nowUnix } from '../lib/time';
 import { filePatch } from '../git/merge';
 import { listProtectedBranches } from '../models/protected-branch';
@@ -31,14 +31,22 @@ const TYPE_OF: Record<ReviewState, number> = {
   REQUEST_CHANGES: REVIEW_TYPE.reject, REQUEST_REVIEW: REVIEW_TYPE.request,
 };
 
-export type ReviewView = { review: Review; reviewer: User | undefined; comments: ReviewComment[]; loaded: LoadedPull };
+export type ReviewView = {
+  review: Review; reviewer: User | undefined; comments: ReviewComment[]; loaded: LoadedPull;
+  /** The review's submission row on the timeline, which its html_url anchors (as Gitea). */
+  eventCommentId?: number;
+};
 export type LineComment = { path: string; body?: string; new_position?: number; old_position?: number };
 export type CreateReviewInput = { body?: string; event?: string; commit_id?: string; comments?: LineComment[] };
 
 async function views(db: DB, loaded: LoadedPull, reviews: Review[]): Promise<ReviewView[]> {
   const users = new Map((await usersByIds(db, [...new Set(reviews.map((r) => r.reviewer_id))])).map((u) => [u.id, u]));
   const comments = await reviewComments(db, reviews.map((r) => r.id));
-  return reviews.map((review) => ({ review, reviewer: users.get(review.reviewer_id), comments: comments.filter((c) => c.review_id === review.id), loaded }));
+  const events = await reviewEventIds(db, loaded.issue.id, reviews.map((r) => r.id));
+  return reviews.map((review) => ({
+    review, reviewer: users.get(review.reviewer_id), comments: comments.filter((c) => c.review_id === review.id), loaded,
+    eventCommentId: events.get(review.id),
+  }));
 }
 
 /** Gitea's IsOfficialReviewer: the approvals whitelist when the base's rule enables it, else write access. */

@@ -56,6 +56,22 @@ describe('reviews in the timeline', () => {
   });
 });
 
+describe('review html_url', () => {
+  it('anchors the review\'s timeline comment, as Gitea (its own id collided with comment anchors)', async () => {
+    await work.branch('anchor', { 'a.txt': 'a\n' });
+    const pr = await ok(await api('pulls', 'POST', { head: 'anchor', base: 'main', title: 'Anchor' }), 201);
+    await ok(await api(`issues/${pr.number}/comments`, 'POST', { body: 'first' }), 201);
+    const review = await ok(await api(`pulls/${pr.number}/reviews`, 'POST', { event: 'COMMENT', body: 'seen' }, bob));
+    const timeline = await ok(await api(`issues/${pr.number}/timeline`));
+    const event = timeline.find((e: { type: string; review_id: number }) => e.type === 'review' && e.review_id === review.id);
+    expect(review.html_url).toBe(`${s.hearth.config.server.root_url}alice/proj/pulls/${pr.number}#issuecomment-${event.id}`);
+    const listed = await ok(await api(`pulls/${pr.number}/reviews/${review.id}`));
+    expect(listed.html_url).toBe(review.html_url);
+    const page = await s.request(`alice/proj/pulls/${pr.number}`);
+    expect(await page.text()).toContain(`id="issuecomment-${event.id}"`);
+  });
+});
+
 describe('review requests', () => {
   it('tell the requested user through a notification thread', async () => {
     await work.branch('asking', { 'ask.txt': 'a\n' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRepo, git, remoteUrl, workTree } from './helpers/git';
-import { createToken, createUser, startTestServer, type Auth, type TestServer } from './helpers/server';
+import { createRepo, git, remoteUrl, workTree } from '../helpers/git';
+import { createToken, createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
 
 let s: TestServer;
 let alice: { username: string; password: string; id: number };
@@ -28,6 +28,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await s.stop(); });
 
+const root = () => s.hearth.config.server.root_url;
 const page = async (path: string, auth?: Auth) => {
   const res = await s.request(path, { auth, redirect: 'manual' });
   return { res, html: await res.text() };
@@ -39,8 +40,9 @@ describe('web pages: /{owner}/{repo} and /{owner}/{repo}/src/branch/{branch}', (
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html; charset=utf-8/);
     expect(html).toMatch(/^<!DOCTYPE html>/);
-    expect(html).toContain('<li class="blob">README.md</li>');
+    expect(html).toMatch(/<a href="http:\/\/[^"]+\/alice\/public-repo\/src\/branch\/main\/README\.md">README\.md<\/a>/);
     expect(html).toContain('<code>main</code>');
+    expect(html).toContain('id="readme"');
   });
 
   it('GET /{owner}/{repo}/src/branch/{branch} lists that branch', async () => {
@@ -52,10 +54,10 @@ describe('web pages: /{owner}/{repo} and /{owner}/{repo}/src/branch/{branch}', (
   it('takes branch names with slashes, and lists directories first', async () => {
     const { res, html } = await page('alice/pushed/src/branch/feature/deep/name');
     expect(res.status).toBe(200);
-    expect(html).toContain('<code>feature/deep/name</code>');
+    expect(html).toContain('>feature/deep/name</a>');
     expect(html).not.toContain('README.md');
-    expect(html.indexOf('<li class="tree">src/</li>')).toBeGreaterThan(-1);
-    expect(html.indexOf('src/')).toBeLessThan(html.indexOf('.txt'));
+    expect(html).toContain('src/branch/feature/deep/name/src">src/</a>');
+    expect(html.indexOf('>src/</a>')).toBeLessThan(html.indexOf('.txt</a>'));
     const main = await page('alice/pushed/src/branch/main');
     expect(main.html).toContain('README.md');
   });
@@ -63,10 +65,10 @@ describe('web pages: /{owner}/{repo} and /{owner}/{repo}/src/branch/{branch}', (
   it('escapes file names and descriptions', async () => {
     const { html } = await page('alice/pushed');
     expect(html).not.toContain('<img');
-    expect(html).toContain('<li class="blob">&#60;img src=x onerror=&#34;alert(&#39;x&#38;y&#39;)&#34;&#62;.txt</li>');
+    expect(html).toContain('>&lt;img src=x onerror=&quot;alert(&#39;x&amp;y&#39;)&quot;&gt;.txt</a>');
     const pub = await page('alice/public-repo');
     expect(pub.html).not.toContain('<b>bold</b>');
-    expect(pub.html).toContain('&#60;b&#62;bold&#60;/b&#62; &#38; co');
+    expect(pub.html).toContain('&lt;b&gt;bold&lt;/b&gt; &amp; co');
   });
 
   it('sends a restrictive Content-Security-Policy', async () => {
@@ -127,8 +129,8 @@ describe('web pages: /{owner}/{repo} and /{owner}/{repo}/src/branch/{branch}', (
     expect(patch.status).toBe(200);
     const { res } = await page('alice/old-name/src/branch/main');
     expect(res.status).toBe(307);
-    expect(res.headers.get('location')).toBe('/alice/new-name/src/branch/main');
-    expect((await page('alice/old-name')).res.headers.get('location')).toBe('/alice/new-name');
+    expect(res.headers.get('location')).toBe(`${root()}alice/new-name/src/branch/main`);
+    expect((await page('alice/old-name')).res.headers.get('location')).toBe(`${root()}alice/new-name`);
   });
 });
 

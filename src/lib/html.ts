@@ -1,0 +1,33 @@
+// HTML built from template literals: every interpolated value is escaped unless it is already
+// SafeHtml (the result of html`` or of raw()), so a page cannot take user text for markup.
+
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string { return this.value; }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
+
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** Trusted markup (rendered markdown, already-escaped text): passed through as is. */
+export const raw = (s: string): SafeHtml => new SafeHtml(s);
+
+type Value = SafeHtml | string | number | boolean | null | undefined | readonly Value[];
+
+function piece(v: Value): string {
+  if (v === null || v === undefined || v === false || v === true) return '';
+  if (v instanceof SafeHtml) return v.value;
+  if (Array.isArray(v)) return v.map(piece).join('');
+  return escapeHtml(String(v));
+}
+
+/** A template whose values are escaped; arrays are joined; null, undefined and booleans vanish. */
+export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtml {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += piece(values[i] as Value) + strings[i + 1]!;
+  return new SafeHtml(out);
+}
+
+/** A path of URL segments, each percent-encoded, slashes kept between them. */
+export const encodePath = (s: string): string => s.split('/').map(encodeURIComponent).join('/');

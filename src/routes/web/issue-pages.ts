@@ -1,0 +1,173 @@
+import type { Request, Response } from 'express';
+import { NotFoundError } from '../../lib/errors';
+import { html, raw, type SafeHtml } from '../../lib/html';
+import { pullRawDiff } from '../../services/pull-files';
+import { issueListPage, issuePage, pullPage, type ListQuery, type ListState } from '../../services/web/issue-pages';
+import { labelsPage, milestonePage, milestonesPage } from '../../services/web/issue-pages-meta';
+import { pullCommitsPage, pullFilesPage } from '../../services/web/issue-pages-pull';
+import type { WebUnit } from '../../services/web/units';
+import { queryInt, queryString } from '../query';
+import { sendStream } from '../stream';
+import { repoOf, unitsOf } from './guards';
+import {
+  issueBody, labelsBody, listBody, milestoneFacts, milestonesBody, stateNav, stateSpan, type View,
+} from './issue-pages-html';
+import { commitsBody, filesBody, pullBody } from './issue-pages-pull-html';
+import { repoHeader, repoLink, sendPage, type RepoTab } from './layout';
+
+// The issues, pull requests, labels and milestones pages (Gitea's web URLs): where the API's
+// html_url, diff_url and patch_url of issues, pulls, comments and reviews point.
+
+/** Pages past this are empty anyway; the bound keeps the offset an exact integer. */
+const MAX_PAGE = 100_000;
+
+const viewOf = (req: Request): View => ({ config: req.ctx.config, access: repoOf(req) });
+const fullName = (req: Request) => `${repoOf(req).owner.name}/${repoOf(req).repo.name}`;
+
+function stateOf(req: Request): ListState {
+  const s = queryString(req, 'state');
+  return s === 'closed' || s === 'all' ? s : 'open';
+}
+const pageOf = (req: Request) => Math.min(Math.max(queryInt(req, 'page') ?? 1, 1), MAX_PAGE);
+
+/** A positive whole number from the path, else the page does not exist. */
+function numberParam(value: string | undefined): number {
+  const n = value && /^\d{1,15}$/.test(value) ? Number(value) : 0;
+  if (n < 1) throw new NotFoundError();
+  return n;
+}
+
+function send(req: Request, res: Response, tab: RepoTab, title: string, body: SafeHtml): void {
+  const { config } = req.ctx;
+  sendPage(req, res, { title: `${title} - ${fullName(req)}`, body: html`${repoHeader(config, repoOf(req), unitsOf(res), tab)}\n${body}` });
+}
+
+/** The kind's unit must be readable: the route could not know the kind before loading. */
+function assertUnit(res: Response, unit: WebUnit): void {
+  if (!unitsOf(res).has(unit)) throw new NotFoundError();
+}
+
+/** Gitea's list filters: `labels` (ids, comma separated), `milestone` (an id), `q`. */
+function listQuery(req: Request, kind: 'issues' | 'pulls'): ListQuery {
+  const labelIds = (queryString(req, 'labels') ?? '').split(',').filter((s) => /^\d{1,15}$/.test(s)).map(Number);
+  const milestone = queryInt(req, 'milestone');
+  const keyword = queryString(req, 'q')?.trim() || undefined;
+  return { kind, state: stateOf(req), page: pageOf(req), labelIds, milestoneId: milestone && milestone > 0 ? milestone : undefined, keyword };
+}
+
+/** The query that rebuilds the listing's URL (state and page added by the links). */
+function filtersOf(q: ListQuery): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (q.labelIds.length) out.labels = q.labelIds.join(',');
+  if (q.milestoneId) out.milestone = String(q.milestoneId);
+  if (q.keyword) out.q = q.keyword;
+  return out;
+}
+
+async function list(req: Request, res: Response, kind: 'issues' | 'pulls'): Promise<void> {
+  const { db, config, doer } = req.ctx;
+  const access = repoOf(req);
+  const q = listQuery(req, kind);
+  const page = await issueListPage(db, config, access, doer, q);
+  const base = repoLink(config, access, kind);
+  const filters = filtersOf(q);
+  const { repo } = access;
+  // The repository's counters are the open and closed counts only when nothing filters.
+  const counts = Object.keys(filters).length ? undefined : kind === 'issues'
+    ? { open: repo.num_issues - repo.num_closed_issues, closed: repo.num_closed_issues }
+    : { open: repo.num_pulls - repo.num_closed_pulls, closed: repo.num_closed_pulls };
+  const clear = Object.keys(filters).length ? html`<p class="meta">Filtered · <a href="${base}">clear filters</a></p>` : '';
+  const title = kind === 'issues' ? 'Issues' : 'Pull requests';
+  const empty = kind === 'issues' ? 'No issues.' : 'No pull requests.';
+  send(req, res, kind, title, html`${stateNav(base, q.state, filters, counts)}\n${clear}${listBody(viewOf(req), page, q.page, base, { ...filters, state: q.state }, empty)}`);
+}
+
+/** GET /{owner}/{repo}/issues */
+export const issueList = (req: Request, res: Response) => list(req, res, 'issues');
+
+/** GET /{owner}/{repo}/pulls */
+export const pullList = (req: Request, res: Response) => list(req, res, 'pulls');
+
+/** GET /{owner}/{repo}/issues/{index}: a pull request's index redirects to its page, as Gitea. */
+export async function issue(req: Request, res: Response): Promise<void> {
+  const { db, config, doer } = req.ctx;
+  const access = repoOf(req);
+  const index = numberParam(String(req.params.index));
+  const page = await issuePage(db, config, access, doer, index);
+  if (page.kind === 'moved') {
+    res.redirect(302, repoLink(config, access, `pulls/${index}`));
+    return;
+  }
+  assertUnit(res, 'repo.issues');
+  send(req, res, 'issues', `${page.view.issue.title} #${index}`, issueBody(viewOf(req), page));
+}
+
+/**
+ * GET /{owner}/{repo}/pulls/{index}, and `{index}.diff` / `{index}.patch` (diff_url and
+ * patch_url): the raw text streamed from git. An issue's index redirects to the issue.
+ */
+export async function pull(req: Request, res: Response): Promise<void> {
+  const { db, config, doer } = req.ctx;
+  const access = repoOf(req);
+  const m = /^(\d+)(?:\.(diff|patch))?$/.exec(String(req.params.index));
+  const index = numberParam(m?.[1]);
+  if (m?.[2]) {
+    const d = await pullRawDiff(db, config, access, doer, index, m[2] as 'diff' | 'patch', false);
+    await sendStream(res, d, { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
+    return;
+  }
+  const page = await pullPage(db, config, access, doer, index);
+  if (page.kind === 'moved') {
+    res.redirect(302, repoLink(config, access, `issues/${index}`));
+    return;
+  }
+  assertUnit(res, 'repo.pulls');
+  send(req, res, 'pulls', `${page.pull.issue.issue.title} #${index}`, pullBody(viewOf(req), page));
+}
+
+/** GET /{owner}/{repo}/pulls/{index}/files and .../commits */
+export async function pullTab(req: Request, res: Response): Promise<void> {
+  const { db, config, doer } = req.ctx;
+  const access = repoOf(req);
+  const index = numberParam(String(req.params.index));
+  const tab = String(req.params.tab);
+  if (tab === 'files') {
+    const page = await pullFilesPage(db, config, access, doer, index);
+    send(req, res, 'pulls', `Files of ${page.pull.issue.issue.title} #${index}`, filesBody(viewOf(req), page));
+  } else if (tab === 'commits') {
+    const n = pageOf(req);
+    const page = await pullCommitsPage(db, config, access, doer, index, n);
+    send(req, res, 'pulls', `Commits of ${page.pull.issue.issue.title} #${index}`, commitsBody(viewOf(req), page, n));
+  } else throw new NotFoundError();
+}
+
+/** GET /{owner}/{repo}/labels */
+export async function labels(req: Request, res: Response): Promise<void> {
+  const page = await labelsPage(req.ctx.db, repoOf(req));
+  send(req, res, 'labels', 'Labels', labelsBody(viewOf(req), unitsOf(res), page));
+}
+
+/** GET /{owner}/{repo}/milestones */
+export async function milestones(req: Request, res: Response): Promise<void> {
+  const state = stateOf(req);
+  const n = pageOf(req);
+  const page = await milestonesPage(req.ctx.db, repoOf(req), state, n);
+  send(req, res, 'milestones', 'Milestones', milestonesBody(viewOf(req), page, state, n));
+}
+
+/** GET /{owner}/{repo}/milestone/{id}: its issues and pull requests (open by default, as Gitea). */
+export async function milestone(req: Request, res: Response): Promise<void> {
+  const { db, config, doer } = req.ctx;
+  const access = repoOf(req);
+  const id = numberParam(String(req.params.id));
+  const q = { state: stateOf(req), page: pageOf(req) };
+  const page = await milestonePage(db, config, access, doer, id, q);
+  const m = page.milestone;
+  const base = repoLink(config, access, `milestone/${id}`);
+  const description = page.description ? html`<div class="markdown">${raw(page.description)}</div>` : '';
+  send(req, res, 'milestones', m.name, html`<h1>${m.name}</h1>
+<p class="meta">${stateSpan(m)} ${milestoneFacts(m)}</p>
+${description}
+${stateNav(base, q.state, {})}
+${listBody(viewOf(req), page.list, q.page, base, { state: q.state }, 'No issues or pull requests.')}`);
+}

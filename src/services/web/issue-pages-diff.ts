@@ -1,0 +1,70 @@
+import type { Download } from '../archive';
+
+// A unified diff (`git diff` output) read with a size cap and cut into files and lines for the
+// pull request's files page. Reading stops at the cap so a huge pull cannot fill memory; the
+// page then says the rest is in the raw .diff.
+
+export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk' | 'meta'; old?: number; new?: number; text: string };
+export type FileDiff = { lines: DiffLine[] };
+export type ReadDiff = { text: string; truncated: boolean };
+
+/** Header lines that say something a reader wants (a mode, a rename, a binary file). */
+const TOLD = /^(new file mode|deleted file mode|old mode|new mode|rename from|rename to|copy from|copy to|similarity index|Binary files|GIT binary patch)/;
+const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+
+/** The stream's text up to `cap` bytes, cut at the last whole line when over. */
+export async function readDiff(d: Download, cap: number): Promise<ReadDiff> {
+  const s = await d.open();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of s.stdout as AsyncIterable<Buffer>) {
+    if (size + chunk.length > cap) {
+      chunks.push(chunk.subarray(0, cap - size));
+      truncated = true;
+      break;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  // Only a cut stream stops git: one that ended is exiting by itself, and a kill would fail it.
+  if (truncated) s.kill();
+  const { code, stderr } = await s.done;
+  if (code !== 0 && !truncated) throw new Error(`git ${d.format} failed (${code}): ${stderr.trim()}`);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return { text: truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text, truncated };
+}
+
+function parseFile(lines: string[]): FileDiff {
+  const out: DiffLine[] = [];
+  let old = 0;
+  let now = 0;
+  let inHunks = false;
+  for (const line of lines) {
+    const hunk = HUNK.exec(line);
+    if (hunk) {
+      inHunks = true;
+      old = Number(hunk[1]);
+      now = Number(hunk[2]);
+      out.push({ kind: 'hunk', text: line });
+    } else if (!inHunks) {
+      if (TOLD.test(line)) out.push({ kind: 'meta', text: line });
+    } else if (line.startsWith('+')) out.push({ kind: 'add', new: now++, text: line.slice(1) });
+    else if (line.startsWith('-')) out.push({ kind: 'del', old: old++, text: line.slice(1) });
+    else if (line.startsWith('\\')) out.push({ kind: 'meta', text: line });
+    else out.push({ kind: 'ctx', old: old++, new: now++, text: line.slice(1) });
+  }
+  return { lines: out };
+}
+
+/** One entry per `diff --git` header, in git's order (the order of `git diff --raw`). */
+export function parseDiff(text: string): FileDiff[] {
+  const files: string[][] = [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (const line of lines) {
+    if (line.startsWith('diff --git ')) files.push([]);
+    else files[files.length - 1]?.push(line);
+  }
+  return files.map(parseFile);
+}

@@ -1,0 +1,97 @@
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { User } from '../../db/schema';
+import type { PullView } from '../../convert/pull';
+import { REVIEW_TYPE } from '../../models/review';
+import { listIssueComments } from '../comments';
+import { issueCtx, readableIssue } from '../issue-access';
+import { listRepoIssues } from '../issue-list';
+import { issueView, type CommentView, type IssueView } from '../issue-views';
+import { renderMarkup } from '../markdown';
+import { listPullReviewsWithTeams } from '../pull-review-requests';
+import { pullView, pullViews } from '../pull-views';
+import type { RepoAccess } from '../repos';
+import type { TeamReviewView } from '../review-teams';
+
+// What the issue and pull request pages show, gathered with the API's own services so a page
+// shows exactly what the API would answer the same visitor (same permission checks, same 404s).
+// Markdown is rendered here: the renderer escapes raw HTML, so its output is trusted markup.
+
+export const PAGE_SIZE = 20;
+/** Reviews of one pull request shown on its page; more than this is not a conversation. */
+const MAX_REVIEWS = 500;
+
+export type ListState = 'open' | 'closed' | 'all';
+export type ListQuery = {
+  /** Both kinds the visitor reads when not given (a milestone's page). */
+  kind?: 'issues' | 'pulls'; state: ListState; page: number; labelIds: number[]; milestoneId?: number; keyword?: string;
+};
+export type ListRow = { view: IssueView; pull?: PullView };
+export type ListPage = { rows: ListRow[]; total: number; hasMore: boolean };
+
+/** A row with its markdown rendered to HTML. */
+export type Rendered<T> = { view: T; html: string };
+
+export type IssuePage = { kind: 'issue'; view: IssueView; body: string; comments: Rendered<CommentView>[] };
+export type ReviewEntry = Rendered<TeamReviewView> & { verdict: string };
+export type PullPage = { kind: 'pull'; pull: PullView; body: string; comments: Rendered<CommentView>[]; reviews: ReviewEntry[] };
+/** The index names the other kind: the page redirects there, as Gitea. */
+export type Moved = { kind: 'moved'; to: 'issues' | 'pulls' };
+
+/** Issue references (#N) resolve against this repository, as in Gitea's comment mode. */
+export function renderText(db: DB, config: Config, viewer: User | null, access: RepoAccess, text: string): Promise<string> {
+  if (!text.trim()) return Promise.resolve('');
+  const context = `${access.owner.name}/${access.repo.name}`;
+  return renderMarkup(db, config, viewer, { text, mode: 'comment', context, filePath: '', wiki: false });
+}
+
+async function renderAll<T>(db: DB, config: Config, viewer: User | null, access: RepoAccess, rows: T[], text: (t: T) => string): Promise<Rendered<T>[]> {
+  const out: Rendered<T>[] = [];
+  for (const view of rows) out.push({ view, html: await renderText(db, config, viewer, access, text(view)) });
+  return out;
+}
+
+/** `/issues` and `/pulls` (and a milestone's issues): one page of the listing; pulls carry their branches. */
+export async function issueListPage(db: DB, config: Config, access: RepoAccess, doer: User | null, q: ListQuery): Promise<ListPage> {
+  const page = { offset: (q.page - 1) * PAGE_SIZE, limit: PAGE_SIZE };
+  const { views, total } = await listRepoIssues(db, access, doer, {
+    type: q.kind, state: q.state, q: q.keyword, page, labelIds: q.labelIds, milestoneIds: q.milestoneId ? [q.milestoneId] : undefined,
+  });
+  const pulls = q.kind === 'pulls' ? await pullViews(db, config, access, views.map((v) => v.issue), doer) : [];
+  const pullOf = new Map(pulls.map((p) => [p.issue.issue.id, p]));
+  const rows = views.map((view) => ({ view, pull: pullOf.get(view.issue.id) }));
+  return { rows, total, hasMore: page.offset + views.length < total };
+}
+
+/** `/issues/{index}`: the issue and its comments; a pull request is elsewhere. */
+export async function issuePage(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<IssuePage | Moved> {
+  const issue = await readableIssue(db, await issueCtx(db, access, doer), index);
+  if (issue.is_pull) return { kind: 'moved', to: 'pulls' };
+  const [view, { views }] = await Promise.all([issueView(db, issue, access), listIssueComments(db, access, doer, index, {})]);
+  return {
+    kind: 'issue', view, body: await renderText(db, config, doer, access, issue.content),
+    comments: await renderAll(db, config, doer, access, views, (c) => c.comment.content),
+  };
+}
+
+const VERDICTS: Record<number, string> = {
+  [REVIEW_TYPE.pending]: 'started a review', [REVIEW_TYPE.approve]: 'approved these changes',
+  [REVIEW_TYPE.comment]: 'reviewed', [REVIEW_TYPE.reject]: 'requested changes', [REVIEW_TYPE.request]: 'was asked to review',
+};
+
+/** `/pulls/{index}`: the pull request, its comments and reviews; an issue is elsewhere. */
+export async function pullPage(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<PullPage | Moved> {
+  const issue = await readableIssue(db, await issueCtx(db, access, doer), index);
+  if (!issue.is_pull) return { kind: 'moved', to: 'issues' };
+  const [pull, comments, reviews] = await Promise.all([
+    pullView(db, config, access, issue, doer),
+    listIssueComments(db, access, doer, index, {}),
+    listPullReviewsWithTeams(db, config, access, doer, index, { offset: 0, limit: MAX_REVIEWS }),
+  ]);
+  const rendered = await renderAll(db, config, doer, access, reviews.views, (r) => r.review.content);
+  return {
+    kind: 'pull', pull, body: await renderText(db, config, doer, access, issue.content),
+    comments: await renderAll(db, config, doer, access, comments.views, (c) => c.comment.content),
+    reviews: rendered.map((r) => ({ ...r, verdict: VERDICTS[r.view.review.type] ?? 'reviewed' })),
+  };
+}

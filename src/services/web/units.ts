@@ -1,0 +1,28 @@
+import type { DB } from '../../db/connect';
+import type { User } from '../../db/schema';
+import { ACCESS, accessMode, ORG_TYPE, type Unit } from '../permissions';
+import { settingsOf, type RepoSettings } from '../repo-settings';
+import type { RepoAccess } from '../repos';
+
+// Which parts of a repository a web visitor may open: the unit must be enabled and the visitor
+// must read it (an organization team may grant issues but not code). Gitea's web pages answer
+// 404, not 403, for a unit the visitor may not see.
+
+export type WebUnit = 'repo.code' | 'repo.issues' | 'repo.pulls' | 'repo.releases';
+
+const SETTING: Record<WebUnit, keyof RepoSettings> = {
+  'repo.code': 'has_code', 'repo.issues': 'has_issues', 'repo.pulls': 'has_pull_requests', 'repo.releases': 'has_releases',
+};
+
+export async function unitReadable(db: DB, access: RepoAccess, viewer: User | null, unit: WebUnit): Promise<boolean> {
+  if (!settingsOf(access.repo)[SETTING[unit]]) return false;
+  if (access.mode >= ACCESS.admin || access.owner.type !== ORG_TYPE || !viewer) return access.mode >= ACCESS.read;
+  return (await accessMode(db, viewer, access.repo, access.owner, unit as Unit)) >= ACCESS.read;
+}
+
+/** The units the visitor may open, for the repository's tabs. */
+export async function readableUnits(db: DB, access: RepoAccess, viewer: User | null): Promise<Set<WebUnit>> {
+  const out = new Set<WebUnit>();
+  for (const u of Object.keys(SETTING) as WebUnit[]) if (await unitReadable(db, access, viewer, u)) out.add(u);
+  return out;
+}
