@@ -2,51 +2,19 @@
 // the base moved) and of merging a 50-commit branch with each style through hearth, printed
 // beside the time git itself takes for the same merge in a working copy.
 // Usage: node bench/pulls.mjs [runs=3]   (uses dist/hearth when built, else the source via tsx)
-import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { generateRepo, git, median, startHearth, time } from './lib.mjs';
 
-const run = promisify(execFile);
 const runs = Number(process.argv[2] ?? 3);
-const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-pulls-'));
-const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@e.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@e.com' };
-const git = (cwd, ...args) => run('git', args, { cwd, env, maxBuffer: 1 << 28 });
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const time = async (fn) => { const t = performance.now(); await fn(); return performance.now() - t; };
-const freePort = () => new Promise((r) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => r(port)); }); });
 
-/** 2,000 commits over 100 directories (about 40,000 objects), written with fast-import. */
+/** The ~40,000-object repository (bench/lib.mjs) as a working copy on main. */
 async function generate(dir) {
-  await git(tmp, 'init', '-q', '-b', 'main', dir);
-  let script = '';
-  for (let c = 0; c < 2000; c++) {
-    script += `commit refs/heads/main\ncommitter b <b@e.com> ${1700000000 + c * 60} +0000\ndata <<EOF\ncommit ${c}\nEOF\n`;
-    for (let f = 0; f < 9; f++) {
-      const body = `file ${f} of commit ${c}\n${'x'.repeat(200 + ((c * f) % 300))}\n`;
-      script += `M 100644 inline d${(c * 7 + f * 13) % 100}/f${(c + f) % 20}.txt\ndata ${Buffer.byteLength(body)}\n${body}`;
-    }
-  }
-  await new Promise((resolve, reject) => {
-    const p = spawn('git', ['fast-import', '--quiet'], { cwd: dir, env });
-    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import ${code}`))));
-    p.stdin.end(script);
-  });
-  await git(dir, 'checkout', '-q', '-f', 'main');
-}
-
-async function startHearth(dataDir) {
-  const port = await freePort();
-  const exe = path.join(root, 'dist', 'hearth');
-  const [cmd, args] = fs.existsSync(exe) ? [exe, []] : [path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts')]];
-  const child = spawn(cmd, [...args, 'web', '--port', String(port), '--data', dataDir], { env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' } });
-  let out = '';
-  child.stderr.on('data', (b) => { out += b; });
-  for (let i = 0; i < 400 && !/password:\s+\S+/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-  return { child, port, password: /password:\s+(\S+)/.exec(out)[1] };
+  const bare = path.join(tmp, 'generated.git');
+  await generateRepo(bare);
+  await git(tmp, 'clone', '-q', bare, dir);
 }
 
 /** A branch of 50 commits under feature-<name>/, off the current main. */
