@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { deriveRootUrl } from './config/load';
 import type { Config } from './config/schema';
 import { closeHearth, openHearth, type Hearth } from './hearth';
-import { allFollowUpsSettled } from './services/pull-follow-queue';
+import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
 import { createApp } from './routes/app';
-import { ensureInitialAdmin, type InitialAdmin } from './services/setup';
+import { ensureInitialAdmin, type InitialAdmin } from './services/user/setup';
 
 export type RunningServer = {
   hearth: Hearth;

@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { closeHearth, openHearth, type Hearth } from '../hearth';
 import { createLogger } from '../lib/logger';
 import { randomPassword } from '../lib/password';
-import { adminSearchUsers } from '../services/admin-users';
-import { createToken } from '../services/tokens';
-import { changePassword, createUser, requireUser } from '../services/users';
+import { adminSearchUsers } from '../services/user/admin-users';
+import { createToken } from '../services/user/tokens';
+import { changePassword, createUser, requireUser } from '../services/user/users';
 import { configFrom, CliError, type CommonOptions } from './options';
 
 /** Opens (and migrates) the database for one command, closing it whatever happens. */

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
 import { isoTime } from '../lib/time';
-import { opName, type FeedItem } from '../services/activity';
+import { opName, type FeedItem } from '../services/activity/activity';
 import { toApiComment } from './comment';
 import { toApiRepoWithParent } from './repo-view';
 import { toApiUser } from './user';

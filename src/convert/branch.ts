@@ -2,9 +2,9 @@ import type { Config } from '../config/schema';
 import type { CommitInfo } from '../git/refs';
 import { hasGlobSyntax } from '../lib/glob';
 import { isoTime } from '../lib/time';
-import type { BranchView } from '../services/branches';
-import type { BranchProtectionView } from '../services/protected-branches';
-import type { RepoAccess } from '../services/repos';
+import type { BranchView } from '../services/repo/branches';
+import type { BranchProtectionView } from '../services/repo/protected-branches';
+import type { RepoAccess } from '../services/repo/repos';
 import { repoUrls } from './repo';
 
 /** Git's ISO dates as Go renders them: a zero offset is `Z`. */

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
 import { isoTime } from '../lib/time';
-import type { CommentView } from '../services/issue-views';
+import type { CommentView } from '../services/issue/issue-views';
 import { ghostUser, issueHtmlUrl, toApiAttachment } from './issue';
 import { toApiUser } from './user';
 

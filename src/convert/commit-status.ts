@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema';
 import type { CommitStatus, User } from '../db/schema';
 import { isoTime } from '../lib/time';
-import type { Combined, StatusesWithCreators } from '../services/commit-statuses';
-import type { RepoAccess } from '../services/repos';
+import type { Combined, StatusesWithCreators } from '../services/repo/commit-statuses';
+import type { RepoAccess } from '../services/repo/repos';
 import { repoUrls, type ApiRepository } from './repo';
 import { toApiUser } from './user';
 

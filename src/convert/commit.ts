@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
 import type { LogCommit, Person } from '../git/log';
-import type { RepoAccess } from '../services/repos';
+import type { RepoAccess } from '../services/repo/repos';
 import { repoUrls } from './repo';
 import { toApiUser } from './user';
 

@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema';
 import type { CommitMeta } from '../git/last-commit';
-import type { ContentItem } from '../services/contents';
-import type { RefCommit } from '../services/contents-paths';
-import type { RepoAccess } from '../services/repos';
+import type { ContentItem } from '../services/repo/contents';
+import type { RefCommit } from '../services/repo/contents-paths';
+import type { RepoAccess } from '../services/repo/repos';
 import { repoUrls } from './repo';
 
 // ContentsResponse, FileResponse, FilesResponse and FileDeleteResponse, as Gitea builds them.

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema';
 import type { RefEntry } from '../git/objects';
-import type { AnnotatedTagView, BlobView, TreeView } from '../services/git-data';
-import type { RepoAccess } from '../services/repos';
+import type { AnnotatedTagView, BlobView, TreeView } from '../services/repo/git-data';
+import type { RepoAccess } from '../services/repo/repos';
 import { UNVERIFIED } from './commit';
 import { repoUrls } from './repo';
 

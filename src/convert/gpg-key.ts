@@ -1,6 +1,6 @@
 import type { GpgKey } from '../db/schema';
 import { isoTime } from '../lib/time';
-import type { GpgKeyView } from '../services/gpg-keys';
+import type { GpgKeyView } from '../services/user/gpg-keys';
 
 /** A key that never expires shows Go's zero time, as Gitea. */
 const expiry = (unix: number) => (unix > 0 ? isoTime(unix) : '0001-01-01T00:00:00Z');

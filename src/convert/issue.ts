@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema';
 import type { Attachment, Issue, Label, Repository, User } from '../db/schema';
 import { isoTime } from '../lib/time';
-import type { IssueView } from '../services/issue-views';
+import type { IssueView } from '../services/issue/issue-views';
 import { toApiLabel, type ApiLabel } from './label';
 import { toApiMilestone } from './milestone';
 import { toApiUser, type ApiUser } from './user';

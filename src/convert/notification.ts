@@ -2,7 +2,7 @@ import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
 import { isoTime } from '../lib/time';
 import { NOTIFY_SOURCE, NOTIFY_STATUS } from '../models/notification';
-import type { NotificationView } from '../services/notifications';
+import type { NotificationView } from '../services/notification/notifications';
 import { issueApiUrl, issueHtmlUrl } from './issue';
 import { repoUrls, toApiRepo } from './repo';
 

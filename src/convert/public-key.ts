@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
 import { isoTime } from '../lib/time';
-import type { KeyWithOwner } from '../services/keys';
+import type { KeyWithOwner } from '../services/user/keys';
 import { toApiUser } from './user';
 
 /**

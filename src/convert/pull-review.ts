@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema';
 import type { ReviewComment, User } from '../db/schema';
 import { isoTime } from '../lib/time';
-import type { ReviewView } from '../services/pull-reviews';
-import type { TeamReviewView } from '../services/review-teams';
+import type { ReviewView } from '../services/pull/pull-reviews';
+import type { TeamReviewView } from '../services/pull/review-teams';
 import { ghostUser, issueHtmlUrl } from './issue';
 import { toApiTeam } from './team';
 import { toApiUser } from './user';

@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema';
 import type { Attachment, Release } from '../db/schema';
 import { isoTime } from '../lib/time';
-import type { ReleaseView } from '../services/releases';
-import type { RepoAccess } from '../services/repos';
+import type { ReleaseView } from '../services/release/releases';
+import type { RepoAccess } from '../services/repo/repos';
 import type { ApiAttachment } from './issue';
 import { ghostUser } from './issue';
 import { repoUrls } from './repo';

@@ -3,7 +3,7 @@ import type { Team, User } from '../db/schema';
 import { isoTime } from '../lib/time';
 import type { TopicRow } from '../models/topic';
 import { accessName } from '../services/permissions';
-import type { PendingTransfer } from '../services/transfer';
+import type { PendingTransfer } from '../services/repo/transfer';
 import { repoUrls } from './repo';
 import { toApiUser } from './user';
 

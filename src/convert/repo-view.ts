@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
-import type { RepoAccess, RepoWithParent } from '../services/repos';
+import type { RepoAccess, RepoWithParent } from '../services/repo/repos';
 import { toApiRepo, type ApiRepository, type RepoView } from './repo';
 
 /** A repository with its parent (forks), as the API shows it to `viewer`. */

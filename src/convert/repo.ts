@@ -2,7 +2,7 @@ import type { Config } from '../config/schema';
 import type { Repository, User } from '../db/schema';
 import { isoTime } from '../lib/time';
 import { ACCESS } from '../services/permissions';
-import { settingsOf, topicsOf } from '../services/repo-settings';
+import { settingsOf, topicsOf } from '../services/repo/repo-settings';
 import { toApiUser, type ApiUser } from './user';
 
 export type ApiPermission = { admin: boolean; push: boolean; pull: boolean };

@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema';
 import type { TagInfo } from '../git/refs';
 import { isoTime } from '../lib/time';
-import type { RepoAccess } from '../services/repos';
-import type { TagProtectionView } from '../services/tag-protection';
+import type { RepoAccess } from '../services/repo/repos';
+import type { TagProtectionView } from '../services/repo/tag-protection';
 import { repoUrls } from './repo';
 
 /** Tag: `id` is the tag object of an annotated tag (the commit of a lightweight one). */

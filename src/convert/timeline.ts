@@ -3,7 +3,7 @@ import type { User } from '../db/schema';
 import { COMMENT_TYPE } from '../lib/comment-type';
 import { secToHours } from '../lib/duration';
 import { isoTime } from '../lib/time';
-import type { TimelineView } from '../services/issue-timeline';
+import type { TimelineView } from '../services/issue/issue-timeline';
 import { toApiComment } from './comment';
 import { ghostUser, issueHtmlUrl, toApiIssue, toIssueLabel } from './issue';
 import { toApiMilestone } from './milestone';

@@ -1,9 +1,9 @@
 import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
 import { isoTime } from '../lib/time';
-import type { StopwatchView } from '../services/stopwatches';
+import type { StopwatchView } from '../services/issue/stopwatches';
 import { secToHours } from '../lib/duration';
-import type { TimeView } from '../services/time-tracker';
+import type { TimeView } from '../services/issue/time-tracker';
 import { toApiIssue } from './issue';
 
 /** Gitea's ToTrackedTime: the issue is included when loaded. */

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { openAttachment, type Download } from '../services/attachment-download';
+import { openAttachment, type Download } from '../services/issue/attachment-download';
 
 // /attachments/{uuid}: uploaded files, outside the API as in Gitea. User content on the site's
 // origin: never rendered as a page (HTML and XML are served as text), and sandboxed.

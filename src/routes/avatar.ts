@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
-import { findUploadedAvatar } from '../services/avatars';
+import { findUploadedAvatar } from '../services/user/avatars';
 
 /** An uploaded avatar (its hash names it), else a generated identicon. */
 export async function avatar(req: Request, res: Response): Promise<void> {

@@ -4,8 +4,8 @@ import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
 import type { Logger } from '../lib/logger';
 import type { ScopeSet } from '../lib/scopes';
-import type { OrgAccess } from '../services/orgs';
-import type { RepoAccess } from '../services/repos';
+import type { OrgAccess } from '../services/org/orgs';
+import type { RepoAccess } from '../services/repo/repos';
 
 export type AuthMethod = 'none' | 'basic' | 'token';
 

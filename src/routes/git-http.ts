@@ -7,13 +7,13 @@ import { installHooks, parseHookRequest } from '../git/hooks';
 import { repoDir } from '../git/repo';
 import { serviceHeader, spawnService, type GitService } from '../git/transport';
 import { AppError, ForbiddenError, NotFoundError } from '../lib/errors';
-import { authorizeGit } from '../services/git-access';
-import { checkRefUpdates } from '../services/push-rules';
-import { recordRefUpdates } from '../services/push-feed';
-import { syncReleasesAfterPush } from '../services/release-sync';
-import { followPush } from '../services/pull-auto-merge';
-import { syncRepoFromGit } from '../services/repo-sync';
-import type { RepoAccess } from '../services/repos';
+import { authorizeGit } from '../services/repo/git-access';
+import { checkRefUpdates } from '../services/repo/push-rules';
+import { recordRefUpdates } from '../services/activity/push-feed';
+import { syncReleasesAfterPush } from '../services/release/release-sync';
+import { followPush } from '../services/pull/pull-auto-merge';
+import { syncRepoFromGit } from '../services/repo/repo-sync';
+import type { RepoAccess } from '../services/repo/repos';
 import { authenticate } from './middleware/auth';
 
 const serviceOf = (value: unknown): GitService | null =>

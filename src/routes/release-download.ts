@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { hasScope } from '../lib/scopes';
-import { openReleaseAsset } from '../services/release-assets';
-import { lookupRepo } from '../services/repos';
+import { openReleaseAsset } from '../services/release/release-assets';
+import { lookupRepo } from '../services/repo/repos';
 import { sendAttachmentFile } from './attachment';
 import { pathParam } from './table';
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Download } from '../services/archive';
+import type { Download } from '../services/repo/archive';
 import { notModified } from './blob-send';
 
 /** `attachment` with an ASCII fallback name and the exact UTF-8 one (RFC 6266). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileGlob, compileGlobOrLiteral, hasGlobSyntax } from '../../src/lib/glob';
-import { effectiveRule, filePatterns, matchesFile, toRule } from '../../src/services/protection-rules';
+import { effectiveRule, filePatterns, matchesFile, toRule } from '../../src/services/repo/protection-rules';
 
 const branchGlob = (p: string) => compileGlob(p, '/');
 

@@ -2,8 +2,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Passport } from 'passport';
 import { Strategy as CustomStrategy } from 'passport-custom';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
-import { assertMaySignIn, assertPasswordCurrent, authenticateBasic, authenticateToken, type Authenticated } from '../../services/auth';
-import { findUserByName } from '../../services/users';
+import { assertMaySignIn, assertPasswordCurrent, authenticateBasic, authenticateToken, type Authenticated } from '../../services/user/auth';
+import { findUserByName } from '../../services/user/users';
 
 type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; login: string; password: string };
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
-import { getVisibleUser } from '../../services/users';
+import { getVisibleUser } from '../../services/user/users';
 import { VISIBILITY } from '../../services/visibility';
 import { hasScope, scopeNames, type ScopeCategory } from '../../lib/scopes';
 

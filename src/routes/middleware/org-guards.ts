@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
-import { lookupOrg } from '../../services/orgs';
+import { lookupOrg } from '../../services/org/orgs';
 import { VISIBILITY } from '../../services/visibility';
 
 /**

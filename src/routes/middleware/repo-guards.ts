@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { ArchivedError, ForbiddenError } from '../../lib/errors';
 import { ACCESS, accessMode, ORG_TYPE, type AccessMode, type Unit } from '../../services/permissions';
-import { followUpsSettled } from '../../services/pull-follow-queue';
-import { lookupRepo } from '../../services/repos';
+import { followUpsSettled } from '../../services/pull/pull-follow-queue';
+import { lookupRepo } from '../../services/repo/repos';
 
 /**
  * Loads `{owner}/{repo}` with the caller's access mode into req.ctx.repo: 404 when the caller

@@ -4,10 +4,10 @@ import type { User } from '../../db/schema';
 import type { LogCommit } from '../../git/log';
 import { NotFoundError } from '../../lib/errors';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
-import { openCommitDiff } from '../../services/archive';
-import { listBranches } from '../../services/branches';
-import type { RepoAccess } from '../../services/repos';
-import { listTags } from '../../services/tags';
+import { openCommitDiff } from '../../services/repo/archive';
+import { listBranches } from '../../services/repo/branches';
+import type { RepoAccess } from '../../services/repo/repos';
+import { listTags } from '../../services/repo/tags';
 import {
   commitPage, commitsPage, comparePage, COMMITS_PAGE_SIZE, homePage, legacySrcTarget, srcPage, type FilePage, type TreePage,
 } from '../../services/web/code-pages';

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import { openArchive } from '../../services/archive';
-import { rawFileAt } from '../../services/contents-raw';
+import { openArchive } from '../../services/repo/archive';
+import { rawFileAt } from '../../services/repo/contents-raw';
 import { isWebRefKind, resolveLegacyRef, resolveTypedRef, type WebTarget } from '../../services/web/refs';
-import type { RepoAccess } from '../../services/repos';
+import type { RepoAccess } from '../../services/repo/repos';
 import { sendBlob } from '../blob-send';
 import { repoOf } from '../context';
 import { sendArchive } from '../stream';

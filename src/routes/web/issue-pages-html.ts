@@ -3,8 +3,8 @@ import type { Attachment, Issue, Label, Milestone, User } from '../../db/schema'
 import { issueHtmlUrl } from '../../convert/issue';
 import type { PullView } from '../../convert/pull';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
-import type { CommentView, IssueView } from '../../services/issue-views';
-import type { RepoAccess } from '../../services/repos';
+import type { CommentView, IssueView } from '../../services/issue/issue-views';
+import type { RepoAccess } from '../../services/repo/repos';
 import type { IssuePage, ListPage, ListRow, ListState, Rendered } from '../../services/web/issue-pages';
 import type { LabelsPage, MilestonesPage } from '../../services/web/issue-pages-meta';
 import type { WebUnit } from '../../services/web/units';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { NotFoundError } from '../../lib/errors';
 import { html, raw, type SafeHtml } from '../../lib/html';
-import { pullRawDiff } from '../../services/pull-files';
+import { pullRawDiff } from '../../services/pull/pull-files';
 import { issueListPage, issuePage, pullPage, type ListQuery, type ListState } from '../../services/web/issue-pages';
 import { labelsPage, milestonePage, milestonesPage } from '../../services/web/issue-pages-meta';
 import { pullCommitsPage, pullFilesPage } from '../../services/web/issue-pages-pull';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Config } from '../../config/schema';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
-import type { RepoAccess } from '../../services/repos';
+import type { RepoAccess } from '../../services/repo/repos';
 import type { WebUnit } from '../../services/web/units';
 
 // The one layout of the server-rendered pages: a header, the page's body, one small stylesheet.

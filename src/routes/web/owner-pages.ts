@@ -9,7 +9,7 @@ import { profileOf, recentRepos, type OrgProfile, type RepoItem, type RepoList, 
 import { releasePage, releasesPage, type ReleaseItem } from '../../services/web/release-pages';
 import { orgTeam, orgTeams, type TeamPage, type TeamsPage } from '../../services/web/team-pages';
 import { ORG_TYPE } from '../../services/permissions';
-import type { RepoAccess } from '../../services/repos';
+import type { RepoAccess } from '../../services/repo/repos';
 import { repoOf } from '../context';
 import { queryInt } from '../query';
 import { pathParam } from '../table';

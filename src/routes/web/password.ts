@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { html } from '../../lib/html';
-import { changeOwnPassword } from '../../services/users';
+import { changeOwnPassword } from '../../services/user/users';
 import { sendPage } from './layout';
 
 // `/user/change_password`: where a user flagged must_change_password sets a new one (the API

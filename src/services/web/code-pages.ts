@@ -5,11 +5,11 @@ import { streamRawDiff } from '../../git/archive';
 import { fileAt } from '../../git/blob';
 import { resolveCommit } from '../../git/log';
 import { NotFoundError } from '../../lib/errors';
-import { compareCommits, getCommit, listCommits, type CommitList, type CommitsWithUsers } from '../commits';
-import { getContents, type ContentItem } from '../contents';
-import { dirOfRepo, type RefCommit } from '../contents-paths';
+import { compareCommits, getCommit, listCommits, type CommitList, type CommitsWithUsers } from '../repo/commits';
+import { getContents, type ContentItem } from '../repo/contents';
+import { dirOfRepo, type RefCommit } from '../repo/contents-paths';
 import { renderMarkup } from '../markdown';
-import type { RepoAccess } from '../repos';
+import type { RepoAccess } from '../repo/repos';
 import { refSegment, resolveLegacyRef, resolveTypedRef, type WebRefKind, type WebTarget } from './refs';
 
 // What the code pages of a repository show: a directory or a file at a ref, the home page (the

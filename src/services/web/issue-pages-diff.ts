@@ -1,4 +1,4 @@
-import type { Download } from '../archive';
+import type { Download } from '../repo/archive';
 
 // A unified diff (`git diff` output) read with a size cap and cut into files and lines for the
 // pull request's files page. Reading stops at the cap so a huge pull cannot fill memory; the

@@ -2,11 +2,11 @@ import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Label, Milestone, User } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
-import { listScopedLabels } from '../labels';
-import { findMilestone, listRepoMilestones } from '../milestones';
+import { listScopedLabels } from '../issue/labels';
+import { findMilestone, listRepoMilestones } from '../issue/milestones';
 import { ORG_TYPE } from '../permissions';
-import { listRepoLabels } from '../repo-labels';
-import type { RepoAccess } from '../repos';
+import { listRepoLabels } from '../issue/repo-labels';
+import type { RepoAccess } from '../repo/repos';
 import { issueListPage, PAGE_SIZE, renderText, type ListPage, type ListState } from './issue-pages';
 
 // The labels and milestones pages: the repository's labels (and its organization's, which its

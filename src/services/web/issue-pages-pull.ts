@@ -3,11 +3,11 @@ import type { DB } from '../../db/connect';
 import type { ReviewComment, User } from '../../db/schema';
 import type { PullView } from '../../convert/pull';
 import type { PullFile } from '../../git/merge';
-import type { CommitsWithUsers } from '../commits';
-import { pullCommits, pullFiles, pullRawDiff } from '../pull-files';
-import { listPullReviews } from '../pull-reviews';
-import { getPull } from '../pull-views';
-import type { RepoAccess } from '../repos';
+import type { CommitsWithUsers } from '../repo/commits';
+import { pullCommits, pullFiles, pullRawDiff } from '../pull/pull-files';
+import { listPullReviews } from '../pull/pull-reviews';
+import { getPull } from '../pull/pull-views';
+import type { RepoAccess } from '../repo/repos';
 import { parseDiff, readDiff, type FileDiff } from './issue-pages-diff';
 import { renderText } from './issue-pages';
 

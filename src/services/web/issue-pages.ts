@@ -3,15 +3,15 @@ import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import type { PullView } from '../../convert/pull';
 import { REVIEW_TYPE } from '../../models/review';
-import { listIssueComments } from '../comments';
-import { issueCtx, readableIssue } from '../issue-access';
-import { listRepoIssues } from '../issue-list';
-import { issueView, type CommentView, type IssueView } from '../issue-views';
+import { listIssueComments } from '../issue/comments';
+import { issueCtx, readableIssue } from '../issue/issue-access';
+import { listRepoIssues } from '../issue/issue-list';
+import { issueView, type CommentView, type IssueView } from '../issue/issue-views';
 import { renderMarkup } from '../markdown';
-import { listPullReviewsWithTeams } from '../pull-review-requests';
-import { pullView, pullViews } from '../pull-views';
-import type { RepoAccess } from '../repos';
-import type { TeamReviewView } from '../review-teams';
+import { listPullReviewsWithTeams } from '../pull/pull-review-requests';
+import { pullView, pullViews } from '../pull/pull-views';
+import type { RepoAccess } from '../repo/repos';
+import type { TeamReviewView } from '../pull/review-teams';
 
 // What the issue and pull request pages show, gathered with the API's own services so a page
 // shows exactly what the API would answer the same visitor (same permission checks, same 404s).

@@ -2,11 +2,11 @@ import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { searchRepos, type RepoSearch } from '../../models/repo-search';
 import { usersByIds } from '../../models/user-lookup';
-import { listMembers } from '../org-members';
-import { lookupOrg } from '../orgs';
+import { listMembers } from '../org/org-members';
+import { lookupOrg } from '../org/orgs';
 import { ORG_TYPE } from '../permissions';
-import type { RepoAccess } from '../repos';
-import { getVisibleUser } from '../users';
+import type { RepoAccess } from '../repo/repos';
+import { getVisibleUser } from '../user/users';
 
 // What the home page and the profile pages of users and organizations show. Visibility is
 // the API's: the same repository search (GET /repos/search, /users/{u}/repos) and the same

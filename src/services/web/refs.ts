@@ -2,8 +2,8 @@ import type { Config } from '../../config/schema';
 import { listRefNames } from '../../git/refs';
 import { revParse } from '../../git/repo';
 import { NotFoundError } from '../../lib/errors';
-import { checkReadPath, COMMIT_ID, dirOfRepo, refPrefix, resolveRawTarget, resolveRefCommit, type RefCommit } from '../contents-paths';
-import type { RepoAccess } from '../repos';
+import { checkReadPath, COMMIT_ID, dirOfRepo, refPrefix, resolveRawTarget, resolveRefCommit, type RefCommit } from '../repo/contents-paths';
+import type { RepoAccess } from '../repo/repos';
 
 // The `{kind}/{ref}/{path}` part of web URLs (src, raw, media, commits): Gitea's
 // RepoRefByType. Branch and tag names may hold slashes, so the shortest leading run of segments

@@ -2,8 +2,8 @@ import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { renderMarkup } from '../markdown';
-import { getReleaseByTag, listReleases, type ReleaseView } from '../releases';
-import type { RepoAccess } from '../repos';
+import { getReleaseByTag, listReleases, type ReleaseView } from '../release/releases';
+import type { RepoAccess } from '../repo/repos';
 
 // `/{owner}/{repo}/releases` and `/releases/tag/{tag}`: the API's release reads (drafts only
 // for those who may write releases) with the notes rendered. The rendered HTML is trusted:

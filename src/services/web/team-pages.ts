@@ -2,11 +2,11 @@ import type { DB } from '../../db/connect';
 import type { Team, TeamUnit, User } from '../../db/schema';
 import { ForbiddenError, NotFoundError } from '../../lib/errors';
 import { getTeamByName } from '../../models/team';
-import { lookupOrg, type OrgAccess } from '../orgs';
-import type { RepoWithParent } from '../repos';
-import { listMembers } from '../team-members';
-import { listReposOfTeam } from '../team-repos';
-import { listTeams, lookupTeam, viewOf, type TeamView } from '../teams';
+import { lookupOrg, type OrgAccess } from '../org/orgs';
+import type { RepoWithParent } from '../repo/repos';
+import { listMembers } from '../org/team-members';
+import { listReposOfTeam } from '../org/team-repos';
+import { listTeams, lookupTeam, viewOf, type TeamView } from '../org/teams';
 
 // `/org/{org}/teams` and `/org/{org}/teams/{team}`, as Gitea's web routes: only members of the
 // organization (and site admins) reach them, and a team the member may not see does not exist

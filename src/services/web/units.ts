@@ -1,8 +1,8 @@
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { ACCESS, accessMode, ORG_TYPE, type Unit } from '../permissions';
-import { settingsOf, type RepoSettings } from '../repo-settings';
-import type { RepoAccess } from '../repos';
+import { settingsOf, type RepoSettings } from '../repo/repo-settings';
+import type { RepoAccess } from '../repo/repos';
 
 // Which parts of a repository a web visitor may open: the unit must be enabled and the visitor
 // must read it (an organization team may grant issues but not code). Gitea's web pages answer

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { toApiActivity } from '../../../convert/activity';
-import * as activity from '../../../services/activity';
-import type { Feed, FeedOptions } from '../../../services/activity';
+import * as activity from '../../../services/activity/activity';
+import type { Feed, FeedOptions } from '../../../services/activity/activity';
 import { contextUserOf, orgOf, repoOf } from '../../context';
 import { pageOf, setTotalCount } from '../../pagination';
 import { queryBool, queryString } from '../../query';

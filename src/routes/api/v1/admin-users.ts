@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiUser } from '../../../convert/user';
-import { adminDeleteUser, adminEditUser, adminSearchUsers } from '../../../services/admin-users';
-import { createUser, renameUser } from '../../../services/users';
+import { adminDeleteUser, adminEditUser, adminSearchUsers } from '../../../services/user/admin-users';
+import { createUser, renameUser } from '../../../services/user/users';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool } from '../../query';

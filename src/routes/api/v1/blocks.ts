@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { toApiUser } from '../../../convert/user';
 import type { User } from '../../../db/schema';
 import { NotFoundError } from '../../../lib/errors';
-import { blockUser, isBlocking, listBlocked, unblockUser } from '../../../services/blocks';
+import { blockUser, isBlocking, listBlocked, unblockUser } from '../../../services/user/blocks';
 import { doerOf, orgOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';

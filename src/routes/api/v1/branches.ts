@@ -1,11 +1,11 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiBranch, toApiBranchProtection } from '../../../convert/branch';
-import { createBranch, deleteBranch, getBranch, listBranches, renameBranch } from '../../../services/branches';
+import { createBranch, deleteBranch, getBranch, listBranches, renameBranch } from '../../../services/repo/branches';
 import {
   createBranchProtection, deleteBranchProtection, editBranchProtection, getBranchProtection, listBranchProtections,
   setBranchProtectionPriorities,
-} from '../../../services/protected-branches';
+} from '../../../services/repo/protected-branches';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { pathParam } from '../../table';

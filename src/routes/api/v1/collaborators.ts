@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { toCollaboratorPermission } from '../../../convert/repo-social';
 import { toApiUser } from '../../../convert/user';
 import { NotFoundError } from '../../../lib/errors';
-import * as collaborators from '../../../services/collaborators';
+import * as collaborators from '../../../services/repo/collaborators';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { parseBody } from '../../validate';

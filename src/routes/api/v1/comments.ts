@@ -3,8 +3,8 @@ import * as z from 'zod';
 import { toApiComment } from '../../../convert/comment';
 import {
   createComment, deleteComment, editComment, getComment, listIssueComments, listRepoComments,
-} from '../../../services/comments';
-import type { CommentView } from '../../../services/issue-views';
+} from '../../../services/issue/comments';
+import type { CommentView } from '../../../services/issue/issue-views';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
 import { queryString } from '../../query';

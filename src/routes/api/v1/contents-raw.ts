@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { RawFile } from '../../../services/contents-raw';
+import type { RawFile } from '../../../services/repo/contents-raw';
 import { sendBlob } from '../../blob-send';
 
 /** The API's raw and media answers: the blob as the web's raw route sends it, with its object type. */

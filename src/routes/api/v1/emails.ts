@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiEmail } from '../../../convert/email';
-import { addEmails, deleteEmails, listEmails, searchEmails } from '../../../services/emails';
+import { addEmails, deleteEmails, listEmails, searchEmails } from '../../../services/user/emails';
 import { doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { parseBody } from '../../validate';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { toApiUser } from '../../../convert/user';
 import type { User } from '../../../db/schema';
-import * as follows from '../../../services/follows';
+import * as follows from '../../../services/user/follows';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 

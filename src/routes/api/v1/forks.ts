@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import * as z from 'zod';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
-import { forkRepository, listForks } from '../../../services/forks';
-import { generateRepository } from '../../../services/generate';
+import { forkRepository, listForks } from '../../../services/repo/forks';
+import { generateRepository } from '../../../services/repo/generate';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { parseBody } from '../../validate';

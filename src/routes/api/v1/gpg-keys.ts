@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiGpgKey } from '../../../convert/gpg-key';
 import { NotFoundError } from '../../../lib/errors';
-import * as gpg from '../../../services/gpg-keys';
+import * as gpg from '../../../services/user/gpg-keys';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { parseBody } from '../../validate';

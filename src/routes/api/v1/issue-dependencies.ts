@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiIssue } from '../../../convert/issue';
-import { addLink, listLinkedIssues, removeLink, type LinkKind } from '../../../services/issue-dependencies';
-import type { IssueView } from '../../../services/issue-views';
+import { addLink, listLinkedIssues, removeLink, type LinkKind } from '../../../services/issue/issue-dependencies';
+import type { IssueView } from '../../../services/issue/issue-views';
 import { doerOf, repoOf } from '../../context';
 import { pageOf } from '../../pagination';
 import { parseBody } from '../../validate';

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiIssue } from '../../../convert/issue';
-import { listPinned, moveIssuePin, newPinAllowed, pinIssue, unpinIssue } from '../../../services/issue-pins';
-import { setIssueLock } from '../../../services/issue-lock';
+import { listPinned, moveIssuePin, newPinAllowed, pinIssue, unpinIssue } from '../../../services/issue/issue-pins';
+import { setIssueLock } from '../../../services/issue/issue-lock';
 import { doerOf, repoOf } from '../../context';
 import { parseBody } from '../../validate';
 import { indexOf, withoutNulls } from './issues';

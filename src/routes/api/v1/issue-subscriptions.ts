@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { issueApiUrl } from '../../../convert/issue';
 import { toApiUser } from '../../../convert/user';
 import { isoTime } from '../../../lib/time';
-import { checkIssueSubscription, listIssueSubscribers, setIssueSubscription } from '../../../services/issue-subscriptions';
+import { checkIssueSubscription, listIssueSubscribers, setIssueSubscription } from '../../../services/issue/issue-subscriptions';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { indexOf } from './issues';

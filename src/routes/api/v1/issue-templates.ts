@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { listIssueTemplates, readIssueConfig } from '../../../services/issue-templates';
+import { listIssueTemplates, readIssueConfig } from '../../../services/issue/issue-templates';
 import { repoOf } from '../../context';
 
 export async function templates(req: Request, res: Response): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { toApiTimelineComment } from '../../../convert/timeline';
-import { issueTimeline } from '../../../services/issue-timeline';
+import { issueTimeline } from '../../../services/issue/issue-timeline';
 import { repoOf } from '../../context';
 import { pageOf, setTotalCount } from '../../pagination';
 import { queryString } from '../../query';

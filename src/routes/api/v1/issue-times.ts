@@ -2,11 +2,11 @@ import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiStopwatch, toApiTrackedTime } from '../../../convert/tracked-time';
 import { isoTime, nowUnix } from '../../../lib/time';
-import { setIssueDeadline } from '../../../services/issue-deadline';
-import { cancelStopwatch, listMyStopwatches, startStopwatch, stopStopwatch } from '../../../services/stopwatches';
+import { setIssueDeadline } from '../../../services/issue/issue-deadline';
+import { cancelStopwatch, listMyStopwatches, startStopwatch, stopStopwatch } from '../../../services/issue/stopwatches';
 import {
   addTime, deleteTime, listIssueTimes, listMyTimes, listRepoTimes, listUserRepoTimes, resetIssueTimes, type TimeList,
-} from '../../../services/tracked-times';
+} from '../../../services/issue/tracked-times';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';

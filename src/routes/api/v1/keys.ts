@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiPublicKey } from '../../../convert/public-key';
 import { NotFoundError } from '../../../lib/errors';
-import * as keys from '../../../services/keys';
+import * as keys from '../../../services/user/keys';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
 import { queryString } from '../../query';

@@ -4,8 +4,8 @@ import { toApiLabel } from '../../../convert/label';
 import { toIssueLabel } from '../../../convert/issue';
 import {
   addIssueLabels, clearIssueLabels, listIssueLabels, removeIssueLabelById, replaceIssueLabels, type IssueLabelsView,
-} from '../../../services/issue-labels';
-import { createRepoLabel, deleteRepoLabel, editRepoLabel, getRepoLabel, listRepoLabels } from '../../../services/repo-labels';
+} from '../../../services/issue/issue-labels';
+import { createRepoLabel, deleteRepoLabel, editRepoLabel, getRepoLabel, listRepoLabels } from '../../../services/issue/repo-labels';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';

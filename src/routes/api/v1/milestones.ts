@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { toApiMilestone } from '../../../convert/milestone';
 import {
   createRepoMilestone, deleteRepoMilestone, editRepoMilestone, getRepoMilestone, listRepoMilestones,
-} from '../../../services/milestones';
+} from '../../../services/issue/milestones';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { toApiNotification } from '../../../convert/notification';
 import {
   countNew, getThread, listThreads, markThread, markThreads, type ListQuery, type MarkQuery, type NotificationView,
-} from '../../../services/notifications';
+} from '../../../services/notification/notifications';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setTotalCount } from '../../pagination';
 import { queryBool, queryString } from '../../query';

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiLabel } from '../../../convert/label';
-import { createLabel, deleteLabel, editLabel, getLabel, listScopedLabels, type LabelScope } from '../../../services/labels';
+import { createLabel, deleteLabel, editLabel, getLabel, listScopedLabels, type LabelScope } from '../../../services/issue/labels';
 import { orgOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';

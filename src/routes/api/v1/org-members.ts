@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { toApiUser } from '../../../convert/user';
 import { NotFoundError } from '../../../lib/errors';
-import { checkMember, isPublicMemberOf, listMembers, removeMember, setPublicity } from '../../../services/org-members';
+import { checkMember, isPublicMemberOf, listMembers, removeMember, setPublicity } from '../../../services/org/org-members';
 import { doerOf, orgOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 

@@ -4,13 +4,13 @@ import { toApiOrg, toApiOrgPermissions } from '../../../convert/org';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import type { User } from '../../../db/schema';
 import { searchRepos } from '../../../models/repo-search';
-import { deleteAvatar, uploadAvatar } from '../../../services/avatars';
-import { createOrgRepository } from '../../../services/org-repos';
+import { deleteAvatar, uploadAvatar } from '../../../services/user/avatars';
+import { createOrgRepository } from '../../../services/org/org-repos';
 import {
   createOrganization, deleteOrganization, editOrganization, listAllOrgs, listOrgsOf, listVisibleOrgs, orgPermissionsOf,
   renameOrganization,
-} from '../../../services/orgs';
-import { withAccess } from '../../../services/repos';
+} from '../../../services/org/orgs';
+import { withAccess } from '../../../services/repo/repos';
 import { contextUserOf, doerOf, orgOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { parseBody } from '../../validate';

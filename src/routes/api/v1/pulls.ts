@@ -2,23 +2,23 @@ import type { NextFunction, Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiCommits } from '../../../convert/commit';
 import { toApiChangedFile, toApiPull, type PullView } from '../../../convert/pull';
-import { editPull, listPulls } from '../../../services/pull-edit';
-import { pullCommits, pullFiles, pullRawDiff } from '../../../services/pull-files';
-import { assertMerged, MERGE_DO } from '../../../services/pull-merge';
-import { cancelAutoMerge, mergeOrSchedule } from '../../../services/pull-auto-merge';
-import { getPull } from '../../../services/pull-views';
-import { createPull, getPullByBranches, listPinnedPulls, listReviewers, pullOfMergeCommit } from '../../../services/pulls';
+import { editPull, listPulls } from '../../../services/pull/pull-edit';
+import { pullCommits, pullFiles, pullRawDiff } from '../../../services/pull/pull-files';
+import { assertMerged, MERGE_DO } from '../../../services/pull/pull-merge';
+import { cancelAutoMerge, mergeOrSchedule } from '../../../services/pull/pull-auto-merge';
+import { getPull } from '../../../services/pull/pull-views';
+import { createPull, getPullByBranches, listPinnedPulls, listReviewers, pullOfMergeCommit } from '../../../services/pull/pulls';
 import { toApiUser } from '../../../convert/user';
-import { updatePullBranch } from '../../../services/pull-update';
+import { updatePullBranch } from '../../../services/pull/pull-update';
 import {
   cancelReviewRequests, getPullReviewWithTeam, listPullReviewsWithTeams, requestReviews,
-} from '../../../services/pull-review-requests';
+} from '../../../services/pull/pull-review-requests';
 import { InvalidError } from '../../../lib/errors';
 import { toApiPullReview, toApiReviewComment } from '../../../convert/pull-review';
 import {
   createPullReview, deletePullReview, dismissPullReview, pullReviewComments, submitPullReview,
-} from '../../../services/pull-reviews';
-import type { TeamReviewView } from '../../../services/review-teams';
+} from '../../../services/pull/pull-reviews';
+import type { TeamReviewView } from '../../../services/pull/review-teams';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool, queryInt, queryString } from '../../query';

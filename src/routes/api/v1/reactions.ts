@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { ghostUser } from '../../../convert/issue';
 import { toApiReaction } from '../../../convert/reaction';
-import * as svc from '../../../services/reactions';
+import * as svc from '../../../services/issue/reactions';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setTotalCount } from '../../pagination';
 import { parseBody } from '../../validate';

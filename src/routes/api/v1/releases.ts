@@ -1,11 +1,11 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiRelease, toApiReleaseAsset } from '../../../convert/release';
-import { uploadTmpDir } from '../../../services/attachment-files';
+import { uploadTmpDir } from '../../../services/issue/attachment-files';
 import { ACCESS } from '../../../services/permissions';
-import * as assets from '../../../services/release-assets';
-import * as write from '../../../services/release-write';
-import * as read from '../../../services/releases';
+import * as assets from '../../../services/release/release-assets';
+import * as write from '../../../services/release/release-write';
+import * as read from '../../../services/release/releases';
 import { doerOf, repoOf } from '../../context';
 import { repoUnitAccess } from '../../middleware/repo-guards';
 import { pageOf, setPaginationHeaders } from '../../pagination';

@@ -5,7 +5,7 @@ import { toApiUser } from '../../../convert/user';
 import type { User } from '../../../db/schema';
 import { NotFoundError } from '../../../lib/errors';
 import type { Mark } from '../../../models/stars';
-import * as stars from '../../../services/stars';
+import * as stars from '../../../services/repo/stars';
 import { contextUserOf, doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 

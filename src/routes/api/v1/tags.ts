@@ -4,8 +4,8 @@ import { toApiTag, toApiTagProtection } from '../../../convert/tag';
 import { NotFoundError } from '../../../lib/errors';
 import {
   createTagProtection, deleteTagProtection, editTagProtection, getTagProtection, listTagProtections,
-} from '../../../services/tag-protection';
-import { createTag, deleteTag, getTag, listTags } from '../../../services/tags';
+} from '../../../services/repo/tag-protection';
+import { createTag, deleteTag, getTag, listTags } from '../../../services/repo/tags';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { pathParam } from '../../table';

@@ -6,9 +6,9 @@ import { toApiTeams } from '../../../convert/team';
 import { toApiUser } from '../../../convert/user';
 import {
   getRepoOfTeam, getTeamOfRepo, listReposOfTeam, listTeamsOfRepo, setRepoTeam, setTeamRepo, teamActivity,
-} from '../../../services/team-repos';
-import { addMember, getMember, listMembers, removeMember } from '../../../services/team-members';
-import { createTeam, deleteTeam, editTeam, getTeam, listMyTeams, listTeams, type TeamView } from '../../../services/teams';
+} from '../../../services/org/team-repos';
+import { addMember, getMember, listMembers, removeMember } from '../../../services/org/team-members';
+import { createTeam, deleteTeam, editTeam, getTeam, listMyTeams, listTeams, type TeamView } from '../../../services/org/teams';
 import { doerOf, orgOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
 import { queryBool, queryString } from '../../query';

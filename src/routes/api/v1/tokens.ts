@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiToken } from '../../../convert/token';
-import { createToken, deleteToken, listTokens } from '../../../services/tokens';
+import { createToken, deleteToken, listTokens } from '../../../services/user/tokens';
 import { contextUserOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { parseBody } from '../../validate';

@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toTopicResponse } from '../../../convert/repo-social';
-import { repoLanguages } from '../../../services/languages';
-import * as topics from '../../../services/topics';
+import { repoLanguages } from '../../../services/repo/languages';
+import * as topics from '../../../services/repo/topics';
 import { repoOf } from '../../context';
 import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
 import { queryString } from '../../query';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiRepoTransfer } from '../../../convert/repo-social';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
-import { acceptTransfer, rejectTransfer, startTransfer, type TransferView } from '../../../services/transfer';
+import { acceptTransfer, rejectTransfer, startTransfer, type TransferView } from '../../../services/repo/transfer';
 import { doerOf, repoOf } from '../../context';
 import { parseBody } from '../../validate';
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { toApiUser, toApiUserSettings } from '../../../convert/user';
-import { searchVisibleUsers, updateUserSettings } from '../../../services/user-settings';
+import { searchVisibleUsers, updateUserSettings } from '../../../services/user/user-settings';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { parseBody } from '../../validate';

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import {
+  attachmentUuidsOfComment, attachmentUuidsOfIssues, deleteAttachmentsOfComment, deleteAttachmentsOfIssues,
+} from '../../models/attachment';
+
+// Attachment files: <data_dir>/attachments/<uuid[0]>/<uuid[1]>/<uuid>, as Gitea lays them out.
+
+export const attachmentPath = (config: Config, uuid: string) =>
+  path.join(config.server.data_dir, 'attachments', uuid[0]!, uuid[1]!, uuid);
+
+/** Where uploads are spooled while they arrive: on the same file system, so a rename stores them. */
+export const uploadTmpDir = (config: Config) => path.join(config.server.data_dir, 'tmp', 'uploads');
+
+export function readHead(file: string, bytes = 512): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    return buf.subarray(0, fs.readSync(fd, buf, 0, bytes, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export function moveIntoStore(config: Config, tmpPath: string, uuid: string): string {
+  const target = attachmentPath(config, uuid);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.renameSync(tmpPath, target);
+  return target;
+}
+
+export function removeFile(file: string): void {
+  fs.rmSync(file, { force: true });
+}
+
+/** Deletes the attachments (rows and files) of these issues and of their comments, for issue deletion. */
+export async function deleteIssueAttachments(db: DB, config: Config, issueIds: number[]): Promise<void> {
+  const uuids = await attachmentUuidsOfIssues(db, issueIds);
+  await deleteAttachmentsOfIssues(db, issueIds);
+  for (const uuid of uuids) removeFile(attachmentPath(config, uuid));
+}
+
+/** Deletes a comment's attachments (rows and files), for comment deletion. */
+export async function deleteCommentAttachments(db: DB, config: Config, commentId: number): Promise<void> {
+  const uuids = await attachmentUuidsOfComment(db, commentId);
+  await deleteAttachmentsOfComment(db, commentId);
+  for (const uuid of uuids) removeFile(attachmentPath(config, uuid));
+}

@@ -1,0 +1,48 @@
+import type { DB } from '../../db/connect';
+import type { Issue, Repository, User } from '../../db/schema';
+import { COMMENT_TYPE } from '../../lib/comment-type';
+import { findIssueRefs, type IssueRef } from '../../lib/issue-refs';
+import { nowUnix } from '../../lib/time';
+import { insertComment } from '../../models/comment';
+import { getIssueByIndex } from '../../models/issue';
+import { getRepoByOwnerAndName } from '../../models/repo';
+import { getUserByName } from '../../models/user';
+import { canRead, issueCtx } from './issue-access';
+import { accessOf, type RepoAccess } from '../repo/repos';
+
+// Cross references (Gitea's issue_xref.go): an issue or comment mentioning `#N` leaves an
+// event on issue N pointing back (issue_ref / pull_ref / comment_ref), when the author can
+// read N. Only pull requests close or reopen through keywords: these carry action "none".
+
+async function refRepo(db: DB, here: Repository, ref: IssueRef): Promise<Repository | undefined> {
+  if (!ref.owner || !ref.repo) return here;
+  const owner = await getUserByName(db, ref.owner);
+  return owner ? getRepoByOwnerAndName(db, owner.id, ref.repo) : undefined;
+}
+
+async function alreadyReferenced(db: DB, target: number, from: number, commentId: number): Promise<boolean> {
+  const rows = await db.selectFrom('comment').select('meta').where('issue_id', '=', target).where('ref_issue_id', '=', from)
+    .where('type', 'in', [COMMENT_TYPE.issueRef, COMMENT_TYPE.commentRef, COMMENT_TYPE.pullRef]).execute();
+  return rows.some((r) => {
+    try { return Number((JSON.parse(r.meta || '{}') as { ref_comment_id?: number }).ref_comment_id ?? 0) === commentId; } catch { return false; }
+  });
+}
+
+/** Records the references `text` (of `from`, or of its comment `commentId`) makes. */
+export async function addCrossReferences(
+  db: DB, access: RepoAccess, doer: User, from: Issue, text: string, commentId = 0,
+): Promise<void> {
+  const type = commentId ? COMMENT_TYPE.commentRef : from.is_pull ? COMMENT_TYPE.pullRef : COMMENT_TYPE.issueRef;
+  for (const ref of findIssueRefs(text)) {
+    const repo = await refRepo(db, access.repo, ref);
+    const target = repo ? await getIssueByIndex(db, repo.id, ref.index) : undefined;
+    if (!repo || !target || target.id === from.id) continue;
+    const ctx = await issueCtx(db, repo.id === access.repo.id ? access : await accessOf(db, repo, doer), doer);
+    if (!canRead(ctx, target.is_pull) || (await alreadyReferenced(db, target.id, from.id, commentId))) continue;
+    const now = nowUnix();
+    await insertComment(db, {
+      issue_id: target.id, poster_id: doer.id, type, ref_issue_id: from.id, created_unix: now, updated_unix: now,
+      meta: JSON.stringify({ ref_repo_id: from.repo_id, ref_comment_id: commentId, ref_is_pull: !!from.is_pull, ref_action: 'none' }),
+    });
+  }
+}

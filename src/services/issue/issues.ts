@@ -1,0 +1,125 @@
+import type { DB } from '../../db/connect';
+import type { Issue, Label, User } from '../../db/schema';
+import { deadlineEndOfDay } from '../../lib/dates';
+import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
+import { nowUnix } from '../../lib/time';
+import { allocateIssueIndex, deleteIssueNotifications, deleteIssueRow, insertIssue } from '../../models/issue';
+import { addIssueAssignee, writersOfRepo } from '../../models/issue-assignee';
+import { labelIdsOfIssue } from '../../models/issue-label';
+import { getMilestoneById } from '../../models/milestone';
+import { usersByNames } from '../../models/user-lookup';
+import { canRead, canWrite, issueCtx, readableIssue } from './issue-access';
+import { assigneeEvent, milestoneEvent } from './issue-events';
+import { applyLabels, labelSourceOf, resolveLabels } from './issue-labels';
+import { changeIssueState, refreshIssueCounters } from './issue-state';
+import { issueView, type IssueView } from './issue-views';
+import { notifyIssueEvent } from '../notification/notify';
+import { addCrossReferences } from './issue-references';
+import { ACCESS, accessMode } from '../permissions';
+import { settingsOf } from '../repo/repo-settings';
+import { feedIssueCreated } from '../activity/issue-feed';
+import type { RepoAccess } from '../repo/repos';
+
+export type CreateIssueInput = {
+  title: string; body?: string; ref?: string; assignee?: string; assignees?: string[];
+  closed?: boolean; due_date?: string | null; labels?: (number | string)[]; milestone?: number;
+  /** Set by the pull requests area: the row is a pull (pulls unit) and this runs in the same transaction. */
+  pull?: (trx: DB, issue: Issue) => Promise<void>;
+};
+
+/** A due date (date only: the end of that day), or 422. */
+export function parseDueDate(value: string): number {
+  const unix = deadlineEndOfDay(value);
+  if (unix === null) throw new InvalidError('[due_date]: invalid date, expected RFC 3339', 'due_date');
+  return unix;
+}
+
+/**
+ * Gitea's MakeIDsFromAPIAssigneesToAdd and CanBeAssigned: users by name (unknown: 422) who
+ * have write access to the repository (else 422).
+ */
+export async function resolveAssignees(db: DB, access: RepoAccess, names: (string | undefined | null)[]): Promise<User[]> {
+  const wanted = [...new Set(names.filter((n): n is string => !!n).map((n) => n.toLowerCase()))];
+  const users = await usersByNames(db, wanted);
+  const missing = wanted.find((n) => !users.some((u) => u.lower_name === n));
+  if (missing) throw new InvalidError(`Assignee does not exist: [name: ${missing}]`, 'assignees');
+  for (const user of users) {
+    if ((await accessMode(db, user, access.repo, access.owner)) < ACCESS.write) {
+      throw new InvalidError(`user doesn't have access to repo [user_id: ${user.id}, repo_name: ${access.repo.name}]`, 'assignees');
+    }
+  }
+  return wanted.map((n) => users.find((u) => u.lower_name === n)!);
+}
+
+type Extras = { labels: Label[]; assignees: User[]; milestoneId: number | null; deadline: number };
+
+/** What only writers may set at creation; silently dropped for others, as Gitea. */
+async function writerExtras(db: DB, access: RepoAccess, input: CreateIssueInput, writer: boolean): Promise<Extras> {
+  const deadline = input.due_date ? parseDueDate(input.due_date) : 0;
+  if (!writer) return { labels: [], assignees: [], milestoneId: null, deadline: 0 };
+  const labels = input.labels?.length ? await resolveLabels(db, labelSourceOf(access), input.labels) : [];
+  const assignees = await resolveAssignees(db, access, [input.assignee, ...(input.assignees ?? [])]);
+  // An unknown milestone is dropped (Gitea's newIssue).
+  const milestone = input.milestone ? await getMilestoneById(db, access.repo.id, input.milestone) : undefined;
+  return { labels, assignees, milestoneId: milestone?.id ?? null, deadline };
+}
+
+/** POST /repos/{owner}/{repo}/issues: numbered in the creating transaction, never reusing a number. */
+export async function createIssue(db: DB, access: RepoAccess, doer: User, input: CreateIssueInput): Promise<IssueView> {
+  const ctx = await issueCtx(db, access, doer);
+  const isPull = !!input.pull;
+  if (!(isPull ? settingsOf(access.repo).has_pull_requests : settingsOf(access.repo).has_issues)) throw new NotFoundError();
+  if (!canRead(ctx, isPull)) throw new ForbiddenError(`user should have read permission on the ${isPull ? 'pulls' : 'issues'} unit`);
+  if (!input.title.trim()) throw new InvalidError('[title]: Required', 'title');
+  const extras = await writerExtras(db, access, input, canWrite(ctx, isPull));
+  const now = nowUnix();
+  const issue = await db.transaction().execute(async (trx) => {
+    let issue = await insertIssue(trx, {
+      repo_id: access.repo.id, index: await allocateIssueIndex(trx, access.repo.id), poster_id: doer.id,
+      title: input.title, content: input.body ?? '', ref: input.ref ?? '', milestone_id: extras.milestoneId,
+      deadline_unix: extras.deadline, created_unix: now, updated_unix: now, is_pull: isPull ? 1 : 0,
+    });
+    if (input.pull) await input.pull(trx, issue);
+    const labelIds = await applyLabels(trx, issue, extras.labels, doer.id, now);
+    for (const user of extras.assignees) {
+      await addIssueAssignee(trx, issue.id, user.id);
+      await assigneeEvent(trx, issue, doer.id, user.id, false, now);
+    }
+    if (extras.milestoneId) await milestoneEvent(trx, issue, doer.id, null, extras.milestoneId, now);
+    if (input.closed) issue = await changeIssueState(trx, access.repo, issue, doer.id, true, now);
+    await refreshIssueCounters(trx, access.repo.id, labelIds, [extras.milestoneId]);
+    return issue;
+  });
+  await notifyIssueEvent(db, { issue, repo: access.repo, doer, text: issue.content });
+  await feedIssueCreated(db, doer, access.repo, issue);
+  await addCrossReferences(db, access, doer, issue, `${issue.title}\n${issue.content}`);
+  return issueView(db, issue, access);
+}
+
+/** GET /repos/{owner}/{repo}/issues/{index} */
+export async function getIssue(db: DB, access: RepoAccess, doer: User | null, index: number): Promise<IssueView> {
+  const ctx = await issueCtx(db, access, doer);
+  return issueView(db, await readableIssue(db, ctx, index), access);
+}
+
+/** DELETE /repos/{owner}/{repo}/issues/{index}: its number stays used; counters follow. */
+export async function deleteIssue(db: DB, access: RepoAccess, doer: User, index: number): Promise<void> {
+  const ctx = await issueCtx(db, access, doer);
+  const issue: Issue = await readableIssue(db, ctx, index);
+  await db.transaction().execute(async (trx) => {
+    const labelIds = await labelIdsOfIssue(trx, issue.id);
+    await deleteIssueNotifications(trx, issue.id);
+    await deleteIssueRow(trx, issue.id);
+    await refreshIssueCounters(trx, access.repo.id, labelIds, [issue.milestone_id]);
+  });
+}
+
+/**
+ * GET /repos/{owner}/{repo}/assignees: writers by name (collaborators and teams), then an
+ * individual owner when not among them (Gitea's GetRepoAssignees).
+ */
+export async function listAssignees(db: DB, access: RepoAccess): Promise<User[]> {
+  const users = await writersOfRepo(db, access.repo.id, access.owner.id);
+  if (access.owner.type === 0 && !users.some((u) => u.id === access.owner.id)) users.push(access.owner);
+  return users;
+}

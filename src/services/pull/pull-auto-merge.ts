@@ -1,0 +1,160 @@
+import os from 'node:os';
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { PullRequest, User } from '../../db/schema';
+import { backgroundError, backgroundInfo } from '../../lib/background-log';
+import { COMMENT_TYPE } from '../../lib/comment-type';
+import { mapLimited } from '../../lib/concurrency';
+import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
+import { nowUnix } from '../../lib/time';
+import { getIssueById } from '../../models/issue';
+import { listProtectedBranches } from '../../models/protected-branch';
+import { autoMergePullsAt, getPullByIssueId, openPullsOfRepo, updatePull } from '../../models/pull';
+import { getRepoById } from '../../models/repo';
+import { getUserById } from '../../models/user';
+import { gitRun } from '../../git/exec';
+import { recordEvent } from '../issue/issue-events';
+import { queueFollowUp } from './pull-follow-queue';
+import { checkPreconditions, mergePull, type MergeInput } from './pull-merge';
+import { dirOfRepo, refreshPull, tipsReader } from './pull-git';
+import { markMerged } from './pull-state';
+import { settingsOf } from '../repo/repo-settings';
+import { loadPull } from './pull-views';
+import { ACCESS } from '../permissions';
+import { canUserMerge, effectiveRule, toRule } from '../repo/protection-rules';
+import { accessOf, type RepoAccess } from '../repo/repos';
+
+// merge_when_checks_succeed (Gitea's automerge service): the request is checked as a merge
+// would be, except for the branch protection, and stored; the pull request then merges as its
+// scheduler the first time every check passes: at once, or when a status, an approval, a
+// dismissal or a push comes in. Pushes, API commits and merges all move pull requests through
+// refreshPullsAfterPush here: a merge moves a base, which may merge others (hence one module).
+
+/** What a scheduled merge remembers: the merge request minus the scheduling, and who asked. */
+type Plan = { input: MergeInput; doer_id: number };
+
+export type MergeOutcome = 'merged' | 'scheduled';
+
+/** POST .../pulls/{index}/merge: 200 when merged now, 201 when scheduled (as Gitea 1.25). */
+export async function mergeOrSchedule(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput): Promise<MergeOutcome> {
+  // A manual merge record is never scheduled (Gitea handles it first).
+  if (!input.merge_when_checks_succeed || input.Do === 'manually-merged') {
+    await mergeAndFollow(db, config, access, doer, index, input);
+    return 'merged';
+  }
+  const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
+  const rule = effectiveRule((await listProtectedBranches(db, access.repo.id)).map(toRule), pr.base_branch);
+  if (rule && !(await canUserMerge(db, rule, { user: doer, mode: access.mode }))) throw new AppError(405, 'User not allowed to merge PR');
+  if (pr.status === 'conflict') throw new ConflictError('merge had a conflict');
+  if (pr.auto_merge) throw new ConflictError(`pull request is already scheduled to auto merge [index: ${issue.index}]`);
+  const { merge_when_checks_succeed: _, force_merge: __, head_commit_id: ___, ...rest } = input;
+  const plan: Plan = { input: rest, doer_id: doer.id };
+  await db.transaction().execute(async (trx) => {
+    await updatePull(trx, pr.id, { auto_merge: JSON.stringify(plan) });
+    await recordEvent(trx, issue, doer.id, COMMENT_TYPE.prScheduledToAutoMerge, nowUnix());
+  });
+  await attemptAutoMerge(db, config, pr.issue_id);
+  return 'scheduled';
+}
+
+/** DELETE .../pulls/{index}/merge: its scheduler or a repository admin (Gitea). */
+export async function cancelAutoMerge(db: DB, config: Config, access: RepoAccess, doer: User, index: number): Promise<void> {
+  const { issue, pr } = await loadPull(db, config, access, doer, index, false);
+  const plan = planOf(pr.auto_merge);
+  if (!plan) throw new NotFoundError('no auto-merge scheduled for this pull request');
+  if (plan.doer_id !== doer.id && access.mode < ACCESS.admin) throw new ForbiddenError('user has no permission to cancel the scheduled auto merge');
+  await db.transaction().execute(async (trx) => {
+    await updatePull(trx, pr.id, { auto_merge: '' });
+    await recordEvent(trx, issue, doer.id, COMMENT_TYPE.prUnscheduledToAutoMerge, nowUnix());
+  });
+}
+
+function planOf(stored: string): Plan | null {
+  if (!stored) return null;
+  try {
+    const plan = JSON.parse(stored) as Partial<Plan>;
+    return plan.input && typeof plan.doer_id === 'number' ? (plan as Plan) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Merges a scheduled pull request as its scheduler if every check passes now (and, given
+ * `sha`, its head is still that commit). Never throws: a pull that is not ready stays scheduled.
+ */
+export async function attemptAutoMerge(db: DB, config: Config, issueId: number, sha?: string): Promise<boolean> {
+  try {
+    const pr = await getPullByIssueId(db, issueId);
+    const plan = pr && !pr.has_merged ? planOf(pr.auto_merge) : null;
+    if (!pr || !plan || (sha && pr.head_commit_id !== sha)) return false;
+    const [issue, repo, doer] = await Promise.all([getIssueById(db, issueId), getRepoById(db, pr.base_repo_id), getUserById(db, plan.doer_id)]);
+    if (!issue || issue.is_closed || !repo || !doer || !doer.is_active || doer.prohibit_login) return false;
+    await mergeAndFollow(db, config, await accessOf(db, repo, doer), doer, issue.index, plan.input, { auto: true });
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) backgroundInfo({ issue: issueId, reason: err.message }, 'scheduled auto-merge is waiting');
+    else backgroundError({ err, issue: issueId }, 'scheduled auto-merge failed');
+    return false;
+  }
+}
+
+/** A successful status on `sha` may complete the checks of pull requests whose head it is. */
+export async function autoMergeAt(db: DB, config: Config, baseRepoId: number, sha: string): Promise<void> {
+  for (const pr of await autoMergePullsAt(db, baseRepoId, sha)) {
+    queueFollowUp(baseRepoId, `merge:${pr.issue_id}`, async () => { await attemptAutoMerge(db, config, pr.issue_id, sha); });
+  }
+}
+
+/** A merge is a push to the base: the other pull requests there follow it, as Gitea's merge push. */
+async function mergeAndFollow(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {}) {
+  await mergePull(db, config, access, doer, index, input, opts);
+  followPush(db, config, access.repo.id, doer.id);
+}
+
+/** refreshPullsAfterPush after the answer, queued per repository (pull-follow-queue.ts). */
+export function followPush(db: DB, config: Config, repoId: number, pusherId: number): void {
+  queueFollowUp(repoId, 'refresh', () => refreshPullsAfterPush(db, config, repoId, pusherId));
+}
+
+/** attemptAutoMerge after the answer (a review or a status may have completed the checks). */
+export function queueAutoMerge(db: DB, config: Config, repoId: number, issueId: number): void {
+  queueFollowUp(repoId, `merge:${issueId}`, async () => { await attemptAutoMerge(db, config, issueId); });
+}
+
+/** Re-tests run side by side, one git process per core (measured on 2 cores: 3 at once gained nothing). */
+const RETEST_AT_ONCE = Math.max(1, Math.min(4, os.availableParallelism()));
+
+/** After a push: every open pull request with a side in this repository follows. Never throws. */
+export async function refreshPullsAfterPush(db: DB, config: Config, repoId: number, pusherId: number): Promise<void> {
+  const tips = tipsReader(db, config);
+  const open = await openPullsOfRepo(db, repoId);
+  const moved = (await Promise.all(open.map(async (pr) => ((await tips.unchanged(pr)) ? null : pr)))).filter((pr) => pr !== null);
+  // Re-testing is independent per pull request (a merge-tree each): a few at once.
+  const tested = await mapLimited(moved, RETEST_AT_ONCE, (pr) => refreshPull(db, config, pr).catch(() => null));
+  // Merges one at a time: each moves the base the others were tested against (and queues their re-test).
+  for (const [i, fresh] of tested.entries()) {
+    try {
+      const now = fresh && (await getPullByIssueId(db, fresh.issue_id));
+      if (!now || now.has_merged) continue;
+      const before = moved[i]!;
+      if (before.base_repo_id === repoId && before.commits_ahead > 0 && now.commits_ahead === 0) await detectManualMerge(db, config, now, pusherId);
+      // A new head or base may satisfy what a scheduled merge waited for (Gitea rechecks after testing the pull).
+      else if (now.auto_merge) await attemptAutoMerge(db, config, now.issue_id);
+    } catch { /* one broken pull request must not stop the others */ }
+  }
+}
+
+/**
+ * autodetect_manual_merge: a push that put the head into the base merged the pull request;
+ * the merge commit is the first merge on the path from the head, else the head itself.
+ */
+async function detectManualMerge(db: DB, config: Config, pr: PullRequest, pusherId: number): Promise<void> {
+  const base = await getRepoById(db, pr.base_repo_id);
+  if (!base || !settingsOf(base).autodetect_manual_merge) return;
+  const dir = await dirOfRepo(db, config, base);
+  const r = await gitRun(['rev-list', '--ancestry-path', '--merges', '--reverse', `${pr.head_commit_id}..${pr.base_commit_id}`], { gitDir: dir });
+  const commit = r.stdout.toString().split('\n')[0]?.trim() || pr.head_commit_id;
+  const issue = await getIssueById(db, pr.issue_id);
+  if (issue) await markMerged(db, base.id, pusherId, issue, pr, commit);
+}

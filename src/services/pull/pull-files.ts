@@ -1,0 +1,65 @@
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { User } from '../../db/schema';
+import { streamGit } from '../../git/stream';
+import { countCommits, logCommits } from '../../git/log';
+import { diffFiles, WHITESPACE_FLAGS, type PullFile } from '../../git/merge';
+import { InvalidError } from '../../lib/errors';
+import type { Download } from '../repo/archive';
+import { withUsers, type CommitsWithUsers } from '../repo/commits';
+import { dirOfRepo, headRefOf } from './pull-git';
+import { loadPull } from './pull-views';
+import type { RepoAccess } from '../repo/repos';
+
+// What a pull request changes: its commits (merge base..head), files and raw diff, read from
+// the base repository where refs/pull/N/head holds the head (also for forks).
+
+type Range = { dir: string; base: string; head: string };
+
+async function rangeOf(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<Range> {
+  const { pr } = await loadPull(db, config, access, doer, index);
+  const dir = await dirOfRepo(db, config, access.repo);
+  // A merged pull request keeps its range: the merge base it had, the head it merged.
+  const head = pr.head_commit_id || headRefOf(pr);
+  return { dir, base: pr.merge_base || pr.base_commit_id, head };
+}
+
+export type Page = { offset: number; limit: number };
+
+/** GET .../pulls/{index}/commits */
+export async function pullCommits(
+  db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: Page, want: { files: boolean; stat: boolean },
+): Promise<CommitsWithUsers & { total: number }> {
+  const r = await rangeOf(db, config, access, doer, index);
+  const not = r.base ? [r.base] : [];
+  const [commits, total] = await Promise.all([
+    logCommits(r.dir, { revs: [r.head], not, skip: page.offset, limit: page.limit, ...want }),
+    countCommits(r.dir, { revs: [r.head], not }),
+  ]);
+  return { ...(await withUsers(db, commits)), total };
+}
+
+export type FilesQuery = { skipTo?: string; whitespace?: string };
+
+/** GET .../pulls/{index}/files: from the `skip-to` file on when given, then paged (as Gitea). */
+export async function pullFiles(
+  db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: Page, q: FilesQuery = {},
+): Promise<{ files: PullFile[]; total: number; head: string }> {
+  const flags = q.whitespace ? WHITESPACE_FLAGS[q.whitespace] : [];
+  if (!flags) throw new InvalidError(`[whitespace]: unknown whitespace behaviour ${q.whitespace}`, 'whitespace');
+  const r = await rangeOf(db, config, access, doer, index);
+  let files = await diffFiles(r.dir, r.base, r.head, flags);
+  const from = q.skipTo ? files.findIndex((f) => f.filename === q.skipTo) : -1;
+  if (from > 0) files = files.slice(from);
+  return { files: files.slice(page.offset, page.offset + page.limit), total: files.length, head: r.head };
+}
+
+/** GET .../pulls/{index}.diff|.patch, streamed from git (a large pull never sits in memory). */
+export async function pullRawDiff(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, type: 'diff' | 'patch', binary: boolean): Promise<Download> {
+  const r = await rangeOf(db, config, access, doer, index);
+  const bin = binary ? ['--binary'] : [];
+  const args = type === 'patch'
+    ? ['format-patch', '--no-signature', '--stdout', ...bin, `${r.base}..${r.head}`, '--']
+    : ['diff', '-M', ...bin, r.base, r.head, '--'];
+  return { filename: `${index}.${type}`, contentType: 'text/plain; charset=utf-8', commit: r.head, format: type, open: () => streamGit(r.dir, args) };
+}

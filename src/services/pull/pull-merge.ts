@@ -1,0 +1,139 @@
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { Issue, PullRequest, User } from '../../db/schema';
+import { updateRef } from '../../git/commit';
+import { MERGE_STYLES, type BuiltStyle } from '../../git/merge-styles';
+import { isAncestor } from '../../git/refs';
+import { revParse, zeroId } from '../../git/repo';
+import { AppError, ConflictError, InvalidError, NotFoundError } from '../../lib/errors';
+import { getRepoById } from '../../models/repo';
+import { getUserById } from '../../models/user';
+import { deleteBranch } from '../repo/branches';
+import { canWrite } from '../issue/issue-access';
+import { checkMergeProtection } from './pull-protection';
+import { markMerged } from './pull-state';
+import { dirOfRepo } from './pull-git';
+import { loadPull } from './pull-views';
+import { settingsOf } from '../repo/repo-settings';
+import { accessOf, type RepoAccess } from '../repo/repos';
+import { feedRefUpdate } from '../activity/push-feed';
+import { withRefsLock } from '../repo/refs-lock';
+import { syncRepoFromGit } from '../repo/repo-sync';
+
+export const MERGE_DO = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
+export type MergeDo = (typeof MERGE_DO)[number];
+
+export type MergeInput = {
+  Do: MergeDo; MergeTitleField?: string; MergeMessageField?: string; MergeCommitID?: string;
+  delete_branch_after_merge?: boolean; force_merge?: boolean; head_commit_id?: string; merge_when_checks_succeed?: boolean;
+};
+
+const notAllowed = (msg: string) => new AppError(405, msg);
+const WIP = ['wip:', '[wip]'];
+
+/** Gitea's IsMergeStyleAllowed over the repository's allow_* switches. */
+function styleAllowed(access: RepoAccess, style: MergeDo): boolean {
+  const s = settingsOf(access.repo);
+  const allowed: Record<MergeDo, boolean> = {
+    merge: s.allow_merge_commits, rebase: s.allow_rebase, 'rebase-merge': s.allow_rebase_explicit,
+    squash: s.allow_squash_merge, 'fast-forward-only': s.allow_fast_forward_only_merge, 'manually-merged': s.allow_manual_merge,
+  };
+  return allowed[style];
+}
+
+function defaultMessage(input: MergeInput, issue: Issue, pr: PullRequest, headLabel: string): string {
+  const title = input.MergeTitleField?.trim() || (input.Do === 'squash'
+    ? `${issue.title} (#${issue.index})`
+    : `Merge pull request '${issue.title}' (#${issue.index}) from ${headLabel} into ${pr.base_branch}`);
+  const body = input.MergeMessageField?.trim();
+  return body ? `${title}\n\n${body}\n` : `${title}\n`;
+}
+
+/** Gitea's CheckPullMergeable, in its order: who, state, style, draft, staleness. */
+export async function checkPreconditions(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput) {
+  const loaded = await loadPull(db, config, access, doer, index);
+  const { issue, pr } = loaded;
+  if (!canWrite(loaded.ctx, true)) throw notAllowed('User not allowed to merge PR');
+  if (pr.has_merged) throw notAllowed('The PR is already merged');
+  if (issue.is_closed) throw new NotFoundError('the pull request is closed');
+  if (!styleAllowed(access, input.Do)) throw notAllowed(`merge style ${input.Do} is not allowed`);
+  if (WIP.some((p) => issue.title.toLowerCase().startsWith(p))) throw notAllowed('Work in progress PRs cannot be merged');
+  if (input.head_commit_id && input.head_commit_id !== pr.head_commit_id) {
+    throw new ConflictError('head out of date: the head commit of the pull request has changed');
+  }
+  return loaded;
+}
+
+/**
+ * POST /repos/{owner}/{repo}/pulls/{index}/merge (merge_when_checks_succeed is pull-auto-merge's).
+ * Merges and API commits into one repository queue: a second merge then sees the first (already
+ * merged: 405; a moved base: merged on top) instead of losing the race for the ref.
+ */
+export function mergePull(
+  db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {},
+): Promise<void> {
+  return withRefsLock(access.repo.id, () => mergeNow(db, config, access, doer, index, input, opts));
+}
+
+async function mergeNow(
+  db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean },
+): Promise<void> {
+  const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
+  await checkMergeProtection(db, config, access, doer, pr, input.force_merge === true);
+  const dir = await dirOfRepo(db, config, access.repo);
+  if (input.Do === 'manually-merged') return manuallyMerged(db, config, access, doer, issue, pr, dir, input.MergeCommitID ?? '');
+  if (pr.status === 'conflict') throw new ConflictError('merge had a conflict');
+  const baseSha = await revParse(dir, `refs/heads/${pr.base_branch}`);
+  if (!baseSha) throw new NotFoundError(`base branch does not exist [name: ${pr.base_branch}]`);
+  const headLabel = pr.head_repo_id === pr.base_repo_id ? pr.head_branch : `${(await headRepoAccess(db, pr, doer))?.owner.name ?? ''}:${pr.head_branch}`;
+  const now = new Date();
+  const committer = { name: doer.full_name || doer.name, email: doer.email || `${doer.lower_name}@noreply.localhost`, date: now };
+  const poster = issue.poster_id === doer.id ? doer : null;
+  const built = await MERGE_STYLES[input.Do as BuiltStyle]({
+    dir, base: baseSha, head: pr.head_commit_id, committer, message: defaultMessage(input, issue, pr, headLabel),
+    author: poster ? committer : await posterSignature(db, issue, committer),
+  });
+  if (!built.ok) {
+    if (built.diverged) throw notAllowed('Diverging fast-forward-only merge: the head does not descend from the base');
+    throw new ConflictError(`merge had a conflict: ${built.conflicts.join(', ')}`);
+  }
+  if (!(await updateRef(dir, `refs/heads/${pr.base_branch}`, built.commit, baseSha, zeroId(baseSha.length === 64 ? 'sha256' : 'sha1')))) {
+    throw new ConflictError('the base branch moved during the merge, try again');
+  }
+  await syncRepoFromGit(db, access.repo, dir, doer.id);
+  // As Gitea's merge push: the base branch's new commits in the feed, then the merge itself.
+  await feedRefUpdate(db, access.repo.id, doer, dir, { ref: `refs/heads/${pr.base_branch}`, oldId: baseSha, newId: built.commit });
+  await markMerged(db, access.repo.id, doer.id, issue, pr, built.commit, opts.auto);
+  if (input.delete_branch_after_merge ?? settingsOf(access.repo).default_delete_branch_after_merge) await deleteHead(db, config, pr, doer);
+}
+
+async function posterSignature(db: DB, issue: Issue, fallback: { name: string; email: string; date: Date }) {
+  const u = await getUserById(db, issue.poster_id);
+  return u ? { name: u.full_name || u.name, email: u.email || `${u.lower_name}@noreply.localhost`, date: fallback.date } : fallback;
+}
+
+async function headRepoAccess(db: DB, pr: PullRequest, doer: User): Promise<RepoAccess | null> {
+  const repo = await getRepoById(db, pr.head_repo_id);
+  return repo ? accessOf(db, repo, doer) : null;
+}
+
+/** Gitea's MergedManually: the given commit must be on the base branch. */
+async function manuallyMerged(db: DB, config: Config, access: RepoAccess, doer: User, issue: Issue, pr: PullRequest, dir: string, commitId: string): Promise<void> {
+  const baseSha = await revParse(dir, `refs/heads/${pr.base_branch}`);
+  const commit = /^[0-9a-f]{4,64}$/i.test(commitId) ? await revParse(dir, `${commitId}^{commit}`) : null;
+  if (!commit || !baseSha || !(await isAncestor(dir, commit, baseSha))) throw new InvalidError('Wrong commit ID', 'MergeCommitID');
+  await markMerged(db, access.repo.id, doer.id, issue, pr, commit);
+}
+
+/** delete_branch_after_merge: best effort (a protected or default branch stays). */
+async function deleteHead(db: DB, config: Config, pr: PullRequest, doer: User): Promise<void> {
+  const head = await headRepoAccess(db, pr, doer);
+  if (!head) return;
+  await deleteBranch(db, config, head, doer, pr.head_branch).catch(() => undefined);
+}
+
+/** GET /repos/{owner}/{repo}/pulls/{index}/merge: whether it is merged (404 otherwise). */
+export async function assertMerged(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<void> {
+  const { pr } = await loadPull(db, config, access, doer, index, false);
+  if (!pr.has_merged) throw new NotFoundError('pull request is not merged');
+}

@@ -1,0 +1,171 @@
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { Team, User } from '../../db/schema';
+import { COMMENT_TYPE } from '../../lib/comment-type';
+import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
+import { getCollaboration } from '../../models/collaboration';
+import { isPullReaderByTeam } from '../../models/issue-assignee';
+import { nowUnix } from '../../lib/time';
+import { listProtectedBranches } from '../../models/protected-branch';
+import { deleteReviewRequest, insertReview, REVIEW_TYPE, reviewRequests } from '../../models/review';
+import { deleteTeamReviewRequest } from '../../models/review-team';
+import { hasTeamRepo, teamMemberIds, unitsOfTeams } from '../../models/team';
+import { teamsByNames, usersByNames } from '../../models/user-lookup';
+import { canWrite } from '../issue/issue-access';
+import { recordEvent } from '../issue/issue-events';
+import { notifyIssueEvent } from '../notification/notify';
+import { loadPull, type LoadedPull } from './pull-views';
+import { ACCESS, accessMode, ORG_TYPE } from '../permissions';
+import { effectiveRule, toRule } from '../repo/protection-rules';
+import { getPullReview, isOfficial, listPullReviews } from './pull-reviews';
+import { reviewTeamsByIds, withReviewTeams, type TeamReviewView } from './review-teams';
+import type { RepoAccess } from '../repo/repos';
+
+// POST/DELETE .../pulls/{index}/requested_reviewers: review requests are review rows of type
+// REQUEST_REVIEW (as Gitea), addressed to a user (reviewer_id) or a team (reviewer_team_id).
+
+export type ReviewRequestNames = { reviewers?: string[]; team_reviewers?: string[] };
+export type ReviewRequests = { users: User[]; teams: Team[] };
+
+const lowerSet = (names: string[]) => [...new Set(names.map((n) => n.toLowerCase()))];
+
+async function reviewersByName(db: DB, access: RepoAccess, posterId: number, names: string[], adding: boolean): Promise<User[]> {
+  const wanted = lowerSet(names);
+  const users = await usersByNames(db, wanted);
+  const missing = wanted.find((n) => !users.some((u) => u.lower_name === n));
+  if (missing) throw new NotFoundError(`user does not exist [name: ${missing}]`);
+  for (const u of adding ? users : []) {
+    if (u.id === posterId) throw new InvalidError('poster of pr can\'t be reviewer', 'reviewers');
+    if ((await accessMode(db, u, access.repo, access.owner)) < ACCESS.read) throw new InvalidError(`reviewer ${u.name} cannot read the repository`, 'reviewers');
+  }
+  return users;
+}
+
+/**
+ * Gitea's parseReviewersByNames: teams of the repository's organization by name (404 when
+ * unknown). A user's repository has no teams and Gitea ignores the names there, so does hearth.
+ */
+async function teamsByName(db: DB, access: RepoAccess, names: string[], adding: boolean): Promise<Team[]> {
+  if (access.owner.type !== ORG_TYPE || !names.length) return [];
+  const wanted = lowerSet(names);
+  const teams = await teamsByNames(db, access.owner.id, wanted);
+  const missing = wanted.find((n) => !teams.some((t) => t.lower_name === n));
+  if (missing) throw new NotFoundError(`team does not exist [name: ${missing}]`);
+  // Gitea's isValidTeamReviewRequest: only a private repository must be listed on the team.
+  for (const t of adding && access.repo.is_private ? teams : []) {
+    if (!t.includes_all_repositories && !(await hasTeamRepo(db, t.id, access.repo.id))) {
+      throw new InvalidError(`reviewing team ${t.name} can't read the repository`, 'team_reviewers');
+    }
+  }
+  return wanted.map((n) => teams.find((t) => t.lower_name === n)!);
+}
+
+/** Resolves and checks every name before anything is written (creating a pull uses it too). */
+export async function resolveReviewRequests(db: DB, access: RepoAccess, posterId: number, names: ReviewRequestNames, adding = true): Promise<ReviewRequests> {
+  return {
+    users: await reviewersByName(db, access, posterId, names.reviewers ?? [], adding),
+    teams: await teamsByName(db, access, names.team_reviewers ?? [], adding),
+  };
+}
+
+/** Gitea's IsOfficialReviewerTeam: whitelisted on the base's rule, else a team writing code there. */
+async function isOfficialTeam(db: DB, access: RepoAccess, baseBranch: string, team: Team): Promise<boolean> {
+  const rule = effectiveRule((await listProtectedBranches(db, access.repo.id)).map(toRule), baseBranch);
+  if (!rule) return false;
+  if (rule.s.enable_approvals_whitelist) return rule.s.approvals_whitelist_team_ids.includes(team.id);
+  if (team.authorize >= ACCESS.admin) return true;
+  const code = (await unitsOfTeams(db, [team.id])).find((u) => u.type === 'repo.code');
+  return (code?.access_mode ?? 0) >= ACCESS.write;
+}
+
+/** Gitea's review_request timeline event: the user in assignee_id, a team in meta; `removed` on cancel. */
+const requestEvent = (db: DB, issueId: number, doerId: number, now: number, who: { userId?: number; teamId?: number }, removed: boolean) =>
+  recordEvent(db, { id: issueId }, doerId, COMMENT_TYPE.reviewRequest, now, {
+    assignee_id: who.userId ?? 0, removed_assignee: removed ? 1 : 0, meta: who.teamId ? JSON.stringify({ team_id: who.teamId }) : '{}',
+  });
+
+/** Inserts the requests not yet open (users first, then teams, as Gitea), each with its timeline event; the new ones. */
+export async function addReviewRequests(db: DB, access: RepoAccess, loaded: LoadedPull, doer: User, wanted: ReviewRequests): Promise<TeamReviewView[]> {
+  const open = await reviewRequests(db, [loaded.issue.id]);
+  const base = { type: REVIEW_TYPE.request, issue_id: loaded.issue.id, commit_id: loaded.pr.head_commit_id };
+  const teams = await reviewTeamsByIds(db, wanted.teams.map((t) => t.id));
+  const officialOf = new Map<number, number>();
+  for (const t of wanted.teams) officialOf.set(t.id, (await isOfficialTeam(db, access, loaded.pr.base_branch, t)) ? 1 : 0);
+  const officialUsers = new Set<number>();
+  for (const u of wanted.users) if (await isOfficial(db, access, loaded.pr.base_branch, u)) officialUsers.add(u.id);
+  const now = nowUnix();
+  const out = await db.transaction().execute(async (trx) => {
+    const made: TeamReviewView[] = [];
+    for (const u of wanted.users) {
+      if (open.some((r) => r.reviewer_id === u.id)) continue;
+      const official = officialUsers.has(u.id) ? 1 : 0;
+      const review = await insertReview(trx, { ...base, reviewer_id: u.id, official, created_unix: now, updated_unix: now });
+      await requestEvent(trx, loaded.issue.id, doer.id, now, { userId: u.id }, false);
+      made.push({ review, reviewer: u, comments: [], loaded });
+    }
+    for (const t of wanted.teams) {
+      if (open.some((r) => r.reviewer_team_id === t.id)) continue;
+      const review = await insertReview(trx, { ...base, reviewer_id: 0, reviewer_team_id: t.id, official: officialOf.get(t.id) ?? 0, created_unix: now, updated_unix: now });
+      await requestEvent(trx, loaded.issue.id, doer.id, now, { teamId: t.id }, false);
+      made.push({ review, reviewer: undefined, comments: [], loaded, team: teams.get(t.id) });
+    }
+    return made;
+  });
+  const receivers = new Set(out.flatMap((v) => (v.reviewer ? [v.reviewer.id] : [])));
+  // Gitea's teamReviewRequestNotify: every member of a requested team but the pull's poster.
+  for (const v of out) {
+    if (!v.team) continue;
+    for (const id of await teamMemberIds(db, v.review.reviewer_team_id)) if (id !== loaded.issue.poster_id) receivers.add(id);
+  }
+  if (receivers.size) await notifyIssueEvent(db, { issue: loaded.issue, repo: access.repo, doer, receivers: [...receivers] });
+  return out;
+}
+
+/**
+ * Gitea's CanDoerChangeReviewRequests: the pull's poster, the owner, writers, collaborators, and
+ * members of the organization's teams that read pull requests.
+ */
+async function assertMayChangeRequests(db: DB, access: RepoAccess, loaded: LoadedPull, doer: User): Promise<void> {
+  if (doer.id === loaded.issue.poster_id || doer.id === access.owner.id || canWrite(loaded.ctx, true)) return;
+  if (await getCollaboration(db, access.repo.id, doer.id)) return;
+  if (access.owner.type === ORG_TYPE && (await isPullReaderByTeam(db, access.repo.id, access.owner.id, doer.id))) return;
+  throw new ForbiddenError('doer can\'t change review requests');
+}
+
+export async function requestReviews(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<TeamReviewView[]> {
+  const loaded = await loadPull(db, config, access, doer, index, false);
+  await assertMayChangeRequests(db, access, loaded, doer);
+  return addReviewRequests(db, access, loaded, doer, await resolveReviewRequests(db, access, loaded.issue.poster_id, names));
+}
+
+/** Cancelling a request that is not open is a no-op (204), as Gitea. */
+export async function cancelReviewRequests(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<void> {
+  const loaded = await loadPull(db, config, access, doer, index, false);
+  await assertMayChangeRequests(db, access, loaded, doer);
+  const { users, teams } = await resolveReviewRequests(db, access, loaded.issue.poster_id, names, false);
+  const open = await reviewRequests(db, [loaded.issue.id]);
+  const now = nowUnix();
+  await db.transaction().execute(async (trx) => {
+    for (const u of users.filter((x) => open.some((r) => r.reviewer_id === x.id))) {
+      await deleteReviewRequest(trx, loaded.issue.id, u.id);
+      await requestEvent(trx, loaded.issue.id, doer.id, now, { userId: u.id }, true);
+    }
+    for (const t of teams.filter((x) => open.some((r) => r.reviewer_team_id === x.id))) {
+      await deleteTeamReviewRequest(trx, loaded.issue.id, t.id);
+      await requestEvent(trx, loaded.issue.id, doer.id, now, { teamId: t.id }, true);
+    }
+  });
+}
+
+/** GET .../pulls/{index}/reviews with team requests carrying their team. */
+export async function listPullReviewsWithTeams(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: { offset: number; limit: number }) {
+  const { views, total } = await listPullReviews(db, config, access, doer, index, page);
+  return { views: await withReviewTeams(db, views), total };
+}
+
+/** GET .../pulls/{index}/reviews/{id}: a team request whose team is gone is 404. */
+export async function getPullReviewWithTeam(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, id: number): Promise<TeamReviewView> {
+  const [view] = await withReviewTeams(db, [await getPullReview(db, config, access, doer, index, id)]);
+  if (!view) throw new NotFoundError(`review does not exist [id: ${id}]`);
+  return view;
+}

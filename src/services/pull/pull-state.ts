@@ -1,0 +1,27 @@
+import type { DB } from '../../db/connect';
+import type { Issue, PullRequest } from '../../db/schema';
+import { COMMENT_TYPE } from '../../lib/comment-type';
+import { nowUnix } from '../../lib/time';
+import { updateIssueRow } from '../../models/issue';
+import { labelIdsOfIssue } from '../../models/issue-label';
+import { updatePull } from '../../models/pull';
+import { recordEvent } from '../issue/issue-events';
+import { feedMerged } from '../activity/issue-feed';
+import { refreshIssueCounters } from '../issue/issue-state';
+
+/** Records a merge: the pull row, the merge event, the issue closed and every counter following. */
+export async function markMerged(
+  db: DB, repoId: number, doerId: number, issue: Pick<Issue, 'id' | 'milestone_id' | 'index' | 'title'>, pr: PullRequest, commit: string, auto = false,
+): Promise<void> {
+  const now = nowUnix();
+  await db.transaction().execute(async (trx) => {
+    // A scheduled auto-merge is done with, whoever merged.
+    await updatePull(trx, pr.id, { has_merged: 1, merged_commit_id: commit, merged_by: doerId, merged_unix: now, status: 'mergeable', auto_merge: '' });
+    await recordEvent(trx, issue, doerId, COMMENT_TYPE.mergePull, now, { content: '' });
+    // Closed without a close event (the merge event stands for it), dependencies or not, as Gitea.
+    await updateIssueRow(trx, issue.id, { is_closed: 1, closed_unix: now, updated_unix: now });
+    await refreshIssueCounters(trx, repoId, await labelIdsOfIssue(trx, issue.id), [issue.milestone_id]);
+  });
+  await feedMerged(db, repoId, doerId, issue, auto);
+}
+

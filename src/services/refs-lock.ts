@@ -1,8 +1,0 @@
-import { withKeyLock } from '../lib/keyed-lock';
-
-/**
- * API commits and merges into one repository queue here: each reads the branch head after the
- * previous one moved it, instead of losing the compare-and-swap (409). A file's `sha` is still
- * checked against the head it lands on. Never nest: what runs inside must not merge.
- */
-export const withRefsLock = <T>(repoId: number, fn: () => Promise<T>): Promise<T> => withKeyLock(`refs:${repoId}`, fn);

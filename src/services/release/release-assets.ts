@@ -1,0 +1,109 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { Attachment, Release, User } from '../../db/schema';
+import { checkAllowedType, detectContentType } from '../../lib/content-type';
+import { BadRequestError, InvalidError, NotFoundError } from '../../lib/errors';
+import { nowUnix } from '../../lib/time';
+import {
+  countDownload, deleteAttachmentRow, getAttachmentById, insertAttachment, renameAttachment,
+} from '../../models/attachment';
+import { getReleaseRowByTag, latestReleaseRow } from '../../models/release';
+import { assetByName, assetsOfReleases } from '../../models/release-asset';
+import type { Download } from '../issue/attachment-download';
+import { attachmentPath, moveIntoStore, readHead, removeFile } from '../issue/attachment-files';
+import { ACCESS } from '../permissions';
+import { mayWriteReleases, releaseMode, visibleRelease } from './releases';
+import type { RepoAccess } from '../repo/repos';
+
+// Release assets (Gitea's release_attachment.go): attachment rows with release_id, files in the
+// shared attachment store. Allowed types follow [attachment] allowed_types (Gitea reads
+// [repository.release] ALLOWED_TYPES, which hearth does not have).
+
+export async function listAssets(
+  db: DB, access: RepoAccess, doer: User | null, releaseId: number,
+): Promise<{ release: Release; assets: Attachment[] }> {
+  const release = await visibleRelease(db, access, doer, releaseId);
+  return { release, assets: await assetsOfReleases(db, [release.id]) };
+}
+
+/** `{attachment_id}` of the release, else 404. */
+export async function getAsset(
+  db: DB, access: RepoAccess, doer: User | null, releaseId: number, assetId: number,
+): Promise<{ release: Release; asset: Attachment }> {
+  const release = await visibleRelease(db, access, doer, releaseId);
+  const asset = Number.isSafeInteger(assetId) && assetId > 0 ? await getAttachmentById(db, assetId) : undefined;
+  if (!asset || asset.release_id !== release.id) throw new NotFoundError();
+  return { release, asset };
+}
+
+export type ReceivedUpload = { tmpPath: string; originalName: string; size: number };
+
+/**
+ * Stores an uploaded asset under a new UUID: named by `?name=` or else the multipart file name
+ * (400 when neither gives one, or when the type is not allowed). The spooled file is consumed.
+ */
+export async function storeAsset(
+  db: DB, config: Config, access: RepoAccess, doer: User, release: Release, file: ReceivedUpload, name: string | undefined,
+): Promise<Attachment> {
+  const uuid = crypto.randomUUID();
+  let stored: string | null = null;
+  try {
+    const fileName = name || file.originalName;
+    if (!fileName) throw new BadRequestError('Could not determine name of attachment.');
+    const refused = checkAllowedType(readHead(file.tmpPath), fileName, config.attachment.allowed_types);
+    if (refused) throw new BadRequestError(refused);
+    stored = moveIntoStore(config, file.tmpPath, uuid);
+    const row = await insertAttachment(db, {
+      uuid, repo_id: access.repo.id, release_id: release.id, uploader_id: doer.id, name: fileName, size: file.size, created_unix: nowUnix(),
+    });
+    stored = null;
+    return row;
+  } finally {
+    removeFile(file.tmpPath);
+    if (stored) removeFile(stored);
+  }
+}
+
+/** PATCH: a new name (empty keeps it), checked against the allowed types by its extension. */
+export async function renameAsset(
+  db: DB, config: Config, access: RepoAccess, doer: User, releaseId: number, assetId: number, name: string,
+): Promise<{ release: Release; asset: Attachment }> {
+  const { release, asset } = await getAsset(db, access, doer, releaseId, assetId);
+  if (!name) return { release, asset };
+  const refused = checkAllowedType(Buffer.alloc(0), name, config.attachment.allowed_types);
+  if (refused) throw new InvalidError(refused);
+  await renameAttachment(db, asset.id, name);
+  return { release, asset: { ...asset, name } };
+}
+
+export async function deleteAsset(db: DB, config: Config, access: RepoAccess, doer: User, releaseId: number, assetId: number): Promise<void> {
+  const { asset } = await getAsset(db, access, doer, releaseId, assetId);
+  await deleteAttachmentRow(db, asset.id);
+  removeFile(attachmentPath(config, asset.uuid));
+}
+
+/** The release of `tag` for a download; "latest" names the latest release when no tag has that name, as Gitea. */
+async function downloadRelease(db: DB, access: RepoAccess, viewer: User | null, tag: string): Promise<Release | undefined> {
+  const row = await getReleaseRowByTag(db, access.repo.id, tag);
+  if (row && !row.is_tag) return row.is_draft && !(await mayWriteReleases(db, access, viewer)) ? undefined : row;
+  return tag === 'latest' && !row ? latestReleaseRow(db, access.repo.id) : undefined;
+}
+
+/**
+ * GET /{owner}/{repo}/releases/download/{tag}/{name} (Gitea's RedirectDownload): an asset by
+ * tag and file name for readers of the releases unit, else 404. Counts the download.
+ */
+export async function openReleaseAsset(
+  db: DB, config: Config, access: RepoAccess, viewer: User | null, tag: string, name: string,
+): Promise<Download> {
+  if ((await releaseMode(db, access, viewer)) < ACCESS.read) throw new NotFoundError();
+  const release = await downloadRelease(db, access, viewer, tag);
+  const asset = release ? await assetByName(db, release.id, name) : undefined;
+  if (!asset) throw new NotFoundError();
+  const file = attachmentPath(config, asset.uuid);
+  if (!fs.existsSync(file)) throw new NotFoundError();
+  await countDownload(db, asset.id);
+  return { attachment: { ...asset, download_count: asset.download_count + 1 }, file, contentType: detectContentType(readHead(file)) };
+}

@@ -1,0 +1,124 @@
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { Repository, RepositoryUpdate, User } from '../../db/schema';
+import { git } from '../../git/exec';
+import { isValidBranchName } from '../../git/refs';
+import { moveRepoDir, removeRepoDir, repoDir, repoExists, revParse } from '../../git/repo';
+import { InvalidError } from '../../lib/errors';
+import { nowUnix } from '../../lib/time';
+import { deleteRedirect, deleteRepoRow, getRepoById, getRepoByOwnerAndName, setRedirect, updateRepo } from '../../models/repo';
+import { forgetStarsOf } from '../../models/stars';
+import { assertValidRepoName } from '../names';
+import { settingsOf, type RepoSettings } from './repo-settings';
+import { deleteAttachmentsOfRepo } from '../../models/attachment';
+import { uncountRepoOnTeams } from '../../models/team';
+import { attachmentPath, removeFile } from '../issue/attachment-files';
+import { feedRepoRenamed } from '../activity/issue-feed';
+import type { RepoAccess } from './repos';
+
+export type RepoEdit = Partial<Omit<RepoSettings, 'mirror_interval'>> & {
+  name?: string; description?: string; website?: string; private?: boolean; template?: boolean;
+  archived?: boolean; default_branch?: string; mirror_interval?: string; enable_prune?: boolean;
+};
+
+const SETTING_KEYS = [
+  'has_code', 'has_issues', 'has_wiki', 'has_pull_requests', 'has_projects', 'has_releases', 'has_packages',
+  'has_actions', 'allow_merge_commits', 'allow_rebase', 'allow_rebase_explicit', 'allow_squash_merge',
+  'allow_fast_forward_only_merge', 'allow_rebase_update', 'allow_manual_merge', 'autodetect_manual_merge',
+  'default_allow_maintainer_edit', 'default_delete_branch_after_merge', 'default_merge_style',
+  'ignore_whitespace_conflicts', 'projects_mode', 'internal_tracker', 'external_tracker', 'external_wiki',
+] as const;
+
+const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
+
+/** PATCH /repos/{owner}/{repo}: every EditRepoOption field; rename and default branch touch git too. */
+export async function editRepository(db: DB, config: Config, access: RepoAccess, doer: User, edit: RepoEdit): Promise<Repository> {
+  const { repo, owner } = access;
+  // As Gitea, an archived repository's settings stay editable: only its contents are frozen.
+  if (edit.default_merge_style !== undefined && !MERGE_STYLES.includes(edit.default_merge_style)) {
+    throw new InvalidError(`[default_merge_style]: invalid merge style`, 'default_merge_style');
+  }
+  if (edit.projects_mode !== undefined && !['repo', 'owner', 'all'].includes(edit.projects_mode)) {
+    throw new InvalidError(`[projects_mode]: invalid projects mode`, 'projects_mode');
+  }
+  const dir = repoDir(config.repository.root, owner.name, repo.name);
+  // As Gitea, a default branch that does not exist in a non-empty repository is ignored.
+  const branchMissing = edit.default_branch !== undefined && edit.default_branch !== repo.default_branch
+    && !repo.is_empty && !(await revParse(dir, `refs/heads/${edit.default_branch}`));
+  if (edit.default_branch !== undefined && !branchMissing && !(await isValidBranchName(edit.default_branch))) {
+    throw new InvalidError('[default_branch]: invalid branch name', 'default_branch');
+  }
+  const patch: RepositoryUpdate = { updated_unix: nowUnix() };
+  if (edit.description !== undefined) patch.description = edit.description;
+  if (edit.website !== undefined) patch.website = edit.website;
+  if (edit.private !== undefined) patch.is_private = edit.private ? 1 : 0;
+  if (edit.template !== undefined) patch.is_template = edit.template ? 1 : 0;
+  if (edit.default_branch !== undefined && !branchMissing) patch.default_branch = edit.default_branch;
+  if (edit.archived !== undefined && Boolean(edit.archived) !== Boolean(repo.is_archived)) {
+    patch.is_archived = edit.archived ? 1 : 0;
+    patch.archived_unix = edit.archived ? nowUnix() : 0;
+  }
+  const settings: Record<string, unknown> = { ...settingsOf(repo) };
+  for (const key of SETTING_KEYS) if (edit[key] !== undefined) settings[key] = edit[key];
+  // Gitea skips mirror settings on repositories that are not mirrors.
+  if (edit.mirror_interval !== undefined && repo.is_mirror) settings.mirror_interval = edit.mirror_interval;
+  patch.settings = JSON.stringify(settings);
+
+  const newName = edit.name !== undefined && edit.name !== repo.name ? edit.name : undefined;
+  if (newName !== undefined) assertValidRepoName(newName);
+  const updated = await db.transaction().execute(async (trx) => {
+    if (newName !== undefined) {
+      const taken = await getRepoByOwnerAndName(trx, owner.id, newName);
+      if (taken && taken.id !== repo.id) throw new InvalidError(`repo name is already taken [name: ${newName}]`, 'name');
+      patch.name = newName;
+      patch.lower_name = newName.toLowerCase();
+      if (repo.lower_name !== patch.lower_name) {
+        await setRedirect(trx, owner.id, repo.lower_name, repo.id);
+        await deleteRedirect(trx, owner.id, patch.lower_name);
+      }
+    }
+    await updateRepo(trx, repo.id, patch);
+    // Disk last: if the move fails the transaction rolls back and nothing changed.
+    if (patch.default_branch && patch.default_branch !== repo.default_branch) {
+      await git(['symbolic-ref', 'HEAD', `refs/heads/${patch.default_branch}`], { gitDir: dir });
+    }
+    if (newName !== undefined) moveRepoDir(dir, repoDir(config.repository.root, owner.name, newName));
+    return (await getRepoById(trx, repo.id))!;
+  });
+  if (newName !== undefined) await feedRepoRenamed(db, doer, updated, repo.name);
+  return updated;
+}
+
+/** Deletes the row (and everything hanging off it) and the bare repository. */
+export async function deleteRepository(db: DB, config: Config, access: RepoAccess): Promise<void> {
+  const { repo, owner } = access;
+  const dir = repoDir(config.repository.root, owner.name, repo.name);
+  const aside = `${dir}.deleting`;
+  let moved = false;
+  let files: string[] = [];
+  try {
+    await db.transaction().execute(async (trx) => {
+    await trx.updateTable('repository').set({ fork_id: null }).where('fork_id', '=', repo.id).execute();
+    if (repo.fork_id) {
+      await trx.updateTable('repository').set((eb) => ({ num_forks: eb('num_forks', '-', 1) })).where('id', '=', repo.fork_id).execute();
+    }
+    await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '-', 1) })).where('id', '=', owner.id).execute();
+    await trx.deleteFrom('repo_redirect').where('redirect_repo_id', '=', repo.id).execute();
+    await forgetStarsOf(trx, repo.id);
+    await uncountRepoOnTeams(trx, repo.id);
+    files = await deleteAttachmentsOfRepo(trx, repo.id);
+    await deleteRepoRow(trx, repo.id);
+    // Move the directory aside inside the transaction, remove it once committed.
+    if (repoExists(dir)) {
+      moveRepoDir(dir, aside);
+      moved = true;
+    }
+    });
+  } catch (err) {
+    if (moved) moveRepoDir(aside, dir);
+    throw err;
+  }
+  removeRepoDir(aside);
+  // Attachment files go once the rows are gone for good.
+  for (const uuid of files) removeFile(attachmentPath(config, uuid));
+}

@@ -1,0 +1,68 @@
+import type { DB } from '../../db/connect';
+import type { User } from '../../db/schema';
+import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
+import { verifyPassword } from '../../lib/password';
+import { rememberVerified, wasVerified } from '../../lib/verified-cache';
+import { parseStoredScopes, type ScopeSet } from '../../lib/scopes';
+import { nowUnix } from '../../lib/time';
+import { hashToken } from '../../lib/token';
+import { getTokenByHash, touchToken } from '../../models/access-token';
+import { getEmail } from '../../models/email';
+import { getUserById, getUserByName } from '../../models/user';
+
+export type Authenticated = { user: User; scopes: ScopeSet | null };
+
+/** A personal access token; null when it is unknown. */
+export async function authenticateToken(db: DB, token: string): Promise<Authenticated | null> {
+  const row = await getTokenByHash(db, hashToken(token.trim()));
+  if (!row) return null;
+  const user = await getUserById(db, row.uid);
+  // Organizations never sign in, whatever token may name them.
+  if (!user || user.type !== 0) return null;
+  const now = nowUnix();
+  if (row.updated_unix !== now) await touchToken(db, row.id, now);
+  return { user, scopes: parseStoredScopes(row.scope) };
+}
+
+/** Sign-in by user name or email and password; null when either is wrong. */
+export async function authenticatePassword(db: DB, login: string, password: string): Promise<User | null> {
+  let user = await getUserByName(db, login);
+  if (!user && login.includes('@')) {
+    const email = await getEmail(db, login);
+    if (email?.is_activated) user = await getUserById(db, email.uid);
+  }
+  if (!user || user.type !== 0) return null;
+  if (wasVerified(user.passwd, password)) return user;
+  if (!(await verifyPassword(password, user.passwd, user.passwd_hash_algo))) return null;
+  rememberVerified(user.passwd, password);
+  return user;
+}
+
+/**
+ * Basic credentials, as Gitea reads them: an empty password (or `x-oauth-basic`) makes the
+ * user name the token; otherwise the password is tried as a token, then as a password.
+ */
+export async function authenticateBasic(db: DB, login: string, password: string): Promise<Authenticated> {
+  const usernameIsToken = password === '' || password === 'x-oauth-basic';
+  const byToken = await authenticateToken(db, usernameIsToken ? login : password);
+  if (byToken) return byToken;
+  if (usernameIsToken) throw new UnauthorizedError();
+  const user = await authenticatePassword(db, login, password);
+  if (!user) throw new UnauthorizedError();
+  return { user, scopes: null };
+}
+
+/** Inactive or login-prohibited accounts may not act, whatever their credentials. */
+export function assertMaySignIn(user: User): void {
+  if (!user.is_active || user.prohibit_login) {
+    throw new ForbiddenError('This account is prohibited from signing in, please contact your site administrator.');
+  }
+}
+
+/** Where a user flagged must_change_password sets a new one (the web page of web.ts). */
+const changePasswordUrl = (rootUrl: string) => `${rootUrl.replace(/\/+$/, '')}/user/change_password`;
+
+/** Gitea answers every API call of a user who must change their password with 403 until they do. */
+export function assertPasswordCurrent(user: User, rootUrl: string): void {
+  if (user.must_change_password) throw new ForbiddenError(`You must change your password. Change it at: ${changePasswordUrl(rootUrl)}`);
+}

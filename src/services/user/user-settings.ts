@@ -1,0 +1,39 @@
+import type { DB } from '../../db/connect';
+import type { User, UserUpdate } from '../../db/schema';
+import { nowUnix } from '../../lib/time';
+import { getUserById, searchUsers, updateUser, USER_TYPE_INDIVIDUAL } from '../../models/user';
+import { visibleLevels } from '../visibility';
+
+export type SettingsPatch = {
+  full_name?: string; website?: string; description?: string; location?: string; language?: string;
+  theme?: string; diff_view_style?: string; hide_email?: boolean; hide_activity?: boolean;
+};
+
+export async function updateUserSettings(db: DB, user: User, patch: SettingsPatch): Promise<User> {
+  const { hide_email, hide_activity, ...text } = patch;
+  const update: UserUpdate = { ...text, updated_unix: nowUnix() };
+  if (hide_email !== undefined) update.keep_email_private = hide_email ? 1 : 0;
+  if (hide_activity !== undefined) update.hide_activity = hide_activity ? 1 : 0;
+  await updateUser(db, user.id, update);
+  return (await getUserById(db, user.id))!;
+}
+
+export type UserSearchInput = {
+  viewer: User | null; publicOnly: boolean; keyword: string; uid: number;
+  page: { offset: number; limit: number };
+};
+
+/** Individual users the viewer may see (the viewer itself always). */
+export function searchVisibleUsers(db: DB, q: UserSearchInput) {
+  return searchUsers(db, {
+    keyword: q.keyword || undefined,
+    uid: q.uid || undefined,
+    type: USER_TYPE_INDIVIDUAL,
+    visibilities: visibleLevels(q.viewer, q.publicOnly),
+    includeId: q.publicOnly ? undefined : q.viewer?.id,
+    // As Gitea's /users/search (SearchUsers' default order).
+    alphabetical: true,
+    offset: q.page.offset,
+    limit: q.page.limit,
+  });
+}

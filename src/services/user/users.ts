@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { User, UserUpdate } from '../../db/schema';
+import { ownerDir } from '../../git/repo';
+import { BadRequestError, ConflictError, InvalidError, NotFoundError } from '../../lib/errors';
+import { hashPassword, PASSWORD_ALGO, verifyPassword } from '../../lib/password';
+import { nowUnix } from '../../lib/time';
+import { getEmail, insertEmail, setPrimaryEmail } from '../../models/email';
+import { orgIdsOfUser } from '../../models/org-members';
+import { countReposOfOwner, setOwnerNameOfRepos } from '../../models/repo';
+import * as users from '../../models/user';
+import { assertValidEmail, assertValidUserName } from '../names';
+import { canSeeOwner } from '../permissions';
+import { VISIBILITY, type VisibilityName } from '../visibility';
+
+export type CreateUserInput = {
+  username: string;
+  email: string;
+  password?: string;
+  fullName?: string;
+  loginName?: string;
+  sourceId?: number;
+  mustChangePassword?: boolean;
+  restricted?: boolean;
+  visibility?: VisibilityName;
+  isAdmin?: boolean;
+  createdUnix?: number;
+};
+
+export function assertPasswordPolicy(config: Config, password: string | undefined, field = 'password'): string {
+  const min = config.security.min_password_length;
+  if (!password || password.length < min) {
+    throw new BadRequestError(`[${field}]: password is required and must be at least ${min} characters`);
+  }
+  return password;
+}
+
+async function assertEmailFree(db: DB, email: string, ownerId?: number): Promise<void> {
+  const used = await getEmail(db, email);
+  if (used && used.uid !== ownerId) throw new InvalidError(`e-mail already in use [email: ${email}]`, 'email');
+}
+
+async function assertNameFree(db: DB, name: string, ownerId?: number): Promise<void> {
+  const taken = await users.getUserByName(db, name);
+  if (taken && taken.id !== ownerId) throw new InvalidError(`user already exists [name: ${name}]`, 'username');
+}
+
+/** Creates an individual user with its primary email, all in one transaction. */
+export async function createUser(db: DB, config: Config, input: CreateUserInput): Promise<User> {
+  assertValidUserName(input.username);
+  const email = input.email.trim();
+  assertValidEmail(email);
+  const password = assertPasswordPolicy(config, input.password);
+  const passwd = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    await assertNameFree(trx, input.username);
+    await assertEmailFree(trx, email);
+    const now = nowUnix();
+    const user = await users.insertUser(trx, {
+      name: input.username,
+      lower_name: input.username.toLowerCase(),
+      full_name: input.fullName ?? '',
+      email,
+      passwd,
+      passwd_hash_algo: PASSWORD_ALGO,
+      login_name: input.loginName ?? '',
+      login_source: input.sourceId ?? 0,
+      must_change_password: input.mustChangePassword ? 1 : 0,
+      is_restricted: input.restricted ? 1 : 0,
+      is_admin: input.isAdmin ? 1 : 0,
+      visibility: VISIBILITY[input.visibility ?? config.service.default_user_visibility],
+      keep_email_private: config.service.default_keep_email_private ? 1 : 0,
+      allow_create_organization: config.service.default_allow_create_organization ? 1 : 0,
+      theme: config.ui.default_theme,
+      created_unix: input.createdUnix ?? now,
+      updated_unix: now,
+    });
+    await insertEmail(trx, { uid: user.id, email, is_primary: true, is_activated: true });
+    return user;
+  });
+}
+
+export async function requireUser(db: DB, name: string): Promise<User> {
+  const user = await users.getUserByName(db, name);
+  if (!user || user.type !== users.USER_TYPE_INDIVIDUAL) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
+  return user;
+}
+
+export async function changePassword(
+  db: DB, config: Config, user: User, password: string, mustChange?: boolean,
+): Promise<void> {
+  assertPasswordPolicy(config, password);
+  await users.updateUser(db, user.id, {
+    passwd: await hashPassword(password), passwd_hash_algo: PASSWORD_ALGO, updated_unix: nowUnix(),
+    ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
+  });
+}
+
+export type PasswordChangeForm = { old_password?: unknown; password?: unknown; retype?: unknown };
+
+/**
+ * The change-password page: the current password proves the caller owns the account (a browser
+ * may send cached Basic credentials with a form another site posts), the new one typed twice;
+ * clears must_change_password.
+ */
+export async function changeOwnPassword(db: DB, config: Config, user: User, form: PasswordChangeForm): Promise<void> {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const [old, next, retype] = [str(form.old_password), str(form.password), str(form.retype)];
+  if (!(await verifyPassword(old, user.passwd, user.passwd_hash_algo))) throw new BadRequestError('The current password is not correct.');
+  if (next !== retype) throw new BadRequestError('The passwords do not match.');
+  if (next === old) throw new BadRequestError('The new password must differ from the current one.');
+  await changePassword(db, config, user, next, false);
+}
+
+/** Applies a patch that may change the primary email; name and email checks run in the transaction. */
+export async function updateUserWithEmail(db: DB, user: User, patch: UserUpdate, email?: string): Promise<User> {
+  if (email !== undefined) assertValidEmail(email);
+  return db.transaction().execute(async (trx) => {
+    if (email !== undefined && email.toLowerCase() !== user.email.toLowerCase()) {
+      await assertEmailFree(trx, email, user.id);
+      await setPrimaryEmail(trx, user.id, email);
+      patch = { ...patch, email };
+    }
+    await users.updateUser(trx, user.id, { ...patch, updated_unix: nowUnix() });
+    return (await users.getUserById(trx, user.id))!;
+  });
+}
+
+/**
+ * Renames a user or organization: the row, the owner name cached on its repositories and,
+ * last, its directory of repositories on disk, so a failed move rolls the rows back.
+ */
+export async function renameUser(db: DB, config: Config, user: User, newName: string, field = 'new_username'): Promise<void> {
+  assertValidUserName(newName, field);
+  if (newName === user.name) return;
+  const from = ownerDir(config.repository.root, user.name);
+  const to = ownerDir(config.repository.root, newName);
+  await db.transaction().execute(async (trx) => {
+    await assertNameFree(trx, newName, user.id);
+    await users.updateUser(trx, user.id, { name: newName, lower_name: newName.toLowerCase(), updated_unix: nowUnix() });
+    await setOwnerNameOfRepos(trx, user.id, newName);
+    if (from === to || !fs.existsSync(from)) return;
+    // An empty directory left by a deleted owner of that name is no obstacle.
+    if (fs.existsSync(to)) {
+      if (fs.readdirSync(to).length) throw new ConflictError(`repository files already exist for [${newName}]`);
+      fs.rmdirSync(to);
+    }
+    fs.renameSync(from, to);
+  });
+}
+
+/**
+ * Refuses to remove the last site admin, and, as Gitea, users who still own repositories or
+ * belong to organizations (purging removes those first).
+ */
+export async function deleteUser(db: DB, user: User): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (user.is_admin && (await users.countAdmins(trx)) <= 1) {
+      throw new InvalidError(`can not delete the last admin user [uid: ${user.id}]`);
+    }
+    if (await countReposOfOwner(trx, user.id)) {
+      throw new InvalidError(`user still has ownership of repositories [uid: ${user.id}]`);
+    }
+    if ((await orgIdsOfUser(trx, user.id)).length) {
+      throw new InvalidError(`user still has membership of organizations [uid: ${user.id}]`);
+    }
+    await users.deleteUserRow(trx, user.id);
+  });
+}
+
+export async function assertNotLastAdmin(db: DB, user: User): Promise<void> {
+  if (user.is_admin && (await users.countAdmins(db)) <= 1) {
+    throw new BadRequestError('cannot remove the last instance admin');
+  }
+}
+
+export const findUserByName = (db: DB, name: string): Promise<User | undefined> => users.getUserByName(db, name);
+
+/** The named user, or a 404 when it does not exist or the viewer may not see it. */
+export async function getVisibleUser(db: DB, name: string, viewer: User | null): Promise<User> {
+  const user = await users.getUserByName(db, name);
+  if (!user || !(await canSeeOwner(db, user, viewer))) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
+  return user;
+}
