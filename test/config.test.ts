@@ -55,4 +55,51 @@ describe('configuration', () => {
     expect(() => loadConfig(null, {}, { HEARTH__SERVER__HTTP_PORT: 'abc' })).toThrow(/server\.http_port/);
     expect(() => loadConfig(null, {}, { HEARTH__SERVERHTTP: '1' })).toThrow(/HEARTH__SECTION__KEY/);
   });
+
+  it('reads [cron.<task>] tables and HEARTH__CRON__<TASK>__<KEY>, typed as the schema says', () => {
+    const file = write('[cron.repo_health_check]\nschedule = "@every 10m"\ntimeout = "90s"\n[cron.git_gc_repos]\nenabled = true\n');
+    const c = loadConfig(file, {}, {
+      HEARTH__CRON__GIT_GC_REPOS__RUN_AT_START: 'true',
+      HEARTH__CRON__CLEANUP_HOOK_TASK_TABLE__NUMBER_TO_KEEP: '3',
+      HEARTH__CRON__CLEANUP_HOOK_TASK_TABLE__CLEANUP_TYPE: 'PerWebhook',
+      HEARTH__CRON__REPO_HEALTH_CHECK__SCHEDULE: '30 4 * * *',
+    });
+    expect(c.cron.repo_health_check).toEqual({ schedule: '30 4 * * *', timeout: '90s' });
+    expect(c.cron.git_gc_repos).toEqual({ enabled: true, run_at_start: true });
+    expect(c.cron.cleanup_hook_task_table).toEqual({ number_to_keep: 3, cleanup_type: 'PerWebhook' });
+    // Keys left out keep the task's own defaults, which are not the config's.
+    expect(c.cron.check_repo_stats).toBeUndefined();
+  });
+
+  it.each([
+    '@every 10m', '@every 1h30m', '@every 72h', '@midnight', '@hourly', '@daily', '@weekly', '@monthly', '@yearly',
+    '@annually', '0 3 * * *', '*/15 * * * *', '30 0 3 * * *', '0 0 1 1 *',
+  ])('accepts the schedule %j', (schedule) => {
+    expect(loadConfig(write(`[cron.check_repo_stats]\nschedule = "${schedule}"\n`), {}, {}).cron.check_repo_stats?.schedule).toBe(schedule);
+  });
+
+  it.each([
+    ['[cron.no_such_task]\nenabled = true\n', 'cron.no_such_task'],
+    ['[cron.check_repo_stats]\nenabled = "yes"\n', 'cron.check_repo_stats.enabled'],
+    ['[cron.check_repo_stats]\nolder_than = "1h"\n', 'cron.check_repo_stats.older_than'],
+    ['[cron.archive_cleanup]\nolder_than = "a day"\n', 'cron.archive_cleanup.older_than'],
+    ['[cron.repo_health_check]\ntimeout = 60\n', 'cron.repo_health_check.timeout'],
+    ['[cron.repo_health_check]\nschedule = "@every"\n', 'cron.repo_health_check.schedule'],
+    ['[cron.repo_health_check]\nschedule = "@sometimes"\n', 'cron.repo_health_check.schedule'],
+    ['[cron.repo_health_check]\nschedule = "* * *"\n', 'cron.repo_health_check.schedule'],
+    ['[cron.repo_health_check]\nschedule = "61 * * * *"\n', 'cron.repo_health_check.schedule'],
+    ['[cron.cleanup_hook_task_table]\ncleanup_type = "Sometimes"\n', 'cron.cleanup_hook_task_table.cleanup_type'],
+    ['[cron.cleanup_hook_task_table]\nnumber_to_keep = -1\n', 'cron.cleanup_hook_task_table.number_to_keep'],
+    ['[cron]\nrepo_health_check = 1\n', 'cron.repo_health_check'],
+  ])('rejects %j naming the key', (text, key) => {
+    expect(() => loadConfig(write(text), {}, {})).toThrow(ConfigError);
+    expect(() => loadConfig(write(text), {}, {})).toThrow(key);
+  });
+
+  it('rejects ill-formed cron environment variables naming them', () => {
+    expect(() => loadConfig(null, {}, { HEARTH__CRON__GIT_GC_REPOS: 'true' })).toThrow(/HEARTH__CRON__TASK__KEY/);
+    expect(() => loadConfig(null, {}, { HEARTH__SERVER__HTTP_PORT__X: '1' })).toThrow(/HEARTH__SECTION__KEY/);
+    expect(() => loadConfig(null, {}, { HEARTH__CRON__GIT_GC_REPOS__ENABLED: 'maybe' })).toThrow(/cron\.git_gc_repos\.enabled/);
+    expect(() => loadConfig(null, {}, { HEARTH__CRON__NOPE__ENABLED: 'true' })).toThrow(/cron\.nope/);
+  });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import * as z from 'zod';
 import { configSchema, type Config, type RawConfig } from './schema';
 
 export class ConfigError extends Error {}
@@ -8,17 +9,38 @@ export class ConfigError extends Error {}
 export type ConfigOverrides = { port?: number; dataDir?: string };
 
 const ENV_PREFIX = 'HEARTH__';
+/** Sections made of tables, one per task: HEARTH__CRON__<TASK>__<KEY>. */
+const TABLE_SECTIONS = new Set(['cron']);
 
 /** HEARTH__SECTION__KEY=value, typed after the key's default (number, boolean, list or string). */
 export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): void {
   const defaults = configSchema.parse({}) as Record<string, Record<string, unknown>>;
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
-    const [sectionName, key, ...rest] = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
-    if (!sectionName || !key || rest.length) throw new ConfigError(`${name}: expected HEARTH__SECTION__KEY`);
+    const [sectionName, key, sub, ...rest] = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
+    const nested = TABLE_SECTIONS.has(sectionName ?? '');
+    if (!sectionName || !key || rest.length || (nested ? !sub : sub !== undefined)) {
+      throw new ConfigError(`${name}: expected HEARTH__SECTION__KEY (HEARTH__CRON__TASK__KEY for a [cron.<task>] key)`);
+    }
     const current = (raw[sectionName] ??= {}) as Record<string, unknown>;
-    current[key] = coerceEnv(value, defaults[sectionName]?.[key]);
+    if (!nested) current[key] = coerceEnv(value, defaults[sectionName]?.[key]);
+    else ((current[key] ??= {}) as Record<string, unknown>)[sub!] = coerceEnv(value, tableKeyKind(sectionName, key, sub!));
   }
+}
+
+/**
+ * A table key has no default to go by (the tasks own them): a stand-in value of the type the
+ * schema declares for it, so the value is typed as for any other key.
+ */
+function tableKeyKind(section: string, table: string, key: string): unknown {
+  const sectionSchema = (configSchema.shape as Record<string, z.ZodType>)[section];
+  let t: unknown = sectionSchema instanceof z.ZodPrefault ? sectionSchema.unwrap() : sectionSchema;
+  for (const name of [table, key]) {
+    if (t instanceof z.ZodOptional) t = t.unwrap();
+    t = t instanceof z.ZodObject ? (t.shape as Record<string, z.ZodType>)[name] : undefined;
+  }
+  if (t instanceof z.ZodOptional) t = t.unwrap();
+  return t instanceof z.ZodNumber ? 0 : t instanceof z.ZodBoolean ? false : t instanceof z.ZodArray ? [] : undefined;
 }
 
 function coerceEnv(value: string, like: unknown): unknown {

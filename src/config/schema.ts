@@ -6,6 +6,32 @@ const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).pre
 const boolDefault = (v: boolean) => z.boolean().default(v);
 const port = z.number().int().min(0).max(65535);
 
+// [cron.<task>] tables take Gitea's keys and value syntax. Their defaults live with the tasks
+// (src/services/cron/tasks), which must cover every task named here: the config only overrides.
+const GO_DURATION = /^(?:0|(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+)$/;
+const duration = z.string().regex(GO_DURATION, 'expected a duration such as "72h", "10m" or "90s"');
+// Required when a schedule has fields (an import would bundle node-cron's ESM build, which
+// cannot load in the CommonJS executable).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const validCronExpression = (s: string) => (require('node-cron') as typeof import('node-cron')).validate(s);
+// robfig/cron's descriptors and 5- or 6-field (seconds first) expressions, as Gitea's scheduler.
+const isSchedule = (s: string) => {
+  const every = /^@every\s+(\S+)$/.exec(s.trim());
+  if (every) return GO_DURATION.test(every[1]!);
+  if (s.trim().startsWith('@')) return /^@(?:yearly|annually|monthly|weekly|daily|midnight|hourly)$/.test(s.trim());
+  const fields = s.trim().split(/\s+/).length;
+  return (fields === 5 || fields === 6) && validCronExpression(s);
+};
+const schedule = z.string().refine(isSchedule, 'expected "@every <duration>", @hourly, @daily, @midnight, @weekly, @monthly, @yearly or a cron expression of 5 or 6 fields');
+const cronTask = <T extends z.ZodRawShape>(extra: T) => z.strictObject({
+  enabled: z.boolean().optional(),
+  run_at_start: z.boolean().optional(),
+  schedule: schedule.optional(),
+  ...extra,
+}).optional();
+const olderThan = { older_than: duration.optional() };
+const gitCommand = { timeout: duration.optional(), args: z.string().optional() };
+
 export const configSchema = z.strictObject({
   server: section({
     app_name: z.string().min(1).default('Hearth'),
@@ -31,6 +57,8 @@ export const configSchema = z.strictObject({
   security: section({
     secret_key: z.string().default(''),
     min_password_length: z.number().int().min(1).max(256).default(8),
+    // As Gitea: the git hooks API answers 403 unless this is false (scripts are stored, not run).
+    disable_git_hooks: boolDefault(true),
   }),
   service: section({
     default_user_visibility: z.enum(['public', 'limited', 'private']).default('public'),
@@ -61,13 +89,39 @@ export const configSchema = z.strictObject({
   webhook: section({
     allowed_host_list: z.string().default('external'),
     deliver_timeout: z.number().int().min(1).default(5),
+    skip_tls_verify: boolDefault(false),
+    proxy_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
+    // Beyond Gitea, which never retries: network errors, timeouts, 429 and 5xx are tried again.
+    max_attempts: z.number().int().min(1).max(50).default(5),
+    retry_backoff: z.number().min(0).default(10),
+  }),
+  queue: section({
+    workers: z.number().int().min(1).max(64).default(4),
   }),
   log: section({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   }),
+  cron: section({
+    repo_health_check: cronTask(gitCommand),
+    check_repo_stats: cronTask({}),
+    archive_cleanup: cronTask(olderThan),
+    deleted_branches_cleanup: cronTask(olderThan),
+    cleanup_hook_task_table: cronTask({
+      cleanup_type: z.enum(['OlderThan', 'PerWebhook']).optional(),
+      ...olderThan,
+      number_to_keep: z.number().int().min(0).optional(),
+    }),
+    delete_inactive_accounts: cronTask(olderThan),
+    delete_repo_archives: cronTask({}),
+    git_gc_repos: cronTask(gitCommand),
+    resync_all_hooks: cronTask({}),
+    delete_old_system_notices: cronTask(olderThan),
+  }),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
+export type CronConfig = RawConfig['cron'];
+export type CronTaskName = keyof CronConfig;
 
 /** The configuration with every path resolved to an absolute one. */
 export type Config = RawConfig & {

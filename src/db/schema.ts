@@ -320,6 +320,32 @@ export interface ReleaseTable {
   is_draft: number; is_prerelease: number; is_tag: Generated<number>; created_unix: number; updated_unix: number;
 }
 
+/** A durable job (0020): run_at and started_at in unix ms. */
+export interface JobTable {
+  id: Generated<number>; kind: string; key: Generated<string>; payload: Generated<string>; state: Generated<string>;
+  attempts: Generated<number>; max_attempts: Generated<number>; run_at: number; started_at: Generated<number>;
+  last_error: Generated<string>; created_unix: number;
+}
+export type Job = Selectable<JobTable>;
+
+/** A webhook (0020): of a repository, an owner (organization or user), or the site (default or system). */
+export interface WebhookTable {
+  id: Generated<number>; repo_id: Generated<number>; owner_id: Generated<number>; is_system_webhook: Generated<number>;
+  type: string; url: string; http_method: Generated<string>; content_type: Generated<number>;
+  secret_sealed: Generated<string>; authorization_sealed: Generated<string>; events: Generated<string>; meta: Generated<string>;
+  is_active: Generated<number>; last_status: Generated<number>; created_unix: number; updated_unix: number;
+}
+export type Webhook = Selectable<WebhookTable>;
+
+/** One delivery of a webhook (0020); delivered_unix in unix ms. */
+export interface HookTaskTable {
+  id: Generated<number>; hook_id: number; uuid: string; event: string; event_type: string; payload_content: string;
+  is_redelivery: Generated<number>; is_delivered: Generated<number>; is_succeed: Generated<number>; attempts: Generated<number>;
+  status_code: Generated<number>; duration_ms: Generated<number>; request_content: Generated<string>;
+  response_content: Generated<string>; delivered_unix: Generated<number>; created_unix: number;
+}
+export type HookTask = Selectable<HookTaskTable>;
+
 export interface Database {
   user: UserTable;
   email_address: EmailAddressTable;
@@ -363,6 +389,9 @@ export interface Database {
   pull_request: PullRequestTable;
   review: ReviewTable;
   review_comment: ReviewCommentTable;
+  job: JobTable;
+  webhook: WebhookTable;
+  hook_task: HookTaskTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -1,5 +1,6 @@
 import { git, gitRun, GitError } from './exec';
 import type { Signature } from './commit';
+import type { RefUpdate } from './hooks';
 
 // Branch and tag plumbing for bare repositories: names, ancestry, listing and creation.
 
@@ -128,4 +129,12 @@ export async function branchAndPullTips(dir: string): Promise<Map<string, string
     if (space > 0) tips.set(line.slice(space + 1), line.slice(0, space));
   }
   return tips;
+}
+
+/** The updates that landed: git may refuse some after the pre-receive hook saw them. */
+export async function landedUpdates(dir: string, updates: RefUpdate[]): Promise<RefUpdate[]> {
+  if (!updates.length) return [];
+  const out = await git(['for-each-ref', '--format=%(objectname) %(refname)', ...updates.map((u) => u.ref)], { gitDir: dir });
+  const now = new Map(out.split('\n').filter(Boolean).map((l) => [l.slice(l.indexOf(' ') + 1), l.slice(0, l.indexOf(' '))]));
+  return updates.filter((u) => (/^0+$/.test(u.newId) ? !now.has(u.ref) : now.get(u.ref) === u.newId));
 }

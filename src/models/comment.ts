@@ -101,3 +101,14 @@ export async function reviewEventIds(db: DB, issueId: number, reviewIds: number[
   for (const r of rows) if (!out.has(r.review_id)) out.set(r.review_id, r.id);
   return out;
 }
+
+/** The newest comment id of an issue (0 for none): a mark to find the rows a change adds. */
+export async function lastCommentIdOf(db: DB, issueId: number): Promise<number> {
+  const row = await db.selectFrom('comment').select((eb) => eb.fn.max('id').as('id')).where('issue_id', '=', issueId).executeTakeFirst();
+  return row?.id ?? 0;
+}
+
+/** The comments and timeline events of an issue after `afterId`, in order. */
+export function commentsAfter(db: DB, issueId: number, afterId: number): Promise<Comment[]> {
+  return db.selectFrom('comment').selectAll().where('issue_id', '=', issueId).where('id', '>', afterId).orderBy('id').execute();
+}

@@ -102,9 +102,3 @@ export async function lastCommentsOf(db: DB, issueIds: number[]): Promise<Map<nu
   return out;
 }
 
-/** State and assignment events a user recorded on an issue from `since` on, oldest first. */
-export async function recentEventsBy(db: DB, issueId: number, doerId: number, since: number): Promise<Comment[]> {
-  return db.selectFrom('comment').selectAll().where('issue_id', '=', issueId).where('poster_id', '=', doerId)
-    .where('created_unix', '>=', since)
-    .where('type', 'in', [COMMENT_TYPE.close, COMMENT_TYPE.reopen, COMMENT_TYPE.assignees]).orderBy('id').execute();
-}

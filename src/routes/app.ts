@@ -19,7 +19,7 @@ function context(h: Hearth): RequestHandler {
     const requestId = req.get('X-Request-Id')?.slice(0, 64) || crypto.randomUUID();
     res.setHeader('X-Request-Id', requestId);
     req.ctx = {
-      requestId, db: h.db, config: h.config, log: h.log,
+      requestId, db: h.db, config: h.config, log: h.log, secret: h.secret,
       doer: null, signer: null, auth: 'none', scopes: null, contextUser: null, repo: null, org: null,
     };
     const started = process.hrtime.bigint();

@@ -15,6 +15,8 @@ export type RequestContext = {
   db: DB;
   config: Config;
   log: Logger;
+  /** The instance secret (Hearth.secret): the key of values sealed at rest (webhook secrets). */
+  secret: string;
   /** The user the request acts as (after Sudo), or null when anonymous. */
   doer: User | null;
   /** The user whose credentials were presented (differs from doer under Sudo). */

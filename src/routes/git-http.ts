@@ -9,10 +9,7 @@ import { serviceHeader, spawnService, type GitService } from '../git/transport';
 import { AppError, ForbiddenError, NotFoundError } from '../lib/errors';
 import { authorizeGit } from '../services/repo/git-access';
 import { checkRefUpdates } from '../services/repo/push-rules';
-import { recordRefUpdates } from '../services/activity/push-feed';
-import { syncReleasesAfterPush } from '../services/release/release-sync';
-import { followPush } from '../services/pull/pull-auto-merge';
-import { syncRepoFromGit } from '../services/repo/repo-sync';
+import { refsMoved } from '../services/repo/refs-moved';
 import type { RepoAccess } from '../services/repo/repos';
 import { authenticate } from './middleware/auth';
 
@@ -95,19 +92,11 @@ async function runService(h: Hearth, req: Request, res: Response, service: GitSe
     const request = path.join(hookDir, 'request');
     const updates = fs.existsSync(request) ? parseHookRequest(fs.readFileSync(request, 'utf8')).updates : [];
     fs.rmSync(hookDir, { recursive: true, force: true });
-    // The database follows the refs before the client hears the push is done.
-    try {
-      await syncRepoFromGit(h.db, access.repo, dir, req.ctx.doer?.id ?? 0);
-      await syncReleasesAfterPush(h.db, access.repo.id, dir, updates);
-    } catch (err) {
-      h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'sync after push failed');
-    }
-    // Pull requests with a side here follow the new tips, after the answer; never fails the push.
-    if (updates.length) followPush(h.db, h.config, access.repo.id, req.ctx.doer?.id ?? 0);
-    // The feed is best effort: a push that landed is never failed by its activity rows.
-    if (req.ctx.doer && updates.length) {
-      await recordRefUpdates(h.db, access.repo.id, req.ctx.doer, dir, updates)
-        .catch((err: unknown) => h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'recording push activity failed'));
+    // The database follows the refs before the client hears the push is done; what follows a
+    // push (feed, pull requests, webhooks) hangs on the refs.moved event.
+    if (updates.length && req.ctx.doer) {
+      await refsMoved(h.db, access.repo, req.ctx.doer, dir, updates, 'push')
+        .catch((err: unknown) => h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'sync after push failed'));
     }
   }
   res.end();

@@ -3,6 +3,7 @@ import { createRepo, git } from '../helpers/git';
 import { expectNullableShape } from '../helpers/issue-shape';
 import { as, cloneWork, commitFile, ok, type Creds, type Work } from '../helpers/pull-fixtures';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
+import { eventually } from '../helpers/wait';
 
 // merge_when_checks_succeed: scheduled (201), merged by the scheduler when a status, an
 // approval or a push completes the checks; cancelled by DELETE. Stale approvals on push.
@@ -21,6 +22,8 @@ const open = async (branch: string, files: Record<string, string>) => {
   return { head, number: pr.number as number };
 };
 const timelineTypes = async (n: number) => (await ok(await api(`issues/${n}/timeline`))).map((e: { type: string }) => e.type);
+/** Scheduled merges run from the job queue, after the answer. */
+const merged = (n: number) => eventually(async () => (await api(`pulls/${n}/merge`)).status === 204, 10_000, `pull ${n} merged`);
 const protect = (rule: Record<string, unknown>) => api('branch_protections/main', 'PATCH', rule);
 
 beforeAll(async () => {
@@ -45,7 +48,7 @@ describe('merge when checks succeed', () => {
     await ok(await api(`statuses/${head}`, 'POST', { state: 'pending', context: 'ci' }), 201);
     expect((await api(`pulls/${number}/merge`)).status).toBe(404);
     await ok(await api(`statuses/${head}`, 'POST', { state: 'success', context: 'ci' }), 201);
-    await ok(await api(`pulls/${number}/merge`), 204);
+    await merged(number);
     const pr = await ok(await api(`pulls/${number}`));
     expectNullableShape(pr, 'PullRequest');
     expect(pr).toMatchObject({ merged: true, state: 'closed' });
@@ -87,7 +90,7 @@ describe('merge when checks succeed', () => {
     await ok(await api(`pulls/${number}/merge`, 'POST', { Do: 'merge', merge_when_checks_succeed: true, delete_branch_after_merge: true }), 201);
     expect((await api(`pulls/${number}/merge`)).status).toBe(404);
     await ok(await api(`pulls/${number}/reviews`, 'POST', { event: 'APPROVED', body: 'ok' }, bob));
-    await ok(await api(`pulls/${number}/merge`), 204);
+    await merged(number);
     expect((await api('branches/auto-review')).status).toBe(404);
 
     // A push: CI already passed the new head on another branch, so the push itself completes the checks.
@@ -99,16 +102,21 @@ describe('merge when checks succeed', () => {
     await ok(await api(`statuses/${next}`, 'POST', { state: 'success', context: 'ci' }), 201);
     expect((await api(`pulls/${second.number}/merge`)).status).toBe(404);
     await git(work.dir, 'push', '-q', 'origin', 'HEAD:refs/heads/auto-push');
-    await ok(await api(`pulls/${second.number}/merge`), 204);
+    await merged(second.number);
     expect((await ok(await api(`pulls/${second.number}`))).head.sha).toBe(next);
     await ok(await protect({ required_approvals: 0 }), 200);
   });
 
-  it('merges at once when nothing blocks, answering 201 all the same', async () => {
+  it('answers 201 before merging when nothing blocks, then merges from the job queue (bug: Renovate found the head branch gone)', async () => {
     await ok(await protect({ enable_status_check: false }), 200);
-    const { number } = await open('auto-now', { 'now.txt': 'now\n' });
-    await ok(await api(`pulls/${number}/merge`, 'POST', { Do: 'merge', merge_when_checks_succeed: true }), 201);
-    await ok(await api(`pulls/${number}/merge`), 204);
+    const { head, number } = await open('auto-now', { 'now.txt': 'now\n' });
+    await ok(await api(`pulls/${number}/merge`, 'POST', { Do: 'merge', merge_when_checks_succeed: true, delete_branch_after_merge: true }), 201);
+    // What Renovate reads right after the 201: the pull still open, its head branch and statuses there.
+    expect((await api(`pulls/${number}/merge`)).status).toBe(404);
+    expect((await api('branches/auto-now')).status).toBe(200);
+    expect((await api(`commits/${head}/statuses`)).status).toBe(200);
+    await merged(number);
+    expect((await api('branches/auto-now')).status).toBe(404);
     const issue = await ok(await api(`issues/${number}`));
     expect(issue.pull_request).toMatchObject({ merged: true });
     expect(issue.pull_request.merged_at).toMatch(/^\d{4}-/);

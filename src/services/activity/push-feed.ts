@@ -54,20 +54,14 @@ async function branchPushContent(dir: string, repo: Repository, u: RefUpdate): P
   });
 }
 
-/** The updates that landed: git may refuse some after the hook saw them. */
-async function landed(dir: string, updates: RefUpdate[]): Promise<RefUpdate[]> {
-  const out = await git(['for-each-ref', '--format=%(objectname) %(refname)', ...updates.map((u) => u.ref)], { gitDir: dir });
-  const now = new Map(out.split('\n').filter(Boolean).map((l) => [l.slice(l.indexOf(' ') + 1), l.slice(0, l.indexOf(' '))]));
-  return updates.filter((u) => (isZero(u.newId) ? !now.has(u.ref) : now.get(u.ref) === u.newId));
-}
 
 /** Records the feed rows of ref updates made by `doer` on the repository (by id: read fresh). */
-export async function recordRefUpdates(db: DB, repoId: number, doer: User, dir: string, updates: RefUpdate[]): Promise<void> {
+async function recordRefUpdates(db: DB, repoId: number, doer: User, dir: string, updates: RefUpdate[]): Promise<void> {
   const relevant = updates.filter((u) => u.ref.startsWith('refs/heads/') || u.ref.startsWith('refs/tags/'));
   if (!relevant.length) return;
   const repo = await getRepoById(db, repoId);
   if (!repo) return;
-  for (const u of await landed(dir, relevant)) {
+  for (const u of relevant) {
     const tag = u.ref.startsWith('refs/tags/');
     if (isZero(u.newId)) {
       await recordAction(db, { op: tag ? OP.deleteTag : OP.deleteBranch, actor: doer, repo, refName: u.ref });
@@ -80,15 +74,12 @@ export async function recordRefUpdates(db: DB, repoId: number, doer: User, dir: 
   }
 }
 
-/**
- * Feed rows of a ref an API write moved (contents, branches, tags, merges): as a push would
- * record them. Best effort: logged, never failing the write that already landed.
- */
-export async function feedRefUpdate(db: DB, repoId: number, doer: User, dir: string, update: RefUpdate): Promise<void> {
+/** Feed rows of refs that moved (a push, an API write, a merge). Best effort: logged, never failing the change. */
+export async function feedRefUpdates(db: DB, repoId: number, doer: User, dir: string, updates: RefUpdate[]): Promise<void> {
   try {
-    await recordRefUpdates(db, repoId, doer, dir, [update]);
+    await recordRefUpdates(db, repoId, doer, dir, updates);
   } catch (err) {
-    backgroundError({ err, repo: repoId, ref: update.ref }, 'recording ref activity failed');
+    backgroundError({ err, repo: repoId, refs: updates.map((u) => u.ref) }, 'recording ref activity failed');
   }
 }
 

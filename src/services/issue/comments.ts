@@ -11,10 +11,9 @@ import { getIssueById } from '../../models/issue';
 import { canRead, canWrite, issueCtx, readableIssue, readableKind, type IssueCtx } from './issue-access';
 import { recordEvent } from './issue-events';
 import { commentViews, type CommentView } from './issue-views';
-import { notifyIssueEvent } from '../notification/notify';
 import { addCrossReferences } from './issue-references';
-import { feedComment } from '../activity/issue-feed';
 import type { RepoAccess } from '../repo/repos';
+import { emit } from '../events/bus';
 
 // Plain comments on issues and pulls (type 0). Event comments share the table but are the
 // timeline's; here they are invisible (listing) or untouchable (204, as Gitea).
@@ -63,8 +62,7 @@ export async function createComment(db: DB, access: RepoAccess, doer: User, inde
     await refreshNumComments(trx, issue.id);
     return c;
   });
-  await notifyIssueEvent(db, { issue, repo: access.repo, doer, commentId: comment.id, text: body });
-  await feedComment(db, doer, access.repo, issue, comment);
+  await emit(db, 'comment.created', { repo: access.repo, doer, issue, comment });
   await addCrossReferences(db, access, doer, issue, body, comment.id);
   const [view] = await commentViews(db, [comment], access);
   return view!;
@@ -101,8 +99,11 @@ async function ownComment(db: DB, access: RepoAccess, doer: User, id: number): P
 export async function editComment(db: DB, access: RepoAccess, doer: User, id: number, body: string): Promise<CommentView | null> {
   const comment = await ownComment(db, access, doer, id);
   if (!CONTENT_COMMENT_TYPES.includes(comment.type)) return null;
-  if (body !== comment.content) await updateCommentContent(db, comment.id, body, nowUnix());
-  const [view] = await commentViews(db, [(await getCommentById(db, comment.id))!], access);
+  const changed = body !== comment.content;
+  if (changed) await updateCommentContent(db, comment.id, body, nowUnix());
+  const fresh = (await getCommentById(db, comment.id))!;
+  if (changed) await emitCommentChange(db, access, doer, fresh, 'comment.edited', comment.content);
+  const [view] = await commentViews(db, [fresh], access);
   return view!;
 }
 
@@ -114,4 +115,12 @@ export async function deleteComment(db: DB, access: RepoAccess, doer: User, id: 
     await deleteCommentRow(trx, comment.id);
     await refreshNumComments(trx, comment.issue_id);
   });
+  await emitCommentChange(db, access, doer, comment, 'comment.deleted', comment.content);
+}
+
+async function emitCommentChange(db: DB, access: RepoAccess, doer: User, comment: Comment, name: 'comment.edited' | 'comment.deleted', from: string): Promise<void> {
+  const issue = await getIssueById(db, comment.issue_id);
+  if (!issue) return;
+  if (name === 'comment.edited') await emit(db, name, { repo: access.repo, doer, issue, comment, from });
+  else await emit(db, name, { repo: access.repo, doer, issue, comment });
 }

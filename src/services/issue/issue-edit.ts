@@ -10,9 +10,8 @@ import { canWrite, issueCtx, readableIssue } from './issue-access';
 import { assigneeEvent, deadlineEvent, milestoneEvent, refEvent, titleEvent } from './issue-events';
 import { changeIssueState, refreshIssueCounters } from './issue-state';
 import { issueView, type IssueView } from './issue-views';
-import { notifyIssueChange } from '../notification/notify';
 import { parseDueDate, resolveAssignees } from './issues';
-import { feedStateChange } from '../activity/issue-feed';
+import { changeWithEvents, emitIssueChanged } from './issue-changes';
 import type { RepoAccess } from '../repo/repos';
 
 /**
@@ -92,7 +91,7 @@ export async function editIssue(db: DB, access: RepoAccess, doer: User, index: n
   }
   const p = await plan(db, access, issue, input, writer);
   const now = nowUnix();
-  const updated = await db.transaction().execute(async (trx) => {
+  const { result: updated, events } = await changeWithEvents(db, issue.id, async (trx) => {
     await applyTextEdits(trx, issue, input, doer.id, now);
     if (p.deadline !== undefined && p.deadline !== issue.deadline_unix) {
       await updateIssueRow(trx, issue.id, { deadline_unix: p.deadline, updated_unix: now });
@@ -108,7 +107,6 @@ export async function editIssue(db: DB, access: RepoAccess, doer: User, index: n
     await refreshIssueCounters(trx, access.repo.id, await labelIdsOfIssue(trx, issue.id), [issue.milestone_id, current.milestone_id]);
     return current;
   });
-  await notifyIssueChange(db, { issue: updated, repo: access.repo, doer, since: now });
-  if (updated.is_closed !== issue.is_closed) await feedStateChange(db, doer, access.repo, updated, updated.is_closed === 1);
+  await emitIssueChanged(db, access.repo, doer, issue, events, updated);
   return issueView(db, updated, access);
 }

@@ -10,6 +10,7 @@ import { labelEvent } from './issue-events';
 import { assertWriter, issueCtx, readableIssue, type IssueCtx } from './issue-access';
 import { ORG_TYPE } from '../permissions';
 import type { RepoAccess } from '../repo/repos';
+import { changeWithEvents, emitIssueChanged } from './issue-changes';
 
 // Labels on issues: add, replace, clear, remove, with Gitea's exclusive scopes (adding
 // `scope/name` removes the issue's other exclusive labels of `scope`).
@@ -91,10 +92,11 @@ async function changeLabels(
   const issue = await readableIssue(db, ctx, index);
   assertWriter(ctx, issue.is_pull);
   const labels = refs ? await resolveLabels(db, labelSourceOf(access), refs) : [];
-  await db.transaction().execute(async (trx) => {
+  const { events } = await changeWithEvents(db, issue.id, async (trx) => {
     const touched = await change(trx, issue, labels, doer.id, nowUnix());
     await refreshLabelCounts(trx, touched);
   });
+  if (events.length) await emitIssueChanged(db, access.repo, doer, issue, events);
   return labelsView(db, ctx, issue);
 }
 
@@ -122,7 +124,8 @@ export async function removeIssueLabelById(db: DB, access: RepoAccess, doer: Use
   assertWriter(ctx, issue.is_pull);
   const [label] = Number.isSafeInteger(labelId) ? await usableLabelsByIds(db, labelSourceOf(access), [labelId]) : [];
   if (!label) throw new InvalidError(`label does not exist [id: ${labelId}]`, 'id');
-  await db.transaction().execute(async (trx) => {
+  const { events } = await changeWithEvents(db, issue.id, async (trx) => {
     await refreshLabelCounts(trx, await detachLabels(trx, issue, [label.id], doer.id, nowUnix()));
   });
+  if (events.length) await emitIssueChanged(db, access.repo, doer, issue, events);
 }

@@ -13,12 +13,11 @@ import { assigneeEvent, milestoneEvent } from './issue-events';
 import { applyLabels, labelSourceOf, resolveLabels } from './issue-labels';
 import { changeIssueState, refreshIssueCounters } from './issue-state';
 import { issueView, type IssueView } from './issue-views';
-import { notifyIssueEvent } from '../notification/notify';
 import { addCrossReferences } from './issue-references';
 import { ACCESS, accessMode } from '../permissions';
 import { settingsOf } from '../repo/repo-settings';
-import { feedIssueCreated } from '../activity/issue-feed';
 import type { RepoAccess } from '../repo/repos';
+import { emit } from '../events/bus';
 
 export type CreateIssueInput = {
   title: string; body?: string; ref?: string; assignee?: string; assignees?: string[];
@@ -90,8 +89,7 @@ export async function createIssue(db: DB, access: RepoAccess, doer: User, input:
     await refreshIssueCounters(trx, access.repo.id, labelIds, [extras.milestoneId]);
     return issue;
   });
-  await notifyIssueEvent(db, { issue, repo: access.repo, doer, text: issue.content });
-  await feedIssueCreated(db, doer, access.repo, issue);
+  await emit(db, 'issue.opened', { repo: access.repo, doer, issue });
   await addCrossReferences(db, access, doer, issue, `${issue.title}\n${issue.content}`);
   return issueView(db, issue, access);
 }

@@ -6,7 +6,7 @@ import { nowUnix } from '../../lib/time';
 import { accountsByNames } from '../../models/mentions';
 import {
   assigneeIds, getIssueNotification, insertIssueNotification, issueWatcherIds, NOTIFY_SOURCE, participantIds,
-  recentEventsBy, repoWatcherIds, touchIssueNotification,
+  repoWatcherIds, touchIssueNotification,
 } from '../../models/notification';
 import { COMMENT_TYPE } from '../../lib/comment-type';
 import { usersByIds } from '../../models/user-lookup';
@@ -83,17 +83,13 @@ function report(err: unknown, issueId: number): void {
  * After an edit: a close or reopen reaches everyone concerned, a new assignment only the new
  * assignee (Gitea's IssueChangeStatus and IssueChangeAssignee), read from the edit's events.
  */
-export async function notifyIssueChange(db: DB, e: Omit<IssueEvent, 'commentId' | 'receivers'> & { since: number }): Promise<void> {
-  let events: Comment[];
-  try {
-    events = await recentEventsBy(db, e.issue.id, e.doer.id, e.since);
-  } catch (err) {
-    events = [];
-    report(err, e.issue.id);
-  }
+export async function notifyIssueChange(db: DB, e: Omit<IssueEvent, 'commentId' | 'receivers'> & { events: Comment[] }): Promise<void> {
+  const events = e.events.filter((c) => c.poster_id === e.doer.id && NOTIFIED_CHANGES.has(c.type));
   const state = events.filter((c) => c.type !== COMMENT_TYPE.assignees).at(-1);
   if (state) await notifyIssueEvent(db, { ...e, commentId: state.id });
   for (const c of events.filter((x) => x.type === COMMENT_TYPE.assignees && !x.removed_assignee)) {
     await notifyIssueEvent(db, { ...e, commentId: c.id, receivers: [c.assignee_id] });
   }
 }
+
+const NOTIFIED_CHANGES = new Set<number>([COMMENT_TYPE.close, COMMENT_TYPE.reopen, COMMENT_TYPE.assignees]);

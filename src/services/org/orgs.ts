@@ -12,6 +12,7 @@ import { countReposOfOwner, listReposOfOwner } from '../../models/repo';
 import { isOrgMember } from '../../models/team-access';
 import { canCreateOrgRepo } from '../../models/team-rights';
 import { getUserById, getUserByName, insertUser, updateUser } from '../../models/user';
+import { deleteWebhooksOf } from '../../models/webhook';
 import { removeAvatarFile } from '../user/avatars';
 import { assertValidEmail, assertValidUserName } from '../names';
 import { ACCESS, canSeeOwner, ORG_TYPE, UNITS } from '../permissions';
@@ -140,6 +141,7 @@ export async function deleteOrganization(db: DB, config: Config, org: User, purg
     if (await countReposOfOwner(trx, org.id)) {
       throw new InvalidError(`user still has ownership of repositories [uid: ${org.id}]`);
     }
+    await deleteWebhooksOf(trx, { ownerId: org.id });
     await deleteOrgRow(trx, org.id);
   });
   removeAvatarFile(config, org);

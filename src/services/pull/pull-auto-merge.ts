@@ -15,6 +15,9 @@ import { getUserById } from '../../models/user';
 import { gitRun } from '../../git/exec';
 import { recordEvent } from '../issue/issue-events';
 import { queueFollowUp } from './pull-follow-queue';
+import { enqueueJob } from '../jobs/queue';
+import { emit } from '../events/bus';
+import { refsSettled } from '../repo/refs-lock';
 import { checkPreconditions, mergePull, type MergeInput } from './pull-merge';
 import { dirOfRepo, refreshPull, tipsReader } from './pull-git';
 import { markMerged } from './pull-state';
@@ -39,7 +42,7 @@ export type MergeOutcome = 'merged' | 'scheduled';
 export async function mergeOrSchedule(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput): Promise<MergeOutcome> {
   // A manual merge record is never scheduled (Gitea handles it first).
   if (!input.merge_when_checks_succeed || input.Do === 'manually-merged') {
-    await mergeAndFollow(db, config, access, doer, index, input);
+    await mergePull(db, config, access, doer, index, input);
     return 'merged';
   }
   const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
@@ -49,11 +52,13 @@ export async function mergeOrSchedule(db: DB, config: Config, access: RepoAccess
   if (pr.auto_merge) throw new ConflictError(`pull request is already scheduled to auto merge [index: ${issue.index}]`);
   const { merge_when_checks_succeed: _, force_merge: __, head_commit_id: ___, ...rest } = input;
   const plan: Plan = { input: rest, doer_id: doer.id };
+  // Never merged inside the request, even when every check already passes (Gitea's automerge
+  // queue): a client reading the head branch right after the 201 (Renovate) must still find it.
   await db.transaction().execute(async (trx) => {
     await updatePull(trx, pr.id, { auto_merge: JSON.stringify(plan) });
     await recordEvent(trx, issue, doer.id, COMMENT_TYPE.prScheduledToAutoMerge, nowUnix());
+    await enqueueAutoMerge(trx, pr.base_repo_id, pr.issue_id, undefined, SCHEDULED_MERGE_DELAY_MS);
   });
-  await attemptAutoMerge(db, config, pr.issue_id);
   return 'scheduled';
 }
 
@@ -90,7 +95,7 @@ export async function attemptAutoMerge(db: DB, config: Config, issueId: number, 
     if (!pr || !plan || (sha && pr.head_commit_id !== sha)) return false;
     const [issue, repo, doer] = await Promise.all([getIssueById(db, issueId), getRepoById(db, pr.base_repo_id), getUserById(db, plan.doer_id)]);
     if (!issue || issue.is_closed || !repo || !doer || !doer.is_active || doer.prohibit_login) return false;
-    await mergeAndFollow(db, config, await accessOf(db, repo, doer), doer, issue.index, plan.input, { auto: true });
+    await mergePull(db, config, await accessOf(db, repo, doer), doer, issue.index, plan.input, { auto: true });
     return true;
   } catch (err) {
     if (err instanceof AppError && err.status < 500) backgroundInfo({ issue: issueId, reason: err.message }, 'scheduled auto-merge is waiting');
@@ -99,27 +104,38 @@ export async function attemptAutoMerge(db: DB, config: Config, issueId: number, 
   }
 }
 
+/** A scheduled merge whose checks already pass waits this long, so the scheduling client reads first. */
+const SCHEDULED_MERGE_DELAY_MS = 1500;
+
+export const AUTO_MERGE_JOB = 'pull.auto-merge';
+export type AutoMergeJob = { issueId: number; sha?: string };
+
+/** A durable job that attempts the scheduled merge; one repository's merges run in order. */
+function enqueueAutoMerge(db: DB, repoId: number, issueId: number, sha?: string, delayMs = 0): Promise<number> {
+  const payload: AutoMergeJob = sha ? { issueId, sha } : { issueId };
+  return enqueueJob(db, { kind: AUTO_MERGE_JOB, key: `repo:${repoId}`, payload, delayMs });
+}
+
 /** A successful status on `sha` may complete the checks of pull requests whose head it is. */
-export async function autoMergeAt(db: DB, config: Config, baseRepoId: number, sha: string): Promise<void> {
-  for (const pr of await autoMergePullsAt(db, baseRepoId, sha)) {
-    queueFollowUp(baseRepoId, `merge:${pr.issue_id}`, async () => { await attemptAutoMerge(db, config, pr.issue_id, sha); });
-  }
+export async function autoMergeAt(db: DB, baseRepoId: number, sha: string): Promise<void> {
+  for (const pr of await autoMergePullsAt(db, baseRepoId, sha)) await enqueueAutoMerge(db, baseRepoId, pr.issue_id, sha);
 }
 
-/** A merge is a push to the base: the other pull requests there follow it, as Gitea's merge push. */
-async function mergeAndFollow(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {}) {
-  await mergePull(db, config, access, doer, index, input, opts);
-  followPush(db, config, access.repo.id, doer.id);
+/** A review or a dismissal may complete the checks of a scheduled merge. */
+export async function autoMergeAfterReview(db: DB, repoId: number, issueId: number): Promise<void> {
+  const pr = await getPullByIssueId(db, issueId);
+  if (pr?.auto_merge && !pr.has_merged) await enqueueAutoMerge(db, repoId, issueId);
 }
 
-/** refreshPullsAfterPush after the answer, queued per repository (pull-follow-queue.ts). */
+/**
+ * refreshPullsAfterPush after the answer, queued per repository (pull-follow-queue.ts), once the
+ * ref writer of the moment is done (a merge records itself before its base's pulls are re-tested).
+ */
 export function followPush(db: DB, config: Config, repoId: number, pusherId: number): void {
-  queueFollowUp(repoId, 'refresh', () => refreshPullsAfterPush(db, config, repoId, pusherId));
-}
-
-/** attemptAutoMerge after the answer (a review or a status may have completed the checks). */
-export function queueAutoMerge(db: DB, config: Config, repoId: number, issueId: number): void {
-  queueFollowUp(repoId, `merge:${issueId}`, async () => { await attemptAutoMerge(db, config, issueId); });
+  queueFollowUp(repoId, 'refresh', async () => {
+    await refsSettled(repoId);
+    await refreshPullsAfterPush(db, config, repoId, pusherId);
+  });
 }
 
 /** Re-tests run side by side, one git process per core (measured on 2 cores: 3 at once gained nothing). */
@@ -138,11 +154,18 @@ export async function refreshPullsAfterPush(db: DB, config: Config, repoId: numb
       const now = fresh && (await getPullByIssueId(db, fresh.issue_id));
       if (!now || now.has_merged) continue;
       const before = moved[i]!;
+      if (now.head_commit_id !== before.head_commit_id) await emitSynchronized(db, now, before.head_commit_id, pusherId);
       if (before.base_repo_id === repoId && before.commits_ahead > 0 && now.commits_ahead === 0) await detectManualMerge(db, config, now, pusherId);
       // A new head or base may satisfy what a scheduled merge waited for (Gitea rechecks after testing the pull).
       else if (now.auto_merge) await attemptAutoMerge(db, config, now.issue_id);
     } catch { /* one broken pull request must not stop the others */ }
   }
+}
+
+/** The head of an open pull request moved: `pull.synchronized` (webhooks' pull_request_sync), by the pusher. */
+async function emitSynchronized(db: DB, pr: PullRequest, before: string, pusherId: number): Promise<void> {
+  const [issue, repo, doer] = await Promise.all([getIssueById(db, pr.issue_id), getRepoById(db, pr.base_repo_id), getUserById(db, pusherId)]);
+  if (issue && repo && doer) await emit(db, 'pull.synchronized', { repo, doer, issue, before, after: pr.head_commit_id });
 }
 
 /**

@@ -16,9 +16,8 @@ import { dirOfRepo } from './pull-git';
 import { loadPull } from './pull-views';
 import { settingsOf } from '../repo/repo-settings';
 import { accessOf, type RepoAccess } from '../repo/repos';
-import { feedRefUpdate } from '../activity/push-feed';
 import { withRefsLock } from '../repo/refs-lock';
-import { syncRepoFromGit } from '../repo/repo-sync';
+import { refsMoved } from '../repo/refs-moved';
 
 export const MERGE_DO = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
 export type MergeDo = (typeof MERGE_DO)[number];
@@ -100,9 +99,8 @@ async function mergeNow(
   if (!(await updateRef(dir, `refs/heads/${pr.base_branch}`, built.commit, baseSha, zeroId(baseSha.length === 64 ? 'sha256' : 'sha1')))) {
     throw new ConflictError('the base branch moved during the merge, try again');
   }
-  await syncRepoFromGit(db, access.repo, dir, doer.id);
-  // As Gitea's merge push: the base branch's new commits in the feed, then the merge itself.
-  await feedRefUpdate(db, access.repo.id, doer, dir, { ref: `refs/heads/${pr.base_branch}`, oldId: baseSha, newId: built.commit });
+  // As Gitea's merge push: the base branch moved (its new commits in the feed), then the merge itself.
+  await refsMoved(db, access.repo, doer, dir, [{ ref: `refs/heads/${pr.base_branch}`, oldId: baseSha, newId: built.commit }], 'merge');
   await markMerged(db, access.repo.id, doer.id, issue, pr, built.commit, opts.auto);
   if (input.delete_branch_after_merge ?? settingsOf(access.repo).default_delete_branch_after_merge) await deleteHead(db, config, pr, doer);
 }

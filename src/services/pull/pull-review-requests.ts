@@ -13,13 +13,13 @@ import { hasTeamRepo, teamMemberIds, unitsOfTeams } from '../../models/team';
 import { teamsByNames, usersByNames } from '../../models/user-lookup';
 import { canWrite } from '../issue/issue-access';
 import { recordEvent } from '../issue/issue-events';
-import { notifyIssueEvent } from '../notification/notify';
 import { loadPull, type LoadedPull } from './pull-views';
 import { ACCESS, accessMode, ORG_TYPE } from '../permissions';
 import { effectiveRule, toRule } from '../repo/protection-rules';
 import { getPullReview, isOfficial, listPullReviews } from './pull-reviews';
 import { reviewTeamsByIds, withReviewTeams, type TeamReviewView } from './review-teams';
 import type { RepoAccess } from '../repo/repos';
+import { emit } from '../events/bus';
 
 // POST/DELETE .../pulls/{index}/requested_reviewers: review requests are review rows of type
 // REQUEST_REVIEW (as Gitea), addressed to a user (reviewer_id) or a team (reviewer_team_id).
@@ -117,7 +117,8 @@ export async function addReviewRequests(db: DB, access: RepoAccess, loaded: Load
     if (!v.team) continue;
     for (const id of await teamMemberIds(db, v.review.reviewer_team_id)) if (id !== loaded.issue.poster_id) receivers.add(id);
   }
-  if (receivers.size) await notifyIssueEvent(db, { issue: loaded.issue, repo: access.repo, doer, receivers: [...receivers] });
+  const reviewers = out.flatMap((v) => (v.reviewer ? [v.reviewer] : []));
+  if (out.length) await emit(db, 'pull.review_requested', { repo: access.repo, doer, issue: loaded.issue, reviewers, removed: false, notify: [...receivers] });
   return out;
 }
 

@@ -13,12 +13,11 @@ import {
 } from '../../models/review';
 import { isUserInTeams, usersByIds } from '../../models/user-lookup';
 import { recordEvent } from '../issue/issue-events';
-import { queueAutoMerge } from './pull-auto-merge';
 import { dirOfRepo } from './pull-git';
+import { emit } from '../events/bus';
 import { loadPull, type LoadedPull } from './pull-views';
 import { ACCESS, accessMode } from '../permissions';
 import { effectiveRule, toRule } from '../repo/protection-rules';
-import { feedReview, feedReviewDismissed } from '../activity/issue-feed';
 import type { RepoAccess } from '../repo/repos';
 
 // Pull request reviews (Gitea's review service): pending drafts, submitted verdicts, line
@@ -145,8 +144,7 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
     const submitted = type !== REVIEW_TYPE.pending ? await reviewSubmitted(trx, loaded.issue.id, doer.id, r.id, body, now) : null;
     return { review: r, event: submitted };
   });
-  if (event) await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), event);
-  if (type === REVIEW_TYPE.approve) queueAutoMerge(db, config, access.repo.id, loaded.issue.id);
+  if (event) await emit(db, 'pull.reviewed', { repo: access.repo, doer, issue: loaded.issue, review, verdict: verdictOf(type), event });
   return (await views(db, loaded, [review]))[0]!;
 }
 
@@ -164,8 +162,7 @@ export async function submitPullReview(db: DB, config: Config, access: RepoAcces
     await updateReview(trx, review.id, { type, content: body, official: official ? 1 : 0, created_unix: now, updated_unix: now });
     return reviewSubmitted(trx, loaded.issue.id, doer.id, review.id, body, now);
   });
-  await feedReview(db, doer, access.repo, loaded.issue, verdictOf(type), event);
-  if (type === REVIEW_TYPE.approve) queueAutoMerge(db, config, access.repo.id, loaded.issue.id);
+  await emit(db, 'pull.reviewed', { repo: access.repo, doer, issue: loaded.issue, review: { ...review, type, content: body }, verdict: verdictOf(type), event });
   return getPullReview(db, config, access, doer, index, id);
 }
 
@@ -193,12 +190,8 @@ export async function dismissPullReview(
     // Only a dismissal shows in the timeline, with its message (Gitea has no undismiss event).
     if (dismissed) await recordEvent(trx, { id: review.issue_id }, doer.id, COMMENT_TYPE.dismissReview, now, { content: message, meta: JSON.stringify({ review_id: review.id }) });
   });
-  if (dismissed) {
-    const reviewer = (await usersByIds(db, [review.reviewer_id]))[0]?.name ?? '';
-    await feedReviewDismissed(db, doer, access.repo, loaded.issue, reviewer, message);
-  }
-  // A dismissed rejection may have been what held a scheduled merge back.
-  queueAutoMerge(db, config, access.repo.id, review.issue_id);
+  const reviewer = (await usersByIds(db, [review.reviewer_id]))[0]?.name ?? '';
+  await emit(db, 'pull.review_dismissed', { repo: access.repo, doer, issue: loaded.issue, review, reviewer, message, dismissed });
   return getPullReview(db, config, access, doer, index, id);
 }
 

@@ -6,7 +6,10 @@ import { updateIssueRow } from '../../models/issue';
 import { labelIdsOfIssue } from '../../models/issue-label';
 import { updatePull } from '../../models/pull';
 import { recordEvent } from '../issue/issue-events';
-import { feedMerged } from '../activity/issue-feed';
+import { emit } from '../events/bus';
+import { getIssueById } from '../../models/issue';
+import { getRepoById } from '../../models/repo';
+import { getUserById } from '../../models/user';
 import { refreshIssueCounters } from '../issue/issue-state';
 
 /** Records a merge: the pull row, the merge event, the issue closed and every counter following. */
@@ -22,6 +25,7 @@ export async function markMerged(
     await updateIssueRow(trx, issue.id, { is_closed: 1, closed_unix: now, updated_unix: now });
     await refreshIssueCounters(trx, repoId, await labelIdsOfIssue(trx, issue.id), [issue.milestone_id]);
   });
-  await feedMerged(db, repoId, doerId, issue, auto);
+  const [repo, doer, merged] = await Promise.all([getRepoById(db, repoId), getUserById(db, doerId), getIssueById(db, issue.id)]);
+  if (repo && doer && merged) await emit(db, 'pull.merged', { repo, doer, issue: merged, auto });
 }
 

@@ -7,13 +7,13 @@ import { mergeStyle, rebaseStyle } from '../../git/merge-styles';
 import { revParse, zeroId } from '../../git/repo';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
 import { getRepoById } from '../../models/repo';
-import { commitThenFollow } from '../repo/contents-commit';
+import { commitUnderLock } from '../repo/contents-commit';
 import { dirOfRepo } from './pull-git';
 import { loadPull } from './pull-views';
 import { ACCESS } from '../permissions';
 import { settingsOf } from '../repo/repo-settings';
 import { accessOf, type RepoAccess } from '../repo/repos';
-import { syncRepoFromGit } from '../repo/repo-sync';
+import { refsMoved } from '../repo/refs-moved';
 
 // POST .../pulls/{index}/update: brings the base into the head branch (a merge commit, or the
 // head rebased onto the base), written in the head repository and moved with compare-and-swap.
@@ -31,7 +31,7 @@ export async function updatePullBranch(db: DB, config: Config, access: RepoAcces
   if (head.mode < ACCESS.write && !maintainer) throw new ForbiddenError('user may not push to the head branch');
   if (pr.commits_behind === 0) return;
   // A push to the head branch: queued with the repository's other ref writers, then followed.
-  await commitThenFollow(db, config, head, doer, () => rewriteHead(db, config, access, headRepo, doer, pr, style));
+  await commitUnderLock(head, () => rewriteHead(db, config, access, headRepo, doer, pr, style));
 }
 
 async function rewriteHead(db: DB, config: Config, access: RepoAccess, headRepo: Repository, doer: User, pr: PullRequest, style: UpdateStyle): Promise<void> {
@@ -51,5 +51,5 @@ async function rewriteHead(db: DB, config: Config, access: RepoAccess, headRepo:
   if (!(await updateRef(headDir, `refs/heads/${pr.head_branch}`, built.commit, headSha, zeroId(headSha.length === 64 ? 'sha256' : 'sha1')))) {
     throw new ConflictError('the head branch moved during the update, try again');
   }
-  await syncRepoFromGit(db, headRepo, headDir, doer.id);
+  await refsMoved(db, headRepo, doer, headDir, [{ ref: `refs/heads/${pr.head_branch}`, oldId: headSha, newId: built.commit }], 'pull-update');
 }

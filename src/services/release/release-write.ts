@@ -11,8 +11,8 @@ import { deleteAssetsOfRelease } from '../../models/release-asset';
 import { attachmentPath, removeFile } from '../issue/attachment-files';
 import { releaseView, syncReleaseCounter, type ReleaseView } from './releases';
 import type { RepoAccess } from '../repo/repos';
-import { feedReleasePublished } from '../activity/issue-feed';
 import { createTag } from '../repo/tags';
+import { emit } from '../events/bus';
 
 // Creating, editing and deleting releases (Gitea's services/release): publishing a release
 // creates its tag (lightweight, or annotated with tag_message) from the target when missing; a
@@ -84,7 +84,7 @@ export async function createRelease(db: DB, config: Config, access: RepoAccess, 
     await updateReleaseRow(trx, existing.id, fields);
     return (await getReleaseRow(trx, repo.id, existing.id))!;
   });
-  if (!row.is_draft) await feedReleasePublished(db, doer, repo, row.title, row.tag_name);
+  if (!row.is_draft) await emit(db, 'release.published', { repo, doer, release: row });
   return releaseView(db, row);
 }
 
@@ -125,7 +125,7 @@ export async function editRelease(
     return (await getReleaseRow(trx, access.repo.id, rel.id))!;
   });
   // Publishing a draft is the release's publication (Gitea's UpdateRelease notifies NewRelease then).
-  if (rel.is_draft && !row.is_draft) await feedReleasePublished(db, doer, access.repo, row.title, row.tag_name);
+  if (!row.is_draft) await emit(db, rel.is_draft ? 'release.published' : 'release.updated', { repo: access.repo, doer, release: row });
   return releaseView(db, row);
 }
 

@@ -12,9 +12,8 @@ import { userNamesByEmails } from '../../models/user-lookup';
 import { ACCESS } from '../permissions';
 import { loadRules } from './protected-branches';
 import { canUserMerge, canUserPush, effectiveRule, type ProtectionRule } from './protection-rules';
-import { syncRepoFromGit } from './repo-sync';
-import { feedBranchCreated, feedRefUpdate } from '../activity/push-feed';
 import type { RepoAccess } from './repos';
+import { refsMoved } from './refs-moved';
 
 /** What the Branch JSON needs: the head commit, its governing rule and the caller's rights. */
 export type BranchView = {
@@ -111,8 +110,7 @@ export async function createBranch(db: DB, config: Config, access: RepoAccess, d
   await assertNoRefConflict(dir, input.name);
   const zero = zeroId(access.repo.object_format_name);
   if (!(await updateRef(dir, `refs/heads/${input.name}`, sha, null, zero))) throw new ConflictError('The branch already exists.');
-  await syncRepoFromGit(db, access.repo, dir, doer.id);
-  await feedBranchCreated(db, access.repo, doer, input.name);
+  await refsMoved(db, access.repo, doer, dir, [{ ref: `refs/heads/${input.name}`, oldId: zero, newId: sha }], 'branch');
   return getBranch(db, config, access, doer, input.name);
 }
 
@@ -125,8 +123,7 @@ export async function deleteBranch(db: DB, config: Config, access: RepoAccess, d
   const sha = name ? await refTarget(dir, `refs/heads/${name}`) : null;
   if (!sha) throw new NotFoundError();
   await deleteRef(dir, `refs/heads/${name}`, sha);
-  await syncRepoFromGit(db, access.repo, dir, doer.id);
-  await feedRefUpdate(db, access.repo.id, doer, dir, { ref: `refs/heads/${name}`, oldId: sha, newId: zeroId(access.repo.object_format_name) });
+  await refsMoved(db, access.repo, doer, dir, [{ ref: `refs/heads/${name}`, oldId: sha, newId: zeroId(access.repo.object_format_name) }], 'branch');
 }
 
 const TARGET_EXISTS = 'Cannot rename a branch using the same name or rename to a branch that already exists.';
@@ -154,8 +151,13 @@ export async function renameBranch(db: DB, config: Config, access: RepoAccess, d
   if (exactRule && (await getProtectedBranchByName(db, access.repo.id, to))) {
     throw new ConflictError(`a branch protection rule named ${to} already exists`);
   }
+  const sha = (await refTarget(dir, `refs/heads/${from}`))!;
   await renameBranchRef(dir, from, to);
   if (exactRule) await updateProtectedBranch(db, exactRule.id, { rule_name: to });
   if (isDefault) await updateRepo(db, access.repo.id, { default_branch: to });
-  await syncRepoFromGit(db, { ...access.repo, default_branch: isDefault ? to : access.repo.default_branch }, dir, doer.id);
+  // As Gitea's RenameBranch: the old name deleted, the new one created.
+  const zero = zeroId(access.repo.object_format_name);
+  await refsMoved(db, { ...access.repo, default_branch: isDefault ? to : access.repo.default_branch }, doer, dir, [
+    { ref: `refs/heads/${from}`, oldId: sha, newId: zero }, { ref: `refs/heads/${to}`, oldId: zero, newId: sha },
+  ], 'branch');
 }

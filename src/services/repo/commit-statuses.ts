@@ -9,8 +9,8 @@ import { nowUnix } from '../../lib/time';
 import { insertCommitStatus, latestCommitStatuses, listCommitStatuses, type StatusSort } from '../../models/commit-status';
 import { usersByIds } from '../../models/user-lookup';
 import { repoDirOf } from './commits';
-import { autoMergeAt } from '../pull/pull-auto-merge';
 import type { RepoAccess } from './repos';
+import { emit } from '../events/bus';
 
 export { STATUS_STATES, type StatusState } from '../../lib/commit-state';
 
@@ -62,8 +62,7 @@ export async function createCommitStatus(
     repoId: access.repo.id, sha: id, state: input.state, creatorId: doer.id, unix: nowUnix(),
     targetUrl: input.target_url.trim(), description: input.description.trim(), context: input.context.trim(),
   });
-  // A success may be the last check a scheduled merge waited for (Gitea's automerge notifier).
-  if (row.state === 'success') await autoMergeAt(db, config, access.repo.id, id);
+  await emit(db, 'commit.status', { repo: access.repo, doer, sha: id, status: row });
   return { rows: [row], creators: new Map([[doer.id, doer]]) };
 }
 

@@ -8,9 +8,7 @@ import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../.
 import { dirOfRepo } from './contents-paths';
 import { loadRules } from './protected-branches';
 import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protection-rules';
-import { syncRepoFromGit } from './repo-sync';
-import { feedRefUpdate } from '../activity/push-feed';
-import { followPush } from '../pull/pull-auto-merge';
+import { refsMoved } from './refs-moved';
 import { withRefsLock } from './refs-lock';
 import type { RepoAccess } from './repos';
 
@@ -109,13 +107,13 @@ export async function landCommit(db: DB, config: Config, access: RepoAccess, doe
   if (!(await updateRef(t.dir, `refs/heads/${t.newBranch}`, commit, expected, zero))) {
     throw new ConflictError(`branch ${t.newBranch} was updated meanwhile, try again`);
   }
-  await syncRepoFromGit(db, access.repo, t.dir, doer.id);
-  await feedRefUpdate(db, access.repo.id, doer, t.dir, { ref: `refs/heads/${t.newBranch}`, oldId: expected ?? zero, newId: commit });
+  await refsMoved(db, access.repo, doer, t.dir, [{ ref: `refs/heads/${t.newBranch}`, oldId: expected ?? zero, newId: commit }], 'commit');
 }
 
-/** An API commit in `fn`, then the pull requests from or into the branch follow it, as after a push. */
-export async function commitThenFollow<T>(db: DB, config: Config, access: RepoAccess, doer: User, fn: () => Promise<T>): Promise<T> {
-  const result = await withRefsLock(access.repo.id, fn);
-  followPush(db, config, access.repo.id, doer.id);
-  return result;
+/**
+ * An API commit in `fn`, one at a time per repository (the refs it moves are followed through
+ * refsMoved, as after a push).
+ */
+export async function commitUnderLock<T>(access: RepoAccess, fn: () => Promise<T>): Promise<T> {
+  return withRefsLock(access.repo.id, fn);
 }

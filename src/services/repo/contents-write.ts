@@ -9,7 +9,7 @@ import { entriesAt, type Entry } from '../../git/tree';
 import { AppError, InvalidError, NotFoundError } from '../../lib/errors';
 import { contentsAt, type ContentItem } from './contents';
 import {
-  commitMessage, commitThenFollow, landCommit, prepareTarget, signatures, type CommitOptions,
+  commitMessage, commitUnderLock, landCommit, prepareTarget, signatures, type CommitOptions,
 } from './contents-commit';
 import { checkTreePath, type RefCommit } from './contents-paths';
 import type { RepoAccess } from './repos';
@@ -91,7 +91,7 @@ export async function changeFiles(
 ): Promise<FilesResult> {
   if (!files.length) throw new InvalidError('[files]: at least one file operation is required', 'files');
   const ops = checkPaths(files, config.api.default_max_blob_size);
-  return commitThenFollow(db, config, access, doer, () => writeFiles(db, config, access, doer, opts, files, ops));
+  return commitUnderLock(access, () => writeFiles(db, config, access, doer, opts, files, ops));
 }
 
 async function writeFiles(
@@ -116,7 +116,7 @@ async function writeFiles(
 export function applyDiffPatch(
   db: DB, config: Config, access: RepoAccess, doer: User, opts: CommitOptions, patch: string,
 ): Promise<CommitMeta> {
-  return commitThenFollow(db, config, access, doer, async () => {
+  return commitUnderLock(access, async () => {
     const t = await prepareTarget(db, config, access, doer, opts, [], false);
     const applied = await applyPatchToTree(t.dir, t.parent!, patch);
     if (!applied.ok) throw new InvalidError(`git apply error: ${applied.error}`);

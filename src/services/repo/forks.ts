@@ -10,6 +10,7 @@ import { getOrgByName } from '../../models/org';
 import { bumpCounter, getRepoByOwnerAndName, insertRepo } from '../../models/repo';
 import { bumpUserRepos, getForkByOwner } from '../../models/repo-owner';
 import { searchRepos } from '../../models/repo-search';
+import { copyDefaultWebhooksToRepo } from '../../models/webhook';
 import { isOrgMember } from '../../models/team-access';
 import { assertValidRepoName } from '../names';
 import { accessMode } from '../permissions';
@@ -17,8 +18,8 @@ import { DEFAULT_SETTINGS } from './repo-settings';
 import { syncRepoFromGit } from './repo-sync';
 import { withAccess, type RepoAccess, type RepoWithParent } from './repos';
 import { markWatch } from './stars';
-import { feedForked } from '../activity/issue-feed';
 import { VISIBILITY } from '../visibility';
+import { emit } from '../events/bus';
 
 export type ForkInput = { organization?: string; name?: string };
 
@@ -54,6 +55,8 @@ async function insertFork(db: DB, doer: User, base: RepoAccess, owner: User, nam
   await bumpCounter(db, base.repo.id, 'num_forks', 1);
   await bumpUserRepos(db, owner.id, 1);
   await markWatch(db, doer.id, fork.id, true);
+  // As Gitea's CreateRepositoryByExample, which forks go through too.
+  await copyDefaultWebhooksToRepo(db, fork.id, now);
   return fork;
 }
 
@@ -85,7 +88,7 @@ export async function forkRepository(db: DB, config: Config, doer: User, base: R
     throw err;
   }
   const fork = await syncRepoFromGit(db, created, dir, doer.id);
-  await feedForked(db, doer, fork);
+  await emit(db, 'repo.forked', { repo: base.repo, doer, fork });
   return { repo: fork, owner, mode: await accessMode(db, doer, fork, owner), parent: base };
 }
 

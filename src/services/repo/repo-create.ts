@@ -10,11 +10,12 @@ import { fillLicense } from '../../lib/license-fill';
 import { readTemplate } from '../../lib/templates';
 import { nowUnix } from '../../lib/time';
 import { getRepoById, getRepoByOwnerAndName, insertRepo } from '../../models/repo';
+import { copyDefaultWebhooksToRepo } from '../../models/webhook';
 import { assertValidRepoName } from '../names';
 import { DEFAULT_SETTINGS } from './repo-settings';
 import { syncRepoFromGit } from './repo-sync';
-import { recordRepoCreated } from '../activity/activity';
 import { markWatch } from './stars';
+import { emit } from '../events/bus';
 
 export type CreateRepoInput = {
   name: string;
@@ -98,6 +99,7 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
       await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '+', 1) })).where('id', '=', owner.id).execute();
       // As Gitea (AutoWatchNewRepos): the creator watches the new repository.
       await markWatch(trx, doer.id, repo.id, true);
+      await copyDefaultWebhooksToRepo(trx, repo.id, now);
     } catch (err) {
       removeRepoDir(dir);
       throw err;
@@ -105,7 +107,6 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
     return (await getRepoById(trx, repo.id))!;
   });
   const repo = files.length ? await syncRepoFromGit(db, created, dir, doer.id) : created;
-  // The feed is best effort: the repository exists whatever happens to its feed row.
-  await recordRepoCreated(db, doer, repo).catch(() => {});
+  await emit(db, 'repo.created', { repo, doer, owner });
   return repo;
 }

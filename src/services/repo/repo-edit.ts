@@ -7,14 +7,15 @@ import { moveRepoDir, removeRepoDir, repoDir, repoExists, revParse } from '../..
 import { InvalidError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { deleteRedirect, deleteRepoRow, getRepoById, getRepoByOwnerAndName, setRedirect, updateRepo } from '../../models/repo';
+import { deleteWebhooksOf } from '../../models/webhook';
 import { forgetStarsOf } from '../../models/stars';
 import { assertValidRepoName } from '../names';
 import { settingsOf, type RepoSettings } from './repo-settings';
 import { deleteAttachmentsOfRepo } from '../../models/attachment';
 import { uncountRepoOnTeams } from '../../models/team';
 import { attachmentPath, removeFile } from '../issue/attachment-files';
-import { feedRepoRenamed } from '../activity/issue-feed';
 import type { RepoAccess } from './repos';
+import { emit } from '../events/bus';
 
 export type RepoEdit = Partial<Omit<RepoSettings, 'mirror_interval'>> & {
   name?: string; description?: string; website?: string; private?: boolean; template?: boolean;
@@ -85,12 +86,12 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
     if (newName !== undefined) moveRepoDir(dir, repoDir(config.repository.root, owner.name, newName));
     return (await getRepoById(trx, repo.id))!;
   });
-  if (newName !== undefined) await feedRepoRenamed(db, doer, updated, repo.name);
+  if (newName !== undefined) await emit(db, 'repo.renamed', { repo: updated, doer, oldName: repo.name });
   return updated;
 }
 
 /** Deletes the row (and everything hanging off it) and the bare repository. */
-export async function deleteRepository(db: DB, config: Config, access: RepoAccess): Promise<void> {
+export async function deleteRepository(db: DB, config: Config, access: RepoAccess, doer?: User): Promise<void> {
   const { repo, owner } = access;
   const dir = repoDir(config.repository.root, owner.name, repo.name);
   const aside = `${dir}.deleting`;
@@ -107,6 +108,7 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
     await forgetStarsOf(trx, repo.id);
     await uncountRepoOnTeams(trx, repo.id);
     files = await deleteAttachmentsOfRepo(trx, repo.id);
+    await deleteWebhooksOf(trx, { repoId: repo.id });
     await deleteRepoRow(trx, repo.id);
     // Move the directory aside inside the transaction, remove it once committed.
     if (repoExists(dir)) {
@@ -121,4 +123,5 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
   removeRepoDir(aside);
   // Attachment files go once the rows are gone for good.
   for (const uuid of files) removeFile(attachmentPath(config, uuid));
+  if (doer) await emit(db, 'repo.deleted', { repo, doer, owner });
 }

@@ -6,10 +6,9 @@ import { createAnnotatedTag, getTag as readTag, isValidTagName, listTags as read
 import { repoDir, revParse, zeroId } from '../../git/repo';
 import { ConflictError, InvalidError, NotFoundError } from '../../lib/errors';
 import { assertTagHasNoRelease, forgetDeletedTag } from '../release/releases';
-import { syncRepoFromGit } from './repo-sync';
 import type { RepoAccess } from './repos';
-import { feedRefUpdate } from '../activity/push-feed';
 import { assertMayControlTag } from './tag-protection';
+import { refsMoved } from './refs-moved';
 
 const dirOf = (config: Config, a: RepoAccess) => repoDir(config.repository.root, a.owner.name, a.repo.name);
 
@@ -42,8 +41,7 @@ export async function createTag(db: DB, config: Config, access: RepoAccess, doer
     ? await createAnnotatedTag(dir, input.name, commit, input.message, tagger)
     : await updateRef(dir, ref, commit, null, zeroId(access.repo.object_format_name));
   if (!created) throw new ConflictError(`tag already exists [name: ${input.name}]`);
-  await syncRepoFromGit(db, access.repo, dir, doer.id);
-  await feedRefUpdate(db, access.repo.id, doer, dir, { ref, oldId: zeroId(access.repo.object_format_name), newId: (await refTarget(dir, ref)) ?? commit });
+  await refsMoved(db, access.repo, doer, dir, [{ ref, oldId: zeroId(access.repo.object_format_name), newId: (await refTarget(dir, ref)) ?? commit }], 'tag');
   return getTag(config, access, input.name);
 }
 
@@ -56,6 +54,5 @@ export async function deleteTag(db: DB, config: Config, access: RepoAccess, doer
   await assertMayControlTag(db, access, doer, name, 'delete');
   await deleteRef(dir, ref, id);
   await forgetDeletedTag(db, access.repo.id, name);
-  await syncRepoFromGit(db, access.repo, dir, doer.id);
-  await feedRefUpdate(db, access.repo.id, doer, dir, { ref, oldId: id, newId: zeroId(access.repo.object_format_name) });
+  await refsMoved(db, access.repo, doer, dir, [{ ref, oldId: id, newId: zeroId(access.repo.object_format_name) }], 'tag');
 }

@@ -15,8 +15,8 @@ import { getUserById, getUserByName } from '../../models/user';
 import { ACCESS, accessMode, ORG_TYPE } from '../permissions';
 import { accessOf, type RepoAccess } from './repos';
 import { markWatch } from './stars';
-import { feedRepoTransferred } from '../activity/issue-feed';
 import { VISIBILITY } from '../visibility';
+import { emit } from '../events/bus';
 
 export type PendingTransfer = { doer: User; recipient: User; teams: Team[] };
 
@@ -97,7 +97,7 @@ async function transferOwnership(db: DB, config: Config, doer: User, repo: Repos
     if (moved) moveRepoDir(dst, src);
     throw err;
   }
-  await feedRepoTransferred(db, doer, result, from.name);
+  await emit(db, 'repo.transferred', { repo: result, doer, oldOwner: from.name });
   return result;
 }
 

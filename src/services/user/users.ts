@@ -10,6 +10,7 @@ import { getEmail, insertEmail, setPrimaryEmail } from '../../models/email';
 import { orgIdsOfUser } from '../../models/org-members';
 import { countReposOfOwner, setOwnerNameOfRepos } from '../../models/repo';
 import * as users from '../../models/user';
+import { deleteWebhooksOf } from '../../models/webhook';
 import { assertValidEmail, assertValidUserName } from '../names';
 import { canSeeOwner } from '../permissions';
 import { VISIBILITY, type VisibilityName } from '../visibility';
@@ -165,6 +166,7 @@ export async function deleteUser(db: DB, user: User): Promise<void> {
     if ((await orgIdsOfUser(trx, user.id)).length) {
       throw new InvalidError(`user still has membership of organizations [uid: ${user.id}]`);
     }
+    await deleteWebhooksOf(trx, { ownerId: user.id });
     await users.deleteUserRow(trx, user.id);
   });
 }

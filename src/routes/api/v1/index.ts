@@ -45,6 +45,9 @@ import * as issueTimes from './issue-times';
 import * as issueSubs from './issue-subscriptions';
 import * as issueTimeline from './issue-timeline';
 import * as notifications from './notifications';
+import * as cron from './cron';
+import * as hooks from './hooks';
+import * as deliveries from './hook-deliveries';
 
 // The route table: every API route with its guard chain, in order: sign-in, token scope,
 // assignment of the path's objects, permission, then the handler.
@@ -76,6 +79,8 @@ export const apiRoutes: ApiRoute[] = [
   get('/admin/emails', ['admin', 'adminGetAllEmails', 'List all emails'], signedIn, scope('admin'), siteAdmin, emails.searchAll),
   post('/admin/users/{username}/repos', ['admin', 'adminCreateRepo', 'Create a repository on behalf of a user'], signedIn, scope('admin'), siteAdmin, assignUser, repos.createForUser),
   get('/admin/emails/search', ['admin', 'adminSearchEmails', 'Search all emails'], signedIn, scope('admin'), siteAdmin, emails.searchAll),
+  get('/admin/cron', ['admin', 'adminCronList', 'List cron tasks'], signedIn, scope('admin'), siteAdmin, cron.list),
+  post('/admin/cron/{task}', ['admin', 'adminCronRun', 'Run cron task'], signedIn, scope('admin'), siteAdmin, cron.run),
 
   // Repositories
   get('/user/repos', ['user', 'userCurrentListRepos', 'List the repos that the authenticated user owns'], signedIn, scope('repository'), repos.listMine),
@@ -421,4 +426,43 @@ export const apiRoutes: ApiRoute[] = [
   get('/repos/{owner}/{repo}/reviewers', ['repository', 'repoGetReviewers', 'Return all users that can be requested to review in this repo'], signedIn, scope('repository'), assignRepo, reqRepoReader, pulls.reviewers),
   get('/repos/{owner}/{repo}/pulls/{base}/{head}', ['repository', 'repoGetPullRequestByBaseHead', 'Get a pull request by base and head'], scope('repository'), assignRepo, reqRepoReader, pulls.getByBranches),
   // -- end: pull requests --
+  // -- section: webhooks and git hooks (POST /repos/{owner}/{repo}/hooks/{id}/tests is with deliveries) --
+  get('/repos/{owner}/{repo}/hooks', ['repository', 'repoListHooks', 'List the hooks in a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.repo.list),
+  post('/repos/{owner}/{repo}/hooks', ['repository', 'repoCreateHook', 'Create a hook'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.repo.create),
+  get('/repos/{owner}/{repo}/hooks/git', ['repository', 'repoListGitHooks', 'List the Git hooks in a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.reqGitHook, hooks.listGit),
+  get('/repos/{owner}/{repo}/hooks/git/{id}', ['repository', 'repoGetGitHook', 'Get a Git hook'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.reqGitHook, hooks.getGit),
+  patch('/repos/{owner}/{repo}/hooks/git/{id}', ['repository', 'repoEditGitHook', 'Edit a Git hook in a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.reqGitHook, hooks.editGit),
+  del('/repos/{owner}/{repo}/hooks/git/{id}', ['repository', 'repoDeleteGitHook', 'Delete a Git hook in a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.reqGitHook, hooks.removeGit),
+  get('/repos/{owner}/{repo}/hooks/{id}', ['repository', 'repoGetHook', 'Get a hook'], numericId, signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.repo.get),
+  patch('/repos/{owner}/{repo}/hooks/{id}', ['repository', 'repoEditHook', 'Edit a hook in a repository'], numericId, signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.repo.edit),
+  del('/repos/{owner}/{repo}/hooks/{id}', ['repository', 'repoDeleteHook', 'Delete a hook in a repository'], numericId, signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.repo.remove),
+  get('/orgs/{org}/hooks', ['organization', 'orgListHooks', 'List an organization\'s webhooks'], signedIn, scope('organization'), assignOrg, reqOrgOwner, hooks.org.list),
+  post('/orgs/{org}/hooks', ['organization', 'orgCreateHook', 'Create a hook'], signedIn, scope('organization'), assignOrg, reqOrgOwner, hooks.org.create),
+  get('/orgs/{org}/hooks/{id}', ['organization', 'orgGetHook', 'Get a hook'], numericId, signedIn, scope('organization'), assignOrg, reqOrgOwner, hooks.org.get),
+  patch('/orgs/{org}/hooks/{id}', ['organization', 'orgEditHook', 'Update a hook'], numericId, signedIn, scope('organization'), assignOrg, reqOrgOwner, hooks.org.edit),
+  del('/orgs/{org}/hooks/{id}', ['organization', 'orgDeleteHook', 'Delete a hook'], numericId, signedIn, scope('organization'), assignOrg, reqOrgOwner, hooks.org.remove),
+  get('/user/hooks', ['user', 'userListHooks', 'List the authenticated user\'s webhooks'], signedIn, scope('user'), hooks.user.list),
+  post('/user/hooks', ['user', 'userCreateHook', 'Create a hook'], signedIn, scope('user'), hooks.user.create),
+  get('/user/hooks/{id}', ['user', 'userGetHook', 'Get a hook'], numericId, signedIn, scope('user'), hooks.user.get),
+  patch('/user/hooks/{id}', ['user', 'userEditHook', 'Update a hook'], numericId, signedIn, scope('user'), hooks.user.edit),
+  del('/user/hooks/{id}', ['user', 'userDeleteHook', 'Delete a hook'], numericId, signedIn, scope('user'), hooks.user.remove),
+  get('/admin/hooks', ['admin', 'adminListHooks', 'List system\'s webhooks'], signedIn, scope('admin'), siteAdmin, hooks.admin.list),
+  post('/admin/hooks', ['admin', 'adminCreateHook', 'Create a hook'], signedIn, scope('admin'), siteAdmin, hooks.admin.create),
+  get('/admin/hooks/{id}', ['admin', 'adminGetHook', 'Get a hook'], numericId, signedIn, scope('admin'), siteAdmin, hooks.admin.get),
+  patch('/admin/hooks/{id}', ['admin', 'adminEditHook', 'Update a hook'], numericId, signedIn, scope('admin'), siteAdmin, hooks.admin.edit),
+  del('/admin/hooks/{id}', ['admin', 'adminDeleteHook', 'Delete a hook'], numericId, signedIn, scope('admin'), siteAdmin, hooks.admin.remove),
+  post('/repos/{owner}/{repo}/hooks/{id}/tests', ['repository', 'repoTestHook', 'Test a push webhook'], numericId, signedIn, scope('repository'), assignRepo, reqRepoAdmin, deliveries.test),
+  get('/repos/{owner}/{repo}/hooks/{id}/deliveries', ['repository', 'repoListHookDeliveries', 'List a hook\'s deliveries, newest first (hearth extension)', 'extension'], numericId, signedIn, scope('repository'), assignRepo, reqRepoAdmin, deliveries.repo.list),
+  get('/repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery_id}', ['repository', 'repoGetHookDelivery', 'Get a delivery with its request and response (hearth extension)', 'extension'], numericId, signedIn, scope('repository'), assignRepo, reqRepoAdmin, deliveries.repo.get),
+  post('/repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery_id}/attempts', ['repository', 'repoRedeliverHookDelivery', 'Redeliver a delivery now, 202 (hearth extension)', 'extension'], numericId, signedIn, scope('repository'), assignRepo, reqRepoAdmin, deliveries.repo.redeliver),
+  get('/orgs/{org}/hooks/{id}/deliveries', ['organization', 'orgListHookDeliveries', 'List a hook\'s deliveries, newest first (hearth extension)', 'extension'], numericId, signedIn, scope('organization'), assignOrg, reqOrgOwner, deliveries.org.list),
+  get('/orgs/{org}/hooks/{id}/deliveries/{delivery_id}', ['organization', 'orgGetHookDelivery', 'Get a delivery with its request and response (hearth extension)', 'extension'], numericId, signedIn, scope('organization'), assignOrg, reqOrgOwner, deliveries.org.get),
+  post('/orgs/{org}/hooks/{id}/deliveries/{delivery_id}/attempts', ['organization', 'orgRedeliverHookDelivery', 'Redeliver a delivery now, 202 (hearth extension)', 'extension'], numericId, signedIn, scope('organization'), assignOrg, reqOrgOwner, deliveries.org.redeliver),
+  get('/user/hooks/{id}/deliveries', ['user', 'userListHookDeliveries', 'List a hook\'s deliveries, newest first (hearth extension)', 'extension'], numericId, signedIn, scope('user'), deliveries.user.list),
+  get('/user/hooks/{id}/deliveries/{delivery_id}', ['user', 'userGetHookDelivery', 'Get a delivery with its request and response (hearth extension)', 'extension'], numericId, signedIn, scope('user'), deliveries.user.get),
+  post('/user/hooks/{id}/deliveries/{delivery_id}/attempts', ['user', 'userRedeliverHookDelivery', 'Redeliver a delivery now, 202 (hearth extension)', 'extension'], numericId, signedIn, scope('user'), deliveries.user.redeliver),
+  get('/admin/hooks/{id}/deliveries', ['admin', 'adminListHookDeliveries', 'List a hook\'s deliveries, newest first (hearth extension)', 'extension'], numericId, signedIn, scope('admin'), siteAdmin, deliveries.admin.list),
+  get('/admin/hooks/{id}/deliveries/{delivery_id}', ['admin', 'adminGetHookDelivery', 'Get a delivery with its request and response (hearth extension)', 'extension'], numericId, signedIn, scope('admin'), siteAdmin, deliveries.admin.get),
+  post('/admin/hooks/{id}/deliveries/{delivery_id}/attempts', ['admin', 'adminRedeliverHookDelivery', 'Redeliver a delivery now, 202 (hearth extension)', 'extension'], numericId, signedIn, scope('admin'), siteAdmin, deliveries.admin.redeliver),
+  // -- end: webhooks and git hooks --
 ];

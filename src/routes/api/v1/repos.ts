@@ -92,7 +92,7 @@ export async function edit(req: Request, res: Response): Promise<void> {
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await deleteRepository(req.ctx.db, req.ctx.config, repoOf(req));
+  await deleteRepository(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req));
   res.status(204).end();
 }
 

@@ -1,0 +1,27 @@
+import { sql } from 'kysely';
+import type { DB } from '../db/connect';
+
+// Deliveries of webhooks (hook_task) pile up; cleanup_hook_task_table removes delivered ones.
+// Plain SQL: the task must also run against a database whose hook_task table is not there yet.
+
+export async function tableExists(db: DB, name: string): Promise<boolean> {
+  const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${name}`.execute(db);
+  return Number(r.rows[0]?.n ?? 0) > 0;
+}
+
+/** Delivered rows delivered before `beforeMs` (delivered_unix is in unix ms); returns how many. */
+export async function deleteDeliveredBefore(db: DB, beforeMs: number): Promise<number> {
+  const r = await sql`DELETE FROM hook_task WHERE is_delivered = 1 AND delivered_unix < ${beforeMs}`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** All but the `keep` newest delivered rows of each existing webhook; returns how many went. */
+export async function deleteDeliveredBeyond(db: DB, keep: number): Promise<number> {
+  const r = await sql`DELETE FROM hook_task WHERE id IN (
+    SELECT id FROM (
+      SELECT id, ROW_NUMBER() OVER (PARTITION BY hook_id ORDER BY delivered_unix DESC, id DESC) AS newest
+      FROM hook_task WHERE is_delivered = 1 AND hook_id IN (SELECT id FROM webhook)
+    ) WHERE newest > ${keep}
+  )`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}

@@ -1,0 +1,66 @@
+import { sql } from 'kysely';
+import type { DB } from '../db/connect';
+import type { Job } from '../db/schema';
+
+// The durable job table: pending jobs wait until run_at (unix ms); one running job per
+// non-empty key, taken in id order.
+
+export type NewJob = { kind: string; key: string; payload: string; runAt: number; maxAttempts: number; now: number };
+
+export async function insertJob(db: DB, j: NewJob): Promise<number> {
+  const row = await db.insertInto('job').values({
+    kind: j.kind, key: j.key, payload: j.payload, run_at: j.runAt, max_attempts: j.maxAttempts, created_unix: Math.floor(j.now / 1000),
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Up to `limit` pending jobs due at `now`, oldest first, each the first of its key still waiting
+ * or running (so one key's jobs run one at a time and in order), none of the keys in `busy`.
+ */
+export function dueJobs(db: DB, now: number, limit: number, busy: string[]): Promise<Job[]> {
+  let q = db.selectFrom('job as j').selectAll('j').where('j.state', '=', 'pending').where('j.run_at', '<=', now)
+    .where(({ or, eb, not, exists, selectFrom }) => or([
+      eb('j.key', '=', ''),
+      not(exists(selectFrom('job as k').select('k.id').whereRef('k.key', '=', 'j.key').whereRef('k.id', '<', 'j.id')
+        .where('k.state', 'in', ['pending', 'running']))),
+    ]));
+  if (busy.length) q = q.where('j.key', 'not in', busy);
+  return q.orderBy('j.run_at').orderBy('j.id').limit(limit).execute();
+}
+
+/** Marks a pending job running; false when another taker was first. */
+export async function claimJob(db: DB, id: number, now: number): Promise<boolean> {
+  const r = await db.updateTable('job').set({ state: 'running', started_at: now, attempts: sql`attempts + 1` })
+    .where('id', '=', id).where('state', '=', 'pending').executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function deleteJob(db: DB, id: number): Promise<void> {
+  await db.deleteFrom('job').where('id', '=', id).execute();
+}
+
+export async function retryJob(db: DB, id: number, runAt: number, error: string): Promise<void> {
+  await db.updateTable('job').set({ state: 'pending', run_at: runAt, last_error: error.slice(0, 4096) }).where('id', '=', id).execute();
+}
+
+export async function failJob(db: DB, id: number, error: string): Promise<void> {
+  await db.updateTable('job').set({ state: 'failed', last_error: error.slice(0, 4096) }).where('id', '=', id).execute();
+}
+
+/** Jobs a crash left running go back to pending (their attempt counts). */
+export async function requeueRunning(db: DB): Promise<number> {
+  const r = await db.updateTable('job').set({ state: 'pending' }).where('state', '=', 'running').executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** When the next pending job is due (unix ms), or null when none waits. */
+export async function nextRunAt(db: DB): Promise<number | null> {
+  const row = await db.selectFrom('job').select((eb) => eb.fn.min('run_at').as('at')).where('state', '=', 'pending').executeTakeFirst();
+  return row?.at ?? null;
+}
+
+export async function countJobs(db: DB, state: 'pending' | 'running' | 'failed'): Promise<number> {
+  const row = await db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', state).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,23 @@
+import type { Hearth } from '../hearth';
+import { subscribeFeed } from './activity/subscribers';
+import { eventBus } from './events/bus';
+import { JobQueue } from './jobs/queue';
+import { subscribeNotifications } from './notification/subscribers';
+import { subscribePulls } from './pull/subscribers';
+import { subscribeWebhooks } from './webhook/subscribers';
+
+// What runs beside the requests: the event subscribers (registered in this order: the feed,
+// notifications, pull requests, webhooks) and the durable job queue's workers.
+
+export type Background = { jobs: JobQueue; start: () => Promise<void>; stop: () => Promise<void> };
+
+/** Registers the subscribers and job kinds; the workers start with start() (once the server listens). */
+export function setUpBackground(h: Hearth): Background {
+  const bus = eventBus(h.db);
+  const jobs = new JobQueue(h.db, h.log, h.config.queue.workers);
+  subscribeFeed(bus, h.db);
+  subscribeNotifications(bus, h.db);
+  subscribePulls(bus, h.db, h.config, jobs);
+  subscribeWebhooks(bus, h.db, h.config, h.secret, jobs);
+  return { jobs, start: () => jobs.start(), stop: () => jobs.stop() };
+}

@@ -1,0 +1,19 @@
+import type { DB } from '../../db/connect';
+import { NotFoundError } from '../../lib/errors';
+import { cronOf } from './scheduler';
+import type { CronRow } from './types';
+
+/** The tasks of the running scheduler (none when the server runs without one). */
+export function listCronTasks(db: DB): CronRow[] {
+  return cronOf(db)?.list() ?? [];
+}
+
+/**
+ * Starts a task now, in the background, as Gitea's adminCronRun; a run while the task still runs
+ * is skipped (and logged). 404 for a task the scheduler does not know.
+ */
+export function runCronTask(db: DB, name: string, by: string): void {
+  const scheduler = cronOf(db);
+  if (!scheduler?.has(name)) throw new NotFoundError();
+  scheduler.run(name, 'manual', by);
+}

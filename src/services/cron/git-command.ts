@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import { gitEnv } from '../../git/exec';
+
+export type GitOutcome = { ok: true } | { ok: false; problem: string };
+
+const KEEP_OUTPUT = 16 * 1024;
+
+/**
+ * Runs a maintenance command (fsck, gc) in a bare repository: killed after `timeoutMs` (0: no
+ * limit) or when `signal` aborts. Only the tail of the output is kept, to say what went wrong.
+ */
+export function runGitMaintenance(dir: string, args: string[], timeoutMs: number, signal: AbortSignal): Promise<GitOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn('git', args, {
+      cwd: dir, env: gitEnv({ gitDir: dir }), stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs > 0 ? timeoutMs : undefined, killSignal: 'SIGKILL', signal,
+    });
+    let output = '';
+    const keep = (b: Buffer) => { output = (output + b.toString()).slice(-KEEP_OUTPUT); };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (err) => resolve({ ok: false, problem: err.message }));
+    child.on('close', (code, killed) => {
+      if (code === 0) return resolve({ ok: true });
+      if (signal.aborted) return resolve({ ok: false, problem: 'cancelled' });
+      if (killed) return resolve({ ok: false, problem: `git ${args[0]} did not finish within ${timeoutMs} ms` });
+      resolve({ ok: false, problem: summary(output) || `git ${args[0]} exited with ${code}` });
+    });
+  });
+}
+
+/** The last few lines of git's output, on one line. */
+function summary(output: string): string {
+  return output.trim().split('\n').map((l) => l.trim()).filter(Boolean).slice(-3).join(' | ');
+}
+
+/** Gitea's ARGS keys: extra arguments, space-separated. */
+export const splitArgs = (args: string): string[] => args.split(/\s+/).filter(Boolean);

@@ -1,0 +1,61 @@
+import { installHooks } from '../../../git/hooks';
+import { parseDuration } from '../duration';
+import type { CronTaskRegistry } from '../types';
+import { cleanupHookTasks } from './hook-tasks';
+import { deleteInactiveAccounts } from './inactive-accounts';
+import { checkRepoHealth, gcRepos } from './repo-git';
+import { checkRepoStats } from './repo-stats';
+
+// Gitea's cron tasks with Gitea's defaults (services/cron/tasks_basic.go, tasks_extended.go), in
+// Gitea's order: the admin list follows it. A new task also needs its [cron.<task>] table in
+// src/config/schema.ts; the type of this registry makes the two agree.
+
+const base = (enabled: boolean, runAtStart: boolean, schedule: string) => ({ enabled, run_at_start: runAtStart, schedule });
+/** A task with nothing to do in hearth (yet): its result says why. */
+const nothing = (why: string) => async () => why;
+
+export const CRON_TASKS: CronTaskRegistry = {
+  repo_health_check: {
+    // Gitea: setting.Git.Timeout.Default (360 s) per repository, no extra arguments.
+    defaults: { ...base(true, false, '@midnight'), timeout: '360s', args: '' },
+    run: checkRepoHealth,
+  },
+  check_repo_stats: { defaults: base(true, true, '@midnight'), run: checkRepoStats },
+  archive_cleanup: {
+    defaults: { ...base(true, true, '@midnight'), older_than: '24h' },
+    run: nothing('hearth streams repository archives and keeps none: nothing to delete'),
+  },
+  deleted_branches_cleanup: {
+    defaults: { ...base(true, true, '@midnight'), older_than: '24h' },
+    run: nothing('hearth keeps no record of deleted branches: nothing to delete'),
+  },
+  cleanup_hook_task_table: {
+    defaults: { ...base(true, false, '@midnight'), cleanup_type: 'OlderThan', older_than: '168h', number_to_keep: 10 },
+    run: (ctx, s) => cleanupHookTasks(ctx.db, {
+      cleanupType: s.cleanup_type, olderThanMs: parseDuration(s.older_than), numberToKeep: s.number_to_keep,
+    }),
+  },
+  delete_inactive_accounts: {
+    // Gitea: [service] ACTIVE_CODE_LIVE_MINUTES, 180 by default.
+    defaults: { ...base(false, false, '@annually'), older_than: '3h' },
+    run: (ctx, s) => deleteInactiveAccounts(ctx, parseDuration(s.older_than)),
+  },
+  delete_repo_archives: {
+    defaults: base(false, false, '@annually'),
+    run: nothing('hearth streams repository archives and keeps none: nothing to delete'),
+  },
+  git_gc_repos: {
+    // Gitea: setting.Git.Timeout.GC (60 s) and [git] GC_ARGS (none).
+    defaults: { ...base(false, false, '@every 72h'), timeout: '60s', args: '' },
+    run: gcRepos,
+  },
+  resync_all_hooks: {
+    defaults: base(false, false, '@every 72h'),
+    // Every repository runs the one hooks directory (core.hooksPath): rewriting it resyncs all.
+    run: async (ctx) => `hook scripts in ${installHooks(ctx.config.server.data_dir)} are up to date`,
+  },
+  delete_old_system_notices: {
+    defaults: { ...base(false, false, '@every 168h'), older_than: '8760h' },
+    run: nothing('hearth keeps no system notices: nothing to delete'),
+  },
+};

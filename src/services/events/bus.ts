@@ -1,0 +1,46 @@
+import type { DB } from '../../db/connect';
+import { backgroundError } from '../../lib/background-log';
+import type { DomainEvents } from './types';
+
+// The in-process event bus, in the spirit of Gitea's services/notify notifier list: a service
+// commits its change, then emits one domain event; the feed, notifications, pull request
+// follow-ups, webhooks (and later mirrors and Actions) subscribe. A failing subscriber is
+// logged and never fails the request. Subscribers are registered per database (one per
+// server: tests run several in one process); a database nobody subscribed to (a service test)
+// emits into the void.
+
+export type EventName = keyof DomainEvents;
+export type Subscriber<K extends EventName> = (event: DomainEvents[K]) => Promise<void> | void;
+type Any = (event: unknown) => Promise<void> | void;
+
+export type EventBus = { on: <K extends EventName>(name: K, label: string, fn: Subscriber<K>) => void };
+
+const buses = new WeakMap<object, Map<EventName, { label: string; fn: Any }[]>>();
+
+/** The bus of a server's database, where its subscribers register (at start). */
+export function eventBus(db: DB): EventBus {
+  let subs = buses.get(db);
+  if (!subs) buses.set(db, (subs = new Map()));
+  const table = subs;
+  return {
+    on(name, label, fn) {
+      const list = table.get(name) ?? [];
+      list.push({ label, fn: fn as Any });
+      table.set(name, list);
+    },
+  };
+}
+
+/**
+ * Tells the subscribers, in registration order, after the change committed (never from inside
+ * a transaction: `db` is the server's database). Resolves when all have run; never throws.
+ */
+export async function emit<K extends EventName>(db: DB, name: K, event: DomainEvents[K]): Promise<void> {
+  for (const { label, fn } of buses.get(db)?.get(name) ?? []) {
+    try {
+      await fn(event);
+    } catch (err) {
+      backgroundError({ err, event: name, subscriber: label }, 'event subscriber failed');
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import type { DB } from '../../db/connect';
+import type { Job } from '../../db/schema';
+import type { Logger } from '../../lib/logger';
+import { claimJob, deleteJob, dueJobs, failJob, insertJob, nextRunAt, requeueRunning, retryJob } from '../../models/job';
+
+// The durable job queue: work that may be slow or must survive a crash (webhook deliveries,
+// scheduled merges) is a row in the job table, inserted in the transaction of the change that
+// caused it, and run by a small pool of in-process workers. A job a crash cut short runs again
+// after the restart; a failed one is retried with exponential backoff up to its maximum; jobs
+// of one key (a hook, a repository) run one at a time, in order.
+
+export type JobContext = { db: DB; log: Logger; attempt: number; maxAttempts: number; jobId: number };
+export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
+export type JobKind = {
+  handler: JobHandler;
+  /** Seconds before the first retry; each next one waits twice as long (capped at an hour). */
+  backoff: () => number;
+};
+
+/** A handler throws this to be tried again (after the backoff) while attempts remain. */
+export class RetryableError extends Error {}
+
+export type JobSpec = { kind: string; key?: string; payload: unknown; maxAttempts?: number; delayMs?: number };
+
+const MAX_BACKOFF_MS = 3_600_000;
+const queues = new WeakMap<object, JobQueue>();
+
+/**
+ * Adds a job. `db` may be a transaction: the job then exists only if the transaction commits,
+ * and the workers are woken (their query waits for the commit on the one connection).
+ */
+export async function enqueueJob(db: DB, spec: JobSpec): Promise<number> {
+  const now = Date.now();
+  const id = await insertJob(db, {
+    kind: spec.kind, key: spec.key ?? '', payload: JSON.stringify(spec.payload ?? {}),
+    runAt: now + (spec.delayMs ?? 0), maxAttempts: spec.maxAttempts ?? 1, now,
+  });
+  wake();
+  return id;
+}
+
+// One queue per process in practice; tests start several servers, each with its own.
+const running = new Set<JobQueue>();
+function wake(): void {
+  for (const q of running) q.poke();
+}
+
+export const queueOf = (db: DB): JobQueue | undefined => queues.get(db);
+
+export class JobQueue {
+  private kinds = new Map<string, JobKind>();
+  private busyKeys = new Map<string, number>();
+  private active = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+  private again = false;
+  private stopped = true;
+
+  constructor(private db: DB, private log: Logger, private workers: number) {
+    queues.set(db, this);
+  }
+
+  register(kind: string, def: JobKind): void {
+    this.kinds.set(kind, def);
+  }
+
+  /** Jobs a crash left running are pending again; then the workers start. */
+  async start(): Promise<void> {
+    const requeued = await requeueRunning(this.db);
+    if (requeued) this.log.info({ jobs: requeued }, 'jobs interrupted by a stop run again');
+    this.stopped = false;
+    running.add(this);
+    this.poke();
+  }
+
+  /** Takes no new job; waits for the running ones (they finish or fail as they would). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    running.delete(this);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.active.size) await Promise.allSettled([...this.active]);
+  }
+
+  /** Runs a tick soon: a job was added or a worker freed. */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { void this.tick(); }, 0);
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = null;
+    if (this.stopped) return;
+    this.ticking = true;
+    try {
+      const free = this.workers - this.active.size;
+      if (free > 0) {
+        const jobs = await dueJobs(this.db, Date.now(), free, [...this.busyKeys.keys()]);
+        for (const job of jobs) if (!this.stopped && (await this.take(job))) this.launch(job);
+      }
+      await this.sleepUntilNext();
+    } catch (err) {
+      this.log.error({ err }, 'job queue tick failed');
+      this.timer = setTimeout(() => { void this.tick(); }, 1000);
+    } finally {
+      this.ticking = false;
+      if (this.again) {
+        this.again = false;
+        this.poke();
+      }
+    }
+  }
+
+  /**
+   * Wakes when the next job is due (at most a minute later: a lost poke costs no more). Due
+   * jobs that wait behind a busy key or a full pool are started by the poke of a finishing worker.
+   */
+  private async sleepUntilNext(): Promise<void> {
+    if (this.stopped) return;
+    const at = await nextRunAt(this.db);
+    if (at === null) return;
+    const wait = at - Date.now();
+    if (wait <= 0 && this.active.size) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { void this.tick(); }, Math.min(60_000, Math.max(wait, 50)));
+    this.timer.unref();
+  }
+
+  private async take(job: Job): Promise<boolean> {
+    if (job.key && this.busyKeys.has(job.key)) return false;
+    if (!(await claimJob(this.db, job.id, Date.now()))) return false;
+    if (job.key) this.busyKeys.set(job.key, job.id);
+    return true;
+  }
+
+  private launch(job: Job): void {
+    const p = this.run(job).finally(() => {
+      this.active.delete(p);
+      if (job.key) this.busyKeys.delete(job.key);
+      this.poke();
+    });
+    this.active.add(p);
+  }
+
+  private async run(job: Job): Promise<void> {
+    const kind = this.kinds.get(job.kind);
+    const attempt = job.attempts + 1;
+    if (!kind) {
+      await failJob(this.db, job.id, `no handler for job kind ${job.kind}`);
+      this.log.error({ job: job.id, kind: job.kind }, 'job of an unknown kind');
+      return;
+    }
+    try {
+      await kind.handler(JSON.parse(job.payload), { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id });
+      await deleteJob(this.db, job.id);
+    } catch (err) {
+      await this.failed(job, kind, attempt, err);
+    }
+  }
+
+  private async failed(job: Job, kind: JobKind, attempt: number, err: unknown): Promise<void> {
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof RetryableError && attempt < job.max_attempts) {
+      const delay = Math.min(MAX_BACKOFF_MS, kind.backoff() * 1000 * 2 ** (attempt - 1));
+      await retryJob(this.db, job.id, Date.now() + delay, message);
+      this.log.info({ job: job.id, kind: job.kind, attempt, retryInMs: delay, reason: message }, 'job will be retried');
+      return;
+    }
+    await failJob(this.db, job.id, message);
+    this.log.warn({ job: job.id, kind: job.kind, attempt, err: message }, 'job failed');
+  }
+}

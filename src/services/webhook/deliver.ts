@@ -1,0 +1,129 @@
+import crypto from 'node:crypto';
+import dns from 'node:dns';
+import net from 'node:net';
+import type { LookupFunction } from 'node:net';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { HookTask, Webhook } from '../../db/schema';
+import { hostMatcher } from '../../lib/host-matcher';
+import { getHookTask, recordHookDelivery } from '../../models/hook-task';
+import { getWebhookById, setWebhookLastStatus } from '../../models/webhook';
+import { RetryableError, type JobContext } from '../jobs/queue';
+import { buildRequest, type HookEvent } from './formats';
+import { hookAuthorization, hookSecret, hookTarget } from './hook-row';
+import type { DeliverJob } from './dispatch';
+
+// One delivery attempt (a durable job): the request each hook type sends, with Gitea's headers
+// and signatures, over a connection whose address passed [webhook] allowed_host_list. Beyond
+// Gitea (which never retries): a network error, a timeout, a 429 or a 5xx is tried again with
+// the same delivery UUID; any 2xx is success. Request and response are kept on the task
+// (bodies up to 1 MiB).
+
+const KEEP_BODY = 1024 * 1024;
+const ORG_HOOK_TARGET = 'organization';
+
+/** The resolver undici connects with: the address actually used must be allowed. */
+function checkedLookup(list: string): LookupFunction {
+  const matcher = hostMatcher(list);
+  return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err);
+      const found = addresses as dns.LookupAddress[];
+      const ok = found.filter((a) => matcher.allows(hostname, a.address));
+      if (!ok.length) return callback(Object.assign(new Error(`webhook can only call allowed HTTP servers (check your [webhook] allowed_host_list setting), deny '${hostname}(${found.map((a) => a.address).join(', ')})'`), { code: 'EHOSTDENIED' }));
+      if (options.all) return callback(null, ok);
+      callback(null, ok[0]!.address, ok[0]!.family);
+    });
+  }) as LookupFunction;
+}
+
+/** Node connects to an IP literal without a lookup: such addresses are checked here. */
+function literalRefusal(list: string, url: string): string {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (!net.isIP(host) || hostMatcher(list).allows(host, host)) return '';
+  return `webhook can only call allowed HTTP servers (check your [webhook] allowed_host_list setting), deny '${host}'`;
+}
+
+function dispatcherOf(config: Config): Dispatcher {
+  const connect = { lookup: checkedLookup(config.webhook.allowed_host_list), rejectUnauthorized: !config.webhook.skip_tls_verify };
+  if (config.webhook.proxy_url) return new ProxyAgent({ uri: config.webhook.proxy_url, requestTls: { rejectUnauthorized: !config.webhook.skip_tls_verify } });
+  return new Agent({ connect, keepAliveTimeout: 10_000, connections: 16 });
+}
+
+const hmac = (algo: 'sha1' | 'sha256', secret: string, body: string) => (secret ? crypto.createHmac(algo, secret).update(body).digest('hex') : '');
+
+function headersOf(task: HookTask, hook: Webhook, secret: string, authorization: string, signed: string, defaults: boolean): Record<string, string> {
+  if (!defaults) return {};
+  const sha1 = hmac('sha1', secret, signed);
+  const sha256 = hmac('sha256', secret, signed);
+  const target = hook.repo_id ? 'repository' : ORG_HOOK_TARGET;
+  const h: Record<string, string> = {
+    'User-Agent': 'Go-http-client/1.1',
+    'X-Gitea-Delivery': task.uuid, 'X-Gitea-Event': task.event, 'X-Gitea-Event-Type': task.event_type,
+    'X-Gitea-Signature': sha256, 'X-Gitea-Hook-Installation-Target-Type': target,
+    'X-Gogs-Delivery': task.uuid, 'X-Gogs-Event': task.event, 'X-Gogs-Event-Type': task.event_type, 'X-Gogs-Signature': sha256,
+    'X-Hub-Signature': `sha1=${sha1}`, 'X-Hub-Signature-256': `sha256=${sha256}`,
+    'X-GitHub-Delivery': task.uuid, 'X-GitHub-Event': task.event, 'X-GitHub-Event-Type': task.event_type,
+    'X-GitHub-Hook-Installation-Target-Type': target,
+  };
+  if (authorization) h.Authorization = authorization;
+  return h;
+}
+
+type Sent = { status: number; headers: Record<string, string>; body: string; error: string };
+
+async function send(dispatcher: Dispatcher, config: Config, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Sent> {
+  const timeout = config.webhook.deliver_timeout * 1000;
+  const refused = config.webhook.proxy_url ? '' : literalRefusal(config.webhook.allowed_host_list, url);
+  if (refused) return { status: 0, headers: {}, body: '', error: refused };
+  try {
+    const res = await request(url, {
+      method: method as Dispatcher.HttpMethod, headers, body, dispatcher, headersTimeout: timeout, bodyTimeout: timeout,
+      signal: AbortSignal.timeout(timeout),
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      if (size < KEEP_BODY) chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) out[k] = Array.isArray(v) ? v.join(', ') : String(v ?? '');
+    return { status: res.statusCode, headers: out, body: Buffer.concat(chunks).subarray(0, KEEP_BODY).toString('utf8'), error: '' };
+  } catch (err) {
+    const e = err as Error & { cause?: Error };
+    return { status: 0, headers: {}, body: '', error: e.cause?.message ?? e.message };
+  }
+}
+
+/** Network errors, timeouts, 429 and 5xx; a refused address will not change by itself. */
+const retryable = (s: Sent) => (s.status === 0 && !/allowed_host_list/.test(s.error)) || s.status === 429 || s.status >= 500;
+
+/** The job handler of webhook.deliver. */
+export function deliverJob(db: DB, config: Config, instanceSecret: string) {
+  const dispatcher = dispatcherOf(config);
+  return async (payload: unknown, ctx: JobContext): Promise<void> => {
+    const task = await getHookTask(db, (payload as DeliverJob).taskId);
+    const hook = task && (await getWebhookById(db, task.hook_id));
+    // A hook deleted or switched off since: its pending deliveries are dropped, as Gitea.
+    if (!task || !hook || !hook.is_active) return;
+    const secret = hookSecret(instanceSecret, hook);
+    const authorization = hookAuthorization(instanceSecret, hook);
+    const req = buildRequest(hookTarget(hook), task.event_type as HookEvent, JSON.parse(task.payload_content) as Record<string, unknown>);
+    if (!req) return;
+    const headers = headersOf(task, hook, secret, authorization, req.signedBody, req.defaultHeaders);
+    if (req.body) headers['Content-Type'] = req.contentType;
+    const started = Date.now();
+    const sent = await send(dispatcher, config, req.url, req.method, headers, req.body || undefined);
+    const durationMs = Date.now() - started;
+    const shown = { ...headers, ...(headers.Authorization ? { Authorization: '***' } : {}) };
+    await recordHookDelivery(db, task.id, {
+      attempts: ctx.attempt, succeeded: sent.status >= 200 && sent.status < 300, statusCode: sent.status, durationMs, at: Date.now(),
+      request: JSON.stringify({ url: req.url, http_method: req.method, headers: shown, body: req.signedBody.slice(0, KEEP_BODY) }),
+      response: JSON.stringify({ status: sent.status, headers: sent.headers, body: sent.error ? sent.error : sent.body }),
+    });
+    await setWebhookLastStatus(db, hook.id, sent.status >= 200 && sent.status < 300 ? 1 : 2);
+    if (retryable(sent)) throw new RetryableError(sent.error || `HTTP ${sent.status}`);
+  };
+}
