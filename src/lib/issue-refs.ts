@@ -16,3 +16,24 @@ export function findIssueRefs(text: string, max = 50): IssueRef[] {
   }
   return [...out.values()].filter((r) => Number.isSafeInteger(r.index) && r.index > 0).slice(0, max);
 }
+
+export type KeywordAction = 'close' | 'reopen';
+export type ActionRef = IssueRef & { action: KeywordAction };
+
+// Gitea's issueCloseKeywords and issueReopenKeywords: the keyword, an optional colon, spaces,
+// then the reference.
+const CLOSE_WORDS = ['close', 'closes', 'closed', 'fix', 'fixes', 'fixed', 'resolve', 'resolves', 'resolved'];
+const REOPEN_WORDS = ['reopen', 'reopens', 'reopened'];
+const ACTION = new RegExp(String.raw`(?:^|\s|\(|\[)(${[...CLOSE_WORDS, ...REOPEN_WORDS].join('|')}):?\s+(?:([0-9a-zA-Z_.-]+)\/([0-9a-zA-Z_.-]+))?#(\d+)${END}`, 'gi');
+
+/** References preceded by a closing or reopening keyword, unique, in order; at most `max`. */
+export function findActionRefs(text: string, max = 50): ActionRef[] {
+  const out = new Map<string, ActionRef>();
+  for (const m of text.matchAll(ACTION)) {
+    const action: KeywordAction = REOPEN_WORDS.includes(m[1]!.toLowerCase()) ? 'reopen' : 'close';
+    const ref: ActionRef = m[2] ? { owner: m[2], repo: m[3]!, index: Number(m[4]), action } : { index: Number(m[4]), action };
+    const key = `${(m[2] ?? '').toLowerCase()}/${(m[3] ?? '').toLowerCase()}#${m[4]}`;
+    if (Number.isSafeInteger(ref.index) && ref.index > 0) out.set(key, ref);
+  }
+  return [...out.values()].slice(0, max);
+}

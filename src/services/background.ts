@@ -2,12 +2,13 @@ import type { Hearth } from '../hearth';
 import { subscribeFeed } from './activity/subscribers';
 import { eventBus } from './events/bus';
 import { JobQueue } from './jobs/queue';
+import { subscribeClosingKeywords } from './issue/closing-keywords';
 import { subscribeNotifications } from './notification/subscribers';
 import { subscribePulls } from './pull/subscribers';
 import { subscribeWebhooks } from './webhook/subscribers';
 
 // What runs beside the requests: the event subscribers (registered in this order: the feed,
-// notifications, pull requests, webhooks) and the durable job queue's workers.
+// notifications, pull requests, closing keywords, webhooks) and the durable job queue's workers.
 
 export type Background = { jobs: JobQueue; start: () => Promise<void>; stop: () => Promise<void> };
 
@@ -18,6 +19,7 @@ export function setUpBackground(h: Hearth): Background {
   subscribeFeed(bus, h.db);
   subscribeNotifications(bus, h.db);
   subscribePulls(bus, h.db, h.config, jobs);
+  subscribeClosingKeywords(bus, h.db, h.config);
   subscribeWebhooks(bus, h.db, h.config, h.secret, jobs);
   return { jobs, start: () => jobs.start(), stop: () => jobs.stop() };
 }

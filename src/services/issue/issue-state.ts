@@ -22,13 +22,16 @@ export async function refreshIssueCounters(db: DB, repoId: number, labelIds: num
  * Closes or reopens, with its event comment. Closing is refused (412, as Gitea) while issues
  * it depends on are open and the repository enables dependencies.
  */
-export async function changeIssueState(db: DB, repo: Repository, issue: Issue, doerId: number, closed: boolean, now: number): Promise<Issue> {
+export async function changeIssueState(
+  db: DB, repo: Repository, issue: Issue, doerId: number, closed: boolean, now: number, commitSha = '',
+): Promise<Issue> {
   if ((issue.is_closed === 1) === closed) return issue;
   if (closed && settingsOf(repo).internal_tracker.enable_issue_dependencies && (await countOpenDependencies(db, issue.id)) > 0) {
     throw new AppError(412, 'cannot close this issue or pull request because it still has open dependencies');
   }
   await updateIssueRow(db, issue.id, { is_closed: closed ? 1 : 0, closed_unix: closed ? now : 0, updated_unix: now });
-  await recordEvent(db, issue, doerId, closed ? COMMENT_TYPE.close : COMMENT_TYPE.reopen, now);
+  // A closing keyword names the commit that closed it (Gitea's close event with a commit).
+  await recordEvent(db, issue, doerId, closed ? COMMENT_TYPE.close : COMMENT_TYPE.reopen, now, commitSha ? { commit_sha: commitSha } : {});
   await refreshIssueCounters(db, issue.repo_id, await labelIdsOfIssue(db, issue.id), [issue.milestone_id]);
   return (await getIssueById(db, issue.id))!;
 }
