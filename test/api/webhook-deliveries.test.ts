@@ -132,6 +132,26 @@ describe('deliveries', () => {
     expect(body((await arrived('delete'))[0]!)).toMatchObject({ ref: 'gone', ref_type: 'branch' });
   });
 
+  it('release deleted, fork, and repository created and deleted (through an owner hook)', async () => {
+    const release = await ok(await api('releases', 'POST', { tag_name: 'v2.0', name: 'Second' }), 201);
+    await ok(await api(`releases/${release.id}`, 'DELETE'), 204);
+    await eventually(async () => rx.of('release').some((r) => body(r).action === 'deleted'));
+    await ok(await s.request('api/v1/repos/alice/proj/forks', { method: 'POST', auth: as(bob), json: {} }), 202);
+    const [fork] = await arrived('fork');
+    expect(body(fork!)).toMatchObject({ forkee: { full_name: 'alice/proj' }, repo: { full_name: 'bob/proj' }, sender: { login: 'bob' } });
+    const owned = await startReceiver();
+    try {
+      await ok(await s.request('api/v1/user/hooks', { method: 'POST', auth: as(alice), json: { type: 'gitea', active: true, config: { url: owned.url, content_type: 'json' }, events: ['repository'] } }), 201);
+      await createRepo(s, alice, 'fresh');
+      await ok(await s.request('api/v1/repos/alice/fresh', { method: 'DELETE', auth: as(alice) }), 204);
+      await eventually(async () => owned.requests.length === 2);
+      expect(owned.requests.map((r) => [r.headers['x-gitea-event'], body(r).action, body(r).repository.full_name]))
+        .toEqual([['repository', 'created', 'alice/fresh'], ['repository', 'deleted', 'alice/fresh']]);
+    } finally {
+      await owned.close();
+    }
+  });
+
   it('sends form bodies (payload=) signed over the JSON, and honours branch filters', async () => {
     const form = await startReceiver();
     try {

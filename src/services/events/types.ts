@@ -43,4 +43,6 @@ export type DomainEvents = {
   'repo.forked': RepoEvent & { fork: Repository };
   'commit.status': RepoEvent & { sha: string; status: CommitStatus };
   'repo.starred': RepoEvent & { starred: boolean };
+  /** A collaborator added (or their access changed); no subscriber yet (Gitea has no webhook for it). */
+  'collaborator.added': { repo: Repository; collaborator: User; mode: number };
 };

@@ -133,7 +133,7 @@ export async function editRelease(
  * Deletes a release and its assets; the tag stays (the row becomes tag-only, so the tag can be
  * released again). A draft whose tag was never created leaves nothing behind.
  */
-export async function deleteRelease(db: DB, config: Config, access: RepoAccess, rel: Release): Promise<void> {
+export async function deleteRelease(db: DB, config: Config, access: RepoAccess, rel: Release, doer?: User): Promise<void> {
   const tagExists = !!(await refTarget(dirOf(config, access), `refs/tags/${rel.tag_name}`));
   const uuids = await writeRows(db, access.repo.id, rel.tag_name, async (trx) => {
     const removed = await deleteAssetsOfRelease(trx, rel.id);
@@ -142,14 +142,16 @@ export async function deleteRelease(db: DB, config: Config, access: RepoAccess, 
     return removed;
   });
   for (const uuid of uuids) removeFile(attachmentPath(config, uuid));
+  // A draft was never published: nobody was told of it (Gitea notifies deletions of releases only).
+  if (doer && !rel.is_draft) await emit(db, 'release.deleted', { repo: access.repo, doer, release: rel });
 }
 
-export async function deleteReleaseById(db: DB, config: Config, access: RepoAccess, id: number): Promise<void> {
-  await deleteRelease(db, config, access, await releaseRow(db, access, id));
+export async function deleteReleaseById(db: DB, config: Config, access: RepoAccess, id: number, doer?: User): Promise<void> {
+  await deleteRelease(db, config, access, await releaseRow(db, access, id), doer);
 }
 
-export async function deleteReleaseByTag(db: DB, config: Config, access: RepoAccess, tag: string): Promise<void> {
+export async function deleteReleaseByTag(db: DB, config: Config, access: RepoAccess, tag: string, doer?: User): Promise<void> {
   const row = tag ? await getReleaseRowByTag(db, access.repo.id, tag) : undefined;
   if (!row || row.is_tag) throw new NotFoundError();
-  await deleteRelease(db, config, access, row);
+  await deleteRelease(db, config, access, row, doer);
 }

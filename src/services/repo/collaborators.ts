@@ -8,6 +8,7 @@ import { getUserByName } from '../../models/user';
 import { ACCESS, accessMode, ORG_TYPE, type AccessMode } from '../permissions';
 import type { RepoAccess } from './repos';
 import { markWatch } from './stars';
+import { emit } from '../events/bus';
 
 export const COLLABORATOR_MODES = { read: ACCESS.read, write: ACCESS.write, admin: ACCESS.admin } as const;
 export type CollaboratorPermission = keyof typeof COLLABORATOR_MODES;
@@ -46,6 +47,7 @@ export async function addCollaborator(db: DB, access: RepoAccess, name: string, 
   }
   const mode = COLLABORATOR_MODES[permission ?? 'write'];
   await collab.upsertCollaboration(db, repo.id, user.id, mode, nowUnix());
+  await emit(db, 'collaborator.added', { repo, collaborator: user, mode });
 }
 
 /** DELETE .../collaborators/{name}: as Gitea, the user also stops watching the repository. */

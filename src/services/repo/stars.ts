@@ -9,6 +9,7 @@ import { searchRepos, type RepoSearch } from '../../models/repo-search';
 import * as marks from '../../models/stars';
 import type { RepoAccess, RepoWithParent } from './repos';
 import { withAccess } from './repos';
+import { emit } from '../events/bus';
 
 type Page = { offset: number; limit: number };
 
@@ -30,13 +31,15 @@ async function assertNotBlocked(db: DB, doer: User, access: RepoAccess): Promise
 /** PUT/DELETE /user/starred/{owner}/{repo}; the repository's and the user's counts move together. */
 export async function setStar(db: DB, doer: User, access: RepoAccess, on: boolean): Promise<void> {
   if (on) await assertNotBlocked(db, doer, access);
-  await db.transaction().execute(async (trx) => {
+  const changed = await db.transaction().execute(async (trx) => {
     const repoId = access.repo.id;
-    const changed = on ? await marks.insertMark(trx, 'star', doer.id, repoId, nowUnix()) : await marks.deleteMark(trx, 'star', doer.id, repoId);
-    if (!changed) return;
+    const done = on ? await marks.insertMark(trx, 'star', doer.id, repoId, nowUnix()) : await marks.deleteMark(trx, 'star', doer.id, repoId);
+    if (!done) return false;
     await bumpCounter(trx, repoId, 'num_stars', on ? 1 : -1);
     await marks.bumpUserStars(trx, doer.id, on ? 1 : -1);
+    return true;
   });
+  if (changed) await emit(db, 'repo.starred', { repo: access.repo, doer, starred: on });
 }
 
 export async function isStarring(db: DB, doer: User, access: RepoAccess): Promise<boolean> {

@@ -90,12 +90,12 @@ export async function edit(req: Request, res: Response): Promise<void> {
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await write.deleteReleaseById(req.ctx.db, req.ctx.config, repoOf(req), idParam(req, 'id'));
+  await write.deleteReleaseById(req.ctx.db, req.ctx.config, repoOf(req), idParam(req, 'id'), doerOf(req));
   res.status(204).end();
 }
 
 export async function removeByTag(req: Request, res: Response): Promise<void> {
-  await write.deleteReleaseByTag(req.ctx.db, req.ctx.config, repoOf(req), pathParam(req, 'tag'));
+  await write.deleteReleaseByTag(req.ctx.db, req.ctx.config, repoOf(req), pathParam(req, 'tag'), doerOf(req));
   res.status(204).end();
 }
 
