@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, remoteUrl, workTree } from '../helpers/git';
 import { createOrg } from '../helpers/orgs';
-import { createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -16,7 +16,6 @@ let bob: Creds;
 let carol: Creds;
 let work: string;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const call = (method: string, p: string, who?: { username: string; password: string }, body?: unknown) =>
   s.request(`api/v1/${p}`, { method, ...(who ? { auth: as(who) } : {}), ...(body === undefined ? {} : { json: body }) });
 const feeds = async (p: string, who?: Creds): Promise<Activity[]> => {

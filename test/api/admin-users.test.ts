@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, type Auth, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectAllFields, expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -7,7 +7,6 @@ type Creds = { username: string; password: string; id: number };
 let s: TestServer;
 let alice: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const admin = (): Auth => as(s.admin);
 
 const post = (path: string, body: unknown, auth: Auth = admin()) =>

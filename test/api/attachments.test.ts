@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -13,15 +13,9 @@ let bob: Creds; // write collaborator
 let carol: Creds; // read collaborator
 let eve: Creds; // outsider
 
-const as = (u: Creds | null): Auth => (u ? { basic: [u.username, u.password] } : undefined);
 const call = (p: string, method = 'GET', body?: unknown, who: Creds | null = alice) =>
   s.request(`api/v1/repos/alice/${p}`, { method, auth: as(who), json: body });
 
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 
 function upload(p: string, files: { name: string; data: string | Uint8Array }[], who: Creds | null = alice, field = 'attachment') {
   const form = new FormData();

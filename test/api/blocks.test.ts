@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
 import { addTeam, createOrg } from '../helpers/orgs';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -11,7 +11,6 @@ let blocker: Creds;
 let pest: Creds;
 let other: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const logins = (body: { login: string }[]) => body.map((u) => u.login);
 const now = () => Math.floor(Date.now() / 1000);
 

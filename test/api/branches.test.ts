@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git } from '../helpers/git';
-import { createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -12,15 +12,9 @@ let bob: Creds; // write collaborator
 let carol: Creds; // read collaborator
 let dave: Creds; // no access
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const call = (path: string, method = 'GET', body?: unknown, who: { username: string; password: string } | null = alice) =>
   s.request(`api/v1/repos/alice/${path}`, { method, auth: who ? as(who) : undefined, json: body });
 
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 
 const createBranch = async (repo: string, body: Record<string, unknown>, who = alice) =>
   call(`${repo}/branches`, 'POST', body, who);

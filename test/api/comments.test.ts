@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectAllFields, expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -10,7 +10,6 @@ let writer: Creds;
 let reader: Creds;
 let outsider: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const api = (path: string, init: Parameters<TestServer['request']>[1] = {}) => s.request(`api/v1/${path}`, init);
 const comment = (repo: string, index: number, body: unknown, who: Creds = owner) =>
   api(`repos/owner/${repo}/issues/${index}/comments`, { method: 'POST', auth: as(who), json: { body } });

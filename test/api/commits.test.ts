@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git } from '../helpers/git';
 import { cloneRepo, commitFiles, withoutNulls } from '../helpers/history';
-import { createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -14,15 +14,9 @@ const t0 = Math.floor(Date.now() / 1000) + 86_400; // after the auto_init commit
 const day = 86_400;
 const shas: Record<string, string> = {};
 
-const as = (u: { username: string; password: string } | null) => (u ? { basic: [u.username, u.password] as [string, string] } : undefined);
 const call = (p: string, method = 'GET', body?: unknown, who: { username: string; password: string } | null = alice) =>
   s.request(`api/v1/repos/alice/${p}`, { method, auth: as(who), json: body });
 
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 
 const expectCommit = (body: unknown) => expectShape(withoutNulls(body), 'Commit');
 

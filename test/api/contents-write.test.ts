@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectWriteShape, ok } from '../helpers/contents';
 import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
-import { createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, startTestServer, type TestServer } from '../helpers/server';
 
 // Writing: create, update, delete, batch changes and diff patches, checked with the git CLI.
 
@@ -15,7 +15,6 @@ let bob: Creds; // write collaborator
 let carol: Creds; // read collaborator
 let root: string;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const call = (p: string, method = 'GET', body?: unknown, who: { username: string; password: string } | null = alice) =>
   s.request(`api/v1/repos/alice/${p}`, { method, auth: who ? as(who) : undefined, json: body });
 const b64 = (text: string) => Buffer.from(text).toString('base64');

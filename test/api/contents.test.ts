@@ -3,7 +3,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContentsShape, ok, seedRepo, type Seeded } from '../helpers/contents';
 import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
-import { createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, startTestServer, type TestServer } from '../helpers/server';
 
 // Reading: contents, file-contents, raw, media and editorconfig.
 
@@ -15,7 +15,6 @@ let dave: Creds; // no access to private repositories
 let seeded: Seeded;
 let root: string;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const call = (p: string, method = 'GET', body?: unknown, who: { username: string; password: string } | null = alice) =>
   s.request(`api/v1/repos/alice/${p}`, { method, auth: who ? as(who) : undefined, json: body });
 const blobOf = async (rev: string) => (await git(seeded.work, 'rev-parse', rev)).trim();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../helpers/orgs';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -11,7 +11,6 @@ let ben: Creds;
 let cat: Creds;
 let hidden: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const call = (method: string, path: string, who?: Creds) => s.request(`api/v1/${path}`, { method, ...(who ? { auth: as(who) } : {}) });
 const logins = (body: { login: string }[]) => body.map((u) => u.login);
 const counts = async (who: Creds) => {

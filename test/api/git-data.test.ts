@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, tempDir } from '../helpers/git';
 import { cloneRepo, commitFiles, withoutNulls } from '../helpers/history';
-import { createUser, startTestServer, type TestServer } from '../helpers/server';
+import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 const run = promisify(execFile);
@@ -19,15 +19,9 @@ const shas: Record<string, string> = {};
 const t0 = Math.floor(Date.now() / 1000) + 86_400;
 const BIG = 'x'.repeat(200);
 
-const as = (u: { username: string; password: string } | null) => (u ? { basic: [u.username, u.password] as [string, string] } : undefined);
 const call = (p: string, who: { username: string; password: string } | null = alice) =>
   s.request(`api/v1/repos/alice/${p}`, { auth: as(who) });
 
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 
 const bare = () => path.join(s.hearth.config.repository.root, 'alice', 'data.git');
 const objectOf = async (rev: string) => (await git(bare(), 'rev-parse', rev)).trim();

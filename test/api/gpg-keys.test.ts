@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 import { GINA, GINA_KEY, RITA, RITA_KEY } from '../fixtures/gpg-keys';
 
@@ -19,7 +19,6 @@ let gina: Creds;
 let rita: Creds;
 let vic: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const call = (method: string, p: string, who?: { username: string; password: string }, body?: unknown) =>
   s.request(`api/v1/${p}`, { method, ...(who ? { auth: as(who) } : {}), ...(body === undefined ? {} : { json: body }) });
 const addKey = (who: Creds, key: string, signature?: string) =>

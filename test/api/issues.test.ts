@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNullableShape } from '../helpers/issue-shape';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectAllFields, expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -11,7 +11,6 @@ let writer: Creds;
 let reader: Creds;
 let outsider: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const api = (path: string, init: Parameters<TestServer['request']>[1] = {}) => s.request(`api/v1/${path}`, init);
 const createIssue = (repo: string, body: Record<string, unknown>, who: Creds = owner) =>
   api(`repos/owner/${repo}/issues`, { method: 'POST', auth: as(who), json: body });

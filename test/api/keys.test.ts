@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 const run = promisify(execFile);
@@ -55,7 +55,6 @@ let kim: Creds;
 let lee: Creds;
 let ed: Key;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const call = (method: string, p: string, who?: { username: string; password: string }, body?: unknown) =>
   s.request(`api/v1/${p}`, { method, ...(who ? { auth: as(who) } : {}), ...(body === undefined ? {} : { json: body }) });
 const addKey = (who: Creds, title: string, key: string) => call('POST', 'user/keys', who, { title, key });

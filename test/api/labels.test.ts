@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../helpers/orgs';
-import { createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectAllFields, expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -10,7 +10,6 @@ let owner: Creds;
 let writer: Creds;
 let reader: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const api = (path: string, init: Parameters<TestServer['request']>[1] = {}) => s.request(`api/v1/${path}`, init);
 const newLabel = (body: Record<string, unknown>, who: Creds = owner, repo = 'owner/pub') =>
   api(`repos/${repo}/labels`, { method: 'POST', auth: as(who), json: body });

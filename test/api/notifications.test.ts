@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicHeader, createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, basicHeader, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -12,7 +12,6 @@ let assignee: Creds;
 let commenter: Creds;
 let outsider: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const api = (path: string, init: Parameters<TestServer['request']>[1] = {}) => s.request(`api/v1/${path}`, init);
 const comment = (repo: string, index: number, body: string, who: Creds) =>
   api(`repos/owner/${repo}/issues/${index}/comments`, { method: 'POST', auth: as(who), json: { body } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTeam, createOrg } from '../helpers/orgs';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectAllFields, expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -10,7 +10,6 @@ let owner: Creds;
 let member: Creds;
 let outsider: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const create = (body: Record<string, unknown>, who: Creds = owner, org = 'painters') =>
   s.request(`api/v1/orgs/${org}/labels`, { method: 'POST', auth: as(who), json: body });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOwner, addTeam, createOrg } from '../helpers/orgs';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -13,7 +13,6 @@ let outsider: Creds;
 let orgId: number;
 let teamId: number;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const logins = (body: { login: string }[]) => body.map((u) => u.login);
 
 beforeAll(async () => {

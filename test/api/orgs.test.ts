@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, gitTry, remoteUrl, tempDir } from '../helpers/git';
 import { addTeam, createOrg } from '../helpers/orgs';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, type Auth, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectAllFields, expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -17,7 +17,6 @@ let pubOrg: number;
 let limOrg: number;
 let privOrg: number;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const adminAuth = (): Auth => as(s.admin);
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 

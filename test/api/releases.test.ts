@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
-import { createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -11,15 +11,9 @@ let bob: Creds; // write collaborator
 let carol: Creds; // read collaborator
 let eve: Creds; // outsider
 
-const as = (u: Creds | null): Auth => (u ? { basic: [u.username, u.password] } : undefined);
 const call = (p: string, method = 'GET', body?: unknown, who: Creds | null = alice) =>
   s.request(`api/v1/repos/alice/${p}`, { method, auth: as(who), json: body });
 
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** refs/tags/* as the git CLI sees them over smart HTTP: name → object id. */
 async function remoteTags(repo: string): Promise<Map<string, string>> {

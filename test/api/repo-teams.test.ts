@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
 import { createOrg } from '../helpers/orgs';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -14,7 +14,6 @@ let member: Creds; // on `readers`
 let outsider: Creds;
 const teams: Record<string, number> = {};
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const api = (path: string, init: Parameters<TestServer['request']>[1] = {}) => s.request(`api/v1/${path}`, init);
 const names = (body: { name: string }[]) => body.map((t) => t.name);
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, gitTry, remoteUrl, tempDir } from '../helpers/git';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, type Auth, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectRepoShape } from '../helpers/repo-shape';
 import { expectAllFields, expectShape } from '../helpers/swagger';
 
@@ -10,7 +10,6 @@ type U = { username: string; password: string; id: number };
 let s: TestServer;
 let alice: U;
 let bob: U;
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const admin = (): Auth => as(s.admin);
 const root = () => s.hearth.config.server.root_url;
 const diskPath = (owner: string, name: string) => path.join(s.hearth.config.repository.root, owner, `${name}.git`);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git } from '../helpers/git';
-import { createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -11,15 +11,9 @@ let alice: Creds; // owner
 let bob: Creds; // write collaborator
 let carol: Creds; // read collaborator
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const call = (p: string, method = 'GET', body?: unknown, who: { username: string; password: string } | null = alice) =>
   s.request(`api/v1/repos/alice/${p}`, { method, auth: who ? as(who) : undefined, json: body });
 
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 
 const bareDir = (repo: string) => path.join(s.hearth.config.repository.root, 'alice', `${repo}.git`);
 const headOf = async (repo: string) => (await ok(await call(`${repo}/branches/main`))).commit.id as string;

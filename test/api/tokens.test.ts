@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, type Auth, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectAllFields, expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -12,7 +12,6 @@ let s: TestServer;
 let alice: Creds;
 let bob: Creds;
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 
 const create = (owner: string, auth: Auth, body: unknown) =>
   s.request(`api/v1/users/${owner}/tokens`, { method: 'POST', auth, json: body });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, type Auth, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectAllFields, expectShape } from '../helpers/swagger';
 
 type Creds = { username: string; password: string; id: number };
@@ -11,7 +11,6 @@ let lim: Creds; // limited visibility
 let priv: Creds; // private visibility
 let rest: Creds; // restricted account
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const adminAuth = (): Auth => as(s.admin);
 // Gitea's placeholder address for a hidden email: <lower name>@noreply.<domain of ROOT_URL>.
 const noReply = (name: string) => `${name.toLowerCase()}@noreply.127.0.0.1`;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
-import { createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectNullableShape as expectShape } from '../helpers/issue-shape';
 
 // Every merge style end to end with the real git CLI: push a branch, open the pull request,
@@ -14,14 +14,8 @@ let s: TestServer;
 let alice: Creds;
 let work: string;
 
-const as = (u: Creds): Auth => ({ basic: [u.username, u.password] });
 const api = (p: string, method = 'GET', body?: unknown) => s.request(`api/v1/repos/alice/styles/${p}`, { method, auth: as(alice), json: body });
 
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 
 async function commitFile(dir: string, file: string, content: string, msg = `change ${file}`): Promise<string> {
   fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });

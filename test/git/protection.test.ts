@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, gitTry, remoteUrl, tempDir } from '../helpers/git';
-import { createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 
 type Creds = { username: string; password: string; id: number };
 
@@ -10,15 +10,9 @@ let s: TestServer;
 let alice: Creds; // owner
 let bob: Creds; // write collaborator
 
-const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
 const call = (p: string, method = 'GET', body?: unknown) =>
   s.request(`api/v1/repos/alice/${p}`, { method, auth: as(alice), json: body });
 
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** A clone of alice/<repo> pushing as `who`. */
 async function cloneAs(repo: string, who: Creds): Promise<string> {

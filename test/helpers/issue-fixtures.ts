@@ -1,10 +1,10 @@
-import { createUser, json, type Auth, type TestServer } from './server';
+import { as, createUser, json, type TestServer } from './server';
 
 // Small builders shared by the issue dependency, pin, time, subscription and timeline tests.
 
 export type Creds = { username: string; password: string; id: number };
 
-export const as = (u: { username: string; password: string }): Auth => ({ basic: [u.username, u.password] });
+export { as };
 
 export function issueApi(s: TestServer) {
   const api = (path: string, init: Parameters<TestServer['request']>[1] = {}) => s.request(`api/v1/${path}`, init);

@@ -1,21 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
 import { git, remoteUrl, tempDir } from './git';
-import type { Auth, TestServer } from './server';
+import { as, ok, type TestServer } from './server';
 
 // A work tree cloned from a repository of the test server, for pushing pull request branches.
 
 export type Creds = { username: string; password: string };
 
-export const as = (u: Creds): Auth => ({ basic: [u.username, u.password] });
-
-/** Reads a response, asserting its status; JSON bodies parsed, others as text. */
-export async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
-}
+export { as, ok };
 
 export async function commitFile(dir: string, file: string, content: string): Promise<string> {
   fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });

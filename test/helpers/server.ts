@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,3 +95,15 @@ export async function createToken(
 /** The body as loosely typed JSON: tests assert on its shape explicitly. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const json = async (res: Response): Promise<any> => res.json();
+
+/** Basic credentials of a user (null: anonymous), for `request`'s `auth`. */
+export const as = (u: { username: string; password: string } | null): Auth => (u ? { basic: [u.username, u.password] } : undefined);
+
+/** Reads a response, asserting its status (the body in the message when it differs); JSON parsed, other bodies as text. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function ok(res: Response, status = 200): Promise<any> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  if (!text) return undefined;
+  return res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+}

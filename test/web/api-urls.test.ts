@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../helpers/orgs';
-import { createToken, createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, startTestServer, type TestServer } from '../helpers/server';
 
 // Every URL the API hands out resolves: a scenario makes one of everything (user, organization,
 // team, private repository with files, branch, tag, release with an asset, issue with an
@@ -14,7 +14,6 @@ let alice: Creds;
 let bob: Creds;
 let carol: Creds;
 const answers: { from: string; body: unknown }[] = [];
-const as = (u: Creds): Auth => ({ basic: [u.username, u.password] });
 
 async function call(path: string, method = 'GET', body?: unknown, who: Creds = alice, status?: number): Promise<any> {
   const init: Parameters<TestServer['request']>[1] = { method, auth: as(who) };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
 import { as, type Creds } from '../helpers/issue-fixtures';
 import { createOrg } from '../helpers/orgs';
-import { createToken, createUser, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { type Auth, createToken, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 
 // The home page, profiles, organization teams and releases pages: every html_url the API hands
 // out for users, organizations and releases answers a page, hidden things are 404.
@@ -18,11 +18,6 @@ let root: string;
 const XSS = '<script>x</script>';
 const api = (p: string, init: Parameters<TestServer['request']>[1] = {}) => s.request(`api/v1/${p}`, init);
 
-async function ok(res: Response, status = 200) {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
 
 const page = async (url: string, auth?: Auth) => {
   const res = await s.request(url.startsWith(root) ? url.slice(root.length) : url, { auth, redirect: 'manual' });
