@@ -1,0 +1,59 @@
+// The request path: dist/hearth against a bare express 5 + better-sqlite3 server reading the same
+// rows (bench/bare-server.mjs), side by side in one run: requests/s and p50/p99 latency of
+// GET /repos/{o}/{r}, GET .../issues?limit=50, GET .../contents/{file}, GET /user and
+// POST .../issues, 4 connections (autocannon), with the ratio. Targets: reads within 2x of the bare
+// endpoint and p99 under 20 ms; the issue create within 3x.
+// Usage: node bench/api.mjs [seconds=8]   (dist/hearth when built, else the source via tsx)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort, root, startHearth } from './lib.mjs';
+
+const seconds = Number(process.argv[2] ?? 8);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-api-'));
+
+function cannon(url, opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: 4, duration: seconds, ...opts }, (err, r) => (err ? reject(err) : resolve(r)));
+  });
+}
+
+async function startBare(dbFile, repoDir) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, 'bench/bare-server.mjs'), dbFile, repoDir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((r) => child.stdout.once('data', r));
+  return { child, base: `http://127.0.0.1:${port}/` };
+}
+
+try {
+  const h = await startHearth(path.join(tmp, 'data'));
+  const auth = `Basic ${Buffer.from(`root:${h.password}`).toString('base64')}`;
+  const headers = { Authorization: auth, 'Content-Type': 'application/json' };
+  const post = (p, body) => fetch(`${h.base}api/v1/${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  await post('user/repos', { name: 'bench', auto_init: true, license: 'MIT' });
+  for (let i = 0; i < 120; i++) await post('repos/root/bench/issues', { title: `Issue ${i}`, body: `Body of issue ${i}, with some words in it.` });
+  const bare = await startBare(path.join(tmp, 'data', 'hearth.db'), path.join(tmp, 'data', 'repositories', 'root', 'bench.git'));
+  const cases = [
+    ['GET /repos/{o}/{r}', 'api/v1/repos/root/bench', {}],
+    ['GET /repos/{o}/{r}/issues?limit=50', 'api/v1/repos/root/bench/issues?limit=50', {}],
+    ['GET /repos/{o}/{r}/contents/{file}', 'api/v1/repos/root/bench/contents/README.md', {}],
+    ['GET /user', 'api/v1/user', {}],
+    ['POST /repos/{o}/{r}/issues', 'api/v1/repos/root/bench/issues', { method: 'POST', body: JSON.stringify({ title: 'Load', body: 'created under load' }) }],
+  ];
+  console.log(`${seconds} s per endpoint, 4 connections, ${h.exe.endsWith('hearth') ? 'dist/hearth' : 'source via tsx'} against bare express + better-sqlite3`);
+  console.log('endpoint'.padEnd(38), 'hearth req/s  p50  p99 |  bare req/s  p50  p99 | ratio');
+  for (const [name, p, opts] of cases) {
+    const a = await cannon(`${h.base}${p}`, { headers, ...opts });
+    const b = await cannon(`${bare.base}${p}`, { headers, ...opts });
+    const row = (r) => `${r.requests.average.toFixed(0).padStart(10)} ${String(r.latency.p50).padStart(4)} ${String(r.latency.p99).padStart(4)}`;
+    const errs = a.non2xx + a.errors ? ` (hearth non-2xx ${a.non2xx}, errors ${a.errors})` : '';
+    console.log(name.padEnd(38), `${row(a)} | ${row(b)} | ${(b.requests.average / a.requests.average).toFixed(2)}x${errs}`);
+  }
+  console.log('targets: reads within 2x and p99 under 20 ms; the issue create within 3x');
+  bare.child.kill();
+  h.child.kill('SIGTERM');
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
