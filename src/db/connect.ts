@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import { loadSqliteAddon } from '../lib/native-sqlite';
 import { migrations } from './migrations';
+import { withStatementCache, type StatementStats } from './statement-cache';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -18,8 +19,16 @@ export function openDatabase(opts: OpenOptions): DB {
   sqlite.pragma(`busy_timeout = ${Math.trunc(opts.busyTimeout)}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const stats: StatementStats = { executed: 0, prepared: 0 };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, stats) }) });
+  statsOf.set(db, stats);
+  return db;
 }
+
+const statsOf = new WeakMap<object, StatementStats>();
+
+/** How many statements a database ran and prepared since it was opened (tests count queries with it). */
+export const statementStats = (db: DB): StatementStats => statsOf.get(db) ?? { executed: 0, prepared: 0 };
 
 const provider: MigrationProvider = {
   getMigrations: async (): Promise<Record<string, Migration>> => migrations,
