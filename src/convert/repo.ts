@@ -4,6 +4,7 @@ import { isoTime } from '../lib/time';
 import { ACCESS } from '../services/permissions';
 import { settingsOf, topicsOf } from '../services/repo/repo-settings';
 import { toApiUser, type ApiUser } from './user';
+import { hostOf } from '../lib/url-host';
 
 export type ApiPermission = { admin: boolean; push: boolean; pull: boolean };
 export type ApiRepository = Record<string, unknown> & { id: number; full_name: string; permissions?: ApiPermission };
@@ -26,7 +27,7 @@ export const permissionOf = (mode: number): ApiPermission => ({
 
 export function repoUrls(config: Config, ownerName: string, name: string) {
   const root = config.server.root_url;
-  const host = new URL(root).hostname;
+  const host = hostOf(root);
   const html = `${root}${encodeURIComponent(ownerName)}/${encodeURIComponent(name)}`;
   return {
     html_url: html,

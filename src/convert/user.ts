@@ -3,6 +3,7 @@ import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
 import { isoTime } from '../lib/time';
 import { visibilityName } from '../services/visibility';
+import { hostOf } from '../lib/url-host';
 
 export type ApiUser = {
   id: number; login: string; login_name: string; source_id: number; full_name: string; email: string;
@@ -12,13 +13,26 @@ export type ApiUser = {
   following_count: number; starred_repos_count: number; username: string;
 };
 
+// Listings convert the same users again and again: their avatar hashes are kept rather than
+// hashed for every item.
+const HASH_CACHE_MAX = 4096;
+const md5Cache = new Map<string, string>();
+function md5Of(text: string): string {
+  let hex = md5Cache.get(text);
+  if (hex === undefined) {
+    hex = crypto.createHash('md5').update(text).digest('hex');
+    if (md5Cache.size >= HASH_CACHE_MAX) md5Cache.clear();
+    md5Cache.set(text, hex);
+  }
+  return hex;
+}
+
 /** An uploaded avatar by its hash; otherwise one generated from the email (the name when it has none: organizations). */
 export const avatarUrl = (config: Config, user: User): string => user.avatar
   ? `${config.server.root_url}avatars/${user.avatar}`
-  : `${config.server.root_url}avatars/${crypto.createHash('md5').update((user.email || user.lower_name).toLowerCase()).digest('hex')}`;
+  : `${config.server.root_url}avatars/${md5Of((user.email || user.lower_name).toLowerCase())}`;
 
-const noReplyEmail = (config: Config, user: User) =>
-  `${user.lower_name}@noreply.${new URL(config.server.root_url).hostname}`;
+const noReplyEmail = (config: Config, user: User) => `${user.lower_name}@noreply.${hostOf(config.server.root_url)}`;
 
 /**
  * As Gitea: the email shows to signed-in callers unless kept private; admin-only fields

@@ -11,6 +11,7 @@ import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protect
 import { refsMoved } from './refs-moved';
 import { withRefsLock } from './refs-lock';
 import type { RepoAccess } from './repos';
+import { hostOf } from '../../lib/url-host';
 
 // What every API commit shares (file changes and patches): the branches it reads and writes,
 // who may write there, the identities and message, and landing it with a compare-and-swap.
@@ -80,7 +81,7 @@ export async function prepareTarget(
   return { dir, oldBranch, newBranch, parent };
 }
 
-const noReply = (config: Config, u: User) => `${u.lower_name}@noreply.${new URL(config.server.root_url).hostname}`;
+const noReply = (config: Config, u: User) => `${u.lower_name}@noreply.${hostOf(config.server.root_url)}`;
 
 /** As Gitea: if only one identity is given it is used for both; missing parts come from the doer. */
 export function signatures(config: Config, doer: User, opts: CommitOptions): { author: Signature; committer: Signature } {
