@@ -1,3 +1,4 @@
+import { Lru } from '../lib/lru';
 import { gitBytes } from './exec';
 import { streamGit, type GitStream } from './stream';
 
@@ -20,10 +21,19 @@ export async function fileAt(dir: string, commit: string, path: string): Promise
   }
 }
 
+// A blob id names its bytes for ever: small blobs read once are kept (the contents API reads
+// the same README again and again), 16 MiB in all.
+const SMALL_BLOB = 64 * 1024;
+const blobs = new Lru<string, Buffer>(4096, (b) => b.length, 16 * 1024 * 1024);
+
 /** Several blobs in one `git cat-file --batch` call; unknown ids are left out. */
 export async function blobsBytes(dir: string, shas: string[]): Promise<Map<string, Buffer>> {
-  const unique = [...new Set(shas)];
   const out = new Map<string, Buffer>();
+  const unique = [...new Set(shas)].filter((sha) => {
+    const hit = blobs.get(`${dir}\0${sha}`);
+    if (hit) out.set(sha, hit);
+    return !hit;
+  });
   if (!unique.length) return out;
   const buf = await gitBytes(['cat-file', '--batch'], { gitDir: dir, input: `${unique.join('\n')}\n` });
   let pos = 0;
@@ -34,7 +44,12 @@ export async function blobsBytes(dir: string, shas: string[]): Promise<Map<strin
     pos = nl + 1;
     if (type === 'missing' || size === undefined) continue;
     const n = Number(size);
-    if (type === 'blob') out.set(sha!, buf.subarray(pos, pos + n));
+    if (type === 'blob') {
+      // A copy: a view would keep the whole batch's buffer alive in the cache.
+      const bytes = n <= SMALL_BLOB ? Buffer.from(buf.subarray(pos, pos + n)) : buf.subarray(pos, pos + n);
+      if (n <= SMALL_BLOB) blobs.set(`${dir}\0${sha}`, bytes);
+      out.set(sha!, bytes);
+    }
     pos += n + 1; // content, then a newline
   }
   return out;
