@@ -33,14 +33,25 @@ export async function canSeeOwner(db: DB, owner: User, viewer: User | null): Pro
   return false;
 }
 
+/**
+ * The rows one caller's access to one repository is computed from (their teams there, those
+ * teams' units, their collaboration), read once: the overall mode and each unit mode of a request
+ * come from the same reads (the request's RepoAccess keeps them).
+ */
+export type Grants = {
+  teams?: ReturnType<typeof teamsGrantingRepo>;
+  units?: ReturnType<typeof teamUnitModes>;
+  collaborator?: ReturnType<typeof getCollaboratorMode>;
+};
+
 /** What an organization's teams give `user` on `repo`, for one unit or overall. */
-async function teamMode(db: DB, user: User, repo: Repository, unit?: Unit): Promise<AccessMode> {
-  const teams = await teamsGrantingRepo(db, repo.owner_id, user.id, repo.id);
+async function teamMode(db: DB, user: User, repo: Repository, unit: Unit | undefined, g: Grants): Promise<AccessMode> {
+  const teams = await (g.teams ??= teamsGrantingRepo(db, repo.owner_id, user.id, repo.id));
   if (!teams.length) return ACCESS.none;
   let best = 0;
   for (const t of teams) if (t.authorize >= ACCESS.admin) best = Math.max(best, t.authorize);
   if (best) return best as AccessMode;
-  const units = await teamUnitModes(db, teams.map((t) => t.team_id));
+  const units = await (g.units ??= teamUnitModes(db, teams.map((t) => t.team_id)));
   for (const t of teams) {
     const own = units.filter((u) => u.team_id === t.team_id);
     // A team without unit rows (older data) grants its mode on every unit. Overall, a unit's
@@ -59,16 +70,16 @@ async function teamMode(db: DB, user: User, repo: Repository, unit?: Unit): Prom
  * teams on every unit); collaborators get their mode; public repositories of owners the caller
  * may see give read to everyone but restricted users.
  */
-export async function accessMode(db: DB, user: User | null, repo: Repository, owner?: User, unit?: Unit): Promise<AccessMode> {
+export async function accessMode(db: DB, user: User | null, repo: Repository, owner?: User, unit?: Unit, grants: Grants = {}): Promise<AccessMode> {
   if (user?.is_admin) return ACCESS.owner;
   if (user && user.id === repo.owner_id) return ACCESS.owner;
   const repoOwner = owner ?? (await getUserById(db, repo.owner_id));
   if (!repoOwner) return ACCESS.none;
   let mode: number = ACCESS.none;
   if (user) {
-    if (repoOwner.type === ORG_TYPE) mode = await teamMode(db, user, repo, unit);
+    if (repoOwner.type === ORG_TYPE) mode = await teamMode(db, user, repo, unit, grants);
     if (mode >= ACCESS.admin) return mode as AccessMode;
-    mode = Math.max(mode, (await getCollaboratorMode(db, repo.id, user.id)) ?? ACCESS.none);
+    mode = Math.max(mode, (await (grants.collaborator ??= getCollaboratorMode(db, repo.id, user.id))) ?? ACCESS.none);
   }
   if (mode >= ACCESS.read || repo.is_private) return mode as AccessMode;
   if (user?.is_restricted) return ACCESS.none;

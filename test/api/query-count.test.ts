@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementStats } from '../../src/db/connect';
 import { createRepo } from '../helpers/git';
+import { addTeam, createOrg } from '../helpers/orgs';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 
 // How many SQL statements one request runs: a listing that queries per item (N+1) shows here
@@ -36,6 +37,22 @@ describe('statements per request', () => {
 
   it('GET /repos/{owner}/{repo}/issues?limit=50', async () => {
     expect(await statements('api/v1/repos/alice/counted/issues?limit=50')).toBeLessThanOrEqual(10);
+  });
+
+  it('PATCH /repos/{owner}/{repo}/issues/{index} by an organization team member reads its access once', async () => {
+    const org = await createOrg(s, alice, 'countorg');
+    const bob = await createUser(s, 'bob');
+    await addTeam(s, org.id, 'writers', { mode: 2, allRepos: true, uids: [bob.id] });
+    await ok(await s.request('api/v1/orgs/countorg/repos', { method: 'POST', auth: as(alice), json: { name: 'orgrepo' } }), 201);
+    await ok(await s.request('api/v1/repos/countorg/orgrepo/issues', { method: 'POST', auth: as(bob), json: { title: 'x' } }), 201);
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const before = statementStats(s.hearth.db).executed;
+      await ok(await s.request('api/v1/repos/countorg/orgrepo/issues/1', { method: 'PATCH', auth: as(bob), json: { title: `x${i}` } }), 201);
+      runs.push(statementStats(s.hearth.db).executed - before);
+    }
+    // 31 when the overall mode and the issues and pulls unit modes each read the team rows again.
+    expect(Math.min(...runs)).toBeLessThanOrEqual(25);
   });
 
   it('prepares each distinct statement once', async () => {

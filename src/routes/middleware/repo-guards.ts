@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { ArchivedError, ForbiddenError } from '../../lib/errors';
-import { ACCESS, accessMode, ORG_TYPE, type AccessMode, type Unit } from '../../services/permissions';
+import { ACCESS, type AccessMode, type Unit } from '../../services/permissions';
 import { followUpsSettled } from '../../services/pull/pull-follow-queue';
-import { lookupRepo } from '../../services/repo/repos';
+import { lookupRepo, unitModeOf } from '../../services/repo/repos';
 
 /**
  * Loads `{owner}/{repo}` with the caller's access mode into req.ctx.repo: 404 when the caller
@@ -57,10 +57,7 @@ export const notArchived: RequestHandler = (req, _res, next) => {
 export function repoUnitAccess(unit: Unit, min: AccessMode): RequestHandler {
   return async (req, _res, next) => {
     const access = req.ctx.repo;
-    let mode: number = access?.mode ?? ACCESS.none;
-    if (access && mode < ACCESS.admin && access.owner.type === ORG_TYPE) {
-      mode = await accessMode(req.ctx.db, req.ctx.doer, access.repo, access.owner, unit);
-    }
+    const mode: number = access ? await unitModeOf(req.ctx.db, access, req.ctx.doer, unit) : ACCESS.none;
     if (mode < min) {
       throw new ForbiddenError(min >= ACCESS.write
         ? 'user should have a permission to write to a repo'

@@ -2,9 +2,9 @@ import type { DB } from '../../db/connect';
 import type { Issue, User } from '../../db/schema';
 import { ForbiddenError, NotFoundError } from '../../lib/errors';
 import { getIssueByIndex } from '../../models/issue';
-import { ACCESS, accessMode, ORG_TYPE, type AccessMode } from '../permissions';
+import { ACCESS, type AccessMode } from '../permissions';
 import { settingsOf } from '../repo/repo-settings';
-import type { RepoAccess } from '../repo/repos';
+import { unitModeOf, type RepoAccess } from '../repo/repos';
 
 // Who may do what with issues and pulls of a repository: the unit modes (a disabled unit
 // gives nothing), as Gitea's CanReadIssuesOrPulls / CanWriteIssuesOrPulls.
@@ -14,17 +14,12 @@ export type IssueUnits = { issues: AccessMode; pulls: AccessMode };
 /** The repository, the caller and the caller's mode on each unit. */
 export type IssueCtx = RepoAccess & { doer: User | null; units: IssueUnits };
 
-/** Team units only differ from the overall mode on organization repositories. */
-async function unitMode(db: DB, access: RepoAccess, doer: User | null, unit: 'repo.issues' | 'repo.pulls'): Promise<AccessMode> {
-  if (!doer || doer.is_admin || access.owner.type !== ORG_TYPE) return access.mode;
-  return accessMode(db, doer, access.repo, access.owner, unit);
-}
 
 export async function issueCtx(db: DB, access: RepoAccess, doer: User | null): Promise<IssueCtx> {
   const s = settingsOf(access.repo);
   const units: IssueUnits = {
-    issues: s.has_issues ? await unitMode(db, access, doer, 'repo.issues') : ACCESS.none,
-    pulls: s.has_pull_requests ? await unitMode(db, access, doer, 'repo.pulls') : ACCESS.none,
+    issues: s.has_issues ? await unitModeOf(db, access, doer, 'repo.issues') : ACCESS.none,
+    pulls: s.has_pull_requests ? await unitModeOf(db, access, doer, 'repo.pulls') : ACCESS.none,
   };
   return { ...access, doer, units };
 }

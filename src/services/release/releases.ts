@@ -8,8 +8,8 @@ import {
 import { assetsOfReleases } from '../../models/release-asset';
 import { updateRepo } from '../../models/repo';
 import { usersByIds } from '../../models/user-lookup';
-import { ACCESS, accessMode, ORG_TYPE, type AccessMode } from '../permissions';
-import type { RepoAccess } from '../repo/repos';
+import { ACCESS, type AccessMode } from '../permissions';
+import { unitModeOf, type RepoAccess } from '../repo/repos';
 
 // Reading releases (Gitea's routers/api/v1/repo/release.go). Tag-only rows (a tag whose
 // release was deleted) never show; drafts show only to those who may write releases.
@@ -17,9 +17,8 @@ import type { RepoAccess } from '../repo/repos';
 export type ReleaseView = { release: Release; publisher: User | null; assets: Attachment[] };
 
 /** The caller's mode on the releases unit: teams of an organization may grant it apart. */
-export async function releaseMode(db: DB, access: RepoAccess, doer: User | null): Promise<AccessMode> {
-  if (!doer || doer.is_admin || access.mode >= ACCESS.admin || access.owner.type !== ORG_TYPE) return access.mode;
-  return accessMode(db, doer, access.repo, access.owner, 'repo.releases');
+export function releaseMode(db: DB, access: RepoAccess, doer: User | null): Promise<AccessMode> {
+  return unitModeOf(db, access, doer, 'repo.releases');
 }
 
 export const mayWriteReleases = async (db: DB, access: RepoAccess, doer: User | null) =>

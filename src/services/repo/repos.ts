@@ -3,9 +3,15 @@ import type { Repository, User } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
 import { getRedirect, getRepoById, getRepoByOwnerAndName } from '../../models/repo';
 import { getUserById, getUserByName } from '../../models/user';
-import { ACCESS, accessMode, type AccessMode } from '../permissions';
+import { ACCESS, accessMode, ORG_TYPE, type AccessMode, type Grants, type Unit } from '../permissions';
 
-export type RepoAccess = { repo: Repository; owner: User; mode: AccessMode };
+export type RepoAccess = {
+  repo: Repository; owner: User; mode: AccessMode;
+  /** Unit modes computed for this request's caller (unitModeOf), so no service computes one twice. */
+  unitModes?: Map<string, AccessMode>;
+  /** The rows `mode` was computed from, for the unit modes of the same caller. */
+  grants?: { viewerId: number; grants: Grants };
+};
 export type RepoLookup = RepoAccess | { redirectTo: { owner: string; name: string } };
 
 const notFound = () => new NotFoundError('The target couldn\'t be found.');
@@ -27,9 +33,10 @@ export async function lookupRepo(db: DB, ownerName: string, repoName: string, vi
     if (access.mode === ACCESS.none) throw notFound();
     return { redirectTo: { owner: access.owner.name, name: target.name } };
   }
-  const mode = await accessMode(db, viewer, repo, owner);
+  const grants: Grants = {};
+  const mode = await accessMode(db, viewer, repo, owner, undefined, grants);
   if (mode === ACCESS.none) throw notFound();
-  return { repo, owner, mode };
+  return { repo, owner, mode, ...(viewer ? { grants: { viewerId: viewer.id, grants } } : {}) };
 }
 
 export async function accessOf(db: DB, repo: Repository, viewer: User | null): Promise<RepoAccess> {
@@ -76,4 +83,20 @@ export async function withAccess(db: DB, repos: Repository[], viewer: User | nul
     out.push({ repo, owner, mode, parent });
   }
   return out;
+}
+
+/**
+ * The caller's mode on one unit of a repository whose access the request already holds: only
+ * an organization's teams make it differ from the overall mode, and it is computed once per
+ * request and caller (kept on the access object the guard made).
+ */
+export async function unitModeOf(db: DB, access: RepoAccess, viewer: User | null, unit: Unit): Promise<AccessMode> {
+  if (!viewer || viewer.is_admin || access.mode >= ACCESS.admin || access.owner.type !== ORG_TYPE) return access.mode;
+  const key = `${viewer.id}:${unit}`;
+  const known = access.unitModes?.get(key);
+  if (known !== undefined) return known;
+  if (access.grants?.viewerId !== viewer.id) access.grants = { viewerId: viewer.id, grants: {} };
+  const mode = await accessMode(db, viewer, access.repo, access.owner, unit, access.grants.grants);
+  (access.unitModes ??= new Map()).set(key, mode);
+  return mode;
 }

@@ -1,8 +1,8 @@
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
-import { ACCESS, accessMode, ORG_TYPE, type Unit } from '../permissions';
+import { ACCESS, type Unit } from '../permissions';
 import { settingsOf, type RepoSettings } from '../repo/repo-settings';
-import type { RepoAccess } from '../repo/repos';
+import { unitModeOf, type RepoAccess } from '../repo/repos';
 
 // Which parts of a repository a web visitor may open: the unit must be enabled and the visitor
 // must read it (an organization team may grant issues but not code). Gitea's web pages answer
@@ -16,8 +16,7 @@ const SETTING: Record<WebUnit, keyof RepoSettings> = {
 
 export async function unitReadable(db: DB, access: RepoAccess, viewer: User | null, unit: WebUnit): Promise<boolean> {
   if (!settingsOf(access.repo)[SETTING[unit]]) return false;
-  if (access.mode >= ACCESS.admin || access.owner.type !== ORG_TYPE || !viewer) return access.mode >= ACCESS.read;
-  return (await accessMode(db, viewer, access.repo, access.owner, unit as Unit)) >= ACCESS.read;
+  return (await unitModeOf(db, access, viewer, unit as Unit)) >= ACCESS.read;
 }
 
 /** The units the visitor may open, for the repository's tabs. */
