@@ -13,12 +13,15 @@ import { eventually } from '../helpers/wait';
 
 const root = path.resolve(__dirname, '../..');
 const children: ChildProcess[] = [];
-afterAll(() => { for (const c of children) c.kill('SIGKILL'); });
+/** SIGKILL to the whole process group: tsx runs the server in a child process of its own. */
+const killHard = (c: ChildProcess) => { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } };
+afterAll(() => { for (const c of children) killHard(c); });
 
 /** hearth from source in its own process (so it can be killed), over `dataDir`. */
 async function startProcess(dataDir: string, port: number): Promise<{ child: ChildProcess; out: () => string }> {
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts'), 'web', '--port', String(port), '--data', dataDir], {
     env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' }, stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   children.push(child);
   let out = '';
@@ -43,14 +46,16 @@ describe('durable deliveries', () => {
       expect((await call('repos/root/crash/hooks', { type: 'gitea', active: true, config: { url: rx.url, content_type: 'json' }, events: ['issues'] })).status).toBe(201);
       expect((await call('repos/root/crash/issues', { title: 'Survives' })).status).toBe(201);
       await eventually(async () => rx.requests.length === 1);
-      first.child.kill('SIGKILL');
+      killHard(first.child);
       await new Promise((r) => first.child.once('exit', r));
+      // The server itself is gone (not only tsx's wrapper): nothing answers on its port.
+      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/api/healthz`).catch(() => null)) === null, 10_000, 'server gone');
       await startProcess(dataDir, port);
       await eventually(async () => rx.requests.length === 2, 20_000, 'redelivery after restart');
       expect(rx.requests[1]!.headers['x-gitea-delivery']).toBe(rx.requests[0]!.headers['x-gitea-delivery']);
       expect(JSON.parse(rx.requests[1]!.body).issue.title).toBe('Survives');
     } finally {
-      for (const c of children) c.kill('SIGKILL');
+      for (const c of children) killHard(c);
       await rx.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@ import { verifyPassword } from '../../lib/password';
 import { rememberVerified, wasVerified } from '../../lib/verified-cache';
 import { parseStoredScopes, type ScopeSet } from '../../lib/scopes';
 import { nowUnix } from '../../lib/time';
-import { hashToken } from '../../lib/token';
+import { hashToken, looksLikeToken } from '../../lib/token';
 import { getTokenByHash, touchToken } from '../../models/access-token';
 import { getEmail } from '../../models/email';
 import { getUserById, getUserByName } from '../../models/user';
@@ -44,7 +44,9 @@ export async function authenticatePassword(db: DB, login: string, password: stri
  */
 export async function authenticateBasic(db: DB, login: string, password: string): Promise<Authenticated> {
   const usernameIsToken = password === '' || password === 'x-oauth-basic';
-  const byToken = await authenticateToken(db, usernameIsToken ? login : password);
+  const candidate = usernameIsToken ? login : password;
+  // Only a value shaped like a token (40 hex) can be one: a plain password skips the lookup.
+  const byToken = looksLikeToken(candidate.trim()) ? await authenticateToken(db, candidate) : null;
   if (byToken) return byToken;
   if (usernameIsToken) throw new UnauthorizedError();
   const user = await authenticatePassword(db, login, password);
