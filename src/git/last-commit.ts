@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { git, gitEnv } from './exec';
-import { Lru } from '../lib/lru';
+import { cachedAtCommit } from './at-commit-cache';
 
 // The last commit that touched each of a set of paths, found with ONE `git log` walk that
 // stops as soon as every path has its answer (a directory listing costs one process, not one
@@ -114,20 +114,8 @@ export async function lastCommitsOfPaths(dir: string, commit: string, paths: str
   return found;
 }
 
-// The history below a commit id never changes: answers at a full commit id are kept.
-const lastCommits = new Lru<string, LastCommit | null>(4096);
-const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-
-/** The last commit touching `path` ('' = the commit itself), or null when none does. */
-export async function lastCommitOf(dir: string, commit: string, path: string): Promise<LastCommit | null> {
-  if (!FULL_ID.test(commit)) return readLastCommit(dir, commit, path);
-  const key = `${dir}\0${commit}\0${path}`;
-  const hit = lastCommits.get(key);
-  if (hit !== undefined) return hit;
-  const found = await readLastCommit(dir, commit, path);
-  lastCommits.set(key, found);
-  return found;
-}
+/** The last commit touching `path` ('' = the commit itself), or null when none does; kept at full commit ids. */
+export const lastCommitOf = cachedAtCommit(4096, readLastCommit);
 
 async function readLastCommit(dir: string, commit: string, path: string): Promise<LastCommit | null> {
   const args = ['log', '-1', '--format=%H%x00%aI%x00%cI', '--no-renames', commit, '--', ...(path ? [path] : [])];

@@ -1,4 +1,4 @@
-import { Lru } from '../lib/lru';
+import { cachedAtCommit } from './at-commit-cache';
 import { git, gitRun } from './exec';
 
 // Tree entries of a commit by path, read with `git ls-tree` (no work tree, no object cache).
@@ -63,21 +63,8 @@ export async function entriesAt(dir: string, commit: string, paths: string[]): P
   return found;
 }
 
-// What a commit id holds never changes: entries read at a full commit id are kept (a file or
-// directory read again costs no git process).
-const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const entries = new Lru<string, Entry | null>(4096);
-
-/** The entry at `path` ('' is the root tree), or null. */
-export async function entryAt(dir: string, commit: string, path: string): Promise<Entry | null> {
-  if (!FULL_ID.test(commit)) return readEntry(dir, commit, path);
-  const key = `${dir}\0${commit}\0${path}`;
-  const hit = entries.get(key);
-  if (hit !== undefined) return hit;
-  const found = await readEntry(dir, commit, path);
-  entries.set(key, found);
-  return found;
-}
+/** The entry at `path` ('' is the root tree), or null; kept when read at a full commit id. */
+export const entryAt = cachedAtCommit(4096, readEntry);
 
 async function readEntry(dir: string, commit: string, path: string): Promise<Entry | null> {
   if (!path) {
