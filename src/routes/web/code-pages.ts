@@ -11,7 +11,7 @@ import { listTags } from '../../services/repo/tags';
 import {
   commitPage, commitsPage, comparePage, COMMITS_PAGE_SIZE, homePage, legacySrcTarget, srcPage, type FilePage, type TreePage,
 } from '../../services/web/code-pages';
-import { isWebRefKind, refSegment } from '../../services/web/refs';
+import { refSegment, splitRefKind } from '../../services/web/refs';
 import { repoOf } from '../context';
 import { queryInt } from '../query';
 import { sendStream } from '../stream';
@@ -75,13 +75,12 @@ export async function src(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const { config } = req.ctx;
   const rest = pathParam(req, 'rest');
-  const slash = rest.indexOf('/');
-  const kind = slash < 0 ? rest : rest.slice(0, slash);
-  if (!isWebRefKind(kind) || slash < 0) {
+  const typed = splitRefKind(rest);
+  if (!typed) {
     res.redirect(302, repoLink(config, access, `src/${encodePath(await legacySrcTarget(config, access, rest))}`));
     return;
   }
-  const page = await srcPage(req.ctx.db, config, access, req.ctx.doer, kind, rest.slice(slash + 1));
+  const page = await srcPage(req.ctx.db, config, access, req.ctx.doer, typed.kind, typed.rest);
   const view = page.kind === 'tree' ? treeView(config, access, page) : fileView(config, access, page);
   repoPage(req, res, page.target.path || page.target.ref.name, 'code', html`${crumbs(config, access, page)}${view}`);
 }
@@ -125,11 +124,10 @@ export async function commits(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const { config } = req.ctx;
   const rest = pathParam(req, 'rest');
-  const slash = rest.indexOf('/');
-  const kind = rest.slice(0, slash);
-  if (slash < 0 || !isWebRefKind(kind)) throw new NotFoundError();
+  const typed = splitRefKind(rest);
+  if (!typed) throw new NotFoundError();
   const page = Math.max(1, queryInt(req, 'page') ?? 1);
-  const { target, list } = await commitsPage(req.ctx.db, config, access, kind, rest.slice(slash + 1), page);
+  const { target, list } = await commitsPage(req.ctx.db, config, access, typed.kind, typed.rest, page);
   const more = page * COMMITS_PAGE_SIZE < list.total;
   const base = repoLink(config, access, `commits/${encodePath(rest)}`);
   repoPage(req, res, `Commits ${target.ref.name}`, 'commits', html`<h2>Commits on ${target.ref.name}${target.path ? html` touching <code>${target.path}</code>` : ''}</h2>

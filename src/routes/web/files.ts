@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { openArchive } from '../../services/repo/archive';
 import { rawFileAt } from '../../services/repo/contents-raw';
-import { isWebRefKind, resolveLegacyRef, resolveTypedRef, type WebTarget } from '../../services/web/refs';
+import { resolveLegacyRef, resolveTypedRef, splitRefKind, type WebTarget } from '../../services/web/refs';
 import type { RepoAccess } from '../../services/repo/repos';
 import { sendBlob } from '../blob-send';
 import { repoOf } from '../context';
@@ -15,9 +15,8 @@ import { pathParam } from '../table';
 /** `{kind}/{ref}/{path}` or the older `{ref}/{path}`, from the wildcard `rest`. */
 export async function targetOf(req: Request, access: RepoAccess): Promise<WebTarget> {
   const rest = pathParam(req, 'rest');
-  const slash = rest.indexOf('/');
-  const kind = slash < 0 ? rest : rest.slice(0, slash);
-  if (isWebRefKind(kind) && slash > 0) return resolveTypedRef(req.ctx.config, access, kind, rest.slice(slash + 1));
+  const typed = splitRefKind(rest);
+  if (typed) return resolveTypedRef(req.ctx.config, access, typed.kind, typed.rest);
   return resolveLegacyRef(req.ctx.config, access, rest);
 }
 

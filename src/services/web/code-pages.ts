@@ -4,7 +4,9 @@ import type { User } from '../../db/schema';
 import { streamRawDiff } from '../../git/archive';
 import { fileAt } from '../../git/blob';
 import { resolveCommit } from '../../git/log';
+import { readCapped } from '../../git/stream';
 import { NotFoundError } from '../../lib/errors';
+import { html } from '../../lib/html';
 import { compareCommits, getCommit, listCommits, type CommitList, type CommitsWithUsers } from '../repo/commits';
 import { getContents, type ContentItem } from '../repo/contents';
 import { dirOfRepo, type RefCommit } from '../repo/contents-paths';
@@ -47,10 +49,10 @@ async function readmeOf(db: DB, config: Config, access: RepoAccess, viewer: User
   const bytes = await fileAt(dirOfRepo(config, access), target.ref.commit, found.entry.path);
   if (!bytes) return null;
   const text = bytes.toString('utf8');
-  const html = MARKDOWN.test(found.entry.name)
+  const rendered = MARKDOWN.test(found.entry.name)
     ? await renderFile(db, config, access, viewer, target, found.entry.path, text)
-    : `<pre>${text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`)}</pre>`;
-  return { name: found.entry.name, html };
+    : html`<pre>${text}</pre>`.value;
+  return { name: found.entry.name, html: rendered };
 }
 
 async function pageAt(db: DB, config: Config, access: RepoAccess, viewer: User | null, target: WebTarget): Promise<TreePage | FilePage> {
@@ -93,20 +95,8 @@ export async function legacySrcTarget(config: Config, access: RepoAccess, rest: 
 
 const MAX_DIFF = 512 * 1024;
 
-/** A diff's text, cut at MAX_DIFF bytes so a huge commit cannot fill the page or memory. */
-async function diffText(dir: string, commit: string, parent: string | null): Promise<{ text: string; truncated: boolean }> {
-  const s = streamRawDiff(dir, 'diff', commit, parent);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of s.stdout as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= MAX_DIFF) break;
-  }
-  s.kill();
-  await s.done;
-  return { text: Buffer.concat(chunks).subarray(0, MAX_DIFF).toString('utf8'), truncated: size >= MAX_DIFF };
-}
+/** A diff's text, cut at MAX_DIFF bytes (at a whole line) so a huge commit cannot fill the page or memory. */
+const diffText = (dir: string, commit: string, parent: string | null) => readCapped(streamRawDiff(dir, 'diff', commit, parent), MAX_DIFF, 'diff');
 
 export type CommitPage = CommitsWithUsers & { diff: { text: string; truncated: boolean } };
 

@@ -1,3 +1,4 @@
+import { readCapped } from '../../git/stream';
 import type { Download } from '../repo/archive';
 
 // A unified diff (`git diff` output) read with a size cap and cut into files and lines for the
@@ -12,27 +13,9 @@ export type ReadDiff = { text: string; truncated: boolean };
 const TOLD = /^(new file mode|deleted file mode|old mode|new mode|rename from|rename to|copy from|copy to|similarity index|Binary files|GIT binary patch)/;
 const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 
-/** The stream's text up to `cap` bytes, cut at the last whole line when over. */
+/** The download's text up to `cap` bytes, cut at the last whole line when over. */
 export async function readDiff(d: Download, cap: number): Promise<ReadDiff> {
-  const s = await d.open();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of s.stdout as AsyncIterable<Buffer>) {
-    if (size + chunk.length > cap) {
-      chunks.push(chunk.subarray(0, cap - size));
-      truncated = true;
-      break;
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  // Only a cut stream stops git: one that ended is exiting by itself, and a kill would fail it.
-  if (truncated) s.kill();
-  const { code, stderr } = await s.done;
-  if (code !== 0 && !truncated) throw new Error(`git ${d.format} failed (${code}): ${stderr.trim()}`);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return { text: truncated ? text.slice(0, text.lastIndexOf('\n') + 1) : text, truncated };
+  return readCapped(await d.open(), cap, d.format);
 }
 
 function parseFile(lines: string[]): FileDiff {

@@ -14,6 +14,13 @@ export type WebTarget = { ref: RefCommit; path: string };
 
 export const isWebRefKind = (s: string): s is WebRefKind => s === 'branch' || s === 'tag' || s === 'commit';
 
+/** `{kind}/{ref...}` split into the kind and the rest; null when it does not start with a kind. */
+export function splitRefKind(rest: string): { kind: WebRefKind; rest: string } | null {
+  const slash = rest.indexOf('/');
+  const kind = rest.slice(0, slash);
+  return slash > 0 && isWebRefKind(kind) ? { kind, rest: rest.slice(slash + 1) } : null;
+}
+
 const notFound = (kind: string, name: string) => new NotFoundError(`${kind} does not exist [name: ${name}]`);
 
 /** The ref and the path inside its tree; 404 when no ref of that kind starts the path. */

@@ -6,7 +6,7 @@ import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { HookTask, Webhook } from '../../db/schema';
-import { hostMatcher } from '../../lib/host-matcher';
+import { hostMatcher, type HostMatcher } from '../../lib/host-matcher';
 import { getHookTask, recordHookDelivery } from '../../models/hook-task';
 import { getWebhookById, setWebhookLastStatus } from '../../models/webhook';
 import { RetryableError, type JobContext } from '../jobs/queue';
@@ -23,15 +23,17 @@ import type { DeliverJob } from './dispatch';
 const KEEP_BODY = 1024 * 1024;
 const ORG_HOOK_TARGET = 'organization';
 
+const refusal = (host: string, addresses: string[]) =>
+  `webhook can only call allowed HTTP servers (check your [webhook] allowed_host_list setting), deny '${host}(${addresses.join(', ')})'`;
+
 /** The resolver undici connects with: the address actually used must be allowed. */
-function checkedLookup(list: string): LookupFunction {
-  const matcher = hostMatcher(list);
+function checkedLookup(matcher: HostMatcher): LookupFunction {
   return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err);
       const found = addresses as dns.LookupAddress[];
       const ok = found.filter((a) => matcher.allows(hostname, a.address));
-      if (!ok.length) return callback(Object.assign(new Error(`webhook can only call allowed HTTP servers (check your [webhook] allowed_host_list setting), deny '${hostname}(${found.map((a) => a.address).join(', ')})'`), { code: 'EHOSTDENIED' }));
+      if (!ok.length) return callback(Object.assign(new Error(refusal(hostname, found.map((a) => a.address))), { code: 'EHOSTDENIED' }));
       if (options.all) return callback(null, ok);
       callback(null, ok[0]!.address, ok[0]!.family);
     });
@@ -39,14 +41,13 @@ function checkedLookup(list: string): LookupFunction {
 }
 
 /** Node connects to an IP literal without a lookup: such addresses are checked here. */
-function literalRefusal(list: string, url: string): string {
+function literalRefusal(matcher: HostMatcher, url: string): string {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (!net.isIP(host) || hostMatcher(list).allows(host, host)) return '';
-  return `webhook can only call allowed HTTP servers (check your [webhook] allowed_host_list setting), deny '${host}'`;
+  return !net.isIP(host) || matcher.allows(host, host) ? '' : refusal(host, [host]);
 }
 
-function dispatcherOf(config: Config): Dispatcher {
-  const connect = { lookup: checkedLookup(config.webhook.allowed_host_list), rejectUnauthorized: !config.webhook.skip_tls_verify };
+function dispatcherOf(config: Config, matcher: HostMatcher): Dispatcher {
+  const connect = { lookup: checkedLookup(matcher), rejectUnauthorized: !config.webhook.skip_tls_verify };
   if (config.webhook.proxy_url) return new ProxyAgent({ uri: config.webhook.proxy_url, requestTls: { rejectUnauthorized: !config.webhook.skip_tls_verify } });
   return new Agent({ connect, keepAliveTimeout: 10_000, connections: 16 });
 }
@@ -73,9 +74,11 @@ function headersOf(task: HookTask, hook: Webhook, secret: string, authorization:
 
 type Sent = { status: number; headers: Record<string, string>; body: string; error: string };
 
-async function send(dispatcher: Dispatcher, config: Config, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Sent> {
+type Sender = { dispatcher: Dispatcher; matcher: HostMatcher; config: Config };
+
+async function send({ dispatcher, matcher, config }: Sender, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Sent> {
   const timeout = config.webhook.deliver_timeout * 1000;
-  const refused = config.webhook.proxy_url ? '' : literalRefusal(config.webhook.allowed_host_list, url);
+  const refused = config.webhook.proxy_url ? '' : literalRefusal(matcher, url);
   if (refused) return { status: 0, headers: {}, body: '', error: refused };
   try {
     const res = await request(url, {
@@ -102,7 +105,8 @@ const retryable = (s: Sent) => (s.status === 0 && !/allowed_host_list/.test(s.er
 
 /** The job handler of webhook.deliver. */
 export function deliverJob(db: DB, config: Config, instanceSecret: string) {
-  const dispatcher = dispatcherOf(config);
+  const matcher = hostMatcher(config.webhook.allowed_host_list);
+  const sender: Sender = { dispatcher: dispatcherOf(config, matcher), matcher, config };
   return async (payload: unknown, ctx: JobContext): Promise<void> => {
     const task = await getHookTask(db, (payload as DeliverJob).taskId);
     const hook = task && (await getWebhookById(db, task.hook_id));
@@ -115,15 +119,16 @@ export function deliverJob(db: DB, config: Config, instanceSecret: string) {
     const headers = headersOf(task, hook, secret, authorization, req.signedBody, req.defaultHeaders);
     if (req.body) headers['Content-Type'] = req.contentType;
     const started = Date.now();
-    const sent = await send(dispatcher, config, req.url, req.method, headers, req.body || undefined);
+    const sent = await send(sender, req.url, req.method, headers, req.body || undefined);
     const durationMs = Date.now() - started;
+    const succeeded = sent.status >= 200 && sent.status < 300;
     const shown = { ...headers, ...(headers.Authorization ? { Authorization: '***' } : {}) };
     await recordHookDelivery(db, task.id, {
-      attempts: ctx.attempt, succeeded: sent.status >= 200 && sent.status < 300, statusCode: sent.status, durationMs, at: Date.now(),
+      attempts: ctx.attempt, succeeded, statusCode: sent.status, durationMs, at: Date.now(),
       request: JSON.stringify({ url: req.url, http_method: req.method, headers: shown, body: req.signedBody.slice(0, KEEP_BODY) }),
       response: JSON.stringify({ status: sent.status, headers: sent.headers, body: sent.error ? sent.error : sent.body }),
     });
-    await setWebhookLastStatus(db, hook.id, sent.status >= 200 && sent.status < 300 ? 1 : 2);
+    await setWebhookLastStatus(db, hook.id, succeeded ? 1 : 2);
     if (retryable(sent)) throw new RetryableError(sent.error || `HTTP ${sent.status}`);
   };
 }

@@ -2,11 +2,10 @@ import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { HookTask, User, Webhook } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
-import { getHookTaskOfHook, insertHookTask, listHookTasks } from '../../models/hook-task';
-import { enqueueJob } from '../jobs/queue';
+import { getHookTaskOfHook, listHookTasks } from '../../models/hook-task';
 import { resolveRefCommit, dirOfRepo } from '../repo/contents-paths';
 import type { RepoAccess } from '../repo/repos';
-import { DELIVER_JOB, queueDeliveries, type DeliverJob } from './dispatch';
+import { insertDelivery, queueDeliveries } from './dispatch';
 import { apiUser, payloadContext } from './payloads';
 import { pushPayload } from './push-payloads';
 
@@ -27,14 +26,9 @@ export async function getDelivery(db: DB, hook: Webhook, id: number): Promise<Ho
 /** Sends a delivery again, now: a new row with the same UUID and payload, marked a redelivery. */
 export async function redeliver(db: DB, config: Config, hook: Webhook, id: number): Promise<HookTask> {
   const old = await getDelivery(db, hook, id);
-  const taskId = await db.transaction().execute(async (trx) => {
-    const created = await insertHookTask(trx, {
-      hookId: hook.id, uuid: old.uuid, event: old.event, eventType: old.event_type, payload: old.payload_content, redelivery: true, now: Date.now(),
-    });
-    const job: DeliverJob = { taskId: created };
-    await enqueueJob(trx, { kind: DELIVER_JOB, key: `hook:${hook.id}`, payload: job, maxAttempts: config.webhook.max_attempts });
-    return created;
-  });
+  const taskId = await db.transaction().execute((trx) => insertDelivery(trx, config, {
+    hookId: hook.id, uuid: old.uuid, event: old.event, eventType: old.event_type, payload: old.payload_content, redelivery: true,
+  }));
   return getDelivery(db, hook, taskId);
 }
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, User, Webhook } from '../../db/schema';
-import { insertHookTask } from '../../models/hook-task';
+import { insertHookTask, type NewHookTask } from '../../models/hook-task';
 import { activeHooksFor } from '../../models/webhook';
 import { enqueueJob } from '../jobs/queue';
 import type { HookEvent } from './formats';
@@ -30,24 +30,22 @@ export function headerEvent(e: HookEvent): string {
   }
 }
 
-/** The hooks of a repository (and its owner, and the site) that want `event` on `ref`. */
-export async function hooksWanting(db: DB, repo: Repository, event: HookEvent, ref?: string): Promise<Webhook[]> {
-  const hooks = await activeHooksFor(db, repo.id, repo.owner_id);
-  return hooks.filter((h) => hookWants(parseEventSettings(h.events), event, ref));
+/** A delivery row and its durable job (`trx` should be a transaction: both or neither); the task id. */
+export async function insertDelivery(trx: DB, config: Config, task: Omit<NewHookTask, 'now'>): Promise<number> {
+  const taskId = await insertHookTask(trx, { ...task, now: Date.now() });
+  const job: DeliverJob = { taskId };
+  await enqueueJob(trx, { kind: DELIVER_JOB, key: `hook:${task.hookId}`, payload: job, maxAttempts: config.webhook.max_attempts });
+  return taskId;
 }
 
 /** Records one delivery per hook (same payload) and queues each; returns the task ids. */
 export async function queueDeliveries(db: DB, config: Config, hooks: Webhook[], event: HookEvent, payload: Payload): Promise<number[]> {
   if (!hooks.length) return [];
   const text = JSON.stringify(payload);
-  const now = Date.now();
   return db.transaction().execute(async (trx) => {
     const ids: number[] = [];
     for (const hook of hooks) {
-      const taskId = await insertHookTask(trx, { hookId: hook.id, uuid: crypto.randomUUID(), event: headerEvent(event), eventType: event, payload: text, now });
-      const job: DeliverJob = { taskId };
-      await enqueueJob(trx, { kind: DELIVER_JOB, key: `hook:${hook.id}`, payload: job, maxAttempts: config.webhook.max_attempts });
-      ids.push(taskId);
+      ids.push(await insertDelivery(trx, config, { hookId: hook.id, uuid: crypto.randomUUID(), event: headerEvent(event), eventType: event, payload: text }));
     }
     return ids;
   });
@@ -60,9 +58,12 @@ export type Delivery = { event: HookEvent; ref?: string; build: (c: PayloadConte
  * sender) once and only when some hook wants something.
  */
 export async function dispatch(db: DB, config: Config, repo: Repository, doer: User, deliveries: Delivery[]): Promise<void> {
+  // The hooks of the repository, its owner and the site, read once for all the event's deliveries.
+  const active = (await activeHooksFor(db, repo.id, repo.owner_id)).map((hook) => ({ hook, settings: parseEventSettings(hook.events) }));
+  if (!active.length) return;
   let ctx: PayloadContext | null | undefined;
   for (const d of deliveries) {
-    const hooks = await hooksWanting(db, repo, d.event, d.ref);
+    const hooks = active.filter((a) => hookWants(a.settings, d.event, d.ref)).map((a) => a.hook);
     if (!hooks.length) continue;
     ctx ??= await payloadContext(db, config, repo, doer);
     if (!ctx) return;

@@ -8,7 +8,7 @@ import { getUserById } from '../../models/user';
 import type { EventBus } from '../events/bus';
 import type { DomainEvents } from '../events/types';
 import type { JobQueue } from '../jobs/queue';
-import { dispatch, type Delivery } from './dispatch';
+import { DELIVER_JOB, dispatch, type Delivery } from './dispatch';
 import { deliverJob } from './deliver';
 import type { HookEvent } from './formats';
 import { activeHooksFor } from '../../models/webhook';
@@ -124,5 +124,5 @@ export function subscribeWebhooks(bus: EventBus, db: DB, config: Config, secret:
   subscribePullEvents(bus, db, config);
   subscribeRepos(bus, db, config);
   subscribePushes(bus, db, config, jobs);
-  jobs.register('webhook.deliver', { backoff: () => config.webhook.retry_backoff, handler: deliverJob(db, config, secret) });
+  jobs.register(DELIVER_JOB, { backoff: () => config.webhook.retry_backoff, handler: deliverJob(db, config, secret) });
 }
