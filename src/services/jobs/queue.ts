@@ -23,7 +23,6 @@ export class RetryableError extends Error {}
 export type JobSpec = { kind: string; key?: string; payload: unknown; maxAttempts?: number; delayMs?: number };
 
 const MAX_BACKOFF_MS = 3_600_000;
-const queues = new WeakMap<object, JobQueue>();
 
 /**
  * Adds a job. `db` may be a transaction: the job then exists only if the transaction commits,
@@ -45,8 +44,6 @@ function wake(): void {
   for (const q of running) q.poke();
 }
 
-export const queueOf = (db: DB): JobQueue | undefined => queues.get(db);
-
 export class JobQueue {
   private kinds = new Map<string, JobKind>();
   private busyKeys = new Map<string, number>();
@@ -57,7 +54,6 @@ export class JobQueue {
   private stopped = true;
 
   constructor(private db: DB, private log: Logger, private workers: number) {
-    queues.set(db, this);
   }
 
   register(kind: string, def: JobKind): void {
