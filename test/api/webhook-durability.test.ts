@@ -17,31 +17,44 @@ const children: ChildProcess[] = [];
 const killHard = (c: ChildProcess) => { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } };
 afterAll(() => { for (const c of children) killHard(c); });
 
-/** hearth from source in its own process (so it can be killed), over `dataDir`. */
-async function startProcess(dataDir: string, port: number): Promise<{ child: ChildProcess; out: () => string }> {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts'), 'web', '--port', String(port), '--data', dataDir], {
-    env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' }, stdio: ['ignore', 'pipe', 'pipe'],
+/**
+ * hearth from source in its own process (so it can be killed), over `dataDir`, on a port the
+ * kernel picks (a fixed random one could be taken by another test's socket: CI saw that as a
+ * server that never came up). Fails at once, with the server's output, if it exits first.
+ */
+async function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: string; out: () => string }> {
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts'), 'web', '--port', '0', '--data', dataDir], {
+    env: { ...process.env, HEARTH__LOG__LEVEL: 'info', HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' }, stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   children.push(child);
   let out = '';
+  let exited: number | null | undefined;
   child.stdout!.on('data', (b) => { out += b; });
   child.stderr!.on('data', (b) => { out += b; });
-  await eventually(async () => (await fetch(`http://127.0.0.1:${port}/api/healthz`).catch(() => null))?.status === 200, 30_000, 'hearth up');
-  return { child, out: () => out };
+  child.once('exit', (code) => { exited = code; });
+  const listening = () => /"url":"(http:[^"]+)"/.exec(out)?.[1];
+  try {
+    await eventually(async () => {
+      if (exited !== undefined) throw new Error(`hearth exited (${exited}) before listening`);
+      return listening() !== undefined;
+    }, 60_000, 'hearth up');
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; its output:\n${out}`);
+  }
+  return { child, url: listening()!.replace(/\/$/, ''), out: () => out };
 }
 
 describe('durable deliveries', () => {
   it('a delivery in flight when the server is killed (SIGKILL) is sent after the restart, with the same UUID', async () => {
     const rx = await startReceiver();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-crash-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
     try {
       rx.answer((_r, n) => (n === 0 ? 'hang' : 200));
-      const first = await startProcess(dataDir, port);
+      const first = await startProcess(dataDir);
       const password = /password:\s+(\S+)/.exec(first.out())![1]!;
       const auth = { Authorization: basicHeader('root', password), 'Content-Type': 'application/json' };
-      const call = (p: string, body: unknown) => fetch(`http://127.0.0.1:${port}/api/v1/${p}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+      const call = (p: string, body: unknown) => fetch(`${first.url}/api/v1/${p}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
       expect((await call('user/repos', { name: 'crash' })).status).toBe(201);
       expect((await call('repos/root/crash/hooks', { type: 'gitea', active: true, config: { url: rx.url, content_type: 'json' }, events: ['issues'] })).status).toBe(201);
       expect((await call('repos/root/crash/issues', { title: 'Survives' })).status).toBe(201);
@@ -49,8 +62,8 @@ describe('durable deliveries', () => {
       killHard(first.child);
       await new Promise((r) => first.child.once('exit', r));
       // The server itself is gone (not only tsx's wrapper): nothing answers on its port.
-      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/api/healthz`).catch(() => null)) === null, 10_000, 'server gone');
-      await startProcess(dataDir, port);
+      await eventually(async () => (await fetch(`${first.url}/api/healthz`).catch(() => null)) === null, 10_000, 'server gone');
+      await startProcess(dataDir);
       await eventually(async () => rx.requests.length === 2, 20_000, 'redelivery after restart');
       expect(rx.requests[1]!.headers['x-gitea-delivery']).toBe(rx.requests[0]!.headers['x-gitea-delivery']);
       expect(JSON.parse(rx.requests[1]!.body).issue.title).toBe('Survives');
@@ -59,7 +72,7 @@ describe('durable deliveries', () => {
       await rx.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 150_000);
 });
 
 describe('allowed_host_list', () => {
