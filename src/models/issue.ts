@@ -54,6 +54,18 @@ export async function refreshRepoIssueCounts(db: DB, repoId: number): Promise<vo
   }).where('id', '=', repoId).execute();
 }
 
+/**
+ * Counts one new issue or pull request in its repository's counters: an increment, where the
+ * recount above reads every issue row of the repository (its cost grew with each issue).
+ */
+export async function countNewIssue(db: DB, repoId: number, isPull: boolean, closed: boolean): Promise<void> {
+  const [all, done] = isPull ? (['num_pulls', 'num_closed_pulls'] as const) : (['num_issues', 'num_closed_issues'] as const);
+  await db.updateTable('repository').set((eb) => ({
+    [all]: eb(all, '+', 1),
+    ...(closed ? { [done]: eb(done, '+', 1) } : {}),
+  })).where('id', '=', repoId).execute();
+}
+
 /** Open issues (of either kind) this issue depends on, for the close rule. */
 export async function countOpenDependencies(db: DB, issueId: number): Promise<number> {
   const row = await db.selectFrom('issue_dependency as d').innerJoin('issue as i', 'i.id', 'd.dependency_id')

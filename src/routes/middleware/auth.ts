@@ -1,6 +1,4 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { Passport } from 'passport';
-import { Strategy as CustomStrategy } from 'passport-custom';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { assertMaySignIn, assertPasswordCurrent, authenticateBasic, authenticateToken, type Authenticated } from '../../services/user/auth';
 import { findUserByName } from '../../services/user/users';
@@ -31,45 +29,37 @@ export function credentialsOf(req: Request): Credentials | null {
 
 type Verified = Authenticated & { method: 'basic' | 'token' };
 
-function strategies(): InstanceType<typeof Passport> {
-  const passport = new Passport();
-  passport.use('token', new CustomStrategy((req, done) => {
-    const creds = credentialsOf(req);
-    if (creds?.kind !== 'token') return done(null, false);
-    authenticateToken(req.ctx.db, creds.token)
-      .then((found) => done(null, found ? ({ ...found, method: 'token' } as Verified) : false))
-      .catch(done);
-  }));
-  passport.use('basic', new CustomStrategy((req, done) => {
-    const creds = credentialsOf(req);
-    if (creds?.kind !== 'basic') return done(null, false);
-    authenticateBasic(req.ctx.db, creds.login, creds.password)
-      .then((found) => done(null, { ...found, method: found.scopes ? 'token' : 'basic' } as Verified))
-      .catch((err) => (err instanceof UnauthorizedError ? done(null, false) : done(err)));
-  }));
-  return passport;
+/** The caller the credentials name, or null when they name no one (a wrong password, an unknown token). */
+async function verify(req: Request, creds: Credentials): Promise<Verified | null> {
+  if (creds.kind === 'token') {
+    const found = await authenticateToken(req.ctx.db, creds.token);
+    return found ? { ...found, method: 'token' } : null;
+  }
+  try {
+    const found = await authenticateBasic(req.ctx.db, creds.login, creds.password);
+    return { ...found, method: found.scopes ? 'token' : 'basic' };
+  } catch (err) {
+    if (err instanceof UnauthorizedError) return null;
+    throw err;
+  }
 }
 
-/** Who is calling: fills req.ctx.doer/auth/scopes; anonymous when no credentials were sent. */
+/**
+ * Who is calling: fills req.ctx.doer/auth/scopes; anonymous when no credentials were sent.
+ * A direct call, not passport: its strategy wrapping was a few percent of a request (bench/api).
+ */
 export function authenticate(): RequestHandler {
-  const passport = strategies();
-  return (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, _res: Response, next: NextFunction) => {
     const creds = credentialsOf(req);
     if (!creds) return next();
-    passport.authenticate(creds.kind, { session: false }, (err: unknown, found: Verified | false) => {
-      if (err) return next(err);
-      if (!found) return next(new UnauthorizedError());
-      try {
-        assertMaySignIn(found.user);
-      } catch (e) {
-        return next(e);
-      }
-      req.ctx.doer = found.user;
-      req.ctx.signer = found.user;
-      req.ctx.auth = found.method;
-      req.ctx.scopes = found.scopes;
-      next();
-    })(req, res, next);
+    const found = await verify(req, creds);
+    if (!found) throw new UnauthorizedError();
+    assertMaySignIn(found.user);
+    req.ctx.doer = found.user;
+    req.ctx.signer = found.user;
+    req.ctx.auth = found.method;
+    req.ctx.scopes = found.scopes;
+    next();
   };
 }
 

@@ -12,8 +12,10 @@ import { settingsOf } from '../repo/repo-settings';
 // pull requests. Call inside the transaction of the change.
 
 /** Recounts every counter an issue contributes to: its repository's, its labels', its milestones'. */
-export async function refreshIssueCounters(db: DB, repoId: number, labelIds: number[], milestoneIds: (number | null)[]): Promise<void> {
-  await refreshRepoIssueCounts(db, repoId);
+export async function refreshIssueCounters(
+  db: DB, repoId: number, labelIds: number[], milestoneIds: (number | null)[], { repo = true } = {},
+): Promise<void> {
+  if (repo) await refreshRepoIssueCounts(db, repoId);
   await refreshLabelCounts(db, labelIds);
   for (const id of new Set(milestoneIds)) await refreshMilestoneCounts(db, id);
 }

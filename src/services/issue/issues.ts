@@ -3,7 +3,7 @@ import type { Issue, Label, User } from '../../db/schema';
 import { deadlineEndOfDay } from '../../lib/dates';
 import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
-import { allocateIssueIndex, deleteIssueNotifications, deleteIssueRow, insertIssue } from '../../models/issue';
+import { allocateIssueIndex, countNewIssue, deleteIssueNotifications, deleteIssueRow, insertIssue } from '../../models/issue';
 import { addIssueAssignee, writersOfRepo } from '../../models/issue-assignee';
 import { labelIdsOfIssue } from '../../models/issue-label';
 import { getMilestoneById } from '../../models/milestone';
@@ -85,8 +85,10 @@ export async function createIssue(db: DB, access: RepoAccess, doer: User, input:
       await assigneeEvent(trx, issue, doer.id, user.id, false, now);
     }
     if (extras.milestoneId) await milestoneEvent(trx, issue, doer.id, null, extras.milestoneId, now);
+    // Counted open: closing it below (a pull request created closed) recounts the repository.
+    await countNewIssue(trx, access.repo.id, isPull, false);
     if (input.closed) issue = await changeIssueState(trx, access.repo, issue, doer.id, true, now);
-    await refreshIssueCounters(trx, access.repo.id, labelIds, [extras.milestoneId]);
+    else await refreshIssueCounters(trx, access.repo.id, labelIds, [extras.milestoneId], { repo: false });
     return issue;
   });
   await emit(db, 'issue.opened', { repo: access.repo, doer, issue });

@@ -44,11 +44,7 @@ async function audience(db: DB, e: IssueEvent): Promise<Set<number>> {
   return ids;
 }
 
-async function send(db: DB, e: IssueEvent): Promise<void> {
-  const s = settingsOf(e.repo);
-  if (!(e.issue.is_pull ? s.has_pull_requests : s.has_issues)) return;
-  const ids = await audience(db, e);
-  if (!ids.size) return;
+async function send(db: DB, e: IssueEvent, ids: Set<number>): Promise<void> {
   const owner = await getUserById(db, e.repo.owner_id);
   const unit = e.issue.is_pull ? 'repo.pulls' : 'repo.issues';
   const now = nowUnix();
@@ -69,7 +65,11 @@ async function send(db: DB, e: IssueEvent): Promise<void> {
 /** Creates or refreshes the threads of an issue event; never throws. */
 export async function notifyIssueEvent(db: DB, e: IssueEvent): Promise<void> {
   try {
-    await db.transaction().execute((trx) => send(trx, e));
+    const s = settingsOf(e.repo);
+    if (!(e.issue.is_pull ? s.has_pull_requests : s.has_issues)) return;
+    // Read before the transaction: most events reach no one, and then none is begun.
+    const ids = await audience(db, e);
+    if (ids.size) await db.transaction().execute((trx) => send(trx, e, ids));
   } catch (err) {
     report(err, e.issue.id);
   }

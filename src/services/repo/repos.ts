@@ -21,7 +21,8 @@ const notFound = () => new NotFoundError('The target couldn\'t be found.');
  * after a rename, or 404 when missing or not visible to the caller.
  */
 export async function lookupRepo(db: DB, ownerName: string, repoName: string, viewer: User | null): Promise<RepoLookup> {
-  const owner = await getUserByName(db, ownerName);
+  // Callers often read their own repositories: the viewer's row, read by this request, is the owner's.
+  const owner = viewer && viewer.lower_name === ownerName.toLowerCase() ? viewer : await getUserByName(db, ownerName);
   if (!owner) throw notFound();
   const name = repoName.endsWith('.git') ? repoName.slice(0, -4) : repoName;
   const repo = await getRepoByOwnerAndName(db, owner.id, name);
@@ -71,18 +72,22 @@ export async function withAccess(db: DB, repos: Repository[], viewer: User | nul
   for (const repo of repos) {
     const owner = await ownerOf(repo.owner_id);
     const mode = await accessMode(db, viewer, repo, owner);
-    let parent: RepoAccess | null = null;
-    if (repo.fork_id) {
-      const p = await getRepoById(db, repo.fork_id);
-      if (p) {
-        const pOwner = await ownerOf(p.owner_id);
-        const pMode = await accessMode(db, viewer, p, pOwner);
-        if (pMode > ACCESS.none) parent = { repo: p, owner: pOwner, mode: pMode };
-      }
-    }
-    out.push({ repo, owner, mode, parent });
+    out.push({ repo, owner, mode, parent: await parentOf(db, repo, viewer, ownerOf) });
   }
   return out;
+}
+
+/** The repository a fork was made from, when the viewer may see it. */
+export async function parentOf(
+  db: DB, repo: Repository, viewer: User | null, ownerOf = async (id: number) => (await getUserById(db, id))!,
+): Promise<RepoAccess | null> {
+  if (!repo.fork_id) return null;
+  const p = await getRepoById(db, repo.fork_id);
+  if (!p) return null;
+  const pOwner = await ownerOf(p.owner_id);
+  if (!pOwner) return null;
+  const pMode = await accessMode(db, viewer, p, pOwner);
+  return pMode > ACCESS.none ? { repo: p, owner: pOwner, mode: pMode } : null;
 }
 
 /**
