@@ -101,7 +101,28 @@ export const configSchema = z.strictObject({
   log: section({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   }),
+  // Where migrations and mirrors may connect (Gitea's [migrations]), checked on the address
+  // actually connected to; and how long one migration may take before it is undone.
+  migrations: section({
+    allowed_domains: z.string().default(''),
+    blocked_domains: z.string().default(''),
+    allow_localnetworks: boolDefault(false),
+    // Beyond Gitea's [security] IMPORT_LOCAL_PATHS: site admins may migrate from a local path.
+    allow_local_paths: boolDefault(false),
+    max_attempts: z.number().int().min(1).max(20).default(3),
+    retry_backoff: z.number().min(0).default(3),
+    timeout: duration.default('1h'),
+  }),
+  // Gitea's [mirror]: intervals in its duration syntax; a shorter one than min_interval is refused.
+  mirror: section({
+    enabled: boolDefault(true),
+    disable_new_pull: boolDefault(false),
+    disable_new_push: boolDefault(false),
+    default_interval: duration.default('8h'),
+    min_interval: duration.default('10m'),
+  }),
   cron: section({
+    update_mirrors: cronTask({ pull_limit: z.number().int().optional(), push_limit: z.number().int().optional() }),
     repo_health_check: cronTask(gitCommand),
     check_repo_stats: cronTask({}),
     archive_cleanup: cronTask(olderThan),

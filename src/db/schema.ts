@@ -282,6 +282,7 @@ export interface IssueTable {
   num_comments: Generated<number>; ref: Generated<string>; pin_order: Generated<number>;
   time_estimate: Generated<number>; deadline_unix: Generated<number>; created_unix: number;
   updated_unix: number; closed_unix: Generated<number>;
+  original_author: Generated<string>; original_author_id: Generated<number>;
 }
 export interface IssueLabelTable { id: Generated<number>; issue_id: number; label_id: number }
 export interface IssueAssigneeTable { id: Generated<number>; issue_id: number; assignee_id: number }
@@ -293,8 +294,12 @@ export interface CommentTable {
   new_title: Generated<string>; commit_sha: Generated<string>;
   /** JSON object for event details that need no column. */
   meta: Generated<string>; created_unix: number; updated_unix: number;
+  original_author: Generated<string>; original_author_id: Generated<number>;
 }
-export interface ReactionTable { id: Generated<number>; type: string; issue_id: number; comment_id: Generated<number>; user_id: number; created_unix: number }
+export interface ReactionTable {
+  id: Generated<number>; type: string; issue_id: number; comment_id: Generated<number>; user_id: number; created_unix: number;
+  original_author: Generated<string>; original_author_id: Generated<number>;
+}
 export interface AttachmentTable {
   id: Generated<number>; uuid: string; repo_id: Generated<number>; issue_id: Generated<number>;
   comment_id: Generated<number>; release_id: Generated<number>; uploader_id: Generated<number>; name: string;
@@ -318,6 +323,7 @@ export interface ReleaseTable {
   id: Generated<number>; repo_id: number; publisher_id: number; tag_name: string; lower_tag_name: string;
   target: string; title: string; note: string; sha1: string; num_commits: Generated<number>;
   is_draft: number; is_prerelease: number; is_tag: Generated<number>; created_unix: number; updated_unix: number;
+  original_author: Generated<string>; original_author_id: Generated<number>;
 }
 
 /** A durable job (0020): run_at and started_at in unix ms. */
@@ -345,6 +351,20 @@ export interface HookTaskTable {
   response_content: Generated<string>; delivered_unix: Generated<number>; created_unix: number;
 }
 export type HookTask = Selectable<HookTaskTable>;
+
+/** A pull mirror's remote and schedule (Gitea's mirror table); credentials sealed with the instance key. */
+export interface MirrorTable {
+  id: Generated<number>; repo_id: number; remote_address: string; credentials_sealed: Generated<string>;
+  interval_seconds: Generated<number>; enable_prune: Generated<number>; updated_unix: Generated<number>;
+  next_update_unix: Generated<number>; last_error: Generated<string>;
+}
+export interface PushMirrorTable {
+  id: Generated<number>; repo_id: number; remote_name: string; remote_address: string;
+  credentials_sealed: Generated<string>; sync_on_commit: Generated<number>; interval_seconds: Generated<number>;
+  created_unix: number; last_update_unix: Generated<number>; last_error: Generated<string>;
+}
+export type Mirror = Selectable<MirrorTable>;
+export type PushMirror = Selectable<PushMirrorTable>;
 
 export interface Database {
   user: UserTable;
@@ -392,6 +412,8 @@ export interface Database {
   job: JobTable;
   webhook: WebhookTable;
   hook_task: HookTaskTable;
+  mirror: MirrorTable;
+  push_mirror: PushMirrorTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -439,6 +461,7 @@ export interface ReviewTable {
   created_unix: number; updated_unix: number;
   /** A request addressed to a team (reviewer_id 0), else 0. */
   reviewer_team_id: Generated<number>;
+  original_author: Generated<string>; original_author_id: Generated<number>;
 }
 export type Review = Selectable<ReviewTable>;
 export interface ReviewCommentTable {

@@ -11,6 +11,7 @@ import * as m0017 from './0017-pull-requests';
 import * as m0018 from './0018-review-teams';
 import * as m0019 from './0019-action-comment';
 import * as m0020 from './0020-jobs-and-webhooks';
+import * as m0021 from './0021-mirrors-and-migrations';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0018-review-teams': m0018,
   '0019-action-comment': m0019,
   '0020-jobs-and-webhooks': m0020,
+  '0021-mirrors-and-migrations': m0021,
 };

@@ -15,6 +15,11 @@ const base = (enabled: boolean, runAtStart: boolean, schedule: string) => ({ ena
 const nothing = (why: string) => async () => why;
 
 export const CRON_TASKS: CronTaskRegistry = {
+  update_mirrors: {
+    // Gitea: @every 10m, not at start, 50 pull and 50 push mirrors a run (<= 0: no limit).
+    defaults: { ...base(true, false, '@every 10m'), pull_limit: 50, push_limit: 50 },
+    run: nothing('mirrors are not synced yet'),
+  },
   repo_health_check: {
     // Gitea: setting.Git.Timeout.Default (360 s) per repository, no extra arguments.
     defaults: { ...base(true, false, '@midnight'), timeout: '360s', args: '' },
