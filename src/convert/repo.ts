@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema';
-import type { Repository, User } from '../db/schema';
+import type { Mirror, Repository, User } from '../db/schema';
 import { isoTime } from '../lib/time';
 import { ACCESS } from '../services/permissions';
 import { settingsOf, topicsOf } from '../services/repo/repo-settings';
@@ -19,7 +19,18 @@ export type RepoView = {
   licenses?: string[];
   /** The pending transfer (RepoTransfer JSON), when there is one. */
   transfer?: Record<string, unknown> | null;
+  /** A pull mirror's row (loaded for repositories that are mirrors). */
+  mirror?: Pick<Mirror, 'interval_seconds' | 'updated_unix'> | null;
 };
+
+/** Seconds as Go's time.Duration.String() writes whole seconds: "8h0m0s", "10m0s", "0s". */
+export function goDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h) return `${h}h${m}m${s}s`;
+  return m ? `${m}m${s}s` : `${s}s`;
+}
 
 export const permissionOf = (mode: number): ApiPermission => ({
   admin: mode >= ACCESS.admin, push: mode >= ACCESS.write, pull: mode >= ACCESS.read,
@@ -104,9 +115,10 @@ export function toApiRepo(config: Config, view: RepoView, viewer: User | null): 
     default_allow_maintainer_edit: s.default_allow_maintainer_edit,
     avatar_url: '',
     internal: false,
-    mirror_interval: s.mirror_interval,
+    // As Gitea: from the mirror row; empty and the zero time for other repositories.
+    mirror_interval: view.mirror ? goDuration(view.mirror.interval_seconds) : '',
     object_format_name: repo.object_format_name,
-    mirror_updated: isoTime(0),
+    mirror_updated: view.mirror ? isoTime(view.mirror.updated_unix) : '0001-01-01T00:00:00Z',
     ...(view.transfer ? { repo_transfer: view.transfer } : {}),
     topics: topicsOf(repo),
     licenses: view.licenses ?? [],

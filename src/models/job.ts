@@ -64,3 +64,9 @@ export async function countJobs(db: DB, state: 'pending' | 'running' | 'failed')
   const row = await db.selectFrom('job').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', state).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Whether a job of `key` waits to run (one that is running does not count: it may have read its input already). */
+export async function hasPendingJob(db: DB, key: string): Promise<boolean> {
+  const row = await db.selectFrom('job').select('id').where('key', '=', key).where('state', '=', 'pending').limit(1).executeTakeFirst();
+  return row !== undefined;
+}

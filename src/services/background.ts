@@ -5,7 +5,9 @@ import { JobQueue } from './jobs/queue';
 import { subscribeClosingKeywords } from './issue/closing-keywords';
 import { subscribeNotifications } from './notification/subscribers';
 import { subscribePulls } from './pull/subscribers';
+import { subscribePushMirrors } from './mirror/push-mirror-sync';
 import { subscribeWebhooks } from './webhook/subscribers';
+import { registerPullMirrorJobs } from './mirror/pull-mirror';
 
 // What runs beside the requests: the event subscribers (registered in this order: the feed,
 // notifications, pull requests, closing keywords, webhooks) and the durable job queue's workers.
@@ -21,5 +23,7 @@ export function setUpBackground(h: Hearth): Background {
   subscribePulls(bus, h.db, h.config, jobs);
   subscribeClosingKeywords(bus, h.db, h.config);
   subscribeWebhooks(bus, h.db, h.config, h.secret, jobs);
+  subscribePushMirrors(bus, h.db, h.config, h.secret, jobs);
+  registerPullMirrorJobs(jobs, h);
   return { jobs, start: () => jobs.start(), stop: () => jobs.stop() };
 }

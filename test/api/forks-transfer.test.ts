@@ -109,6 +109,16 @@ describe('forks', () => {
     expect(await json(res)).toMatchObject({ full_name: 'bob/nothing-yet', empty: true, fork: true });
   });
 
+  it('deleting the parent leaves its forks as plain repositories (bug: fork stayed true without a parent)', async () => {
+    await createRepo(s, carol, 'short-lived', { auto_init: true });
+    expect((await call('POST', 'repos/carol/short-lived/forks', bob, { name: 'orphan' })).status).toBe(202);
+    expect(await repoJson('bob/orphan', bob)).toMatchObject({ fork: true, parent: { full_name: 'carol/short-lived' } });
+    expect((await call('DELETE', 'repos/carol/short-lived', carol)).status).toBe(204);
+    const orphan = await repoJson('bob/orphan', bob);
+    expect(orphan.fork).toBe(false);
+    expect(orphan.parent).toBeUndefined();
+  });
+
   it('anonymous callers may not fork (401)', async () => {
     expect((await call('POST', 'repos/alice/proj/forks', undefined, {})).status).toBe(401);
   });

@@ -1,12 +1,13 @@
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
-import { parentOf, type RepoAccess, type RepoWithParent } from './repos';
+import { mirrorOf, parentOf, type RepoAccess, type RepoWithParent } from './repos';
 import { pendingTransfer, type PendingTransfer } from './transfer';
 
 export type RepoDetails = RepoWithParent & { pending: PendingTransfer | null };
 
 /** What GET /repos/{owner}/{repo} shows besides the row: the parent of a fork, a pending transfer. */
 export async function repoDetails(db: DB, access: RepoAccess, viewer: User | null): Promise<RepoDetails> {
-  // The guard read the access already: only a fork's parent is left to load.
-  return { ...access, parent: await parentOf(db, access.repo, viewer), pending: await pendingTransfer(db, access.repo) };
+  // The guard read the access already: only a fork's parent (and a mirror's row) is left to load.
+  const mirror = await mirrorOf(db, access.repo);
+  return { ...access, mirror, parent: await parentOf(db, access.repo, viewer), pending: await pendingTransfer(db, access.repo) };
 }

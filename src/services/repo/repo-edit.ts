@@ -13,6 +13,8 @@ import { assertValidRepoName } from '../names';
 import { settingsOf, type RepoSettings } from './repo-settings';
 import { deleteAttachmentsOfRepo } from '../../models/attachment';
 import { uncountRepoOnTeams } from '../../models/team';
+import { updateMirror, type MirrorPatch } from '../../models/mirror';
+import { nextUpdateAt, parseMirrorInterval } from '../mirror/pull-mirror-interval';
 import { attachmentPath, removeFile } from '../issue/attachment-files';
 import type { RepoAccess } from './repos';
 import { emit } from '../events/bus';
@@ -31,6 +33,21 @@ const SETTING_KEYS = [
 ] as const;
 
 const MERGE_STYLES = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'];
+
+/**
+ * A pull mirror's mirror_interval and enable_prune (Gitea skips them on other repositories): the
+ * interval as on migration ("0" stops scheduled syncs) and the next sync one interval from now.
+ */
+function mirrorPatchOf(config: Config, edit: RepoEdit): MirrorPatch | null {
+  const m: MirrorPatch = {};
+  if (edit.mirror_interval !== undefined) {
+    if (!edit.mirror_interval.trim()) throw new InvalidError('[mirror_interval]: invalid duration ""', 'mirror_interval');
+    m.interval_seconds = parseMirrorInterval(config, edit.mirror_interval);
+    m.next_update_unix = nextUpdateAt(nowUnix(), m.interval_seconds);
+  }
+  if (edit.enable_prune !== undefined) m.enable_prune = edit.enable_prune ? 1 : 0;
+  return Object.keys(m).length ? m : null;
+}
 
 /** PATCH /repos/{owner}/{repo}: every EditRepoOption field; rename and default branch touch git too. */
 export async function editRepository(db: DB, config: Config, access: RepoAccess, doer: User, edit: RepoEdit): Promise<Repository> {
@@ -61,9 +78,8 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
   }
   const settings: Record<string, unknown> = { ...settingsOf(repo) };
   for (const key of SETTING_KEYS) if (edit[key] !== undefined) settings[key] = edit[key];
-  // Gitea skips mirror settings on repositories that are not mirrors.
-  if (edit.mirror_interval !== undefined && repo.is_mirror) settings.mirror_interval = edit.mirror_interval;
   patch.settings = JSON.stringify(settings);
+  const mirrorPatch = repo.is_mirror ? mirrorPatchOf(config, edit) : null;
 
   const newName = edit.name !== undefined && edit.name !== repo.name ? edit.name : undefined;
   if (newName !== undefined) assertValidRepoName(newName);
@@ -79,6 +95,7 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
       }
     }
     await updateRepo(trx, repo.id, patch);
+    if (mirrorPatch) await updateMirror(trx, repo.id, mirrorPatch);
     // Disk last: if the move fails the transaction rolls back and nothing changed.
     if (patch.default_branch && patch.default_branch !== repo.default_branch) {
       await git(['symbolic-ref', 'HEAD', `refs/heads/${patch.default_branch}`], { gitDir: dir });
@@ -99,7 +116,7 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
   let files: string[] = [];
   try {
     await db.transaction().execute(async (trx) => {
-    await trx.updateTable('repository').set({ fork_id: null }).where('fork_id', '=', repo.id).execute();
+    await trx.updateTable('repository').set({ fork_id: null, is_fork: 0 }).where('fork_id', '=', repo.id).execute();
     if (repo.fork_id) {
       await trx.updateTable('repository').set((eb) => ({ num_forks: eb('num_forks', '-', 1) })).where('id', '=', repo.fork_id).execute();
     }

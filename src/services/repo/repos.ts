@@ -1,5 +1,6 @@
 import type { DB } from '../../db/connect';
-import type { Repository, User } from '../../db/schema';
+import type { Mirror, Repository, User } from '../../db/schema';
+import { getMirrorByRepoId } from '../../models/mirror';
 import { NotFoundError } from '../../lib/errors';
 import { getRedirect, getRepoById, getRepoByOwnerAndName } from '../../models/repo';
 import { getUserById, getUserByName } from '../../models/user';
@@ -11,6 +12,8 @@ export type RepoAccess = {
   unitModes?: Map<string, AccessMode>;
   /** The rows `mode` was computed from, for the unit modes of the same caller. */
   grants?: { viewerId: number; grants: Grants };
+  /** A pull mirror's row, for the views of repositories that are mirrors (see mirrorOf). */
+  mirror?: Mirror | null;
 };
 export type RepoLookup = RepoAccess | { redirectTo: { owner: string; name: string } };
 
@@ -43,7 +46,12 @@ export async function lookupRepo(db: DB, ownerName: string, repoName: string, vi
 export async function accessOf(db: DB, repo: Repository, viewer: User | null): Promise<RepoAccess> {
   const owner = await getUserById(db, repo.owner_id);
   if (!owner) throw notFound();
-  return { repo, owner, mode: await accessMode(db, viewer, repo, owner) };
+  return { repo, owner, mode: await accessMode(db, viewer, repo, owner), mirror: await mirrorOf(db, repo) };
+}
+
+/** The mirror row of a pull mirror; no query for other repositories. */
+export async function mirrorOf(db: DB, repo: Repository): Promise<Mirror | null> {
+  return repo.is_mirror ? ((await getMirrorByRepoId(db, repo.id)) ?? null) : null;
 }
 
 /** A repository by id, visible to the viewer, or 404. */
@@ -72,7 +80,7 @@ export async function withAccess(db: DB, repos: Repository[], viewer: User | nul
   for (const repo of repos) {
     const owner = await ownerOf(repo.owner_id);
     const mode = await accessMode(db, viewer, repo, owner);
-    out.push({ repo, owner, mode, parent: await parentOf(db, repo, viewer, ownerOf) });
+    out.push({ repo, owner, mode, parent: await parentOf(db, repo, viewer, ownerOf), mirror: await mirrorOf(db, repo) });
   }
   return out;
 }

@@ -8,8 +8,10 @@ import * as tags from './tags';
 import * as emails from './emails';
 import * as collaborators from './collaborators';
 import * as forks from './forks';
+import * as mergeUpstream from './merge-upstream';
 import * as misc from './misc';
 import * as repos from './repos';
+import * as migrate from './migrate';
 import * as stars from './stars';
 import * as topics from './topics';
 import * as transfer from './transfer';
@@ -48,6 +50,7 @@ import * as notifications from './notifications';
 import * as cron from './cron';
 import * as hooks from './hooks';
 import * as deliveries from './hook-deliveries';
+import * as pushMirrors from './push-mirrors';
 
 // The route table: every API route with its guard chain, in order: sign-in, token scope,
 // assignment of the path's objects, permission, then the handler.
@@ -87,6 +90,7 @@ export const apiRoutes: ApiRoute[] = [
   post('/user/repos', ['repository', 'createCurrentUserRepo', 'Create a repository'], signedIn, scope('repository'), repos.createForDoer),
   get('/users/{username}/repos', ['user', 'userListRepos', 'List the repos owned by the given user'], scope('repository'), assignUser, repos.listOfUser),
   get('/repos/search', ['repository', 'repoSearch', 'Search for repositories'], scope('repository'), repos.search),
+  post('/repos/migrate', ['repository', 'repoMigrate', 'Migrate a remote git repository'], signedIn, scope('repository'), migrate.migrate),
   get('/repositories/{id}', ['repository', 'repoGetByID', 'Get a repository by id'], scope('repository'), repos.getById),
   get('/repos/{owner}/{repo}', ['repository', 'repoGet', 'Get a repository'], scope('repository'), assignRepo, reqRepoReader, repos.get),
   patch('/repos/{owner}/{repo}', ['repository', 'repoEdit', 'Edit a repository\'s properties. Only fields that are set will be changed.'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, repos.edit),
@@ -179,6 +183,8 @@ export const apiRoutes: ApiRoute[] = [
 
   get('/repos/{owner}/{repo}/forks', ['repository', 'listForks', 'List a repository\'s forks'], scope('repository'), assignRepo, reqRepoReader, forks.list),
   post('/repos/{owner}/{repo}/forks', ['repository', 'createFork', 'Fork a repository'], signedIn, scope('repository'), assignRepo, reqRepoReader, forks.create),
+  post('/repos/{owner}/{repo}/merge-upstream', ['repository', 'repoMergeUpstream', 'Merge a branch from upstream'], signedIn, scope('repository'), assignRepo, notArchived, reqCodeWriter, mergeUpstream.merge),
+  post('/repos/{owner}/{repo}/mirror-sync', ['repository', 'repoMirrorSync', 'Sync a mirrored repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, migrate.mirrorSync),
   post('/repos/{owner}/{repo}/transfer', ['repository', 'repoTransfer', 'Transfer a repo ownership'], signedIn, scope('repository'), assignRepo, reqRepoOwner, transfer.start),
   post('/repos/{owner}/{repo}/transfer/accept', ['repository', 'acceptRepoTransfer', 'Accept a repo transfer'], signedIn, scope('repository'), assignRepo, transfer.accept),
   post('/repos/{owner}/{repo}/transfer/reject', ['repository', 'rejectRepoTransfer', 'Reject a repo transfer'], signedIn, scope('repository'), assignRepo, transfer.reject),
@@ -426,6 +432,14 @@ export const apiRoutes: ApiRoute[] = [
   get('/repos/{owner}/{repo}/reviewers', ['repository', 'repoGetReviewers', 'Return all users that can be requested to review in this repo'], signedIn, scope('repository'), assignRepo, reqRepoReader, pulls.reviewers),
   get('/repos/{owner}/{repo}/pulls/{base}/{head}', ['repository', 'repoGetPullRequestByBaseHead', 'Get a pull request by base and head'], scope('repository'), assignRepo, reqRepoReader, pulls.getByBranches),
   // -- end: pull requests --
+  // -- section: push mirrors (repository admins, as Gitea's reqAdmin) --
+  get('/repos/{owner}/{repo}/push_mirrors', ['repository', 'repoListPushMirrors', 'Get all push mirrors of the repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, pushMirrors.list),
+  post('/repos/{owner}/{repo}/push_mirrors', ['repository', 'repoAddPushMirror', 'add a push mirror to the repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, notArchived, pushMirrors.create),
+  get('/repos/{owner}/{repo}/push_mirrors/{name}', ['repository', 'repoGetPushMirrorByRemoteName', 'Get push mirror of the repository by remoteName'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, pushMirrors.get),
+  del('/repos/{owner}/{repo}/push_mirrors/{name}', ['repository', 'repoDeletePushMirror', 'deletes a push mirror from a repository by remoteName'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, notArchived, pushMirrors.remove),
+  post('/repos/{owner}/{repo}/push_mirrors-sync', ['repository', 'repoPushMirrorSync', 'Sync all push mirrored repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, notArchived, pushMirrors.sync),
+  // -- end: push mirrors --
+
   // -- section: webhooks and git hooks (POST /repos/{owner}/{repo}/hooks/{id}/tests is with deliveries) --
   get('/repos/{owner}/{repo}/hooks', ['repository', 'repoListHooks', 'List the hooks in a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.repo.list),
   post('/repos/{owner}/{repo}/hooks', ['repository', 'repoCreateHook', 'Create a hook'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.repo.create),

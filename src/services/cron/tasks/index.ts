@@ -5,6 +5,8 @@ import { cleanupHookTasks } from './hook-tasks';
 import { deleteInactiveAccounts } from './inactive-accounts';
 import { checkRepoHealth, gcRepos } from './repo-git';
 import { checkRepoStats } from './repo-stats';
+import { syncDuePullMirrors } from '../../mirror/pull-mirror';
+import { syncDuePushMirrors } from '../../mirror/push-mirror-sync';
 
 // Gitea's cron tasks with Gitea's defaults (services/cron/tasks_basic.go, tasks_extended.go), in
 // Gitea's order: the admin list follows it. A new task also needs its [cron.<task>] table in
@@ -18,7 +20,11 @@ export const CRON_TASKS: CronTaskRegistry = {
   update_mirrors: {
     // Gitea: @every 10m, not at start, 50 pull and 50 push mirrors a run (<= 0: no limit).
     defaults: { ...base(true, false, '@every 10m'), pull_limit: 50, push_limit: 50 },
-    run: nothing('mirrors are not synced yet'),
+    run: async (ctx, s) => {
+      const pull = await syncDuePullMirrors(ctx.db, ctx.config, ctx.log, s.pull_limit);
+      const push = ctx.config.mirror.enabled ? await syncDuePushMirrors(ctx.db, s.push_limit) : 'push mirrors are disabled';
+      return `${pull}; ${push}`;
+    },
   },
   repo_health_check: {
     // Gitea: setting.Git.Timeout.Default (360 s) per repository, no extra arguments.

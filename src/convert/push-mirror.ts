@@ -1,0 +1,44 @@
+import type { PushMirror } from '../db/schema';
+import { isoTime } from '../lib/time';
+
+export type ApiPushMirror = {
+  repo_name: string;
+  remote_name: string;
+  remote_address: string;
+  created: string;
+  last_update: string | null;
+  last_error: string;
+  interval: string;
+  sync_on_commit: boolean;
+};
+
+/** Seconds as Go's time.Duration.String() writes whole seconds: "8h0m0s", "10m0s", "45s", "0s". */
+export function goDuration(seconds: number): string {
+  if (seconds === 0) return '0s';
+  const sign = seconds < 0 ? '-' : '';
+  let rest = Math.abs(seconds);
+  const h = Math.floor(rest / 3600);
+  rest -= h * 3600;
+  const m = Math.floor(rest / 60);
+  const s = rest - m * 60;
+  if (h) return `${sign}${h}h${m}m${s}s`;
+  if (m) return `${sign}${m}m${s}s`;
+  return `${sign}${s}s`;
+}
+
+/**
+ * Gitea's ToPushMirror. The address never holds credentials (they are kept apart, sealed);
+ * last_update is null until the first push (Gitea's AsTimePtr of a zero time).
+ */
+export function toApiPushMirror(m: PushMirror, repoName: string): ApiPushMirror {
+  return {
+    repo_name: repoName,
+    remote_name: m.remote_name,
+    remote_address: m.remote_address,
+    created: isoTime(m.created_unix),
+    last_update: m.last_update_unix ? isoTime(m.last_update_unix) : null,
+    last_error: m.last_error,
+    interval: goDuration(m.interval_seconds),
+    sync_on_commit: m.sync_on_commit === 1,
+  };
+}

@@ -1,0 +1,171 @@
+import path from 'node:path';
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { Repository, User } from '../../db/schema';
+import { repoDir } from '../../git/repo';
+import { AppError, ForbiddenError, InvalidError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { seal } from '../../lib/secret-box';
+import { nowUnix } from '../../lib/time';
+import { insertMirror } from '../../models/mirror';
+import { getRepoById, updateRepo } from '../../models/repo';
+import { parseDuration } from '../cron/duration';
+import { nextUpdateAt, parseMirrorInterval } from '../mirror/pull-mirror-interval';
+import { ACCESS } from '../permissions';
+import { deleteRepository } from '../repo/repo-edit';
+import { syncRepoFromGit } from '../repo/repo-sync';
+import { accessOf, type RepoAccess } from '../repo/repos';
+import { importFromGitea, type GiteaSource, type ImportItems } from './gitea-import';
+import { createTarget, migrationOwner } from './migrate-target';
+import { checkRemote, migrationDispatcher, type CheckedRemote } from './remote-address';
+import { MIRROR_REFSPECS, RemoteGitError, redact, remoteGit, remoteHead, type RemoteAuth } from './remote-git';
+
+// POST /repos/migrate: a repository cloned from another server (any git remote; for Gitea,
+// Forgejo and Gogs also its issues, pull requests, labels, milestones and releases), optionally
+// kept as a pull mirror. The call runs to completion; a migration that fails leaves nothing.
+
+export type MigrateInput = {
+  cloneAddr: string; repoName: string; repoOwner?: string; uid?: number; description?: string;
+  private?: boolean; mirror?: boolean; mirrorInterval?: string; authUsername?: string;
+  authPassword?: string; authToken?: string; service?: string; wiki?: boolean; lfs?: boolean;
+  items: ImportItems;
+};
+export type MigrateDeps = { db: DB; config: Config; secret: string; log: Logger };
+
+const GITEA_LIKE = ['gitea', 'forgejo', 'gogs'] as const;
+type GiteaLike = (typeof GITEA_LIKE)[number];
+
+/** Refusals that need no remote: the service, migrations or new mirrors turned off. */
+function assertAllowed(config: Config, input: MigrateInput): void {
+  const service = (input.service || 'git').toLowerCase();
+  if (service !== 'git' && !(GITEA_LIKE as readonly string[]).includes(service)) {
+    throw new InvalidError(`Migrating from ${service} is not supported yet`, 'service');
+  }
+  if (config.repository.disable_migrations) throw new ForbiddenError('the site administrator has disabled migrations');
+  const noMirrors = !config.mirror.enabled || config.mirror.disable_new_pull || config.repository.disable_mirrors;
+  if (input.mirror && noMirrors) throw new ForbiddenError('the site administrator has disabled the creation of new pull mirrors');
+}
+
+/** The credentials git and the importer use: an access token counts as a password (user oauth2). */
+function authOf(input: MigrateInput, checked: CheckedRemote): RemoteAuth {
+  if (input.authToken) return { username: input.authUsername || 'oauth2', password: input.authToken };
+  return { username: input.authUsername || checked.username, password: input.authPassword || checked.password };
+}
+
+/** `https://host[/prefix]/owner/repo(.git)` as the importer's source. */
+function giteaSource(address: string, service: GiteaLike, token: string): GiteaSource {
+  const url = new URL(address);
+  const parts = url.pathname.split('/').filter(Boolean);
+  if (parts.length < 2 || url.protocol === 'git:') throw new InvalidError('Invalid Url: expected https://host/owner/repo', 'clone_addr');
+  const repo = parts.pop()!.replace(/\.git$/, '');
+  const owner = parts.pop()!;
+  const prefix = parts.length ? `${parts.join('/')}/` : '';
+  return { baseUrl: `${url.origin}/${prefix}`, owner, repo, token, service };
+}
+
+/** A failure as the API answers it: remote failures 422 with a message free of credentials. */
+function failureOf(err: unknown, auth: RemoteAuth, signal: AbortSignal, timeout: string): Error {
+  if (signal.aborted || (err instanceof RemoteGitError && err.aborted)) {
+    return new InvalidError(`Migration failed: timed out after ${timeout}.`);
+  }
+  if (err instanceof AppError) return err;
+  const text = redact(err instanceof Error ? err.message : String(err), auth);
+  if (err instanceof RemoteGitError) {
+    const denied = /Authentication failed|could not read Username|Bad credentials|401|403/i.test(err.stderr);
+    return new InvalidError(denied ? `Authentication failed: ${text}.` : `Migration failed: ${text}.`);
+  }
+  return new Error(`Migration failed: ${text}`);
+}
+
+type Plan = {
+  input: MigrateInput; owner: User; doer: User; checked: CheckedRemote; auth: RemoteAuth;
+  service: 'git' | GiteaLike; source: GiteaSource | null; intervalSeconds: number; signal: AbortSignal;
+};
+
+/** Fetches the refs into the new bare repository and brings the database in line. */
+async function cloneInto(deps: MigrateDeps, plan: Plan, repo: Repository): Promise<Repository> {
+  const dir = repoDir(deps.config.repository.root, plan.owner.name, repo.name);
+  deps.log.info({ repo: `${plan.owner.name}/${repo.name}`, from: plan.checked.address }, 'migration: fetching');
+  // From a forge, its pull requests' heads too (refs/pull/N/head): merged ones whose branch is
+  // gone are reachable only so, and the importer keeps them under the same numbers.
+  const refspecs = plan.source && plan.input.items.pull_requests ? [...MIRROR_REFSPECS, '+refs/pull/*/head:refs/pull/*/head'] : MIRROR_REFSPECS;
+  await remoteGit(plan.checked, plan.auth, ['fetch', '--prune', '--no-write-fetch-head'], refspecs, { gitDir: dir, signal: plan.signal });
+  return syncRepoFromGit(deps.db, repo, dir, plan.doer.id);
+}
+
+async function importItems(deps: MigrateDeps, plan: Plan, repo: Repository): Promise<void> {
+  if (!plan.source) return;
+  deps.log.info({ repo: repo.id, service: plan.service }, 'migration: importing');
+  const counts = await importFromGitea(deps.db, { repo, owner: plan.owner, doer: plan.doer }, plan.source, {
+    items: plan.input.items, log: deps.log, signal: plan.signal, dispatcher: migrationDispatcher(deps.config),
+    maxAttempts: deps.config.migrations.max_attempts, retryBackoffMs: deps.config.migrations.retry_backoff * 1000,
+    attachmentsDir: path.join(deps.config.server.data_dir, 'attachments'),
+    gitDir: repoDir(deps.config.repository.root, plan.owner.name, repo.name),
+  });
+  deps.log.info({ repo: repo.id, counts }, 'migration: imported');
+}
+
+/** The mirror row, once the first fetch succeeded: address without credentials, those sealed. */
+async function recordMirror(deps: MigrateDeps, plan: Plan, repo: Repository): Promise<void> {
+  const now = nowUnix();
+  const { username, password } = plan.auth;
+  await insertMirror(deps.db, {
+    repo_id: repo.id, remote_address: plan.checked.address,
+    credentials_sealed: username || password ? seal(deps.secret, 'mirror', JSON.stringify({ username, password })) : '',
+    interval_seconds: plan.intervalSeconds, enable_prune: 1, updated_unix: now,
+    next_update_unix: nextUpdateAt(now, plan.intervalSeconds),
+  });
+}
+
+async function plan(deps: MigrateDeps, doer: User, input: MigrateInput, signal: AbortSignal): Promise<Plan> {
+  assertAllowed(deps.config, input);
+  const owner = await migrationOwner(deps.db, doer, input.repoOwner, input.uid);
+  const intervalSeconds = input.mirror ? parseMirrorInterval(deps.config, input.mirrorInterval) : 0;
+  const checked = await checkRemote(deps.config, input.cloneAddr, doer);
+  const auth = authOf(input, checked);
+  const service = (input.service || 'git').toLowerCase() as Plan['service'];
+  // As Gitea: a mirror takes the git data only.
+  const source = service !== 'git' && !input.mirror && !checked.local
+    ? giteaSource(checked.address, service, input.authToken || input.authPassword || checked.password) : null;
+  return { input, owner, doer, checked, auth, service, source, intervalSeconds, signal };
+}
+
+/** Deletes a repository whose migration failed; a failure here is logged, the first one answered. */
+async function undo(deps: MigrateDeps, repo: Repository, owner: User, failure: Error): Promise<void> {
+  deps.log.warn({ repo: repo.id, err: failure.message }, 'migration failed: removing the repository');
+  try {
+    await deleteRepository(deps.db, deps.config, { repo, owner, mode: ACCESS.owner });
+  } catch (err) {
+    deps.log.error({ repo: repo.id, err }, 'removing a failed migration failed');
+  }
+}
+
+/** Migrates; on any failure after the repository was created it is deleted again. */
+export async function migrateRepository(deps: MigrateDeps, doer: User, input: MigrateInput): Promise<RepoAccess> {
+  const timeout = deps.config.migrations.timeout;
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), parseDuration(timeout));
+  let created: Repository | null = null;
+  let p: Plan | null = null;
+  try {
+    p = await plan(deps, doer, input, abort.signal);
+    // Reaching the remote first: a wrong address or password creates nothing.
+    const head = await remoteHead(p.checked, p.auth, abort.signal);
+    created = await createTarget(deps.db, deps.config, doer, p.owner, {
+      name: input.repoName, description: input.description, private: input.private, defaultBranch: head ?? undefined,
+    });
+    await updateRepo(deps.db, created.id, { is_mirror: input.mirror ? 1 : 0, original_url: p.checked.address });
+    const repo = await cloneInto(deps, p, created);
+    await importItems(deps, p, repo);
+    if (input.mirror) await recordMirror(deps, p, repo);
+    deps.log.info({ repo: `${p.owner.name}/${repo.name}` }, 'migration: done');
+    // Read again: the import changed its counters and topics.
+    return accessOf(deps.db, (await getRepoById(deps.db, repo.id)) ?? repo, doer);
+  } catch (err) {
+    const failure = failureOf(err, p?.auth ?? { username: '', password: input.authPassword || input.authToken || '' }, abort.signal, timeout);
+    if (created && p) await undo(deps, created, p.owner, failure);
+    throw failure;
+  } finally {
+    clearTimeout(timer);
+  }
+}
