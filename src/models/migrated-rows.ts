@@ -36,10 +36,7 @@ export type MigratedReaction = {
   original_author: string; original_author_id: number;
 };
 
-/**
- * False when the row exists already: the unique index (type, issue, comment, user) has no
- * original_author, so two reactions of source users without an account here collapse into one.
- */
+/** False when the row exists already (same type, issue, comment, user and original_author). */
 export async function insertMigratedReaction(db: DB, row: MigratedReaction): Promise<boolean> {
   const r = await db.insertInto('reaction').values(row).onConflict((oc) => oc.doNothing()).returning('id').executeTakeFirst();
   return r !== undefined;

@@ -8,7 +8,7 @@ export type ReactionKey = { issueId: number; commentId: number };
 export async function findReaction(db: DB, key: ReactionKey, userId: number, type: string): Promise<Reaction | undefined> {
   return db.selectFrom('reaction').selectAll()
     .where('issue_id', '=', key.issueId).where('comment_id', '=', key.commentId)
-    .where('user_id', '=', userId).where('type', '=', type).executeTakeFirst();
+    .where('user_id', '=', userId).where('type', '=', type).where('original_author', '=', '').executeTakeFirst();
 }
 
 /** Inserts unless the same reaction exists already (then undefined): the unique index decides. */
@@ -18,10 +18,11 @@ export async function insertReaction(db: DB, key: ReactionKey, userId: number, t
     .onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
 }
 
+/** The user's own reaction; migrated ones kept under their name (original_author) stay. */
 export async function deleteReaction(db: DB, key: ReactionKey, userId: number, type: string): Promise<void> {
   await db.deleteFrom('reaction')
     .where('issue_id', '=', key.issueId).where('comment_id', '=', key.commentId)
-    .where('user_id', '=', userId).where('type', '=', type).execute();
+    .where('user_id', '=', userId).where('type', '=', type).where('original_author', '=', '').execute();
 }
 
 export async function listReactions(db: DB, key: ReactionKey, page?: { offset: number; limit: number }): Promise<Reaction[]> {

@@ -49,6 +49,8 @@ async function seedSource() {
   await ok(await srcApi('issues/1/comments', carol, 'POST', { body: 'carol was here' }), 201);
   await ok(await srcApi('issues/1/reactions', carol, 'POST', { content: '+1' }), 201);
   await ok(await srcApi('issues/1/reactions', bob, 'POST', { content: 'heart' }), 201);
+  // Another source user without an account on the target, with the same emoji as carol's.
+  await ok(await srcApi('issues/1/reactions', await createUser(src, 'dave'), 'POST', { content: '+1' }), 201);
   await ok(await srcApi(`issues/comments/${c1.id}/reactions`, alice, 'POST', { content: 'laugh' }), 201);
   expect(i1.number).toBe(1);
   await ok(await srcApi('issues', carol, 'POST', { title: 'second issue by carol' }), 201);
@@ -111,7 +113,7 @@ afterAll(async () => {
 describe('importFromGitea from a Gitea-compatible source', () => {
   it('returns the counts of what it imported', () => {
     expect(counts).toMatchObject({
-      labels: 2, milestones: 2, issues: 2, issue_comments: 2, issue_reactions: 3, pull_requests: 2, pull_comments: 1,
+      labels: 2, milestones: 2, issues: 2, issue_comments: 2, issue_reactions: 4, pull_requests: 2, pull_comments: 1,
       releases: 2, release_assets: 2, topics: 2, pull_heads_missing: 0, reviews: 1,
     });
   });
@@ -144,7 +146,7 @@ describe('importFromGitea from a Gitea-compatible source', () => {
     expect(two.closed_at).not.toBeNull();
   });
 
-  it('keeps comments with their authors and reactions on issues and comments', async () => {
+  it('keeps comments with their authors and reactions on issues and comments (bug: two reactions of users without an account here collapsed into one)', async () => {
     const comments = await ok(await dstApi('/issues/1/comments'));
     comments.forEach((c: unknown) => expectShape(c, 'Comment'));
     expect(comments.map((c: { body: string; user: { login: string }; original_author: string }) => [c.body, c.user.login, c.original_author]))
@@ -152,7 +154,7 @@ describe('importFromGitea from a Gitea-compatible source', () => {
     const reactions = await ok(await dstApi('/issues/1/reactions'));
     reactions.forEach((r: unknown) => expectShape(r, 'Reaction'));
     expect(reactions.map((r: { content: string; user: { login: string } }) => [r.content, r.user.login]).sort())
-      .toEqual([['+1', 'alice'], ['heart', 'Bob']]);
+      .toEqual([['+1', 'alice'], ['+1', 'alice'], ['heart', 'Bob']]);
     const onComment = await ok(await dstApi(`/issues/comments/${comments[0].id}/reactions`));
     expect(onComment.map((r: { content: string }) => r.content)).toEqual(['laugh']);
   });

@@ -12,6 +12,7 @@ import * as m0018 from './0018-review-teams';
 import * as m0019 from './0019-action-comment';
 import * as m0020 from './0020-jobs-and-webhooks';
 import * as m0021 from './0021-mirrors-and-migrations';
+import * as m0022 from './0022-reaction-original-author';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0019-action-comment': m0019,
   '0020-jobs-and-webhooks': m0020,
   '0021-mirrors-and-migrations': m0021,
+  '0022-reaction-original-author': m0022,
 };
