@@ -30,6 +30,8 @@ const cronTask = <T extends z.ZodRawShape>(extra: T) => z.strictObject({
   ...extra,
 }).optional();
 const olderThan = { older_than: duration.optional() };
+// A size in bytes, or Gitea's humanize syntax ("500 MB", "1 GiB"); -1: no limit.
+const byteSize = z.union([z.number().int().min(-1), z.string().regex(/^\s*\d+(?:\.\d+)?\s*(?:[kmgtpe]i?)?b?\s*$/i, 'expected a size such as "500 MB" or "1 GiB"')]);
 const gitCommand = { timeout: duration.optional(), args: z.string().optional() };
 
 export const configSchema = z.strictObject({
@@ -121,6 +123,17 @@ export const configSchema = z.strictObject({
     default_interval: duration.default('8h'),
     min_interval: duration.default('10m'),
   }),
+  // Gitea's [packages]: limits per owner (count of versions, total size) and per file of a type.
+  packages: section({
+    enabled: boolDefault(true),
+    limit_total_owner_count: z.number().int().min(-1).default(-1),
+    limit_total_owner_size: byteSize.default(-1),
+    limit_size_generic: byteSize.default(-1),
+    limit_size_npm: byteSize.default(-1),
+    limit_size_pypi: byteSize.default(-1),
+    limit_size_container: byteSize.default(-1),
+    limit_size_maven: byteSize.default(-1),
+  }),
   cron: section({
     update_mirrors: cronTask({ pull_limit: z.number().int().optional(), push_limit: z.number().int().optional() }),
     repo_health_check: cronTask(gitCommand),
@@ -132,6 +145,7 @@ export const configSchema = z.strictObject({
       ...olderThan,
       number_to_keep: z.number().int().min(0).optional(),
     }),
+    cleanup_packages: cronTask(olderThan),
     delete_inactive_accounts: cronTask(olderThan),
     delete_repo_archives: cronTask({}),
     git_gc_repos: cronTask(gitCommand),

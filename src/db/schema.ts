@@ -366,6 +366,28 @@ export interface PushMirrorTable {
 export type Mirror = Selectable<MirrorTable>;
 export type PushMirror = Selectable<PushMirrorTable>;
 
+// Package registries (migration 0023), as Gitea's models/packages.
+export interface PackageTable {
+  id: Generated<number>; owner_id: number; repo_id: Generated<number>; type: string; name: string; lower_name: string;
+  semver_compatible: Generated<number>; is_internal: Generated<number>;
+}
+export interface PackageVersionTable {
+  id: Generated<number>; package_id: number; creator_id: Generated<number>; version: string; lower_version: string;
+  created_unix: number; is_internal: Generated<number>; metadata_json: Generated<string>; download_count: Generated<number>;
+}
+export interface PackageFileTable {
+  id: Generated<number>; version_id: number; blob_id: number; name: string; lower_name: string;
+  composite_key: Generated<string>; is_lead: Generated<number>; created_unix: number;
+}
+export interface PackageBlobTable {
+  id: Generated<number>; size: number; hash_md5: string; hash_sha1: string; hash_sha256: string; hash_sha512: string; created_unix: number;
+}
+/** ref_type: 0 version, 1 file, 2 package. */
+export interface PackagePropertyTable { id: Generated<number>; ref_type: number; ref_id: number; name: string; value: Generated<string> }
+export interface PackageBlobUploadTable {
+  id: string; bytes_received: Generated<number>; hash_state: Generated<string>; created_unix: number; updated_unix: number;
+}
+
 export interface Database {
   user: UserTable;
   email_address: EmailAddressTable;
@@ -414,6 +436,12 @@ export interface Database {
   hook_task: HookTaskTable;
   mirror: MirrorTable;
   push_mirror: PushMirrorTable;
+  package: PackageTable;
+  package_version: PackageVersionTable;
+  package_file: PackageFileTable;
+  package_blob: PackageBlobTable;
+  package_property: PackagePropertyTable;
+  package_blob_upload: PackageBlobUploadTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -469,3 +497,9 @@ export interface ReviewCommentTable {
   diff_hunk: Generated<string>; commit_id: Generated<string>; content: Generated<string>; created_unix: number; updated_unix: number;
 }
 export type ReviewComment = Selectable<ReviewCommentTable>;
+export type Package = Selectable<PackageTable>;
+export type PackageVersion = Selectable<PackageVersionTable>;
+export type PackageFile = Selectable<PackageFileTable>;
+export type PackageBlob = Selectable<PackageBlobTable>;
+export type PackageProperty = Selectable<PackagePropertyTable>;
+export type PackageBlobUpload = Selectable<PackageBlobUploadTable>;

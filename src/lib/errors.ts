@@ -35,3 +35,11 @@ export class InvalidError extends AppError {
 export class ArchivedError extends AppError {
   constructor(message = 'repo is archived') { super(423, message); }
 }
+/** An upload larger than a configured limit (a package's size limit). */
+export class PayloadTooLargeError extends AppError {
+  constructor(message = 'request entity too large') { super(413, message); }
+}
+/** A byte range or upload offset that does not fit (a chunked upload at the wrong offset). */
+export class RangeNotSatisfiableError extends AppError {
+  constructor(message = 'requested range not satisfiable') { super(416, message); }
+}

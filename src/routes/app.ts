@@ -10,6 +10,7 @@ import { buildSwagger, swaggerUiPage } from './swagger';
 import { mount } from './table';
 import { avatar } from './avatar';
 import { gitRouter } from './git-http';
+import { packagesRouter } from './packages/index';
 import { webRouter } from './web/index';
 import { setBackgroundLogger } from '../lib/background-log';
 
@@ -75,6 +76,8 @@ export function createApp(h: Hearth): Express {
   app.use('/api/v1', api);
 
   app.get('/api/healthz', healthz);
+  app.use('/api/packages', packagesRouter());
+  // The container registry's /v2 routes go here too (before the web catch-alls).
   app.use(gitRouter(h));
   app.get('/avatars/:hash', avatar);
   if (h.config.api.enable_swagger) mountSwagger(app, h);

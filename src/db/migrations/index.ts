@@ -13,6 +13,7 @@ import * as m0019 from './0019-action-comment';
 import * as m0020 from './0020-jobs-and-webhooks';
 import * as m0021 from './0021-mirrors-and-migrations';
 import * as m0022 from './0022-reaction-original-author';
+import * as m0023 from './0023-packages';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0020-jobs-and-webhooks': m0020,
   '0021-mirrors-and-migrations': m0021,
   '0022-reaction-original-author': m0022,
+  '0023-packages': m0023,
 };

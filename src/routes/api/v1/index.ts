@@ -49,6 +49,7 @@ import * as issueTimeline from './issue-timeline';
 import * as notifications from './notifications';
 import * as cron from './cron';
 import * as hooks from './hooks';
+import * as packages from './packages';
 import * as deliveries from './hook-deliveries';
 import * as pushMirrors from './push-mirrors';
 
@@ -479,4 +480,13 @@ export const apiRoutes: ApiRoute[] = [
   get('/admin/hooks/{id}/deliveries/{delivery_id}', ['admin', 'adminGetHookDelivery', 'Get a delivery with its request and response (hearth extension)', 'extension'], numericId, signedIn, scope('admin'), siteAdmin, deliveries.admin.get),
   post('/admin/hooks/{id}/deliveries/{delivery_id}/attempts', ['admin', 'adminRedeliverHookDelivery', 'Redeliver a delivery now, 202 (hearth extension)', 'extension'], numericId, signedIn, scope('admin'), siteAdmin, deliveries.admin.redeliver),
   // -- end: webhooks and git hooks --
+  // -- section: packages (Gitea's routers/api/v1/packages) --
+  get('/packages/{owner}', ['package', 'listPackages', 'Gets all packages of an owner'], scope('package'), packages.assignPackageOwner, packages.list),
+  get('/packages/{owner}/{type}/{name}', ['package', 'listPackageVersions', 'Gets all versions of a package'], scope('package'), packages.assignPackageOwner, packages.versions),
+  get('/packages/{owner}/{type}/{name}/-/latest', ['package', 'getLatestPackageVersion', 'Gets the latest version of a package'], scope('package'), packages.assignPackageOwner, packages.latest),
+  post('/packages/{owner}/{type}/{name}/-/link/{repo_name}', ['package', 'linkPackage', 'Link a package to a repository'], scope('package'), packages.assignPackageOwner, packages.reqPackageWriter, packages.link),
+  post('/packages/{owner}/{type}/{name}/-/unlink', ['package', 'unlinkPackage', 'Unlink a package from a repository'], scope('package'), packages.assignPackageOwner, packages.reqPackageWriter, packages.unlink),
+  get('/packages/{owner}/{type}/{name}/{version}', ['package', 'getPackage', 'Gets a package'], scope('package'), packages.assignPackageOwner, packages.get),
+  del('/packages/{owner}/{type}/{name}/{version}', ['package', 'deletePackage', 'Delete a package'], scope('package'), packages.assignPackageOwner, packages.reqPackageWriter, packages.remove),
+  get('/packages/{owner}/{type}/{name}/{version}/files', ['package', 'listPackageFiles', 'Gets all files of a package'], scope('package'), packages.assignPackageOwner, packages.files),
 ];

@@ -7,6 +7,7 @@ import { checkRepoHealth, gcRepos } from './repo-git';
 import { checkRepoStats } from './repo-stats';
 import { syncDuePullMirrors } from '../../mirror/pull-mirror';
 import { syncDuePushMirrors } from '../../mirror/push-mirror-sync';
+import { cleanupPackages } from '../../packages/cleanup';
 
 // Gitea's cron tasks with Gitea's defaults (services/cron/tasks_basic.go, tasks_extended.go), in
 // Gitea's order: the admin list follows it. A new task also needs its [cron.<task>] table in
@@ -45,6 +46,10 @@ export const CRON_TASKS: CronTaskRegistry = {
     run: (ctx, s) => cleanupHookTasks(ctx.db, {
       cleanupType: s.cleanup_type, olderThanMs: parseDuration(s.older_than), numberToKeep: s.number_to_keep,
     }),
+  },
+  cleanup_packages: {
+    defaults: { ...base(true, true, '@midnight'), older_than: '24h' },
+    run: (ctx, s) => cleanupPackages(ctx.db, ctx.config.server.data_dir, parseDuration(s.older_than)),
   },
   delete_inactive_accounts: {
     // Gitea: [service] ACTIVE_CODE_LIVE_MINUTES, 180 by default.

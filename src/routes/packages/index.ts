@@ -1,0 +1,64 @@
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
+import { AppError, NotFoundError } from '../../lib/errors';
+import { packageAccessMode, resolvePackageOwner } from '../../services/packages/access';
+import { authenticate, passwordCurrent } from '../middleware/auth';
+import { assertPackageAccess, PACKAGE_REALM } from './access';
+import { genericRegistry } from './generic';
+
+// /api/packages/{owner}/{type}/... (Gitea's routers/api/packages/api.go): its own authentication
+// (Basic user:password or user:token, `Authorization: token|bearer`), the owner (a user or an
+// organization, 404 when missing) in req.ctx.contextUser, the caller's mode in
+// res.locals.packageAccess, then the type's registry. The container registry is also served at
+// /v2 at the root: mount it in src/routes/app.ts next to packagesRouter.
+
+export type PackageRegistry = {
+  /** Routes relative to /api/packages/{owner}/{type}. */
+  router: Router;
+  /** How this registry answers an error (default: plain text, as Gitea's generic registry). */
+  replyError?: (req: Request, res: Response, status: number, message: string) => void;
+  /** true: the registry checks read access itself (default: every request needs read). */
+  ownReadCheck?: boolean;
+};
+
+/** The registries by type: add one with ONE line, e.g. `npm: npmRegistry,`. */
+export const REGISTRIES: Record<string, PackageRegistry> = {
+  generic: genericRegistry,
+};
+
+const plainText = (_req: Request, res: Response, status: number, message: string) => {
+  res.status(status).type('text/plain; charset=utf-8').send(message);
+};
+
+const enabled: RequestHandler = (req, _res, next) => {
+  if (!req.ctx.config.packages.enabled) throw new NotFoundError();
+  next();
+};
+
+/** Owner and access mode, then the registry of the type (404 for a type no registry serves). */
+const dispatch: RequestHandler = async (req, res, next) => {
+  const registry = Object.hasOwn(REGISTRIES, String(req.params.type)) ? REGISTRIES[String(req.params.type)]! : null;
+  res.locals.packageRegistry = registry;
+  const owner = await resolvePackageOwner(req.ctx.db, String(req.params.owner));
+  if (!registry) throw new NotFoundError();
+  req.ctx.contextUser = owner;
+  res.locals.packageAccess = await packageAccessMode(req.ctx.db, owner, req.ctx.doer);
+  if (!registry.ownReadCheck) assertPackageAccess(req, res, 'read');
+  registry.router(req, res, next);
+};
+
+const errors: ErrorRequestHandler = (err: Error, req, res, next) => {
+  if (res.headersSent || !(err instanceof AppError)) return next(err);
+  const registry = res.locals.packageRegistry as PackageRegistry | null | undefined;
+  if (err.status === 401) res.setHeader('WWW-Authenticate', PACKAGE_REALM);
+  (registry?.replyError ?? plainText)(req, res, err.status, err.message);
+};
+
+/** Mounted at /api/packages. */
+export function packagesRouter(): Router {
+  const router = express.Router();
+  router.use(enabled, authenticate(), passwordCurrent());
+  router.use('/:owner/:type', dispatch);
+  router.use((_req, _res) => { throw new NotFoundError(); });
+  router.use(errors);
+  return router;
+}

@@ -1,0 +1,26 @@
+import type { DB } from '../../db/connect';
+import { deleteBlobRow, isBlobReferenced, unreferencedBlobs } from '../../models/package';
+import { blobTouchedAt, removeBlobFile, removeStaleTempFiles } from './blob-store';
+import { removeStaleUploads } from './upload-session';
+
+// Gitea's cleanup_packages (services/packages/cleanup): blobs no file references and upload
+// sessions untouched for older_than go, with temp files of uploads a crash cut short. Only old
+// ones: a younger blob may be between its file's write and its row's commit.
+
+export async function cleanupPackages(db: DB, dataDir: string, olderThanMs: number): Promise<string> {
+  const before = Math.floor((Date.now() - olderThanMs) / 1000);
+  let blobs = 0;
+  for (const blob of await unreferencedBlobs(db, before)) {
+    // An upload of the same bytes may be about to reference it again (storeBlob touched it).
+    if (blobTouchedAt(dataDir, blob.hash_sha256) > before * 1000) continue;
+    const gone = await db.transaction().execute(async (trx) => {
+      if (await isBlobReferenced(trx, blob.id)) return false;
+      await deleteBlobRow(trx, blob.id);
+      return true;
+    });
+    if (gone) { removeBlobFile(dataDir, blob.hash_sha256); blobs++; }
+  }
+  const uploads = await removeStaleUploads(db, dataDir, before);
+  const temps = removeStaleTempFiles(dataDir, olderThanMs);
+  return `removed ${blobs} unreferenced package blob(s), ${uploads} stale upload session(s) and ${temps} temp file(s)`;
+}
