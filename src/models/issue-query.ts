@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/connect';
 import type { Database, Issue, User } from '../db/schema';
 import { visibleRepoIds } from './repo-search';
+import { likeContaining } from '../lib/like';
 
 // Issue listing and search as SQL: every filter of Gitea's IssuesOptions that hearth keeps.
 
@@ -40,7 +41,6 @@ export type IssueFilter = {
 
 type EB = ExpressionBuilder<Database & { i: Database['issue'] }, 'i'>;
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Substring match on title and body: the trigram index for three characters or more, LIKE
@@ -52,7 +52,7 @@ function keywordCondition(eb: EB, keyword: string) {
     const phrase = `"${keyword.replace(/"/g, '""')}"`;
     parts.push(sql<SqlBool>`i.id IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ${phrase})`);
   } else {
-    const like = `%${escapeLike(keyword)}%`;
+    const like = likeContaining(keyword);
     parts.push(sql<SqlBool>`(i.title LIKE ${like} ESCAPE '\\' OR i.content LIKE ${like} ESCAPE '\\')`);
   }
   if (/^\d+$/.test(keyword) && Number.isSafeInteger(Number(keyword))) parts.push(eb('i.index', '=', Number(keyword)));

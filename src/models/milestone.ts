@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { DB } from '../db/connect';
 import type { Milestone, MilestoneTable } from '../db/schema';
+import { likeContaining } from '../lib/like';
 
 export type MilestoneQuery = { repoId: number; state: 'open' | 'closed' | 'all'; name?: string; offset: number; limit: number };
 
@@ -9,7 +10,7 @@ function filtered(db: DB, q: Omit<MilestoneQuery, 'offset' | 'limit'>) {
   if (q.state !== 'all') query = query.where('is_closed', '=', q.state === 'closed' ? 1 : 0);
   if (q.name) {
     // Gitea: UPPER(name) LIKE %NAME%.
-    const like = `%${q.name.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likeContaining(q.name.toUpperCase());
     query = query.where(sql<boolean>`upper(name) LIKE ${like} ESCAPE '\\'`);
   }
   return query;

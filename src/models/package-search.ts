@@ -1,4 +1,6 @@
+import { sql, type SqlBool } from 'kysely';
 import type { DB } from '../db/connect';
+import { likeContaining } from '../lib/like';
 import type { PackageProperty } from '../db/schema';
 import type { PropertyRef } from './package';
 
@@ -40,7 +42,7 @@ export async function searchVersions(db: DB, s: VersionSearch) {
   let q = db.selectFrom('package_version as v').innerJoin('package as p', 'p.id', 'v.package_id')
     .where('p.owner_id', '=', s.ownerId).where('v.is_internal', '=', s.isInternal ? 1 : 0);
   if (s.type) q = q.where('p.type', '=', s.type);
-  if (s.query) q = q.where('p.lower_name', 'like', `%${s.query.toLowerCase()}%`);
+  if (s.query) q = q.where(sql<SqlBool>`p.lower_name LIKE ${likeContaining(s.query.toLowerCase())} ESCAPE '\\'`);
   if (s.name !== undefined) q = q.where('p.lower_name', '=', s.name.toLowerCase());
   if (s.packageId !== undefined) q = q.where('p.id', '=', s.packageId);
   if (s.property) {

@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/connect';
 import type { Database, Repository, User } from '../db/schema';
+import { likeContaining } from '../lib/like';
 
 export type RepoSearch = {
   viewer: User | null;
@@ -86,7 +87,7 @@ function query(db: DB, q: RepoSearch) {
     if (q.topicOnly) {
       query = query.where(sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(r.topics) WHERE lower(json_each.value) = ${kw})`);
     } else {
-      const like = `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const like = likeContaining(kw);
       query = query.where((eb) => eb.or([
         sql<SqlBool>`r.lower_name LIKE ${like} ESCAPE '\\'`,
         sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(r.topics) WHERE lower(json_each.value) = ${kw})`,

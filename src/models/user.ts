@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
 import type { NewUser, User, UserUpdate } from '../db/schema';
+import { likeContaining } from '../lib/like';
 
 export const USER_TYPE_INDIVIDUAL = 0;
 
@@ -57,7 +58,7 @@ function searchQuery(db: DB, q: UserSearch) {
   if (q.sourceId !== undefined) query = query.where('login_source', '=', q.sourceId);
   if (q.loginName) query = query.where('login_name', '=', q.loginName);
   if (q.keyword) {
-    const like = `%${q.keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = likeContaining(q.keyword.toLowerCase());
     query = query.where((eb) => eb.or([
       sql<boolean>`lower_name LIKE ${like} ESCAPE '\\'`,
       sql<boolean>`lower(full_name) LIKE ${like} ESCAPE '\\'`,

@@ -45,6 +45,8 @@ describe('GET /packages/{owner}', () => {
     expect(await ok(await s.request(`api/v1/packages/${alice.username}?type=npm`))).toEqual([]);
     const alpha = await ok(await s.request(`api/v1/packages/${alice.username}?q=alp&type=generic`));
     expect(alpha.map((p: { version: string }) => p.version)).toEqual(['1.1.0', '1.0.0']);
+    // Regression: q went into LIKE unescaped, so `%` and `_` matched every package.
+    for (const wild of ['%', '_', 'a%a']) expect(await ok(await s.request(`api/v1/packages/${alice.username}?q=${encodeURIComponent(wild)}`))).toEqual([]);
     const page = await s.request(`api/v1/packages/${alice.username}?limit=1&page=2`);
     expect((await ok(page)).map((p: { name: string }) => p.name)).toEqual(['alpha']);
     expect(page.headers.get('x-total-count')).toBe('3');
