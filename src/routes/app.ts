@@ -11,6 +11,7 @@ import { mount } from './table';
 import { avatar } from './avatar';
 import { gitRouter } from './git-http';
 import { packagesRouter } from './packages/index';
+import { containerRouter } from './packages/container';
 import { webRouter } from './web/index';
 import { setBackgroundLogger } from '../lib/background-log';
 
@@ -78,6 +79,7 @@ export function createApp(h: Hearth): Express {
   app.get('/api/healthz', healthz);
   app.use('/api/packages', packagesRouter());
   // The container registry's /v2 routes go here too (before the web catch-alls).
+  app.use('/v2', containerRouter());
   app.use(gitRouter(h));
   app.get('/avatars/:hash', avatar);
   if (h.config.api.enable_swagger) mountSwagger(app, h);

@@ -4,6 +4,9 @@ import { packageAccessMode, resolvePackageOwner } from '../../services/packages/
 import { authenticate, passwordCurrent } from '../middleware/auth';
 import { assertPackageAccess, PACKAGE_REALM } from './access';
 import { genericRegistry } from './generic';
+import { npmRegistry } from './npm';
+import { mavenRegistry } from './maven';
+import { pypiRegistry } from './pypi';
 
 // /api/packages/{owner}/{type}/... (Gitea's routers/api/packages/api.go): its own authentication
 // (Basic user:password or user:token, `Authorization: token|bearer`), the owner (a user or an
@@ -23,6 +26,9 @@ export type PackageRegistry = {
 /** The registries by type: add one with ONE line, e.g. `npm: npmRegistry,`. */
 export const REGISTRIES: Record<string, PackageRegistry> = {
   generic: genericRegistry,
+  npm: npmRegistry,
+  maven: mavenRegistry,
+  pypi: pypiRegistry,
 };
 
 const plainText = (_req: Request, res: Response, status: number, message: string) => {

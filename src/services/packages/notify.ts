@@ -11,6 +11,8 @@ import { packageView } from './queries';
 // PackagePayload (repository and organization are null, as Gitea's notifier leaves them).
 
 export async function notifyPackage(db: DB, config: Config, action: 'created' | 'deleted', doer: User, pkg: Package, version: PackageVersion): Promise<void> {
+  // Internal versions (the container registry's `_upload`) are no packages to tell anyone about.
+  if (version.is_internal) return;
   const owner = await getUserById(db, pkg.owner_id);
   if (!owner) return;
   const view = await packageView(db, pkg, version, owner, doer);

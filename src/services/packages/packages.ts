@@ -30,6 +30,8 @@ export type CreateInput = {
   version: string;
   semverCompatible?: boolean;
   isInternal?: boolean;
+  /** Only the version is internal (the container registry's `_upload` version), not the package. */
+  versionIsInternal?: boolean;
   /** Stored as the version's metadata_json (JSON.stringify'd); kept as is when the version exists. */
   versionMetadata?: unknown;
   versionProperties?: Properties;
@@ -66,7 +68,7 @@ async function ensureVersion(db: DB, config: Config, pkg: Package, i: CreateInpu
   }
   await checkCountQuota(db, config, i.creator, i.owner);
   const metadataJson = i.versionMetadata === undefined ? '' : JSON.stringify(i.versionMetadata);
-  const version = await m.insertVersion(db, { packageId: pkg.id, creatorId: i.creator.id, version: i.version, metadataJson, isInternal: i.isInternal });
+  const version = await m.insertVersion(db, { packageId: pkg.id, creatorId: i.creator.id, version: i.version, metadataJson, isInternal: i.isInternal || i.versionIsInternal });
   await addProperties(db, REF.version, version.id, i.versionProperties);
   return { version, created: true };
 }
