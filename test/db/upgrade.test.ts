@@ -1,0 +1,114 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type DB } from '../../src/db/connect';
+import { migrations } from '../../src/db/migrations';
+
+// A database made by any earlier release upgrades to the newest schema with its data; and a
+// migration that has landed is never edited (its checksum is pinned here: a new migration adds
+// a line, a changed one fails).
+
+const LANDED: Record<string, string> = {
+  '0001-users-and-tokens.ts': '9213cd3bbd9d0d38896a39ed4099ef0e37c7659251abe287e671bc61fade600d',
+  '0002-repositories.ts': '92ed93358ebb74d161373ae0822049e71c73bc050f4f978da85ada96135bfc84',
+  '0005-topics.ts': 'ee0f1bf04610dddd885e6a5f1e013d4fe1df43825c1401e5d8d6cfb0366fbc36',
+  '0007-organizations.ts': '9ee7de9ce46b2455323f1da7c645cd7e73d1b1307b1a5f59a7dadf80d4e8160e',
+  '0008-avatars.ts': '991d17fd9dd278462288e5de2259915cf0c4f9fdec73943bea1aaead65bfea37',
+  '0011-issues.ts': '933fbb499efc0c92fbc06ffabff7de6c2a6a856fdb5687f1a7047b66dd51e06b',
+  '0012-issue-index.ts': '9e3609f947ebf0ea46954b468c0457e322619fcd6ed91540c8dce48cd6cc1c99',
+  '0014-releases.ts': '446a217bef3460c94057e6c8bc719bed73e71da6cc6aa915666bd5bad131fa26',
+  '0017-pull-requests.ts': 'c6b21ecf7f4fb2d13755d078d15cf7dc5f715d32f0a6ed9486bf38c4475cbc05',
+  '0018-review-teams.ts': 'e63e58b4a5f8e9153655631a9fd668689c4032220b485b447ab9b8b0734222b5',
+  '0019-action-comment.ts': 'fc6634d228c61aae864668368f973f7e3bd5aa48e044431a6622f77bcb286f3b',
+  '0020-jobs-and-webhooks.ts': '7cef826c4aefb8b36d4d82c267e920a62feda47524c5d92c92ba4f18269243b6',
+  '0021-mirrors-and-migrations.ts': 'fa180301b319281051600dcabb25fb60353dca648a978d1ac73b70638c90b278',
+  '0022-reaction-original-author.ts': 'a07c1bd9bad7fe52445d99ed60c82c1c601528956514de69617c97ad53d88635',
+  '0023-packages.ts': '8b956e547397c30a7af303a04765da2a30b615d0771d741df56dadf42d9d30b5',
+};
+
+const DIR = path.join(__dirname, '../../src/db/migrations');
+const NAMES = Object.keys(migrations);
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+let open: { db: DB; dir: string }[] = [];
+afterEach(async () => {
+  for (const o of open) {
+    await o.db.destroy();
+    fs.rmSync(o.dir, { recursive: true, force: true });
+  }
+  open = [];
+});
+
+function freshDb(): DB {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-upgrade-'));
+  const db = openDatabase({ file: path.join(dir, 'hearth.db'), busyTimeout: 5000, cacheDir: path.join(dir, 'cache') });
+  open.push({ db, dir });
+  return db;
+}
+
+async function migrateTo(db: DB, name: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider, nameComparator: byName }).migrateTo(name);
+  if (error) throw error;
+}
+
+const raw = (db: DB) => db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+
+/** A user (0001) and, when the table exists, a repository of theirs (0002): data to carry over. */
+async function seed(db: DB, applied: string[]): Promise<void> {
+  await sql`INSERT INTO "user" (lower_name, name, email, created_unix, updated_unix)
+    VALUES ('old', 'Old', 'old@example.com', 1, 1)`.execute(db);
+  if (applied.includes('0002-repositories')) {
+    await sql`INSERT INTO repository (owner_id, owner_name, lower_name, name, default_branch, created_unix, updated_unix)
+      VALUES (1, 'Old', 'proj', 'proj', 'main', 1, 1)`.execute(db);
+  }
+}
+
+const appliedNames = async (db: DB) =>
+  (await raw(db).selectFrom('kysely_migration').select('name').execute()).map((r) => String(r.name)).sort(byName);
+
+describe('migrations', () => {
+  it('landed migrations are never edited (checksums pinned)', () => {
+    const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.ts') && f !== 'index.ts').sort();
+    const sums = Object.fromEntries(files.map((f) => [f, crypto.createHash('sha256').update(fs.readFileSync(path.join(DIR, f))).digest('hex')]));
+    expect(sums).toEqual(LANDED);
+    expect(files.map((f) => f.replace(/\.ts$/, ''))).toEqual(NAMES);
+  });
+
+  it.each(NAMES.slice(0, -1).map((n) => [n]))('a database at %s upgrades to the newest with its data', async (name) => {
+    const db = freshDb();
+    await migrateTo(db, name);
+    const before = NAMES.slice(0, NAMES.indexOf(name) + 1);
+    expect(await appliedNames(db)).toEqual(before);
+    await seed(db, before);
+    const applied = await migrate(db);
+    expect(applied).toEqual(NAMES.slice(before.length));
+    expect(await appliedNames(db)).toEqual(NAMES);
+    const user = await db.selectFrom('user').select(['name', 'email']).where('lower_name', '=', 'old').executeTakeFirst();
+    expect(user).toEqual({ name: 'Old', email: 'old@example.com' });
+    if (before.includes('0002-repositories')) {
+      expect(await db.selectFrom('repository').select('name').where('owner_id', '=', 1).execute()).toEqual([{ name: 'proj' }]);
+    }
+  });
+
+  it('a database made with 0001, 0002 and 0007 only (before 0005 landed) upgrades', async () => {
+    const db = freshDb();
+    await migrateTo(db, '0002-repositories');
+    await migrations['0007-organizations']!.up(db as unknown as Kysely<unknown>);
+    await sql`INSERT INTO kysely_migration (name, timestamp) VALUES ('0007-organizations', ${new Date().toISOString()})`.execute(db);
+    await seed(db, ['0001-users-and-tokens', '0002-repositories']);
+    // What Kysely does without allowUnorderedMigrations: it refuses this history.
+    const strict = await new Migrator({ db, provider, nameComparator: byName }).migrateToLatest();
+    expect(String(strict.error)).toMatch(/0005-topics/);
+
+    const applied = await migrate(db);
+    expect(applied).toContain('0005-topics');
+    expect(applied).not.toContain('0007-organizations');
+    expect(await appliedNames(db)).toEqual(NAMES);
+    expect(await db.selectFrom('topic').select('id').execute()).toEqual([]);
+    expect((await db.selectFrom('repository').select('name').execute()).map((r) => r.name)).toEqual(['proj']);
+  });
+});
