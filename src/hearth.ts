@@ -9,7 +9,7 @@ import { createLogger, type Logger } from './lib/logger';
 export type Hearth = { config: Config; db: DB; log: Logger; secret: string };
 
 /** Opens (and migrates) the database, creating the data directory and the secret on first start. */
-export async function openHearth(config: Config, log = createLogger(config.log.level)): Promise<Hearth> {
+export async function openHearth(config: Config, log = createLogger(config.log)): Promise<Hearth> {
   fs.mkdirSync(config.server.data_dir, { recursive: true });
   fs.mkdirSync(config.repository.root, { recursive: true });
   const db = openDatabase({

@@ -1,8 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { deriveRootUrl } from './config/load';
 import type { Config } from './config/schema';
 import { closeHearth, openHearth, type Hearth } from './hearth';
+import { acquirePidLock, makeDirectory, type PidLock } from './lib/pid-lock';
 import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
 import { createApp } from './routes/app';
 import { setUpBackground } from './services/background';
@@ -18,25 +20,58 @@ export type RunningServer = {
   close: () => Promise<void>;
 };
 
-/** Opens and migrates the database, creates the first admin when none exists, then listens. */
+/** The lock file naming the process that serves a data directory. */
+export const pidFileOf = (config: Config) => path.join(config.server.data_dir, 'hearth.pid');
+
+/**
+ * Locks the data directory, opens and migrates the database, listens, and only then creates
+ * the first admin when none exists: a start that fails (port in use) leaves no account whose
+ * password was never shown.
+ */
 export async function startServer(config: Config, opts: { host?: string; port?: number } = {}): Promise<RunningServer> {
-  const hearth = await openHearth(config);
-  const initialAdmin = await ensureInitialAdmin(hearth.db, config);
+  // Creating the directory and the lock first: an unwritable data directory fails here, by name.
+  makeDirectory(config.server.data_dir);
+  const lock = acquirePidLock(pidFileOf(config));
+  let hearth: Hearth;
+  try {
+    hearth = await openHearth(config);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   // Subscribers before the first request: what a request emits reaches them.
   const background = setUpBackground(hearth);
   const server = http.createServer(createApp(hearth));
   server.keepAliveTimeout = 5_000;
-  const port = opts.port ?? config.server.http_port;
   const host = opts.host ?? config.server.http_addr;
+  let initialAdmin: InitialAdmin | null;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => { server.off('error', reject); resolve(); });
-    });
+    await listen(server, opts.port ?? config.server.http_port, host);
+    initialAdmin = await ensureInitialAdmin(hearth.db, config);
   } catch (err) {
+    if (server.listening) await new Promise((resolve) => server.close(resolve));
     await closeHearth(hearth);
+    lock.release();
     throw err;
   }
+  return serve({ hearth, server, host, background, lock, initialAdmin });
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => { server.off('error', reject); resolve(); });
+  });
+}
+
+type Listening = {
+  hearth: Hearth; server: http.Server; host: string; background: ReturnType<typeof setUpBackground>;
+  lock: PidLock; initialAdmin: InitialAdmin | null;
+};
+
+/** Starts the background work on a listening server and returns how to stop it all. */
+async function serve({ hearth, server, host, background, lock, initialAdmin }: Listening): Promise<RunningServer> {
+  const { config } = hearth;
   const address = server.address() as AddressInfo;
   if (config.rootUrlDerived) config.server.root_url = deriveRootUrl(host, address.port);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -56,6 +91,7 @@ export async function startServer(config: Config, opts: { host?: string; port?: 
     await allFollowUpsSettled();
     await background.stop();
     await closeHearth(hearth);
+    lock.release();
   })());
   return { hearth, server, url: `http://${shownHost}:${address.port}/`, initialAdmin, close };
 }

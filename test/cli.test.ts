@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,11 @@ const tmp = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) process.kill(-c.pid!, 'SIGKILL');
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
 
 /** Runs `hearth` from source with a config pointing at `dataDir`. */
 function hearth(dataDir: string, ...args: string[]) {
@@ -22,6 +27,30 @@ function hearth(dataDir: string, ...args: string[]) {
     encoding: 'utf8', env: { ...process.env, HEARTH__SERVER__DATA_DIR: dataDir, HEARTH__LOG__LEVEL: 'warn' },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** `hearth web` in its own process group, on loopback; `url` resolves once it listens. */
+function startWeb(dataDir: string, port = '0') {
+  const child = spawn(tsx, [main, 'web', '--port', port, '--data', dataDir], {
+    detached: true, env: { ...process.env, HEARTH__LOG__LEVEL: 'info', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1' },
+  });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (b) => { out += b; });
+  child.stderr!.on('data', (b) => { out += b; });
+  const exit = new Promise<number | null>((r) => child.on('exit', r));
+  // To tsx alone, which relays it once: a second SIGTERM would mean "exit now".
+  const stop = async () => { child.kill('SIGTERM'); return exit; };
+  return { child, exit, stop, output: () => out, url: () => waitFor(() => /"url":"(http:[^"]+)"/.exec(out)?.[1]) };
+}
+
+/** A start-up failure is one line on stderr, no stack trace, exit status 1. */
+function expectOneLineFailure(r: { code: number | null; err: string }, ...parts: (string | RegExp)[]) {
+  expect(r.code, r.err).toBe(1);
+  const lines = r.err.trim().split('\n').filter((l) => !l.startsWith('{'));
+  expect(lines, r.err).toHaveLength(1);
+  expect(lines[0]).toMatch(/^hearth: /);
+  for (const p of parts) expect(lines[0]).toMatch(p);
 }
 
 describe('hearth CLI', () => {
@@ -40,6 +69,7 @@ describe('hearth CLI', () => {
 
   it('admin user create, list and change-password', () => {
     const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
     const created = hearth(d, 'admin', 'user', 'create', '--username', 'alice', '--email', 'alice@example.com',
       '--random-password', '--admin', '--access-token');
     expect(created.code, created.err).toBe(0);
@@ -62,7 +92,9 @@ describe('hearth CLI', () => {
   });
 
   it('admin user create needs exactly one password option', () => {
-    const r = hearth(tmp(), 'admin', 'user', 'create', '--username', 'bob', '--email', 'bob@example.com');
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    const r = hearth(d, 'admin', 'user', 'create', '--username', 'bob', '--email', 'bob@example.com');
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/--password or --random-password/);
   });
@@ -98,6 +130,165 @@ describe('hearth CLI', () => {
     // Exactly one user was created: the first admin.
     const list = hearth(d, 'admin', 'user', 'list');
     expect(list.out.trim().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('hearth CLI: commands and options', () => {
+  it('an unknown command names itself and lists the commands, not "too many arguments for web"', () => {
+    const r = hearth(tmp(), 'frobnicate');
+    expectOneLineFailure(r, /unknown command 'frobnicate'/, /web, admin, migrate/);
+    expect(r.err).not.toContain('too many arguments');
+  });
+
+  it('admin commands where no database exists say so and create none', () => {
+    const d = tmp();
+    for (const args of [['admin', 'user', 'list'], ['admin', 'user', 'must-change-password', '--all'],
+      ['admin', 'user', 'create', '--username', 'x', '--email', 'x@example.com', '--password', 'longenough']]) {
+      expectOneLineFailure(hearth(d, ...args), /no database at .*hearth\.db/, /hearth migrate/);
+    }
+    const elsewhere = path.join(d, 'elsewhere');
+    expectOneLineFailure(hearth(d, 'admin', 'user', 'list', '--data', elsewhere), elsewhere);
+    expect(fs.readdirSync(d)).toEqual([]);
+  }, 120_000);
+
+  it('every command takes --data', () => {
+    const d = path.join(tmp(), 'data');
+    expect(hearth(tmp(), 'migrate', '--data', d).code).toBe(0);
+    expect(fs.existsSync(path.join(d, 'hearth.db'))).toBe(true);
+    const created = hearth(tmp(), 'admin', 'user', 'create', '--data', d, '--username', 'dana', '--email', 'dana@example.com', '--password', 'longenough');
+    expect(created.code, created.err).toBe(0);
+    expect(hearth(tmp(), 'admin', 'user', 'list', '--data', d).out).toContain('dana');
+  });
+
+  it('admin user delete by name, email or id; refuses the last admin', () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    for (const [name, admin] of [['root', true], ['bob', false], ['carol', false], ['dave', false]] as const) {
+      const r = hearth(d, 'admin', 'user', 'create', '--username', name, '--email', `${name}@example.com`, '--password', 'longenough', ...(admin ? ['--admin'] : []));
+      expect(r.code, r.err).toBe(0);
+    }
+    expectOneLineFailure(hearth(d, 'admin', 'user', 'delete'), /id, username or email/);
+    expectOneLineFailure(hearth(d, 'admin', 'user', 'delete', '--username', 'root'), /last admin/);
+    expectOneLineFailure(hearth(d, 'admin', 'user', 'delete', '--email', 'bob@example.com', '--username', 'carol'), /does not match/);
+    expect(hearth(d, 'admin', 'user', 'delete', '--username', 'bob').out).toContain("User 'bob' has been successfully deleted!");
+    expect(hearth(d, 'admin', 'user', 'delete', '--email', 'CAROL@example.com', '--purge').code).toBe(0);
+    const id = /^(\d+)\s+dave/m.exec(hearth(d, 'admin', 'user', 'list').out)?.[1];
+    expect(hearth(d, 'admin', 'user', 'delete', '--id', id!).code).toBe(0);
+    expectOneLineFailure(hearth(d, 'admin', 'user', 'delete', '--id', id!), /user does not exist/);
+    const left = hearth(d, 'admin', 'user', 'list').out;
+    expect(left).toContain('root');
+    expect(left).not.toMatch(/bob|carol|dave/);
+  }, 120_000);
+
+  it('admin user generate-access-token validates scopes as the API does and prints the token', async () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    expect(hearth(d, 'admin', 'user', 'create', '--username', 'erin', '--email', 'erin@example.com', '--password', 'longenough').code).toBe(0);
+    const gen = (...a: string[]) => hearth(d, 'admin', 'user', 'generate-access-token', '--username', 'erin', ...a);
+    expectOneLineFailure(gen('--scopes', 'read:nonsense'), /invalid access token scope provided/);
+    expectOneLineFailure(gen(), /must have a scope/);
+    const plain = gen('--scopes', 'read:repository,write:issue');
+    expect(plain.code, plain.err).toBe(0);
+    expect(plain.out).toMatch(/^Access token was successfully created: [0-9a-f]{40}\n$/);
+    expectOneLineFailure(gen('--scopes', 'all'), /name has been used already/);
+    const raw = gen('--token-name', 'ci', '--scopes', 'all', '--raw');
+    expect(raw.out).toMatch(/^[0-9a-f]{40}\n$/);
+    expectOneLineFailure(hearth(d, 'admin', 'user', 'generate-access-token', '--username', 'nobody', '--scopes', 'all'), /does not exist/);
+
+    // The token authenticates as erin.
+    const web = startWeb(d);
+    const url = await web.url();
+    const res = await fetch(`${url}api/v1/user`, { headers: { Authorization: `token ${raw.out.trim()}` } });
+    expect(((await res.json()) as { login: string }).login).toBe('erin');
+    expect(await web.stop()).toBe(0);
+  }, 120_000);
+
+  it('admin user must-change-password sets and unsets the flag for named users or all', () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    for (const name of ['fay', 'gus', 'hal']) {
+      expect(hearth(d, 'admin', 'user', 'create', '--username', name, '--email', `${name}@example.com`, '--password', 'longenough').code).toBe(0);
+    }
+    const mcp = (...a: string[]) => hearth(d, 'admin', 'user', 'must-change-password', ...a);
+    expectOneLineFailure(mcp(), /either usernames or --all/);
+    expect(mcp('fay', 'GUS').out).toBe('Updated 2 users setting MustChangePassword to true\n');
+    expect(mcp('--all', '--exclude', 'hal').out).toBe('Updated 0 users setting MustChangePassword to true\n');
+    expect(mcp('--all').out).toBe('Updated 1 users setting MustChangePassword to true\n');
+    expect(mcp('--unset', 'fay').out).toBe('Updated 1 users setting MustChangePassword to false\n');
+    expect(mcp('--all', '--unset', '-e', 'gus').out).toBe('Updated 1 users setting MustChangePassword to false\n');
+  }, 120_000);
+});
+
+describe('hearth web: start-up failures and the data directory lock', () => {
+  it('a port in use is one line naming the address and the key to change, and creates no first admin', async () => {
+    const d = tmp();
+    const busy = net.createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const r = spawnSync(tsx, [main, 'web', '--port', String(port), '--data', d], {
+        encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1' },
+      });
+      expectOneLineFailure({ code: r.status, err: r.stderr }, `127.0.0.1:${port}`, /EADDRINUSE/,
+        /\[server\] http_port/, /HEARTH__SERVER__HTTP_PORT/, /--port/);
+      expect(r.stderr).not.toContain('password');
+    } finally {
+      busy.close();
+    }
+    // The first admin waits for a start that listens: the failed one left no user behind.
+    const list = hearth(d, 'admin', 'user', 'list');
+    expect(list.out.trim().split('\n')).toHaveLength(1);
+    expect(fs.existsSync(path.join(d, 'hearth.pid'))).toBe(false);
+  });
+
+  it('a data directory under a file is one line naming ENOTDIR, not ENOENT', () => {
+    const file = path.join(tmp(), 'a-file');
+    fs.writeFileSync(file, '');
+    for (const cmd of ['web', 'migrate']) {
+      const r = hearth(tmp(), cmd, '--data', path.join(file, 'data'), ...(cmd === 'web' ? ['--port', '0'] : []));
+      expectOneLineFailure(r, `${file}/data`, /ENOTDIR/, /--data/);
+      expect(r.err).not.toContain('ENOENT');
+    }
+  });
+
+  const root = process.getuid?.() === 0;
+  if (root) console.log('skipped "a read-only data directory ...": running as root, chmod does not stop writes');
+  it.skipIf(root)('a read-only data directory is one line naming EACCES', () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    fs.chmodSync(d, 0o555);
+    try {
+      expectOneLineFailure(hearth(d, 'web', '--port', '0'), d, /EACCES/);
+    } finally {
+      fs.chmodSync(d, 0o755);
+    }
+  });
+
+  it('a second hearth web on the same data directory refuses, naming the running process', async () => {
+    const d = tmp();
+    const first = startWeb(d);
+    await first.url();
+    const pid = fs.readFileSync(path.join(d, 'hearth.pid'), 'utf8').trim();
+    expect(pid).toMatch(/^\d+$/);
+    const second = hearth(d, 'web', '--port', '0');
+    expectOneLineFailure(second, `pid ${pid}`, d, /hearth\.pid/);
+    expect(fs.readFileSync(path.join(d, 'hearth.pid'), 'utf8').trim()).toBe(pid);
+    expect(await first.stop()).toBe(0);
+    // Removed on a clean shutdown.
+    expect(fs.existsSync(path.join(d, 'hearth.pid'))).toBe(false);
+  });
+
+  it('a stale lock left by a killed process is taken over', async () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    const dead = spawnSync('true').pid!;
+    fs.writeFileSync(path.join(d, 'hearth.pid'), `${dead}\n`);
+    const web = startWeb(d);
+    await web.url();
+    const pid = Number(fs.readFileSync(path.join(d, 'hearth.pid'), 'utf8'));
+    expect(pid).not.toBe(dead);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    expect(await web.stop()).toBe(0);
   });
 });
 

@@ -1,15 +1,18 @@
 import type { Command } from 'commander';
+import type { User } from '../db/schema';
 import { closeHearth, openHearth, type Hearth } from '../hearth';
 import { createLogger } from '../lib/logger';
 import { randomPassword } from '../lib/password';
-import { adminSearchUsers } from '../services/user/admin-users';
+import { usersByEmails } from '../models/commit-users';
+import { getUserById, USER_TYPE_INDIVIDUAL } from '../models/user';
+import { adminDeleteUser, adminEditUser, adminSearchUsers } from '../services/user/admin-users';
 import { createToken } from '../services/user/tokens';
 import { changePassword, createUser, requireUser } from '../services/user/users';
-import { configFrom, CliError, type CommonOptions } from './options';
+import { CliError, existingInstanceConfig, withCommonOptions, type CommonOptions } from './options';
 
-/** Opens (and migrates) the database for one command, closing it whatever happens. */
+/** Opens (and migrates) an existing database for one command, closing it whatever happens. */
 async function withHearth<T>(opts: CommonOptions, fn: (h: Hearth) => Promise<T>): Promise<T> {
-  const h = await openHearth(configFrom(opts), createLogger('warn'));
+  const h = await openHearth(existingInstanceConfig(opts), createLogger('warn'));
   try {
     return await fn(h);
   } finally {
@@ -17,6 +20,11 @@ async function withHearth<T>(opts: CommonOptions, fn: (h: Hearth) => Promise<T>)
   }
 }
 
+/**
+ * The doer of a command line action, as Gitea's CLI user: no account, so the web rule
+ * "you cannot delete yourself" never matches it.
+ */
+const CLI_DOER = { id: -1, name: 'CLI', is_admin: 1, type: USER_TYPE_INDIVIDUAL } as User;
 
 type CreateOptions = CommonOptions & {
   username: string; email: string; password?: string; randomPassword?: boolean;
@@ -59,10 +67,75 @@ async function listUsersCommand(opts: CommonOptions & { admin?: boolean }) {
   });
 }
 
+type DeleteOptions = CommonOptions & { id?: string; username?: string; email?: string; purge?: boolean };
+
+/** Gitea's lookup order: email, then name, then id; the other options given must agree with it. */
+async function findUserToDelete(h: Hearth, opts: DeleteOptions): Promise<User> {
+  let user: User | undefined;
+  if (opts.email !== undefined) user = (await usersByEmails(h.db, [opts.email])).get(opts.email.toLowerCase());
+  else if (opts.username !== undefined) user = await requireUser(h.db, opts.username);
+  else {
+    const id = Number(opts.id);
+    if (!Number.isInteger(id) || id <= 0) throw new CliError(`--id: not a user id: ${opts.id}`);
+    user = await getUserById(h.db, id);
+  }
+  if (!user || user.type !== USER_TYPE_INDIVIDUAL) {
+    throw new CliError(`user does not exist [${opts.email !== undefined ? `email: ${opts.email}` : opts.username !== undefined ? `name: ${opts.username}` : `uid: ${opts.id}`}]`);
+  }
+  if (opts.username !== undefined && user.lower_name !== opts.username.trim().toLowerCase()) {
+    throw new CliError(`the user ${user.name} who has email ${opts.email} does not match the provided username ${opts.username}`);
+  }
+  if (opts.id !== undefined && user.id !== Number(opts.id)) {
+    throw new CliError(`the user ${user.name} does not match the provided id ${opts.id}`);
+  }
+  return user;
+}
+
+async function deleteUserCommand(opts: DeleteOptions) {
+  if (opts.id === undefined && opts.username === undefined && opts.email === undefined) {
+    throw new CliError('you must provide the id, username or email of a user to delete');
+  }
+  await withHearth(opts, async (h) => {
+    const user = await findUserToDelete(h, opts);
+    // The service refuses the last admin and, without --purge, a user still owning repositories.
+    await adminDeleteUser(h.db, h.config, CLI_DOER, user, Boolean(opts.purge));
+    console.log(`User '${user.name}' has been successfully deleted!`);
+  });
+}
+
+type TokenOptions = CommonOptions & { username?: string; tokenName: string; scopes?: string; raw?: boolean };
+
+async function generateTokenCommand(opts: TokenOptions) {
+  if (!opts.username) throw new CliError('you must provide a username to generate a token for');
+  await withHearth(opts, async (h) => {
+    const user = await requireUser(h.db, opts.username!);
+    // The API's rules: known scope names only, at least one, a name not used by this user yet.
+    const { token } = await createToken(h.db, user, opts.tokenName, [opts.scopes ?? '']);
+    console.log(opts.raw ? token : `Access token was successfully created: ${token}`);
+  });
+}
+
+type MustChangeOptions = CommonOptions & { all?: boolean; unset?: boolean; exclude?: string[] };
+
+async function mustChangePasswordCommand(names: string[], opts: MustChangeOptions) {
+  if (!names.length && !opts.all) throw new CliError('either usernames or --all must be provided');
+  const mustChange = !opts.unset;
+  const lower = (list: string[]) => new Set(list.map((n) => n.trim().toLowerCase()).filter(Boolean));
+  const [include, exclude] = [lower(names), lower(opts.exclude ?? [])];
+  await withHearth(opts, async (h) => {
+    const { users } = await adminSearchUsers(h.db, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    // As Gitea, only users whose flag changes are counted.
+    const targets = users.filter((u) => Boolean(u.must_change_password) !== mustChange
+      && (opts.all || include.has(u.lower_name)) && !exclude.has(u.lower_name));
+    for (const u of targets) await adminEditUser(h.db, h.config, u, { must_change_password: mustChange });
+    console.log(`Updated ${targets.length} users setting MustChangePassword to ${mustChange}`);
+  });
+}
+
 export function adminCommands(program: Command): void {
   const admin = program.command('admin').description('administrative commands');
   const user = admin.command('user').description('manage users');
-  user.command('create').description('create a user (migrates the database first)')
+  withCommonOptions(user.command('create').description('create a user (in an existing database: see migrate)'))
     .requiredOption('--username <name>', 'user name')
     .requiredOption('--email <email>', 'e-mail address')
     .option('--password <password>', 'password')
@@ -70,16 +143,32 @@ export function adminCommands(program: Command): void {
     .option('--admin', 'make the user a site administrator')
     .option('--must-change-password', 'require a password change at next sign-in')
     .option('--access-token', 'create an access token with scope "all" and print it')
-    .option('-c, --config <file>', 'configuration file (TOML)')
     .action(createUserCommand);
-  user.command('change-password').description('set a user\'s password')
+  withCommonOptions(user.command('change-password').description('set a user\'s password'))
     .requiredOption('-u, --username <name>', 'user name')
     .requiredOption('-p, --password <password>', 'new password')
     .option('--must-change-password', 'require a password change at next sign-in')
-    .option('-c, --config <file>', 'configuration file (TOML)')
     .action(changePasswordCommand);
-  user.command('list').description('list users')
+  withCommonOptions(user.command('list').description('list users'))
     .option('--admin', 'only site administrators')
-    .option('-c, --config <file>', 'configuration file (TOML)')
     .action(listUsersCommand);
+  withCommonOptions(user.command('delete').description('delete a user by id, name or email'))
+    .option('--id <id>', 'ID of the user to delete')
+    .option('-u, --username <name>', 'user name of the user to delete')
+    .option('-e, --email <email>', 'email of the user to delete')
+    .option('--purge', 'also delete their repositories and organizations they are the last owner of')
+    .action(deleteUserCommand);
+  withCommonOptions(user.command('generate-access-token').description('generate an access token for a user'))
+    .option('-u, --username <name>', 'user name')
+    .option('-t, --token-name <name>', 'token name', 'gitea-admin')
+    .option('--scopes <list>', 'comma-separated scopes, as the API takes them (e.g. all, read:repository)')
+    .option('--raw', 'print only the token')
+    .action(generateTokenCommand);
+  withCommonOptions(user.command('must-change-password').description('set the must-change-password flag of users or all users'))
+    .argument('[users...]', 'user names')
+    .option('-A, --all', 'all users, except those given with --exclude')
+    .option('-e, --exclude <names>', 'users left unchanged (repeatable, comma-separated)',
+      (v: string, prev: string[]) => prev.concat(v.split(',')), [] as string[])
+    .option('--unset', 'clear the flag instead of setting it')
+    .action(mustChangePasswordCommand);
 }

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import type { Command } from 'commander';
 import { loadConfig } from '../config/load';
 import type { Config } from '../config/schema';
 
@@ -14,3 +16,43 @@ export function configFrom(opts: CommonOptions): Config {
 
 /** A usage error: printed without a stack trace, exit status 1. */
 export class CliError extends Error {}
+
+/** `--config` and `--data`, which every command takes as `web` does. */
+export function withCommonOptions(cmd: Command): Command {
+  return cmd
+    .option('-c, --config <file>', 'configuration file (TOML)')
+    .option('-d, --data <dir>', 'data directory, overriding the configuration');
+}
+
+/**
+ * The configuration of an existing instance: a command other than `migrate` and `web` run
+ * where there is no database (another directory, a mistyped --data) says so instead of
+ * quietly creating an empty one.
+ */
+export function existingInstanceConfig(opts: CommonOptions): Config {
+  const config = configFrom(opts);
+  if (!fs.existsSync(config.database.path)) {
+    throw new CliError(`no database at ${config.database.path}: run 'hearth migrate' to create one, `
+      + 'or point --config/--data (HEARTH__SERVER__DATA_DIR) at the instance');
+  }
+  return config;
+}
+
+const FS_REASONS: Record<string, string> = {
+  EACCES: 'permission denied (EACCES)',
+  EPERM: 'operation not permitted (EPERM)',
+  EROFS: 'read-only file system (EROFS)',
+  ENOTDIR: 'a path component is not a directory (ENOTDIR)',
+  ENOSPC: 'no space left on device (ENOSPC)',
+  EEXIST: 'exists and is not a directory (EEXIST)',
+};
+
+/** A file-system failure on the data directory as one line naming the directory and the cause. */
+export function dataDirFailure(err: unknown, dataDir: string): CliError | null {
+  const e = err as NodeJS.ErrnoException;
+  const reason = e && typeof e.code === 'string' ? FS_REASONS[e.code] : undefined;
+  if (!reason) return null;
+  const at = e.path && e.path !== dataDir ? ` (${e.syscall ?? 'at'} ${e.path})` : '';
+  return new CliError(`data directory ${dataDir} is not writable: ${reason}${at}; `
+    + 'set [server] data_dir, HEARTH__SERVER__DATA_DIR or --data to a writable directory');
+}

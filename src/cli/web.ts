@@ -1,14 +1,18 @@
 import type { Command } from 'commander';
+import type { Config } from '../config/schema';
+import { PidLockHeldError } from '../lib/pid-lock';
 import { startupDone } from '../lib/v8-tuning';
-import { startServer } from '../server';
-import { configFrom, type CommonOptions } from './options';
+import { startServer, type RunningServer } from '../server';
+import { configFrom, CliError, dataDirFailure, withCommonOptions, type CommonOptions } from './options';
 
 type WebOptions = CommonOptions & { port?: string; data?: string };
 
 /** Runs the server until SIGINT/SIGTERM; a second signal exits at once. */
-export async function runWeb(opts: WebOptions): Promise<void> {
+export async function runWeb(opts: WebOptions, cmd: Command): Promise<void> {
+  // `web` is the default command: commander hands it whatever word it did not know.
+  if (cmd.args.length) throw unknownCommand(cmd.args[0]!, cmd.parent ?? cmd);
   const config = configFrom(opts);
-  const running = await startServer(config);
+  const running = await startServer(config).catch((err: unknown) => { throw startupFailure(err, config); });
   const { log } = running.hearth;
   if (running.initialAdmin) {
     const { username, password } = running.initialAdmin;
@@ -17,6 +21,11 @@ export async function runWeb(opts: WebOptions): Promise<void> {
   }
   log.info({ url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir }, 'hearth listening');
   startupDone();
+  stopOnSignals(running);
+}
+
+function stopOnSignals(running: RunningServer): void {
+  const { log } = running.hearth;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) process.exit(1);
@@ -31,11 +40,36 @@ export async function runWeb(opts: WebOptions): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
+export function unknownCommand(name: string, program: Command): CliError {
+  const names = program.commands.map((c) => c.name()).concat('help');
+  return new CliError(`unknown command '${name}'; the commands are: ${names.join(', ')} (see 'hearth help')`);
+}
+
+const LISTEN_REASONS: Record<string, string> = {
+  EADDRINUSE: 'the address is already in use (EADDRINUSE)',
+  EACCES: 'permission denied (EACCES: ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'the address is not one of this machine\'s (EADDRNOTAVAIL)',
+};
+
+/** The expected ways a start fails, as one line each; anything else is a bug and keeps its stack. */
+function startupFailure(err: unknown, config: Config): unknown {
+  if (err instanceof PidLockHeldError) return new CliError(`cannot start: data directory ${err.message}`);
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (e?.syscall === 'listen' && e.code && LISTEN_REASONS[e.code]) {
+    const host = e.address ?? config.server.http_addr;
+    const where = `${host.includes(':') ? `[${host}]` : host}:${e.port ?? config.server.http_port}`;
+    const key = e.code === 'EADDRNOTAVAIL'
+      ? '[server] http_addr (HEARTH__SERVER__HTTP_ADDR)'
+      : '[server] http_port in the configuration, HEARTH__SERVER__HTTP_PORT or --port';
+    return new CliError(`cannot listen on ${where}: ${LISTEN_REASONS[e.code]}; change ${key}`);
+  }
+  return dataDirFailure(err, config.server.data_dir) ?? err;
+}
+
 export function webCommand(program: Command): void {
-  program.command('web', { isDefault: true })
-    .description('run the web server (the default command); migrates the database first')
-    .option('-c, --config <file>', 'configuration file (TOML)')
+  withCommonOptions(program.command('web', { isDefault: true })
+    .description('run the web server (the default command); migrates the database first'))
     .option('-p, --port <port>', 'HTTP port, overriding the configuration')
-    .option('-d, --data <dir>', 'data directory, overriding the configuration')
+    .allowExcessArguments(true)
     .action(runWeb);
 }
