@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import type { DB } from '../../db/connect';
+
+// The doctor's own read-only queries over whole tables. They belong with the models; they live
+// here while src/models has no home for maintenance-only reads.
+
+/** `PRAGMA integrity_check`: ['ok'] for a sound file, else SQLite's list of faults. */
+export async function integrityCheck(db: DB): Promise<string[]> {
+  const { rows } = await sql<{ integrity_check: string }>`PRAGMA integrity_check`.execute(db);
+  return rows.map((r) => String(Object.values(r)[0]));
+}
+
+export type ForeignKeyFault = { table: string; rowid: number | null; parent: string };
+
+/** `PRAGMA foreign_key_check`: rows whose parent row is gone. */
+export async function foreignKeyCheck(db: DB): Promise<ForeignKeyFault[]> {
+  const { rows } = await sql<ForeignKeyFault>`PRAGMA foreign_key_check`.execute(db);
+  return rows.map((r) => ({ table: r.table, rowid: r.rowid, parent: r.parent }));
+}
+
+/** Names of the applied migrations; null when the database has no migration table at all. */
+export async function appliedMigrations(db: DB): Promise<string[] | null> {
+  const { rows: tables } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
+  if (!tables.length) return null;
+  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+export async function listAttachmentFiles(db: DB): Promise<{ id: number; uuid: string; name: string }[]> {
+  return db.selectFrom('attachment').select(['id', 'uuid', 'name']).orderBy('id').execute();
+}
+
+export async function listUploadedAvatars(db: DB): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('user').select(['id', 'name']).where('avatar', '<>', '').orderBy('id').execute();
+}
+
+export async function listPackageBlobs(db: DB): Promise<{ id: number; hash_sha256: string }[]> {
+  return db.selectFrom('package_blob').select(['id', 'hash_sha256']).orderBy('id').execute();
+}

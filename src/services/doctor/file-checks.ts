@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DB } from '../../db/connect';
+import { attachmentPath } from '../issue/attachment-files';
+import { blobPath } from '../packages/blob-store';
+import { listAttachmentFiles, listPackageBlobs, listUploadedAvatars } from './doctor-queries';
+import { reportOnly, type DoctorContext, type Findings } from './types';
+
+// Rows whose file is gone. Only reported: the bytes cannot be brought back, and dropping the
+// rows (issue attachments, release assets, package files) is for an administrator to decide.
+
+export async function checkAttachmentFiles(db: DB, ctx: DoctorContext): Promise<Findings> {
+  const rows = await listAttachmentFiles(db);
+  return reportOnly(rows
+    .filter((a) => a.uuid.length < 2 || !fs.existsSync(attachmentPath(ctx.config, a.uuid)))
+    .map((a) => `attachment ${a.id} (${a.name}, ${a.uuid}): file missing`));
+}
+
+/** Uploaded avatars live at <data_dir>/avatars/<user id> (src/services/user/avatars.ts). */
+export async function checkAvatarFiles(db: DB, ctx: DoctorContext): Promise<Findings> {
+  const users = await listUploadedAvatars(db);
+  return reportOnly(users
+    .filter((u) => !fs.existsSync(path.join(ctx.config.server.data_dir, 'avatars', String(u.id))))
+    .map((u) => `avatar of ${u.name} (user ${u.id}): file missing`));
+}
+
+export async function checkPackageBlobFiles(db: DB, ctx: DoctorContext): Promise<Findings> {
+  const problems: string[] = [];
+  for (const b of await listPackageBlobs(db)) {
+    let file: string;
+    try {
+      file = blobPath(ctx.config.server.data_dir, b.hash_sha256);
+    } catch {
+      problems.push(`package blob ${b.id}: not a sha256: ${b.hash_sha256}`);
+      continue;
+    }
+    if (!fs.existsSync(file)) problems.push(`package blob ${b.id} (sha256 ${b.hash_sha256.slice(0, 12)}): file missing`);
+  }
+  return reportOnly(problems);
+}

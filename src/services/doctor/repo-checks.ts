@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DB } from '../../db/connect';
+import { listBranchHeads, repoDir } from '../../git/repo';
+import { listBranchRows } from '../../models/branch';
+import { getRepoById } from '../../models/repo';
+import { listRepoLocations, type RepoLocation } from '../../models/repo-counters';
+import { runGitMaintenance } from '../cron/git-command';
+import { syncRepoFromGit } from '../repo/repo-sync';
+import { fixable, reportOnly, type DoctorContext, type Findings } from './types';
+
+const fullName = (r: RepoLocation) => `${r.ownerName}/${r.name}`;
+const dirOf = (ctx: DoctorContext, r: RepoLocation) => repoDir(ctx.config.repository.root, r.ownerName, r.name);
+
+/** Repository rows whose directory is gone. Reported only: as Gitea, rows go on explicit request alone. */
+export async function checkRepoDirectories(db: DB, ctx: DoctorContext): Promise<Findings> {
+  const repos = await listRepoLocations(db);
+  return reportOnly(repos.filter((r) => !fs.existsSync(dirOf(ctx, r))).map((r) => `${fullName(r)}: no directory ${dirOf(ctx, r)}`));
+}
+
+/** Every <owner>/<name>.git directory under the repository root. */
+function listRepoDirs(root: string): string[] {
+  const subdirs = (d: string) => {
+    try {
+      return fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(d, e.name));
+    } catch {
+      return [];
+    }
+  };
+  return subdirs(root).flatMap((owner) => subdirs(owner).filter((d) => d.endsWith('.git')));
+}
+
+/**
+ * Directories under the repository root that no row names. --fix moves them aside into
+ * <data>/doctor-orphans/<stamp>/<owner>/<name>.git: never deleted, they may be all that is left.
+ */
+export async function checkOrphanDirectories(db: DB, ctx: DoctorContext): Promise<Findings> {
+  const root = ctx.config.repository.root;
+  const known = new Set<string>();
+  for (const r of await listRepoLocations(db)) {
+    known.add(dirOf(ctx, r));
+    // A wiki (Gitea's <name>.wiki.git, from an imported data dir) belongs to its repository.
+    known.add(repoDir(root, r.ownerName, `${r.name}.wiki`));
+  }
+  const orphans = listRepoDirs(root).filter((d) => !known.has(d));
+  const problems: string[] = [];
+  const fixed: string[] = [];
+  for (const dir of orphans) {
+    const rel = path.relative(root, dir);
+    if (!ctx.fix) {
+      problems.push(`${rel}: no repository row`);
+      continue;
+    }
+    const target = path.join(ctx.config.server.data_dir, 'doctor-orphans', ctx.stamp, rel);
+    try {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.renameSync(dir, target);
+      fixed.push(`moved ${rel} (no repository row) to ${target}`);
+    } catch (err) {
+      problems.push(`${rel}: no repository row, and moving it to ${target} failed: ${(err as Error).message}`);
+    }
+  }
+  return fixable(ctx, problems, fixed);
+}
+
+/** `git fsck` of every repository, each within the timeout (the repo_health_check cron task's). */
+export async function checkGitFsck(db: DB, ctx: DoctorContext): Promise<Findings> {
+  const problems: string[] = [];
+  for (const r of await listRepoLocations(db)) {
+    const dir = dirOf(ctx, r);
+    if (!fs.existsSync(dir)) continue; // reported by repository-directories
+    const result = await runGitMaintenance(dir, ['fsck', '--no-dangling'], ctx.fsckTimeoutMs, ctx.signal);
+    if (!result.ok) problems.push(`${fullName(r)}: ${result.problem}`);
+  }
+  return reportOnly(problems);
+}
+
+/** How a repository's branch rows differ from its refs/heads: one entry a difference. */
+async function branchDifferences(db: DB, r: RepoLocation, dir: string): Promise<string[]> {
+  const heads = await listBranchHeads(dir);
+  const rows = await listBranchRows(db, r.id);
+  const inGit = new Map(heads.map((h) => [h.name, h.sha]));
+  const inDb = new Map(rows.map((b) => [b.name, b.commit_id]));
+  const short = (sha: string) => sha.slice(0, 10);
+  const out: string[] = [];
+  for (const [name, sha] of inDb) {
+    const actual = inGit.get(name);
+    if (actual === undefined) out.push(`row ${name} (${short(sha)}) has no branch in git`);
+    else if (actual !== sha) out.push(`row ${name} at ${short(sha)}, git at ${short(actual)}`);
+  }
+  for (const [name, sha] of inGit) if (!inDb.has(name)) out.push(`branch ${name} (${short(sha)}) has no row`);
+  const repo = await getRepoById(db, r.id);
+  if (repo && Boolean(repo.is_empty) !== (heads.length === 0)) out.push(`is_empty is ${repo.is_empty} but git has ${heads.length} branches`);
+  return out;
+}
+
+/** Branch rows against the refs in git; --fix resyncs the rows from git as a push does. */
+export async function checkBranchRows(db: DB, ctx: DoctorContext): Promise<Findings> {
+  const problems: string[] = [];
+  const fixed: string[] = [];
+  for (const r of await listRepoLocations(db)) {
+    const dir = dirOf(ctx, r);
+    if (!fs.existsSync(dir)) continue; // reported by repository-directories
+    const diffs = await branchDifferences(db, r, dir);
+    if (!diffs.length) continue;
+    const described = `${fullName(r)}: ${diffs.join(', ')}`;
+    if (!ctx.fix) {
+      problems.push(described);
+      continue;
+    }
+    try {
+      const repo = (await getRepoById(db, r.id))!;
+      // No one pushed: the owner stands in as the pusher of rows the resync writes.
+      await syncRepoFromGit(db, repo, dir, repo.owner_id);
+      fixed.push(`resynced the branch rows of ${described}`);
+    } catch (err) {
+      problems.push(`${described}; the resync failed: ${(err as Error).message}`);
+    }
+  }
+  return fixable(ctx, problems, fixed);
+}

@@ -1,0 +1,219 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config/load';
+import type { Config } from '../src/config/schema';
+import type { DB } from '../src/db/connect';
+import { initBare, repoDir } from '../src/git/repo';
+import { runDoctor } from '../src/services/doctor/doctor';
+import type { CheckResult, DoctorContext } from '../src/services/doctor/types';
+import { tempDatabase } from './helpers/database';
+import { createRepo, git } from './helpers/git';
+import { createUser, ok, startTestServer } from './helpers/server';
+
+// `hearth doctor [--fix]`: the checks over a migrated temp database, then the command run from
+// source (tsx) over a data dir a real server filled and the test then damaged.
+
+const byName = (results: CheckResult[]) => Object.fromEntries(results.map((r) => [r.name, r]));
+
+describe('doctor checks (service)', () => {
+  let db: DB;
+  let close: () => Promise<void>;
+  let config: Config;
+  const ctx = (fix: boolean): DoctorContext => ({
+    config, fix, fsckTimeoutMs: 60_000, stamp: 'STAMP', signal: new AbortController().signal,
+  });
+
+  beforeEach(async () => {
+    let file: string;
+    ({ db, close, file } = await tempDatabase());
+    config = loadConfig(null, { dataDir: path.dirname(file) }, { HEARTH__LOG__LEVEL: 'silent' });
+    await sql`INSERT INTO user (lower_name, name, email, created_unix, updated_unix)
+      VALUES ('alice', 'alice', 'alice@example.com', 0, 0)`.execute(db);
+  });
+  afterEach(async () => { await close(); });
+
+  const addRepo = async (name: string) => {
+    await sql`INSERT INTO repository (owner_id, owner_name, lower_name, name, default_branch, created_unix, updated_unix)
+      VALUES (1, 'alice', ${name}, ${name}, 'main', 0, 0)`.execute(db);
+    return repoDir(config.repository.root, 'alice', name);
+  };
+
+  it('a fresh database passes every check', async () => {
+    const results = await runDoctor(db, ctx(false));
+    expect(results.filter((r) => r.problems.length || r.fixed.length)).toEqual([]);
+  });
+
+  it('finds rows without their parent (foreign_key_check)', async () => {
+    await sql`PRAGMA foreign_keys = OFF`.execute(db);
+    await sql`INSERT INTO star (uid, repo_id, created_unix) VALUES (1, 4242, 0)`.execute(db);
+    await sql`PRAGMA foreign_keys = ON`.execute(db);
+    const r = byName(await runDoctor(db, ctx(false)));
+    expect(r['foreign-keys']!.problems).toEqual([expect.stringMatching(/^star -> repository: 1 rows without their parent/)]);
+    expect(r['database-integrity']!.problems).toEqual([]);
+  });
+
+  it('reports a row without a directory, never deleting it, and moves an orphan directory aside', async () => {
+    await initBare(await addRepo('kept'), { objectFormat: 'sha1', defaultBranch: 'main' });
+    await addRepo('gone');
+    const orphan = repoDir(config.repository.root, 'alice', 'ghost');
+    await initBare(orphan, { objectFormat: 'sha1', defaultBranch: 'main' });
+
+    let r = byName(await runDoctor(db, ctx(false)));
+    expect(r['repository-directories']!.problems).toEqual([expect.stringContaining('alice/gone: no directory')]);
+    expect(r['orphan-directories']!.problems).toEqual([`${path.join('alice', 'ghost.git')}: no repository row`]);
+    expect(r['orphan-directories']!.hint).toContain('--fix');
+    expect(r['git-fsck']!.problems).toEqual([]);
+    expect(fs.existsSync(orphan)).toBe(true);
+
+    r = byName(await runDoctor(db, ctx(true)));
+    const moved = path.join(config.server.data_dir, 'doctor-orphans', 'STAMP', 'alice', 'ghost.git');
+    expect(r['orphan-directories']!.fixed).toEqual([expect.stringContaining(`to ${moved}`)]);
+    expect(r['orphan-directories']!.problems).toEqual([]);
+    expect(fs.existsSync(orphan)).toBe(false);
+    expect(fs.existsSync(path.join(moved, 'HEAD'))).toBe(true);
+    expect(r['repository-directories']!.problems).toHaveLength(1);
+    const rows = await db.selectFrom('repository').select('name').orderBy('name').execute();
+    expect(rows.map((x) => x.name)).toEqual(['gone', 'kept']);
+  });
+
+  it('recounts a drifted counter only with --fix', async () => {
+    await initBare(await addRepo('one'), { objectFormat: 'sha1', defaultBranch: 'main' });
+    await sql`UPDATE repository SET num_issues = 7, num_stars = 2`.execute(db);
+    let r = byName(await runDoctor(db, ctx(false)));
+    expect(r['repository-counters']!.problems).toEqual(['alice/one (num_issues 7, counted 0, num_stars 2, counted 0)']);
+    r = byName(await runDoctor(db, ctx(true)));
+    expect(r['repository-counters']!.fixed).toEqual(['recounted alice/one (num_issues 7, counted 0, num_stars 2, counted 0)']);
+    expect(r['repository-counters']!.problems).toEqual([]);
+    const row = await db.selectFrom('repository').select(['num_issues', 'num_stars']).executeTakeFirstOrThrow();
+    expect(row).toEqual({ num_issues: 0, num_stars: 0 });
+  });
+
+  it('reports attachment, avatar and package blob rows whose file is gone', async () => {
+    const uuid = 'a1b2c3d4-0000-4000-8000-000000000001';
+    await sql`INSERT INTO attachment (uuid, name, created_unix) VALUES (${uuid}, 'notes.txt', 0)`.execute(db);
+    await sql`UPDATE user SET avatar = 'cafe' WHERE id = 1`.execute(db);
+    const sha = 'ab'.repeat(32);
+    await sql`INSERT INTO package_blob (hash_md5, hash_sha1, hash_sha256, hash_sha512, created_unix)
+      VALUES ('m', 's', ${sha}, 'x', 0)`.execute(db);
+
+    let r = byName(await runDoctor(db, ctx(true)));
+    expect(r['attachment-files']!.problems).toEqual([`attachment 1 (notes.txt, ${uuid}): file missing`]);
+    expect(r['avatar-files']!.problems).toEqual(['avatar of alice (user 1): file missing']);
+    expect(r['package-blob-files']!.problems).toEqual([expect.stringContaining('package blob 1 (sha256 abababababab): file missing')]);
+
+    const put = (...p: string[]) => {
+      fs.mkdirSync(path.join(config.server.data_dir, ...p.slice(0, -1)), { recursive: true });
+      fs.writeFileSync(path.join(config.server.data_dir, ...p), 'x');
+    };
+    put('attachments', 'a', '1', uuid);
+    put('avatars', '1');
+    put('packages', 'blobs', 'ab', 'ab', sha);
+    r = byName(await runDoctor(db, ctx(false)));
+    expect([r['attachment-files'], r['avatar-files'], r['package-blob-files']].map((x) => x!.problems)).toEqual([[], [], []]);
+  });
+});
+
+const root = path.join(__dirname, '..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+const main = path.join(root, 'src', 'main.ts');
+const dirs: string[] = [];
+afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+
+function doctor(dataDir: string, ...args: string[]) {
+  const r = spawnSync(tsx, [main, 'doctor', '--data', dataDir, ...args], {
+    encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr, lines: r.stdout.trim().split('\n') };
+}
+
+/** The status line of a check: `[ok] name` or `[!] name: ...`. */
+const status = (lines: string[], name: string) => lines.find((l) => l === `[ok] ${name}` || l.startsWith(`[!] ${name}:`));
+
+describe('hearth doctor (CLI)', () => {
+  it('refuses a data dir without a database, creating nothing', () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-doctor-'));
+    dirs.push(empty);
+    const r = doctor(path.join(empty, 'none'));
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toMatch(/^hearth: no database at .*hearth\.db/);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(fs.existsSync(path.join(empty, 'none'))).toBe(false);
+  });
+
+  // One instance for the whole story: filled by a real server, stopped, then damaged step by step.
+  it('finds and fixes the damage done to a data dir a server left', async () => {
+    const s = await startTestServer();
+    const { dataDir } = s;
+    dirs.push(dataDir);
+    const alice = await createUser(s, 'alice');
+    await createRepo(s, alice, 'counted', { auto_init: true });
+    await createRepo(s, alice, 'branched', { auto_init: true });
+    await createRepo(s, alice, 'lost');
+    await ok(await s.request('api/v1/repos/alice/branched/branches', {
+      method: 'POST', auth: { basic: [alice.username, alice.password] }, json: { new_branch_name: 'feature' },
+    }), 201);
+    // --fix keeps off a data dir a server is using.
+    const busy = doctor(dataDir, '--fix');
+    expect(busy.code).toBe(1);
+    expect(busy.err.trim()).toMatch(/^hearth: --fix: .* is in use by another hearth \(pid \d+\)/);
+    await s.close(); // not stop(): that removes the data dir
+
+    // A clean instance: every check [ok], exit 0.
+    const clean = doctor(dataDir);
+    expect(clean.code, clean.out + clean.err).toBe(0);
+    expect(clean.lines.every((l) => l.startsWith('[ok] '))).toBe(true);
+    expect(clean.lines).toContain('[ok] git-fsck');
+
+    const repos = path.join(dataDir, 'repositories');
+    fs.rmSync(path.join(repos, 'alice', 'lost.git'), { recursive: true });
+    await git(repos, 'init', '--bare', '-q', path.join(repos, 'bob', 'orphan.git'));
+    await git(repos, '--git-dir', path.join(repos, 'alice', 'branched.git'), 'update-ref', '-d', 'refs/heads/feature');
+    const sqlite = new SQLite(path.join(dataDir, 'hearth.db'));
+    sqlite.prepare("UPDATE repository SET num_issues = 99 WHERE name = 'counted'").run();
+    sqlite.close();
+
+    // Without --fix: everything found, nothing changed, exit 1.
+    const found = doctor(dataDir);
+    expect(found.code).toBe(1);
+    expect(status(found.lines, 'repository-directories')).toMatch(/^\[!\] repository-directories: alice\/lost: no directory/);
+    expect(status(found.lines, 'orphan-directories')).toMatch(/^\[!\] orphan-directories: bob\/orphan\.git: no repository row \(run with --fix to repair\)$/);
+    expect(status(found.lines, 'branch-rows')).toMatch(/^\[!\] branch-rows: alice\/branched: row feature \([0-9a-f]{10}\) has no branch in git/);
+    expect(status(found.lines, 'repository-counters')).toBe('[!] repository-counters: alice/counted (num_issues 99, counted 0) (run with --fix to repair)');
+    expect(status(found.lines, 'database-integrity')).toBe('[ok] database-integrity');
+    expect(found.lines.some((l) => l.startsWith('[fixed]'))).toBe(false);
+    expect(fs.existsSync(path.join(repos, 'bob', 'orphan.git'))).toBe(true);
+
+    // --fix: the safe repairs made and said; the row without a directory stays reported, exit 1.
+    const fixed = doctor(dataDir, '--fix');
+    expect(fixed.code).toBe(1);
+    expect(fixed.lines).toContain('[ok] orphan-directories');
+    expect(fixed.lines).toContain('[ok] branch-rows');
+    expect(fixed.lines).toContain('[ok] repository-counters');
+    expect(fixed.lines.find((l) => l.startsWith('[fixed] orphan-directories:'))).toMatch(/moved bob\/orphan\.git .* to .*doctor-orphans\/\d{8}T\d{6}Z\/bob\/orphan\.git$/);
+    expect(fixed.lines.find((l) => l.startsWith('[fixed] branch-rows:'))).toContain('alice/branched: row feature');
+    expect(fixed.lines.find((l) => l.startsWith('[fixed] repository-counters:'))).toContain('alice/counted (num_issues 99, counted 0)');
+    expect(status(fixed.lines, 'repository-directories')).toMatch(/^\[!\] repository-directories: alice\/lost/);
+    expect(fs.existsSync(path.join(repos, 'bob', 'orphan.git'))).toBe(false);
+    const [stamp] = fs.readdirSync(path.join(dataDir, 'doctor-orphans'));
+    expect(fs.existsSync(path.join(dataDir, 'doctor-orphans', stamp!, 'bob', 'orphan.git', 'HEAD'))).toBe(true);
+    const db = new SQLite(path.join(dataDir, 'hearth.db'), { readonly: true });
+    expect(db.prepare("SELECT name FROM branch WHERE repo_id = (SELECT id FROM repository WHERE name = 'branched')").all()).toEqual([{ name: 'main' }]);
+    expect(db.prepare("SELECT num_issues FROM repository WHERE name = 'counted'").get()).toEqual({ num_issues: 0 });
+    expect(db.prepare("SELECT COUNT(*) AS n FROM repository WHERE name = 'lost'").get()).toEqual({ n: 1 });
+    db.close();
+
+    // Once the directory is back and everything else found is fixed: exit 0.
+    await git(repos, 'init', '--bare', '-q', path.join(repos, 'alice', 'lost.git'));
+    const again = new SQLite(path.join(dataDir, 'hearth.db'));
+    again.prepare("UPDATE repository SET num_issues = 5 WHERE name = 'counted'").run();
+    again.close();
+    const healed = doctor(dataDir, '--fix');
+    expect(healed.code, healed.out).toBe(0);
+    expect(healed.lines.filter((l) => !l.startsWith('[ok] '))).toEqual([expect.stringMatching(/^\[fixed\] repository-counters: recounted alice\/counted/)]);
+  }, 60_000);
+});
