@@ -1,0 +1,227 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { git, gitTry } from './helpers/git';
+import { basicHeader } from './helpers/server';
+import { eventually } from './helpers/wait';
+
+// `hearth dump` while the server serves and 4 clients push and open issues, then `hearth
+// restore` into a new directory: the restored server answers as the original did at the dump.
+
+const root = path.resolve(__dirname, '..');
+const tsx = path.join(root, 'node_modules/.bin/tsx');
+const main = path.join(root, 'src/main.ts');
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+const killHard = (c: ChildProcess) => { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } };
+const tmp = (prefix: string) => { const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix)); dirs.push(d); return d; };
+afterAll(() => {
+  for (const c of children) killHard(c);
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+async function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: string; out: () => string }> {
+  const child = spawn(tsx, [main, 'web', '--port', '0', '--data', dataDir], {
+    env: { ...process.env, HEARTH__LOG__LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  });
+  children.push(child);
+  let out = '';
+  let exited: number | null | undefined;
+  child.stdout!.on('data', (b) => { out += b; });
+  child.stderr!.on('data', (b) => { out += b; });
+  child.once('exit', (code) => { exited = code; });
+  const listening = () => /"url":"(http:[^"]+)"/.exec(out)?.[1];
+  await eventually(async () => {
+    if (exited !== undefined) throw new Error(`hearth exited (${exited}) before listening:\n${out}`);
+    return listening() !== undefined;
+  }, 60_000, 'hearth up');
+  return { child, url: listening()!.replace(/\/$/, ''), out: () => out };
+}
+
+async function stopProcess(c: ChildProcess): Promise<void> {
+  const exit = new Promise((r) => c.once('exit', r));
+  killHard(c);
+  await exit;
+}
+
+/** Runs the CLI from source to completion. */
+function hearth(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tsx, [main, ...args], { env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' }, detached: true });
+    children.push(child);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b) => { out += b; });
+    child.stderr.on('data', (b) => { err += b; });
+    child.once('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+type Client = { url: string; auth: string };
+const api = async (c: Client, p: string, init: { method?: string; json?: unknown; body?: Blob | FormData | Buffer } = {}) => {
+  const headers: Record<string, string> = { Authorization: c.auth };
+  if (init.json !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${c.url}/${p}`, { method: init.method ?? 'GET', headers, body: init.json !== undefined ? JSON.stringify(init.json) : (init.body as RequestInit['body']) });
+  return res;
+};
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const ok = async (res: Response): Promise<any> => {
+  if (res.status >= 300) throw new Error(`${res.url}: ${res.status} ${await res.text()}`);
+  return res.headers.get('content-type')?.includes('json') ? res.json() : res.arrayBuffer();
+};
+const cloneUrl = (url: string, user: string, password: string, repo: string) => {
+  const u = new URL(`${url}/${user}/${repo}.git`);
+  u.username = user;
+  u.password = password;
+  return u.toString();
+};
+
+async function commitAndPush(wt: string, remote: string, branch: string, n: number): Promise<string> {
+  fs.writeFileSync(path.join(wt, `f${n}.txt`), `change ${n}\n${'x'.repeat(n * 37 % 4000)}\n`);
+  await git(wt, 'add', '-A');
+  await git(wt, 'commit', '-q', '-m', `change ${n}`);
+  await git(wt, 'push', '-q', remote, `HEAD:refs/heads/${branch}`);
+  return (await git(wt, 'rev-parse', 'HEAD')).trim();
+}
+
+describe('hearth dump and restore', () => {
+  it('a dump taken under concurrent pushes and issues restores to a server that agrees with the dump moment', async () => {
+    const data = tmp('hearth-dump-src-');
+    const first = await startProcess(data);
+    const rootPw = /password:\s+(\S+)/.exec(first.out())![1]!;
+    const admin: Client = { url: first.url, auth: basicHeader('root', rootPw) };
+    const users = ['ann', 'ben', 'cat', 'dan'];
+    const pw = 'a-long-password';
+    for (const u of users) {
+      await ok(await api(admin, 'api/v1/admin/users', { method: 'POST', json: { username: u, email: `${u}@example.com`, password: pw, must_change_password: false } }));
+    }
+    const as = (u: string): Client => ({ url: first.url, auth: basicHeader(u, pw) });
+    const trees: Record<string, string> = {};
+    const heads: Record<string, string> = {};
+    for (const u of users) {
+      await ok(await api(as(u), 'api/v1/user/repos', { method: 'POST', json: { name: 'proj' } }));
+      trees[u] = tmp('hearth-dump-wt-');
+      await git(trees[u]!, 'init', '-q', '-b', 'main');
+      heads[u] = await commitAndPush(trees[u]!, cloneUrl(first.url, u, pw, 'proj'), 'main', 0);
+      await git(trees[u]!, 'tag', '-a', 'v1', '-m', 'annotated');
+      await git(trees[u]!, 'push', '-q', cloneUrl(first.url, u, pw, 'proj'), 'v1');
+      await ok(await api(as(u), `api/v1/repos/${u}/proj/issues`, { method: 'POST', json: { title: `first of ${u}` } }));
+    }
+    const attachBytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+    const form = new FormData();
+    form.append('attachment', new Blob([attachBytes]), 'notes.bin');
+    const attachment = await ok(await api(as('ann'), 'api/v1/repos/ann/proj/issues/1/assets', { method: 'POST', body: form }));
+    const release = await ok(await api(as('ann'), 'api/v1/repos/ann/proj/releases', { method: 'POST', json: { tag_name: 'r1', target_commitish: 'main' } }));
+    const assetBytes = Buffer.from('release asset bytes\n'.repeat(300));
+    const form2 = new FormData();
+    form2.append('attachment', new Blob([assetBytes]), 'asset.txt');
+    const asset = await ok(await api(as('ann'), `api/v1/repos/ann/proj/releases/${release.id}/assets`, { method: 'POST', body: form2 }));
+    const pkgBytes = Buffer.from('package file\n'.repeat(1000));
+    expect((await api(as('ben'), 'api/packages/ben/generic/tool/1.0.0/tool.txt', { method: 'PUT', body: pkgBytes })).status).toBe(201);
+
+    // 4 clients push to their branch and open issues until the dump is over.
+    let stop = false;
+    const pushes: Record<string, { sha: string; doneAt: number }[]> = {};
+    const issues: { owner: string; title: string; startedAt: number; doneAt: number }[] = [];
+    const work = users.map(async (u) => {
+      pushes[u] = [];
+      for (let n = 1; !stop; n++) {
+        const sha = await commitAndPush(trees[u]!, cloneUrl(first.url, u, pw, 'proj'), 'main', n);
+        pushes[u]!.push({ sha, doneAt: Date.now() });
+        const startedAt = Date.now();
+        const title = `busy ${u} ${n}`;
+        await ok(await api(as(u), `api/v1/repos/${u}/proj/issues`, { method: 'POST', json: { title } }));
+        issues.push({ owner: u, title, startedAt, doneAt: Date.now() });
+      }
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    const archive = path.join(tmp('hearth-dump-out-'), 'backup.tar.gz');
+    const dumpStart = Date.now();
+    const dumped = await hearth('dump', '--data', data, '-o', archive);
+    const dumpEnd = Date.now();
+    await new Promise((r) => setTimeout(r, 500));
+    stop = true;
+    await Promise.all(work);
+    expect(dumped.code, dumped.err).toBe(0);
+    // The clients were busy while the dump ran.
+    expect(issues.some((i) => i.doneAt > dumpStart && i.startedAt < dumpEnd)).toBe(true);
+    expect(dumped.err).toMatch(/hearth dump: .*backup\.tar\.gz: \d+ entries, 4 repositories/);
+    expect(fs.readdirSync(path.dirname(archive))).toEqual(['backup.tar.gz']);
+
+    // A non-empty target is refused with one line; then restore into a fresh directory.
+    const busy = tmp('hearth-dump-busy-');
+    fs.writeFileSync(path.join(busy, 'something'), 'x');
+    const refused = await hearth('restore', archive, '--data', busy);
+    expect(refused.code).toBe(1);
+    expect(refused.err.trim().split('\n')).toHaveLength(1);
+    expect(refused.err).toMatch(/is not empty/);
+    const target = path.join(tmp('hearth-dump-dst-'), 'data');
+    const restored = await hearth('restore', archive, '--data', target);
+    expect(restored.code, restored.err).toBe(0);
+    expect(fs.readFileSync(path.join(target, 'secret_key'), 'utf8')).toBe(fs.readFileSync(path.join(data, 'secret_key'), 'utf8'));
+    expect(fs.existsSync(path.join(target, 'tmp'))).toBe(false);
+
+    const second = await startProcess(target);
+    const again: Client = { url: second.url, auth: basicHeader('root', rootPw) };
+    const listed = await ok(await api(again, 'api/v1/admin/users?limit=50'));
+    expect(listed.map((x: { login: string }) => x.login).sort()).toEqual(['ann', 'ben', 'cat', 'dan', 'root']);
+    for (const u of users) {
+      const titles = new Set<string>();
+      for (let page = 1; ; page++) {
+        const got = await ok(await api(again, `api/v1/repos/${u}/proj/issues?state=all&type=issues&limit=50&page=${page}`));
+        for (const i of got) titles.add(i.title);
+        if (got.length < 50) break;
+      }
+      expect(titles.has(`first of ${u}`)).toBe(true);
+      for (const i of issues.filter((x) => x.owner === u)) {
+        if (i.doneAt < dumpStart) expect(titles.has(i.title), `${i.title} made before the dump`).toBe(true);
+        if (i.startedAt > dumpEnd) expect(titles.has(i.title), `${i.title} made after the dump`).toBe(false);
+      }
+      // The repository: a clone works, every ref resolves, fsck is clean, main is a pushed state.
+      const bare = path.join(target, 'repositories', u, 'proj.git');
+      expect((await gitTry(root, '--git-dir', bare, 'fsck', '--no-dangling', '--strict')).code).toBe(0);
+      const refs = (await git(root, '--git-dir', bare, 'for-each-ref', '--format=%(refname)')).trim().split('\n');
+      expect(refs).toEqual(expect.arrayContaining(['refs/heads/main', 'refs/tags/v1']));
+      for (const r of refs) expect((await gitTry(root, '--git-dir', bare, 'rev-parse', '--verify', '-q', `${r}^{commit}`)).code).toBe(0);
+      const clone = tmp('hearth-dump-clone-');
+      await git(clone, 'clone', '-q', cloneUrl(second.url, u, pw, 'proj'), 'c');
+      const main = (await git(path.join(clone, 'c'), 'rev-parse', 'HEAD')).trim();
+      const states = [heads[u]!, ...pushes[u]!.map((p) => p.sha)];
+      expect(states).toContain(main);
+      const before = pushes[u]!.filter((p) => p.doneAt < dumpStart).length;
+      expect(states.indexOf(main)).toBeGreaterThanOrEqual(before);
+      expect((await gitTry(path.join(clone, 'c'), 'fsck', '--no-dangling')).code).toBe(0);
+      const branch = await ok(await api(again, `api/v1/repos/${u}/proj/branches/main`));
+      expect(branch.commit.id).toBe(main);
+    }
+    const fetchBytes = async (url: string) => Buffer.from(await ok(await fetch(url, { headers: { Authorization: again.auth } })) as ArrayBuffer);
+    expect(await fetchBytes(`${second.url}/attachments/${attachment.uuid}`)).toEqual(attachBytes);
+    expect(await fetchBytes(`${second.url}/attachments/${asset.uuid}`)).toEqual(assetBytes);
+    expect(await fetchBytes(`${second.url}/api/packages/ben/generic/tool/1.0.0/tool.txt`)).toEqual(pkgBytes);
+    await stopProcess(second.child);
+    await stopProcess(first.child);
+  }, 240_000);
+
+  it('a corrupted archive (one byte flipped in an entry) is refused by its checksum and leaves nothing behind', async () => {
+    const data = tmp('hearth-dump-small-');
+    const started = await startProcess(data);
+    await stopProcess(started.child);
+    const archive = path.join(tmp('hearth-dump-out-'), 'small.tar');
+    const dumped = await hearth('dump', '--data', data, '-o', archive, '--skip-repos');
+    expect(dumped.code, dumped.err).toBe(0);
+    const bytes = fs.readFileSync(archive);
+    const secret = fs.readFileSync(path.join(data, 'secret_key'), 'utf8').trim();
+    const at = bytes.indexOf(Buffer.from(secret));
+    expect(at).toBeGreaterThan(0);
+    bytes[at + 3] = bytes[at + 3] === 0x30 ? 0x31 : 0x30;
+    fs.writeFileSync(archive, bytes);
+    const target = path.join(tmp('hearth-dump-dst-'), 'data');
+    const r = await hearth('restore', archive, '--data', target);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/checksum mismatch for secret_key/);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(fs.existsSync(target)).toBe(false);
+  }, 120_000);
+});
