@@ -2,8 +2,11 @@ import './lib/v8-tuning';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from './config/load';
 import { adminCommands } from './cli/admin';
+import { dumpCommand } from './cli/dump';
+import { doctorCommand } from './cli/doctor';
 import { CliError } from './cli/options';
 import { migrateCommand } from './cli/migrate';
+import { restoreCommand } from './cli/restore';
 import { webCommand } from './cli/web';
 import { AppError } from './lib/errors';
 import { HEARTH_VERSION, serverVersion } from './lib/version';
@@ -16,6 +19,9 @@ const program = new Command('hearth')
 webCommand(program);
 adminCommands(program);
 migrateCommand(program);
+dumpCommand(program);
+restoreCommand(program);
+doctorCommand(program);
 
 // Inside the single executable argv is [node, script, ...]: same shape as `node main.js`.
 program.parseAsync(process.argv).catch((err: unknown) => {

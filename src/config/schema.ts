@@ -102,6 +102,18 @@ export const configSchema = z.strictObject({
   }),
   log: section({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+    // Empty: standard output. A file is appended to, and reopened on SIGHUP (logrotate).
+    file: z.string().default(''),
+    // Empty: text when standard output is a terminal, JSON lines otherwise.
+    format: z.enum(['', 'text', 'json']).default(''),
+    // One line per request at info (else at debug).
+    access: boolDefault(false),
+  }),
+  // Gitea's [metrics]: GET /metrics in Prometheus' format; with a token, only for
+  // `Authorization: Bearer <token>`.
+  metrics: section({
+    enabled: boolDefault(false),
+    token: z.string().default(''),
   }),
   // Where migrations and mirrors may connect (Gitea's [migrations]), checked on the address
   // actually connected to; and how long one migration may take before it is undone.

@@ -14,9 +14,16 @@ import { packagesRouter } from './packages/index';
 import { containerRouter } from './packages/container';
 import { webRouter } from './web/index';
 import { setBackgroundLogger } from '../lib/background-log';
+import { observeRequest } from '../services/metrics/registry';
+import { metricsHandler, routePattern } from './metrics';
 
-/** Builds the request context once per request, and logs one access line at debug level. */
+/**
+ * Builds the request context once per request, and logs one access line: at info with
+ * [log] access, else at debug. With [metrics] enabled, times the request by route pattern.
+ */
 function context(h: Hearth): RequestHandler {
+  const access = h.config.log.access;
+  const timed = h.config.metrics.enabled;
   return (req, res, next) => {
     const requestId = req.get('X-Request-Id')?.slice(0, 64) || crypto.randomUUID();
     res.setHeader('X-Request-Id', requestId);
@@ -27,7 +34,10 @@ function context(h: Hearth): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      h.log.debug({ requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms, user: req.ctx.doer?.name }, 'request');
+      if (timed) observeRequest(req.method, routePattern(req), res.statusCode, ms / 1000);
+      const line = { requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms, user: req.ctx.doer?.name, ip: req.ip };
+      if (access) h.log.info(line, 'request');
+      else h.log.debug(line, 'request');
     });
     next();
   };
@@ -77,6 +87,7 @@ export function createApp(h: Hearth): Express {
   app.use('/api/v1', api);
 
   app.get('/api/healthz', healthz);
+  if (h.config.metrics.enabled) app.get('/metrics', metricsHandler(h));
   app.use('/api/packages', packagesRouter());
   // The container registry's /v2 routes go here too (before the web catch-alls).
   app.use('/v2', containerRouter());

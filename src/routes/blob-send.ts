@@ -95,6 +95,19 @@ export async function sendBlob(req: Request, res: Response, file: BlobFile): Pro
   await pipeBlob(req, res, file, span);
 }
 
+/**
+ * Waits for 'drain' or 'close', then takes both listeners off again: left behind, one per
+ * full buffer, they piled up on a large download (MaxListenersExceededWarning).
+ */
+async function drainedOrClosed(res: Response): Promise<void> {
+  const ac = new AbortController();
+  try {
+    await Promise.race([once(res, 'drain', { signal: ac.signal }), once(res, 'close', { signal: ac.signal })]);
+  } finally {
+    ac.abort();
+  }
+}
+
 /** Streams the blob (or its span); a git failure after the first byte cuts the connection. */
 async function pipeBlob(req: Request, res: Response, file: BlobFile, span: Span): Promise<void> {
   const s = file.open();
@@ -109,7 +122,7 @@ async function pipeBlob(req: Request, res: Response, file: BlobFile, span: Span)
     if (req.method === 'HEAD') break;
     const part = chunk.subarray(Math.max(0, from - offset), Math.max(0, Math.min(chunk.length, to - offset)));
     offset += chunk.length;
-    if (part.length && !res.write(part)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (part.length && !res.write(part)) await drainedOrClosed(res);
     if (res.destroyed || offset >= to) break;
   }
   if (req.method === 'HEAD' || offset >= to) s.kill();

@@ -11,6 +11,7 @@ import { authorizeGit } from '../services/repo/git-access';
 import { checkRefUpdates } from '../services/repo/push-rules';
 import { refsMoved } from '../services/repo/refs-moved';
 import type { RepoAccess } from '../services/repo/repos';
+import { countGitBytes, countGitRequest } from '../services/metrics/registry';
 import { authenticate } from './middleware/auth';
 
 const serviceOf = (value: unknown): GitService | null =>
@@ -80,6 +81,9 @@ async function runService(h: Hearth, req: Request, res: Response, service: GitSe
   const stopHook = hookDir ? answerHook(h, access, req, dir, hookDir) : () => {};
   const body = /gzip/i.test(req.get('Content-Encoding') ?? '') ? req.pipe(zlib.createGunzip()) : req;
   body.on('error', () => child.kill('SIGKILL'));
+  countGitRequest(service);
+  req.on('data', (chunk: Buffer) => countGitBytes(service, 'in', chunk.length));
+  child.stdout!.on('data', (chunk: Buffer) => countGitBytes(service, 'out', chunk.length));
   body.pipe(child.stdin!);
   child.stdin!.on('error', () => { /* git stopped reading: it reports why on stdout */ });
   child.stderr!.resume();

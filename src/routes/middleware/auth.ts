@@ -53,7 +53,11 @@ export function authenticate(): RequestHandler {
     const creds = credentialsOf(req);
     if (!creds) return next();
     const found = await verify(req, creds);
-    if (!found) throw new UnauthorizedError();
+    if (!found) {
+      // One fixed message with the name and the address: what fail2ban and the like match on.
+      req.ctx.log.warn({ user: creds.kind === 'basic' ? creds.login : '', ip: req.ip, auth: creds.kind }, 'failed sign-in');
+      throw new UnauthorizedError();
+    }
     assertMaySignIn(found.user);
     req.ctx.doer = found.user;
     req.ctx.signer = found.user;

@@ -1,6 +1,7 @@
 import type { DB } from '../../db/connect';
 import type { Job } from '../../db/schema';
 import type { Logger } from '../../lib/logger';
+import { countJob } from '../metrics/registry';
 import { claimJob, deleteJob, dueJobs, failJob, insertJob, nextRunAt, requeueRunning, retryJob } from '../../models/job';
 
 // The durable job queue: work that may be slow or must survive a crash (webhook deliveries,
@@ -154,6 +155,7 @@ export class JobQueue {
     try {
       await kind.handler(JSON.parse(job.payload), { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id });
       await deleteJob(this.db, job.id);
+      countJob(job.kind, 'success');
     } catch (err) {
       await this.failed(job, kind, attempt, err);
     }
@@ -164,10 +166,12 @@ export class JobQueue {
     if (err instanceof RetryableError && attempt < job.max_attempts) {
       const delay = Math.min(MAX_BACKOFF_MS, kind.backoff() * 1000 * 2 ** (attempt - 1));
       await retryJob(this.db, job.id, Date.now() + delay, message);
+      countJob(job.kind, 'retry');
       this.log.info({ job: job.id, kind: job.kind, attempt, retryInMs: delay, reason: message }, 'job will be retried');
       return;
     }
     await failJob(this.db, job.id, message);
+    countJob(job.kind, 'failed');
     this.log.warn({ job: job.id, kind: job.kind, attempt, err: message }, 'job failed');
   }
 }

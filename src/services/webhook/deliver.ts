@@ -10,6 +10,7 @@ import { hostMatcher, type HostMatcher } from '../../lib/host-matcher';
 import { getHookTask, recordHookDelivery } from '../../models/hook-task';
 import { getWebhookById, setWebhookLastStatus } from '../../models/webhook';
 import { RetryableError, type JobContext } from '../jobs/queue';
+import { countWebhookDelivery } from '../metrics/registry';
 import { buildRequest, type HookEvent } from './formats';
 import { hookAuthorization, hookSecret, hookTarget } from './hook-row';
 import type { DeliverJob } from './dispatch';
@@ -122,6 +123,7 @@ export function deliverJob(db: DB, config: Config, instanceSecret: string) {
     const sent = await send(sender, req.url, req.method, headers, req.body || undefined);
     const durationMs = Date.now() - started;
     const succeeded = sent.status >= 200 && sent.status < 300;
+    countWebhookDelivery(succeeded);
     const shown = { ...headers, ...(headers.Authorization ? { Authorization: '***' } : {}) };
     await recordHookDelivery(db, task.id, {
       attempts: ctx.attempt, succeeded, statusCode: sent.status, durationMs, at: Date.now(),

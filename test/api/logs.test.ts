@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { textLine } from '../../src/lib/logger';
+import { createRepo, git, remoteUrl, tempDir, workTree } from '../helpers/git';
+import { createUser, startTestServer, type TestServer } from '../helpers/server';
+
+// What the log tells an operator: failed sign-ins (for fail2ban), access lines, a file that
+// logrotate can move (SIGHUP reopens it), text or JSON lines.
+
+const logDir = tempDir('hearth-logs-');
+const readLines = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+const jsonLines = (file: string) => readLines(file).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('JSON log file', () => {
+  const file = path.join(logDir, 'json', 'hearth.log');
+  let s: TestServer;
+  let alice: { username: string; password: string };
+  beforeAll(async () => {
+    s = await startTestServer({ HEARTH__LOG__LEVEL: 'info', HEARTH__LOG__FILE: file, HEARTH__LOG__FORMAT: 'json', HEARTH__LOG__ACCESS: 'true' });
+    alice = await createUser(s, 'alice');
+  });
+  afterAll(async () => { await s.stop(); });
+
+  it('logs a failed sign-in at warn with the user name and the client address', async () => {
+    const res = await s.request('api/v1/user', { auth: { basic: ['alice', 'wrong-password'] } });
+    expect(res.status).toBe(401);
+    await vi.waitFor(() => {
+      const line = jsonLines(file).find((l) => l.msg === 'failed sign-in');
+      expect(line).toMatchObject({ level: 40, user: 'alice', msg: 'failed sign-in' });
+      expect(String(line!.ip)).toMatch(/127\.0\.0\.1$/);
+    }, { timeout: 5000, interval: 50 });
+  });
+
+  it('logs one access line per request at info with [log] access', async () => {
+    expect((await s.request('api/v1/version')).status).toBe(200);
+    await vi.waitFor(() => {
+      expect(jsonLines(file).find((l) => l.msg === 'request' && l.url === '/api/v1/version')).toMatchObject({ level: 30, status: 200, method: 'GET' });
+    }, { timeout: 5000, interval: 50 });
+  });
+
+  it('reopens the file on SIGHUP (after logrotate moved it)', async () => {
+    await vi.waitFor(() => expect(readLines(file).length).toBeGreaterThan(0), { timeout: 5000 });
+    fs.renameSync(file, `${file}.1`);
+    process.emit('SIGHUP' as never);
+    await vi.waitFor(async () => {
+      await s.request('api/v1/user', { auth: { basic: [alice.username, 'wrong-again'] } });
+      expect(jsonLines(file).some((l) => l.msg === 'failed sign-in')).toBe(true);
+    }, { timeout: 5000, interval: 50 });
+  });
+});
+
+describe('text log lines', () => {
+  const file = path.join(logDir, 'text', 'hearth.log');
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ HEARTH__LOG__LEVEL: 'info', HEARTH__LOG__FILE: file, HEARTH__LOG__FORMAT: 'text' });
+    await createUser(s, 'bob');
+  });
+  afterAll(async () => { await s.stop(); });
+
+  it('writes a failed sign-in as one stable line fail2ban can match', async () => {
+    await s.request('api/v1/user', { auth: { basic: ['bob', 'nope'] } });
+    await vi.waitFor(() => {
+      expect(readLines(file).find((l) => l.includes('failed sign-in'))).toMatch(/^\d{4}-\d\d-\d\dT\S+Z WARN  failed sign-in .*user=bob ip=\S*127\.0\.0\.1/);
+    }, { timeout: 5000, interval: 50 });
+  });
+
+  it('formats fields, quoting values with spaces', () => {
+    const line = textLine(JSON.stringify({ level: 30, time: 0, msg: 'hello', app: 'hearth', a: 'x y', n: 2 }));
+    expect(line).toBe('1970-01-01T00:00:00.000Z INFO  hello a="x y" n=2\n');
+  });
+});
+
+describe('large downloads', () => {
+  let s: TestServer;
+  let alice: { username: string; password: string };
+  const warnings: Error[] = [];
+  const onWarning = (w: Error) => { warnings.push(w); };
+  beforeAll(async () => {
+    s = await startTestServer();
+    alice = await createUser(s, 'alice');
+    process.on('warning', onWarning);
+  });
+  afterEach(() => { warnings.length = 0; });
+  afterAll(async () => {
+    process.off('warning', onWarning);
+    await s.stop();
+  });
+
+  // Regression: each full write buffer left a 'close' listener on the response behind.
+  it('a large raw download raises no MaxListenersExceededWarning', async () => {
+    await createRepo(s, alice, 'big');
+    const big = crypto.randomBytes(6 * 1024 * 1024).toString('base64');
+    const wt = await workTree({ 'big.txt': big });
+    await git(wt, 'push', '-q', remoteUrl(s, 'alice', 'big', alice.username, alice.password), 'main');
+    const res = await s.request('api/v1/repos/alice/big/raw/big.txt', { auth: { basic: [alice.username, alice.password] } });
+    expect(res.status).toBe(200);
+    // Read slowly: the server's buffer fills again and again.
+    const reader = res.body!.getReader();
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect(size).toBe(big.length);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message)).toEqual([]);
+  });
+});
