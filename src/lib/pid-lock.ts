@@ -69,10 +69,25 @@ function readPid(file: string): number | null {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: it exists, owned by another user.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A killed process whose parent never reaps it (an orphan under a container's init that does
+ * not wait) stays a zombie: it answers kill(pid, 0) but holds nothing. CI met one: a server
+ * killed with SIGKILL kept its stale lock from being taken over. Linux only; elsewhere false.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
