@@ -10,6 +10,7 @@ import { type DumpManifest, type ManifestEntry, MANIFEST, DB_ENTRY, SECRET_ENTRY
 import { Progress, formatBytes } from './progress';
 import { closeRepoFiles, listPacks, listRepoFiles, recordRefs, REPO_DIRS, type RepoSnapshot } from './repo-snapshot';
 import { TarWriter } from './tar';
+import { mapLimited } from '../../lib/concurrency';
 
 export type DumpSkip = { repos?: boolean; attachments?: boolean; packages?: boolean; avatars?: boolean };
 export type DumpResult = { file: string; entries: number; bytes: number; repos: number; seconds: number };
@@ -70,7 +71,7 @@ export async function dumpInstance(config: Config, output: string, skip: DumpSki
     await backupDatabase(config, dbCopy);
     const facts = readCopyFacts(config, dbCopy);
     // The repositories of the database copy, their refs recorded at once after it.
-    const snaps = skip.repos ? [] : (await mapLimit(facts.repos, 4, (r) => recordRefs(config.repository.root, r))).filter((s): s is RepoSnapshot => s !== null);
+    const snaps = skip.repos ? [] : (await mapLimited(facts.repos, 4, (r) => recordRefs(config.repository.root, r))).filter((s): s is RepoSnapshot => s !== null);
     const plan = planFiles(config, dbCopy, snaps, skip);
     const all = [...plan.head, ...plan.repoFiles.flat(), ...plan.data];
     const progress = new Progress(all.length + snaps.length + 1, all.reduce((n, f) => n + f.size, 0), err);
@@ -170,17 +171,4 @@ async function writeRepo(tar: TarWriter, snap: RepoSnapshot, put: (f: PlannedFil
     }
   }
   progress.item();
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
