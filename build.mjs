@@ -1,12 +1,13 @@
 // Builds dist/hearth: esbuild bundle → Node single-executable blob (with the better-sqlite3
 // addon, the swagger UI and the option templates packed as one asset) → postject into a copy
-// of the running `node`.
+// of the pinned Node 24 LTS binary (scripts/build-runtime.mjs), whatever Node runs the build.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
+import { compileSqliteAddon, fetchRuntime, RUNTIME } from './scripts/build-runtime.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.dirname(new URL(import.meta.url).pathname);
@@ -45,6 +46,9 @@ function leanerModules() {
 
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(work, { recursive: true });
+const cacheRoot = path.join(root, 'node_modules', '.cache', 'hearth-runtime');
+const runtime = fetchRuntime(cacheRoot);
+const addon = compileSqliteAddon(cacheRoot, runtime, path.dirname(require.resolve('better-sqlite3/package.json')));
 
 const bundle = path.join(work, 'hearth.cjs');
 await build({
@@ -52,7 +56,7 @@ await build({
   outfile: bundle,
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node24',
   format: 'cjs',
   minify: true,
   keepNames: true,
@@ -71,7 +75,6 @@ fs.writeFileSync(bundle, source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCode
 // Every file the executable carries, packed into one SEA asset (src/lib/sea-payload.ts reads it):
 // [u32 index length][index JSON: name -> [offset, length]][files]. Small files first, so the
 // ones read at start (the addon's hash) share the index's pages.
-const addon = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
 const addonBytes = fs.readFileSync(addon);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const optionsDir = path.join(root, 'assets', 'options');
@@ -86,6 +89,8 @@ for (const kind of fs.readdirSync(optionsDir)) {
 files['options-manifest.json'] = Buffer.from(JSON.stringify(manifest));
 files['swagger-ui.css'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui.css'));
 files['swagger-ui-bundle.js'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui-bundle.js'));
+// libwebp in WebAssembly, for WebP avatars (src/lib/image/webp.ts).
+files['webp.wasm'] = fs.readFileSync(path.join(path.dirname(require.resolve('@cwasm/webp/package.json')), 'webp.wasm'));
 files['better_sqlite3.node'] = addonBytes;
 
 function pack(entries) {
@@ -117,11 +122,12 @@ const seaConfig = {
 };
 const seaConfigFile = path.join(work, 'sea-config.json');
 fs.writeFileSync(seaConfigFile, JSON.stringify(seaConfig, null, 2));
-execFileSync(process.execPath, ['--experimental-sea-config', seaConfigFile], { stdio: 'inherit' });
+// The blob (and its code cache) must come from the very Node it is injected into.
+execFileSync(runtime.node, ['--experimental-sea-config', seaConfigFile], { stdio: 'inherit' });
 
 const exe = path.join(dist, 'hearth');
 const tmpExe = `${exe}.tmp`;
-fs.copyFileSync(process.execPath, tmpExe);
+fs.copyFileSync(runtime.node, tmpExe);
 fs.chmodSync(tmpExe, 0o755);
 const { inject } = require('postject');
 await inject(tmpExe, 'NODE_SEA_BLOB', fs.readFileSync(blob), {
@@ -131,4 +137,4 @@ fs.renameSync(tmpExe, exe);
 fs.rmSync(work, { recursive: true, force: true });
 
 const mb = (fs.statSync(exe).size / 1024 / 1024).toFixed(1);
-console.log(`built ${path.relative(process.cwd(), exe)} (${mb} MB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`built ${path.relative(process.cwd(), exe)} (${mb} MB, Node ${RUNTIME.version}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,33 +1,12 @@
 import './lib/v8-tuning';
-import { Command, CommanderError } from 'commander';
-import { ConfigError } from './config/load';
-import { adminCommands } from './cli/admin';
-import { dumpCommand } from './cli/dump';
-import { doctorCommand } from './cli/doctor';
-import { CliError } from './cli/options';
-import { migrateCommand } from './cli/migrate';
-import { restoreCommand } from './cli/restore';
-import { webCommand } from './cli/web';
-import { AppError } from './lib/errors';
 import { HEARTH_VERSION, serverVersion } from './lib/version';
 
-const program = new Command('hearth')
-  .description('A Gitea-compatible git forge in one executable')
-  .version(`hearth ${HEARTH_VERSION} (Gitea API ${serverVersion()})`, '-v, --version')
-  .showHelpAfterError();
-
-webCommand(program);
-adminCommands(program);
-migrateCommand(program);
-dumpCommand(program);
-restoreCommand(program);
-doctorCommand(program);
-
-// Inside the single executable argv is [node, script, ...]: same shape as `node main.js`.
-program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof CommanderError) process.exit(err.exitCode);
-  // Expected failures get one clear line; anything else keeps its stack for a bug report.
-  const known = err instanceof ConfigError || err instanceof CliError || err instanceof AppError;
-  process.stderr.write(`hearth: ${known ? (err as Error).message : (err as Error)?.stack ?? String(err)}\n`);
-  process.exit(1);
-});
+// The entry point stays tiny: `hearth --version` answers before the CLI and the server's modules
+// are evaluated (the bundle wraps modules reached only through import() so they run on first
+// use). Measured on the executable: `--version` 0.7 s with everything evaluated first.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  process.stdout.write(`hearth ${HEARTH_VERSION} (Gitea API ${serverVersion()})\n`);
+} else {
+  void import('./cli/program').then((cli) => cli.runProgram());
+}

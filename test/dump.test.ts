@@ -1,63 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git, gitTry } from './helpers/git';
 import { basicHeader } from './helpers/server';
-import { eventually } from './helpers/wait';
+import { killHard, runHearth, startHearthProcess } from './helpers/process';
 
 // `hearth dump` while the server serves and 4 clients push and open issues, then `hearth
 // restore` into a new directory: the restored server answers as the original did at the dump.
 
 const root = path.resolve(__dirname, '..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-const main = path.join(root, 'src/main.ts');
-const children: ChildProcess[] = [];
 const dirs: string[] = [];
-const killHard = (c: ChildProcess) => { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } };
 const tmp = (prefix: string) => { const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix)); dirs.push(d); return d; };
-afterAll(() => {
-  for (const c of children) killHard(c);
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
 
-async function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: string; out: () => string }> {
-  const child = spawn(tsx, [main, 'web', '--port', '0', '--data', dataDir], {
-    env: { ...process.env, HEARTH__LOG__LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
-  });
-  children.push(child);
-  let out = '';
-  let exited: number | null | undefined;
-  child.stdout!.on('data', (b) => { out += b; });
-  child.stderr!.on('data', (b) => { out += b; });
-  child.once('exit', (code) => { exited = code; });
-  const listening = () => /"url":"(http:[^"]+)"/.exec(out)?.[1];
-  await eventually(async () => {
-    if (exited !== undefined) throw new Error(`hearth exited (${exited}) before listening:\n${out}`);
-    return listening() !== undefined;
-  }, 60_000, 'hearth up');
-  return { child, url: listening()!.replace(/\/$/, ''), out: () => out };
-}
-
+const startProcess = (dataDir: string) => startHearthProcess(dataDir);
 async function stopProcess(c: ChildProcess): Promise<void> {
   const exit = new Promise((r) => c.once('exit', r));
   killHard(c);
   await exit;
 }
-
-/** Runs the CLI from source to completion. */
-function hearth(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(tsx, [main, ...args], { env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' }, detached: true });
-    children.push(child);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (b) => { out += b; });
-    child.stderr.on('data', (b) => { err += b; });
-    child.once('close', (code) => resolve({ code, out, err }));
-  });
-}
+const hearth = (...args: string[]) => runHearth(args);
 
 type Client = { url: string; auth: string };
 const api = async (c: Client, p: string, init: { method?: string; json?: unknown; body?: Blob | FormData | Buffer } = {}) => {

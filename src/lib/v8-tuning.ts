@@ -9,13 +9,22 @@ import v8 from 'node:v8';
 // JSON-heavy listing (bench/load), a fair price on a single machine.
 v8.setFlagsFromString('--semi-space-growth-factor=1');
 
-// Loading ~2 MB of modules and migrating makes start-up code look hot: TurboFan compiles it once
-// (about 7 MB of compiler pages and zone memory that stay resident) for code that never runs
-// again. A larger budget while starting skips that; startupDone() restores V8's default so the
-// request paths tier up as usual.
-const DEFAULT_INTERRUPT_BUDGET = 67584;
-v8.setFlagsFromString(`--interrupt-budget=${16 * DEFAULT_INTERRUPT_BUDGET}`);
+// Loading ~2 MB of modules and migrating makes start-up code look hot: the optimizing compilers
+// compile it once (about 7 MB of compiler pages and zone memory that stay resident) for code that
+// never runs again. Higher tier-up thresholds while starting skip that; startupDone() restores
+// V8's defaults so the request paths tier up as usual. The knob changed with V8 13 (Node 24: the
+// executable's runtime) from one interrupt budget to invocation counts, and V8 aborts the process
+// on a flag it does not know, so each version gets only its own flags.
+const V8_MAJOR = Number(process.versions.v8.split('.')[0]);
+const TIER_UP: Record<string, number> = V8_MAJOR >= 13
+  ? { 'invocation-count-for-maglev': 400, 'invocation-count-for-turbofan': 3000 }
+  : V8_MAJOR === 11 ? { 'interrupt-budget': 67584 } : {};
+
+function setTierUp(scale: number): void {
+  for (const [flag, value] of Object.entries(TIER_UP)) v8.setFlagsFromString(`--${flag}=${value * scale}`);
+}
+setTierUp(16);
 
 export function startupDone(): void {
-  v8.setFlagsFromString(`--interrupt-budget=${DEFAULT_INTERRUPT_BUDGET}`);
+  setTierUp(1);
 }

@@ -1,0 +1,37 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/load';
+import { adminCommands } from './admin';
+import { dumpCommand } from './dump';
+import { doctorCommand } from './doctor';
+import { CliError } from './options';
+import { migrateCommand } from './migrate';
+import { restoreCommand } from './restore';
+import { runnerCommand } from './runner';
+import { webCommand } from './web';
+import { AppError } from '../lib/errors';
+import { HEARTH_VERSION, serverVersion } from '../lib/version';
+
+/** Every command of the CLI; loaded only when a command runs (see src/main.ts). */
+export function runProgram(): void {
+  const program = new Command('hearth')
+    .description('A Gitea-compatible git forge in one executable')
+    .version(`hearth ${HEARTH_VERSION} (Gitea API ${serverVersion()})`, '-v, --version')
+    .showHelpAfterError();
+
+  webCommand(program);
+  adminCommands(program);
+  migrateCommand(program);
+  dumpCommand(program);
+  restoreCommand(program);
+  doctorCommand(program);
+  runnerCommand(program);
+
+  // Inside the single executable argv is [node, script, ...]: same shape as `node main.js`.
+  program.parseAsync(process.argv).catch((err: unknown) => {
+    if (err instanceof CommanderError) process.exit(err.exitCode);
+    // Expected failures get one clear line; anything else keeps its stack for a bug report.
+    const known = err instanceof ConfigError || err instanceof CliError || err instanceof AppError;
+    process.stderr.write(`hearth: ${known ? (err as Error).message : (err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import { eventually } from './wait';
+
+// hearth in a process of its own: from source through tsx, or the built single executable when
+// HEARTH_EXECUTABLE names one (CI runs test/exe/ that way after `npm run build`).
+
+const root = path.resolve(__dirname, '../..');
+const executable = process.env.HEARTH_EXECUTABLE ? path.resolve(root, process.env.HEARTH_EXECUTABLE) : undefined;
+
+/** The command line that runs hearth with `args`. */
+export function hearthCommand(args: string[]): [string, string[]] {
+  return executable ? [executable, args] : [path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts'), ...args]];
+}
+
+export const runsExecutable = executable !== undefined;
+
+const children: ChildProcess[] = [];
+/** SIGKILL to the whole process group: tsx runs the server in a child process of its own. */
+export const killHard = (c: ChildProcess) => { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } };
+afterAll(() => { for (const c of children) killHard(c); });
+
+export type HearthProcess = { child: ChildProcess; url: string; out: () => string; exited: Promise<number | null> };
+
+/**
+ * `hearth web` over `dataDir` on a port the kernel picks (a fixed random one could be taken by
+ * another test's socket), the URL read from its log. Fails at once, with the server's output,
+ * if it exits before listening.
+ */
+export async function startHearthProcess(dataDir: string, env: Record<string, string> = {}): Promise<HearthProcess> {
+  const [cmd, args] = hearthCommand(['web', '--port', '0', '--data', dataDir]);
+  const child = spawn(cmd, args, {
+    env: { ...process.env, HEARTH__LOG__LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  });
+  children.push(child);
+  let out = '';
+  let code: number | null | undefined;
+  child.stdout!.on('data', (b) => { out += b; });
+  child.stderr!.on('data', (b) => { out += b; });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (c, signal) => { code = c ?? (signal ? -1 : null); resolve(c); }));
+  const listening = () => /"url":"(http:[^"]+)"/.exec(out)?.[1];
+  await eventually(async () => {
+    if (code !== undefined) throw new Error(`hearth exited (${code}) before listening:\n${out}`);
+    return listening() !== undefined;
+  }, 60_000, 'hearth up');
+  return { child, url: listening()!.replace(/\/$/, ''), out: () => out, exited };
+}
+
+/** Runs a hearth command to completion. */
+export function runHearth(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const [cmd, argv] = hearthCommand(args);
+    const child = spawn(cmd, argv, { env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', ...env }, detached: true });
+    children.push(child);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b) => { out += b; });
+    child.stderr.on('data', (b) => { err += b; });
+    child.once('close', (code) => resolve({ code, out, err }));
+  });
+}
