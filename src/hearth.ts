@@ -4,14 +4,16 @@ import crypto from 'node:crypto';
 import type { Config } from './config/schema';
 import { migrate, openDatabase, type DB } from './db/connect';
 import { createLogger, type Logger } from './lib/logger';
+import { makeDirectory } from './lib/pid-lock';
 
 /** What every layer above lib needs: the configuration, the database and the logger. */
 export type Hearth = { config: Config; db: DB; log: Logger; secret: string };
 
 /** Opens (and migrates) the database, creating the data directory and the secret on first start. */
 export async function openHearth(config: Config, log = createLogger(config.log)): Promise<Hearth> {
-  fs.mkdirSync(config.server.data_dir, { recursive: true });
-  fs.mkdirSync(config.repository.root, { recursive: true });
+  // Not mkdirSync({ recursive }): it never returns for a path under /proc (seen in the CLI tests).
+  makeDirectory(config.server.data_dir);
+  makeDirectory(config.repository.root);
   const db = openDatabase({
     file: config.database.path,
     busyTimeout: config.database.busy_timeout,
