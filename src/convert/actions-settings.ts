@@ -1,0 +1,32 @@
+import type { ActionSecret, ActionVariable } from '../db/schema';
+import { isoTime } from '../lib/time';
+import type { RunnerView } from '../services/actions/runners';
+
+// Gitea's Secret (names and dates, never the value), ActionVariable and ActionRunner JSON.
+
+export const toApiSecret = (s: ActionSecret) => ({ name: s.name, description: s.description, created_at: isoTime(s.created_unix) });
+
+export const toApiVariable = (v: ActionVariable) => ({
+  owner_id: v.owner_id, repo_id: v.repo_id, name: v.name, data: v.data, description: v.description,
+});
+
+function labelsOf(json: string): string[] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch { return []; }
+}
+
+/** Labels as Gitea's ToActionRunner: index ids, all of type `custom`; `disabled` as Gitea 1.26 adds it. */
+export function toApiRunner(v: RunnerView) {
+  const r = v.runner;
+  return {
+    id: r.id,
+    name: r.name,
+    status: v.online ? 'online' : 'offline',
+    busy: v.busy,
+    disabled: r.disabled === 1,
+    ephemeral: r.ephemeral === 1,
+    labels: labelsOf(r.labels).map((name, id) => ({ id, name, type: 'custom' })),
+  };
+}

@@ -1,0 +1,85 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { ActionArtifact } from '../../db/schema';
+import { NotFoundError } from '../../lib/errors';
+import { nowUnix } from '../../lib/time';
+import * as q from '../../models/actions-run-query';
+import { getRepoByOwnerAndName } from '../../models/repo';
+import { getUserByName } from '../../models/user';
+import { artifactFile } from './artifact-files';
+
+// Artifacts through the REST API (Gitea's routers/api/v1/repo/action.go). Status values:
+// pending (uploading), confirmed, expired, pending-deletion, deleted. The zip download answers
+// 302 to a signed address valid for an hour, as Gitea's buildSigURL; that address needs no
+// other credentials (a browser or curl follows it without the token).
+
+const SIGNED_URL_SECONDS = 3600;
+
+/** One entry per (run, name): uploads of old protocols keep a row per file. */
+function firstPerName(rows: ActionArtifact[]): ActionArtifact[] {
+  const seen = new Set<string>();
+  return rows.filter((a) => {
+    const key = `${a.run_id}\0${a.artifact_name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export async function listArtifacts(db: DB, repoId: number, runId: number | undefined, name: string | undefined): Promise<ActionArtifact[]> {
+  return firstPerName(await q.findArtifacts(db, { repoId, runId, name }));
+}
+
+/** Gitea's getArtifactByPathParam: only uploaded (confirmed or expired) artifacts of the repository. */
+export async function getArtifact(db: DB, repoId: number, id: number): Promise<ActionArtifact> {
+  const a = Number.isSafeInteger(id) && id > 0 ? await q.getArtifactOfRepo(db, repoId, id) : undefined;
+  if (!a || (a.status !== 'confirmed' && a.status !== 'expired')) throw new NotFoundError('artifact not found');
+  return a;
+}
+
+/** Marked for deletion; cleanup_actions removes the bytes (Gitea's SetArtifactNeedDelete). */
+export async function deleteArtifact(db: DB, repoId: number, id: number): Promise<void> {
+  const a = await getArtifact(db, repoId, id);
+  await q.markArtifactsDeleted(db, a.run_id, a.artifact_name, nowUnix());
+}
+
+function signature(instanceSecret: string, endpoint: string, expires: number, id: number): string {
+  const key = crypto.hkdfSync('sha256', Buffer.from(instanceSecret, 'utf8'), Buffer.alloc(0), 'hearth:actions-artifact-url', 32);
+  return crypto.createHmac('sha256', Buffer.from(key)).update(`${endpoint}${expires}${id}`).digest('base64url');
+}
+
+const rawEndpoint = (owner: string, repo: string, id: number) =>
+  `api/v1/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/actions/artifacts/${id}/zip/raw`;
+
+/** The signed address of an artifact's zip (404 when expired). */
+export async function artifactDownloadUrl(
+  db: DB, config: Config, instanceSecret: string, repo: { id: number; owner: string; name: string }, id: number,
+): Promise<string> {
+  const a = await getArtifact(db, repo.id, id);
+  if (a.status === 'expired') throw new NotFoundError('Artifact has expired');
+  const endpoint = rawEndpoint(repo.owner, repo.name, a.id);
+  const expires = nowUnix() + SIGNED_URL_SECONDS;
+  return `${config.server.root_url}${endpoint}?sig=${signature(instanceSecret, endpoint, expires, a.id)}&expires=${expires}`;
+}
+
+export type ArtifactFile = { path: string; size: number; filename: string };
+
+/** The bytes behind a signed address: a wrong or expired signature is a 404, as any unknown artifact. */
+export async function signedArtifactFile(
+  db: DB, config: Config, instanceSecret: string, path: { owner: string; repo: string },
+  id: number, sig: string, expires: number,
+): Promise<ArtifactFile> {
+  const expected = signature(instanceSecret, rawEndpoint(path.owner, path.repo, id), expires, id);
+  const ok = sig.length === expected.length && crypto.timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
+  if (!ok || expires < nowUnix()) throw new NotFoundError('artifact not found');
+  const owner = await getUserByName(db, path.owner);
+  const repo = owner && (await getRepoByOwnerAndName(db, owner.id, path.repo));
+  if (!repo) throw new NotFoundError('artifact not found');
+  const a = await getArtifact(db, repo.id, id);
+  const file = artifactFile(config, a.storage_path);
+  const stat = file ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
+  if (!file || !stat?.isFile()) throw new NotFoundError('artifact not found');
+  return { path: file, size: stat.size, filename: `${a.artifact_name}.zip` };
+}

@@ -1,0 +1,182 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { ActionArtifact, ActionTask } from '../../db/schema';
+import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { nowUnix } from '../../lib/time';
+import { getRunJob } from '../../models/actions-engine';
+import * as m from '../../models/actions-artifacts-v4';
+import { getTask } from '../../models/actions-tasks';
+import { artifactFile } from './artifact-files';
+import { verifyRuntimeToken } from './runtime-token';
+
+// The artifact v4 protocol of upload-artifact@v4 / download-artifact@v4 (Gitea's
+// routers/api/actions/artifactsv4.go): twirp JSON calls authenticated by the runtime token, and
+// blob-style uploads and downloads on signed addresses. Blocks wait under tmpv4/ until
+// FinalizeArtifact joins them (in block-list order) into <run>/<id>-<name>.zip.
+
+export const V4_BASE = 'twirp/github.actions.results.api.v1.ArtifactService';
+const URL_SECONDS = 3600;
+
+export type V4Deps = { config: Config; secret: string };
+export type V4Caller = { task: ActionTask; runId: number; jobId: number };
+
+/** The running task a runtime token (Bearer) names. */
+export async function v4Caller(db: DB, deps: V4Deps, authorization: string | undefined): Promise<V4Caller> {
+  const m1 = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+  const claims = m1 ? verifyRuntimeToken(deps.secret, m1[1]!.trim()) : null;
+  const task = claims ? await getTask(db, claims.taskId) : undefined;
+  if (!claims || !task || task.status !== 'running') throw new UnauthorizedError('Error runner api getting task');
+  const job = await getRunJob(db, task.job_id);
+  if (!job) throw new UnauthorizedError('Error runner api getting task');
+  return { task, runId: job.run_id, jobId: job.id };
+}
+
+/** Gitea's validateRunIDV4: the run named in the body must be the task's. */
+export function checkRun(c: V4Caller, rawRunId: unknown): void {
+  if (Number(rawRunId) !== c.runId) throw new BadRequestError('Error runID not match');
+}
+
+const signKey = (secret: string) => crypto.createHmac('sha256', secret).update('actions-artifacts-v4').digest();
+
+function signature(secret: string, endp: string, expires: string, name: string, taskId: number, artifactId: number): Buffer {
+  return crypto.createHmac('sha256', signKey(secret)).update(`${endp}\0${expires}\0${name}\0${taskId}\0${artifactId}`).digest();
+}
+
+export function signedUrl(deps: V4Deps, endp: string, name: string, taskId: number, artifactId: number): string {
+  const expires = String(nowUnix() + URL_SECONDS);
+  const sig = signature(deps.secret, endp, expires, name, taskId, artifactId).toString('base64url');
+  const q = new URLSearchParams({ sig, expires, artifactName: name, taskID: String(taskId), artifactID: String(artifactId) });
+  return `${deps.config.server.root_url.replace(/\/?$/, '/')}${V4_BASE}/${endp}?${q}`;
+}
+
+export type SignedQuery = { sig?: string; expires?: string; artifactName?: string; taskID?: string; artifactID?: string };
+
+/** The artifact a signed address names; a wrong or expired signature is 401, as Gitea. */
+export async function verifySigned(db: DB, deps: V4Deps, endp: string, q: SignedQuery): Promise<{ task: ActionTask; artifact: ActionArtifact; runId: number }> {
+  const want = signature(deps.secret, endp, q.expires ?? '', q.artifactName ?? '', Number(q.taskID), Number(q.artifactID));
+  const got = Buffer.from(q.sig ?? '', 'base64url');
+  if (got.length !== want.length || !crypto.timingSafeEqual(got, want)) throw new UnauthorizedError('Error unauthorized');
+  if (!(Number(q.expires) >= nowUnix())) throw new UnauthorizedError('Error link expired');
+  const task = await getTask(db, Number(q.taskID));
+  const job = task ? await getRunJob(db, task.job_id) : undefined;
+  if (!task || !job) throw new NotFoundError('Error artifact not found');
+  // As Gitea: the addresses serve only while the task that asked for them runs.
+  if (task.status !== 'running') throw new UnauthorizedError('Error runner api getting task: task is not running');
+  const artifact = await m.artifactByName(db, job.run_id, q.artifactName ?? '');
+  if (!artifact) throw new NotFoundError('Error artifact not found');
+  return { task, artifact, runId: job.run_id };
+}
+
+const tmpDir = (config: Config, runId: number, artifactId: number) =>
+  path.join(config.server.data_dir, 'actions_artifacts', 'tmpv4', String(runId), String(artifactId));
+
+export async function createArtifact(db: DB, deps: V4Deps, c: V4Caller, name: string, expiresAt?: string): Promise<string> {
+  if (!name || /[\\/":<>|*?\r\n]/.test(name)) throw new BadRequestError('invalid artifact name');
+  const now = nowUnix();
+  const days = deps.config.actions.artifact_retention_days;
+  const expired = expiresAt ? Math.floor(Date.parse(expiresAt) / 1000) : days ? now + days * 86400 : 0;
+  let a = await m.artifactByName(db, c.runId, name);
+  if (a) {
+    await m.updateArtifact(db, a.id, { status: 'pending', file_size: 0, file_compressed_size: 0, updated_unix: now, expired_unix: expired || 0 });
+  } else {
+    a = await m.insertArtifact(db, {
+      run_id: c.runId, runner_id: c.task.runner_id, repo_id: c.task.repo_id, owner_id: c.task.owner_id, commit_sha: c.task.commit_sha,
+      artifact_name: name, artifact_path: `${name}.zip`, content_encoding: m.V4_ENCODING, status: 'pending',
+      created_unix: now, updated_unix: now, expired_unix: expired || 0,
+    });
+  }
+  fs.rmSync(tmpDir(deps.config, c.runId, a.id), { recursive: true, force: true });
+  return signedUrl(deps, 'UploadArtifact', name, c.task.id, a.id);
+}
+
+/** One PUT of the upload: a block (kept by id), the block list, or bytes appended in order. */
+export async function uploadPart(
+  deps: V4Deps, s: { artifact: ActionArtifact; runId: number }, comp: string, blockId: string, body: Readable,
+): Promise<void> {
+  const dir = tmpDir(deps.config, s.runId, s.artifact.id);
+  fs.mkdirSync(dir, { recursive: true });
+  if (comp === '') {
+    // A single-shot blob PUT: the whole file at once.
+    await pipeline(body, fs.createWriteStream(path.join(dir, 'append')));
+    return;
+  }
+  if (comp === 'block' || comp === 'appendBlock') {
+    const file = blockId ? path.join(dir, `block-${Buffer.from(blockId).toString('base64url')}`) : path.join(dir, 'append');
+    await pipeline(body, fs.createWriteStream(file, { flags: blockId ? 'w' : 'a' }));
+    return;
+  }
+  if (comp.toLowerCase() === 'blocklist') {
+    await pipeline(body, fs.createWriteStream(path.join(dir, 'blocklist.xml')));
+    return;
+  }
+  throw new BadRequestError(`unknown comp ${comp}`);
+}
+
+/** The block ids of an Azure block list, in order (Latest, Committed or Uncommitted entries). */
+function blockIds(xml: string): string[] {
+  return [...xml.matchAll(/<(?:Latest|Committed|Uncommitted)>([^<]*)<\/(?:Latest|Committed|Uncommitted)>/g)].map((x) => x[1]!.trim());
+}
+
+/** Joins the uploaded parts into the artifact's file, checks the hash, marks it confirmed. */
+export async function finalizeArtifact(db: DB, deps: V4Deps, c: V4Caller, name: string, hash?: string): Promise<number> {
+  const a = await m.artifactByName(db, c.runId, name);
+  if (!a) throw new NotFoundError('Error artifact not found');
+  const dir = tmpDir(deps.config, c.runId, a.id);
+  const list = path.join(dir, 'blocklist.xml');
+  const parts = fs.existsSync(list)
+    ? blockIds(fs.readFileSync(list, 'utf8')).map((id) => path.join(dir, `block-${Buffer.from(id).toString('base64url')}`))
+    : [path.join(dir, 'append')];
+  const storagePath = `${c.runId}/${a.id}-${crypto.randomBytes(4).toString('hex')}.zip`;
+  const target = artifactFile(deps.config, storagePath)!;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const digest = crypto.createHash('sha256');
+  const out = fs.openSync(target, 'w');
+  let size = 0;
+  try {
+    for (const p of parts) {
+      if (!fs.existsSync(p)) throw new BadRequestError('Error merge chunks');
+      const data = fs.readFileSync(p);
+      digest.update(data);
+      fs.writeSync(out, data);
+      size += data.length;
+    }
+  } finally {
+    fs.closeSync(out);
+  }
+  if (hash && hash.replace(/^sha256:/, '') !== digest.digest('hex')) {
+    fs.rmSync(target, { force: true });
+    throw new BadRequestError('Error merge chunks: checksum mismatch');
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  await m.updateArtifact(db, a.id, { status: 'confirmed', file_size: size, file_compressed_size: size, storage_path: storagePath, updated_unix: nowUnix() });
+  return a.id;
+}
+
+export async function listArtifacts(db: DB, c: V4Caller, filter: { name?: string; id?: number }): Promise<ActionArtifact[]> {
+  const rows = await m.confirmedArtifactsOfRun(db, c.runId);
+  const seen = new Set<string>();
+  return rows.filter((a) => {
+    if (a.content_encoding !== m.V4_ENCODING || a.artifact_path !== `${a.artifact_name}.zip`) return false;
+    if (filter.name !== undefined && a.artifact_name !== filter.name) return false;
+    if (filter.id !== undefined && a.id !== filter.id) return false;
+    return !seen.has(a.artifact_name) && !!seen.add(a.artifact_name);
+  });
+}
+
+export async function downloadUrl(db: DB, deps: V4Deps, c: V4Caller, name: string): Promise<string> {
+  const a = await m.artifactByName(db, c.runId, name);
+  if (!a || a.status !== 'confirmed') throw new NotFoundError('Error artifact not found');
+  return signedUrl(deps, 'DownloadArtifact', name, c.task.id, a.id);
+}
+
+export async function deleteArtifact(db: DB, c: V4Caller, name: string): Promise<number> {
+  const a = await m.artifactByName(db, c.runId, name);
+  if (!a) throw new NotFoundError('Error artifact not found');
+  await m.updateArtifact(db, a.id, { status: 'pending-deletion', updated_unix: nowUnix() });
+  return a.id;
+}

@@ -1,0 +1,12 @@
+import { BadRequestError } from '../../lib/errors';
+
+// Gitea's services/secrets ValidateName, used for secrets and variables alike: letters, digits
+// and underscores, not starting with a digit, not GITEA_ or GITHUB_ (reserved for the runner's
+// own). Names are stored upper-cased, so lookups upper-case too.
+const NAME = /^[A-Z_][A-Z0-9_]*$/i;
+const RESERVED = /^GIT(EA|HUB)_/i;
+
+export function validActionsName(name: string, what: 'secret' | 'variable'): string {
+  if (!NAME.test(name) || RESERVED.test(name)) throw new BadRequestError(`invalid ${what} name`);
+  return name.toUpperCase();
+}

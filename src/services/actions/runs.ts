@@ -1,0 +1,158 @@
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { ActionRun, ActionRunJob, User } from '../../db/schema';
+import { backgroundError } from '../../lib/background-log';
+import { NotFoundError } from '../../lib/errors';
+import { withKeyLock } from '../../lib/keyed-lock';
+import { nowUnix } from '../../lib/time';
+import { activeRunsInGroup, cancelTaskRows, getRun, getRunJob, jobsOfRun, setJobStatus } from '../../models/actions-engine';
+import { getRepoById } from '../../models/repo';
+import { getUserById } from '../../models/user';
+import { planContext } from './run-create';
+import { emitJobHook, emitRunHook, postJobStatus, type NotifyCtx } from './run-notify';
+import { isDone, isHeld, refreshRunStatus, resolveJobs } from './run-state';
+
+export { dispatchWorkflow } from './dispatch';
+
+// The engine's entry points for the other Actions parts: a run just created, a job a runner
+// started or finished (A3's task protocol), a cancel (the API), and the follow-ups of each:
+// dependents released or skipped, the run's status derived, commit statuses and webhooks sent,
+// runs of a concurrency group cancelled or released. Work on one repository's runs is serialized.
+
+/** What the engine needs beyond the database. */
+export type ActionsDeps = { config: Config; secret: string };
+
+export const repoLock = (repoId: number) => `actions-repo:${repoId}`;
+
+type Loaded = NotifyCtx & { jobs: ActionRunJob[] };
+
+async function load(db: DB, config: Config, runId: number): Promise<Loaded | null> {
+  const run = await getRun(db, runId);
+  if (!run) return null;
+  const repo = await getRepoById(db, run.repo_id);
+  const owner = repo ? await getUserById(db, repo.owner_id) : undefined;
+  if (!repo || !owner) return null;
+  return { db, config, repo, owner, run, jobs: await jobsOfRun(db, run.id) };
+}
+
+/** Commit statuses and webhooks never fail the engine: they are logged. */
+async function quietly(what: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    backgroundError({ err, what }, 'actions notification failed');
+  }
+}
+
+async function postStatuses(l: Loaded, jobs: ActionRunJob[]): Promise<void> {
+  const all = await jobsOfRun(l.db, l.run.id);
+  for (const job of jobs) {
+    const index = all.findIndex((j) => j.id === job.id);
+    const fresh = all[index] ?? job;
+    await quietly('commit status', () => postJobStatus(l, fresh, Math.max(0, index)));
+    const action = fresh.status === 'waiting' ? 'queued' : fresh.status === 'blocked' ? 'waiting' : isDone(fresh.status) ? 'completed' : 'in_progress';
+    await quietly('workflow_job hook', () => emitJobHook(l, fresh, Math.max(0, index), action));
+  }
+}
+
+/** Releases or skips what can move, derives the run's status, notifies; then follows the group. */
+async function settle(db: DB, deps: ActionsDeps, l: Loaded, touched: ActionRunJob[], created = false): Promise<void> {
+  const actor = l.run.trigger_user_id > 0 ? (await getUserById(db, l.run.trigger_user_id)) ?? null : null;
+  const base = await planContext(db, deps.config, l.run, l.repo, l.owner, actor, l.jobs[0]?.workflow_payload);
+  const moved = await resolveJobs(db, l.run, base);
+  const { before, after } = await refreshRunStatus(db, l.run);
+  const n: Loaded = { ...l, run: after };
+  if (created) await quietly('workflow_run hook', () => emitRunHook(n, 'requested'));
+  const seen = new Set<number>();
+  await postStatuses(n, [...touched, ...moved].filter((j) => !seen.has(j.id) && seen.add(j.id)));
+  if (before.status !== after.status) {
+    if (after.status === 'running') await quietly('workflow_run hook', () => emitRunHook(n, 'in_progress'));
+    if (isDone(after.status)) await quietly('workflow_run hook', () => emitRunHook(n, 'completed'));
+  }
+  if (isDone(after.status) && after.concurrency_group) await releaseGroup(db, deps, after);
+}
+
+/** The oldest run held behind a finished one of its group may start. */
+async function releaseGroup(db: DB, deps: ActionsDeps, run: ActionRun): Promise<void> {
+  const next = (await activeRunsInGroup(db, run.repo_id, run.concurrency_group!, run.id))[0];
+  if (!next || (await isHeld(db, next))) return;
+  const l = await load(db, deps.config, next.id);
+  if (l) await settle(db, deps, l, []);
+}
+
+/** Cancels the unfinished jobs of a run (running tasks included); the jobs cancelled. */
+async function cancelJobs(db: DB, jobs: ActionRunJob[]): Promise<ActionRunJob[]> {
+  const now = nowUnix();
+  const out: ActionRunJob[] = [];
+  for (const job of jobs.filter((j) => !isDone(j.status))) {
+    if (job.task_id) await cancelTaskRows(db, job.task_id, now);
+    await setJobStatus(db, job.id, 'cancelled', now);
+    out.push({ ...job, status: 'cancelled' });
+  }
+  return out;
+}
+
+/** After a run was inserted: earlier runs of a cancel-in-progress group are cancelled, its first jobs released. */
+export async function runCreated(db: DB, deps: ActionsDeps, runId: number): Promise<void> {
+  const first = await getRun(db, runId);
+  if (!first) return;
+  await withKeyLock(repoLock(first.repo_id), async () => {
+    const l = await load(db, deps.config, runId);
+    if (!l) return;
+    if (l.run.workflow_error) {
+      await quietly('workflow_run hook', () => emitRunHook(l, 'requested'));
+      await quietly('workflow_run hook', () => emitRunHook(l, 'completed'));
+      return;
+    }
+    if (l.run.concurrency_group) {
+      // As Gitea (CancelPreviousJobsByRunConcurrency): earlier runs of the group not running yet
+      // are replaced by this one; running ones too with cancel-in-progress, else this one waits.
+      for (const other of await activeRunsInGroup(db, l.run.repo_id, l.run.concurrency_group, l.run.id)) {
+        if (other.id > l.run.id || (!l.run.concurrency_cancel && other.status === 'running')) continue;
+        const ol = await load(db, deps.config, other.id);
+        if (ol) await settle(db, deps, ol, await cancelJobs(db, ol.jobs));
+      }
+    }
+    await settle(db, deps, l, l.jobs, true);
+  });
+}
+
+/** A3: a task reached its final result; dependents move, the run's status follows. */
+export async function jobResultReported(db: DB, deps: ActionsDeps, jobId: number): Promise<void> {
+  const job = await getRunJob(db, jobId);
+  if (!job) return;
+  await withKeyLock(repoLock(job.repo_id), async () => {
+    const l = await load(db, deps.config, job.run_id);
+    const fresh = await getRunJob(db, jobId);
+    if (l && fresh) await settle(db, deps, l, [fresh]);
+  });
+}
+
+/** A3: a runner took the job (its status is running); the run and the commit status follow. */
+export async function jobStarted(db: DB, deps: ActionsDeps, jobId: number): Promise<void> {
+  await jobResultReported(db, deps, jobId);
+}
+
+/** Cancels every unfinished job of the run (a running task is told on its next update). */
+export async function cancelRun(db: DB, deps: ActionsDeps, runId: number, _doer: User | null): Promise<void> {
+  const run = await getRun(db, runId);
+  if (!run) throw new NotFoundError('run not found');
+  await withKeyLock(repoLock(run.repo_id), async () => {
+    const l = await load(db, deps.config, runId);
+    if (!l || isDone(l.run.status)) return;
+    await settle(db, deps, l, await cancelJobs(db, l.jobs));
+  });
+}
+
+/** Cancels one job (the cron tasks' abandoned and endless jobs). */
+export async function cancelJob(db: DB, deps: ActionsDeps, jobId: number, result: 'cancelled' | 'failure' = 'cancelled'): Promise<void> {
+  const job = await getRunJob(db, jobId);
+  if (!job || isDone(job.status)) return;
+  await withKeyLock(repoLock(job.repo_id), async () => {
+    const now = nowUnix();
+    if (job.task_id) await cancelTaskRows(db, job.task_id, now, result);
+    await setJobStatus(db, job.id, result, now);
+    const l = await load(db, deps.config, job.run_id);
+    if (l) await settle(db, deps, l, [{ ...job, status: result }]);
+  });
+}

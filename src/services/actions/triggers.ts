@@ -1,0 +1,91 @@
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { Comment, Issue, Release } from '../../db/schema';
+import type { RefUpdate } from '../../git/hooks';
+import { repoDir } from '../../git/repo';
+import { COMMENT_TYPE } from '../../lib/comment-type';
+import { getIssueById } from '../../models/issue';
+import { getRepoById } from '../../models/repo';
+import { getUserById } from '../../models/user';
+import type { EventBus } from '../events/bus';
+import { enqueueJob, type JobQueue } from '../jobs/queue';
+import { payloadContext } from '../webhook/payloads';
+import { detectRuns } from './detect';
+import { actionsEnabled } from './enabled';
+import type { ActionsDeps } from './runs';
+import { refreshSchedules } from './schedules';
+import { commentDetections, issueDetections, refDetections, releaseDetections, type Base } from './trigger-events';
+
+// Workflows follow the domain events. The subscriber only checks that Actions are on for the
+// repository and queues a durable job (one key per repository: its events run in order); the
+// job reads the workflow files from git and creates the runs, so a push answers as fast with
+// workflows as without.
+
+export const TRIGGER_JOB = 'actions.trigger';
+
+export type TriggerJob =
+  | { type: 'refs'; repoId: number; doerId: number; updates: RefUpdate[] }
+  | { type: 'issue'; repoId: number; doerId: number; issueId: number; action: string }
+  | { type: 'comment'; repoId: number; doerId: number; issueId: number; comment: Comment; action: string }
+  | { type: 'release'; repoId: number; doerId: number; release: Release; action: string };
+
+async function handle(db: DB, deps: ActionsDeps, job: TriggerJob): Promise<void> {
+  const [repo, doer] = await Promise.all([getRepoById(db, job.repoId), getUserById(db, job.doerId)]);
+  if (!repo || !doer || !actionsEnabled(deps.config, repo)) return;
+  const owner = await getUserById(db, repo.owner_id);
+  const c = owner ? await payloadContext(db, deps.config, repo, doer) : null;
+  if (!owner || !c) return;
+  const base: Base = { repo, owner, doer, dir: repoDir(deps.config.repository.root, owner.name, repo.name) };
+  const skip = deps.config.actions.skip_workflow_strings;
+  let found;
+  if (job.type === 'refs') {
+    found = (await Promise.all(job.updates.map((u) => refDetections(base, c, u, skip)))).flat();
+    if (job.updates.some((u) => u.ref === `refs/heads/${repo.default_branch}`)) await refreshSchedules(db, deps, base);
+  } else if (job.type === 'release') {
+    found = await releaseDetections(base, c, job.release, job.action);
+  } else {
+    const issue = await getIssueById(db, job.issueId);
+    if (!issue) return;
+    found = job.type === 'issue' ? await issueDetections(base, c, issue, job.action, skip)
+      : await commentDetections(base, c, issue, job.comment, job.action);
+  }
+  for (const d of found) await detectRuns(db, deps, { ...base, ...d });
+}
+
+/** The Gitea hook actions an issue change stands for (as its notifier sends them). */
+function changeActions(before: Issue, issue: Issue, events: Comment[]): string[] {
+  const out: string[] = [];
+  const has = (t: number) => events.some((c) => c.type === t);
+  if (has(COMMENT_TYPE.changeTitle) || issue.content !== before.content) out.push('edited');
+  if (has(COMMENT_TYPE.label)) out.push('label_updated');
+  for (const m of events.filter((c) => c.type === COMMENT_TYPE.milestone)) out.push(m.milestone_id ? 'milestoned' : 'demilestoned');
+  for (const a of events.filter((c) => c.type === COMMENT_TYPE.assignees)) out.push(a.removed_assignee ? 'unassigned' : 'assigned');
+  if (issue.is_closed !== before.is_closed) out.push(issue.is_closed ? 'closed' : 'reopened');
+  return out;
+}
+
+export function subscribeActions(bus: EventBus, db: DB, config: Config, secret: string, jobs: JobQueue): void {
+  const deps: ActionsDeps = { config, secret };
+  const queue = async (repo: { id: number } & Parameters<typeof actionsEnabled>[1], job: TriggerJob) => {
+    if (!actionsEnabled(config, repo)) return;
+    await enqueueJob(db, { kind: TRIGGER_JOB, key: `repo:${repo.id}:actions`, payload: job, maxAttempts: 3 });
+  };
+  const ids = (e: { repo: { id: number }; doer: { id: number } }) => ({ repoId: e.repo.id, doerId: e.doer.id });
+  bus.on('refs.moved', 'actions', (e) => queue(e.repo, { type: 'refs', ...ids(e), updates: e.updates }));
+  bus.on('issue.opened', 'actions', (e) => queue(e.repo, { type: 'issue', ...ids(e), issueId: e.issue.id, action: 'opened' }));
+  bus.on('issue.changed', 'actions', async (e) => {
+    for (const action of changeActions(e.before, e.issue, e.events)) await queue(e.repo, { type: 'issue', ...ids(e), issueId: e.issue.id, action });
+  });
+  bus.on('pull.synchronized', 'actions', (e) => queue(e.repo, { type: 'issue', ...ids(e), issueId: e.issue.id, action: 'synchronized' }));
+  bus.on('pull.merged', 'actions', (e) => queue(e.repo, { type: 'issue', ...ids(e), issueId: e.issue.id, action: 'closed' }));
+  bus.on('pull.review_requested', 'actions', (e) => queue(e.repo, {
+    type: 'issue', ...ids(e), issueId: e.issue.id, action: e.removed ? 'review_request_removed' : 'review_requested',
+  }));
+  for (const [name, action] of [['comment.created', 'created'], ['comment.edited', 'edited'], ['comment.deleted', 'deleted']] as const) {
+    bus.on(name, 'actions', (e) => queue(e.repo, { type: 'comment', ...ids(e), issueId: e.issue.id, comment: e.comment, action }));
+  }
+  for (const [name, action] of [['release.published', 'published'], ['release.updated', 'updated'], ['release.deleted', 'deleted']] as const) {
+    bus.on(name, 'actions', (e) => queue(e.repo, { type: 'release', ...ids(e), release: e.release, action }));
+  }
+  jobs.register(TRIGGER_JOB, { backoff: () => 5, handler: (payload) => handle(db, deps, payload as TriggerJob) });
+}
