@@ -8,6 +8,7 @@ import { acquirePidLock, makeDirectory, type PidLock } from './lib/pid-lock';
 import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
 import { createApp } from './routes/app';
 import { setUpBackground } from './services/background';
+import { startEmbeddedRunner } from './services/actions/embedded-runner';
 import { startCron } from './services/cron/scheduler';
 import { ensureInitialAdmin, type InitialAdmin } from './services/user/setup';
 
@@ -78,8 +79,11 @@ async function serve({ hearth, server, host, background, lock, initialAdmin }: L
   // Jobs once root_url is known (a job left by the last run may start at once).
   await background.start();
   const cron = startCron(hearth);
+  const runner = await startEmbeddedRunner(hearth, `http://${shownHost === '[::]' ? '[::1]' : shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`);
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
+    // the embedded runner cancels its jobs and reports them while the server still answers
+    await runner?.stop();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

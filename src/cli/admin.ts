@@ -9,9 +9,11 @@ import { adminDeleteUser, adminEditUser, adminSearchUsers } from '../services/us
 import { createToken } from '../services/user/tokens';
 import { changePassword, createUser, requireUser } from '../services/user/users';
 import { CliError, existingInstanceConfig, withCommonOptions, type CommonOptions } from './options';
+import { badgeCommands } from './admin-badge';
+import { advisoryCommands } from './admin-advisories';
 
 /** Opens (and migrates) an existing database for one command, closing it whatever happens. */
-async function withHearth<T>(opts: CommonOptions, fn: (h: Hearth) => Promise<T>): Promise<T> {
+export async function withHearth<T>(opts: CommonOptions, fn: (h: Hearth) => Promise<T>): Promise<T> {
   const h = await openHearth(existingInstanceConfig(opts), createLogger('warn'));
   try {
     return await fn(h);
@@ -171,4 +173,6 @@ export function adminCommands(program: Command): void {
       (v: string, prev: string[]) => prev.concat(v.split(',')), [] as string[])
     .option('--unset', 'clear the flag instead of setting it')
     .action(mustChangePasswordCommand);
+  badgeCommands(admin);
+  advisoryCommands(admin);
 }

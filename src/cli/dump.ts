@@ -21,7 +21,7 @@ export function dumpCommand(program: Command): void {
     .option('-o, --output <file>', 'archive to write (.tar or .tar.gz; "-" for a tar on stdout)')
     .option('--skip-repos', 'leave the repositories out')
     .option('--skip-attachments', 'leave issue and release attachments out')
-    .option('--skip-packages', 'leave package files out')
+    .option('--skip-packages', 'leave package files and LFS objects out (they share one blob store)')
     .option('--skip-avatars', 'leave uploaded avatars out')
     .action(async (opts: DumpOptions) => {
       const config = configFrom(opts);

@@ -18,12 +18,16 @@ export function applyEnv(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): 
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
     const [sectionName, key, sub, ...rest] = name.slice(ENV_PREFIX.length).toLowerCase().split('__');
-    const nested = TABLE_SECTIONS.has(sectionName ?? '');
+    // A sub-table with defaults ([repository.signing]) takes HEARTH__REPOSITORY__SIGNING__KEY.
+    const subDefaults = sub !== undefined ? defaults[sectionName ?? '']?.[key ?? ''] : undefined;
+    const subTable = !!subDefaults && typeof subDefaults === 'object' && !Array.isArray(subDefaults);
+    const nested = TABLE_SECTIONS.has(sectionName ?? '') || subTable;
     if (!sectionName || !key || rest.length || (nested ? !sub : sub !== undefined)) {
       throw new ConfigError(`${name}: expected HEARTH__SECTION__KEY (HEARTH__CRON__TASK__KEY for a [cron.<task>] key)`);
     }
     const current = (raw[sectionName] ??= {}) as Record<string, unknown>;
     if (!nested) current[key] = coerceEnv(value, defaults[sectionName]?.[key]);
+    else if (subTable) ((current[key] ??= {}) as Record<string, unknown>)[sub!] = coerceEnv(value, (subDefaults as Record<string, unknown>)[sub!]);
     else ((current[key] ??= {}) as Record<string, unknown>)[sub!] = coerceEnv(value, tableKeyKind(sectionName, key, sub!));
   }
 }

@@ -42,6 +42,9 @@ export const configSchema = z.strictObject({
     // Empty: derived from http_addr and http_port (and follows the real port when 0).
     root_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
     data_dir: z.string().min(1).default('./data'),
+    // Gitea's [server] LFS_START_SERVER and LFS_MAX_FILE_SIZE (bytes; 0: no limit).
+    lfs_start_server: boolDefault(true),
+    lfs_max_file_size: z.number().int().min(0).default(0),
   }),
   database: section({
     path: z.string().default(''),
@@ -55,6 +58,18 @@ export const configSchema = z.strictObject({
     disable_migrations: boolDefault(false),
     disable_mirrors: boolDefault(false),
     enable_time_tracking: boolDefault(true),
+    // Gitea's [repository.signing]. "default" here is hearth's own instance key (generated on
+    // first use under <data_dir>/home); "none" by default, as a Gitea whose git has no signing key.
+    signing: section({
+      signing_key: z.string().min(1).default('none'),
+      signing_name: z.string().default(''),
+      signing_email: z.string().default(''),
+      signing_format: z.enum(['openpgp', 'ssh']).default('openpgp'),
+      initial_commit: z.array(z.string()).default(['always']),
+      crud_actions: z.array(z.string()).default(['pubkey', 'twofa', 'parentsigned']),
+      merges: z.array(z.string()).default(['pubkey', 'twofa', 'basesigned', 'commitssigned']),
+      wiki: z.array(z.string()).default(['never']),
+    }),
   }),
   security: section({
     secret_key: z.string().default(''),
@@ -83,6 +98,13 @@ export const configSchema = z.strictObject({
     max_size: z.number().int().min(1).default(2048),
     max_files: z.number().int().min(1).default(5),
   }),
+  // Gitea's [picture] avatar limits: bytes, pixels, and the size under which an upload is kept as sent.
+  picture: section({
+    avatar_max_file_size: z.number().int().min(1).default(1048576),
+    avatar_max_width: z.number().int().min(1).default(4096),
+    avatar_max_height: z.number().int().min(1).default(4096),
+    avatar_max_origin_size: z.number().int().min(0).default(262144),
+  }),
   ui: section({
     default_theme: z.string().default('gitea-auto'),
     reactions: z.array(z.string()).default(['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes']),
@@ -108,6 +130,15 @@ export const configSchema = z.strictObject({
     format: z.enum(['', 'text', 'json']).default(''),
     // One line per request at info (else at debug).
     access: boolDefault(false),
+  }),
+  // Gitea's [federation], served by default here (Gitea's default is off): nodeinfo, the users'
+  // ActivityPub actors, and inboxes that take only HTTP-signed requests. Actor keys are fetched
+  // only from hosts allowed_host_list allows (as [webhook]'s), at most max_size MiB.
+  federation: section({
+    enabled: boolDefault(true),
+    share_user_statistics: boolDefault(true),
+    max_size: z.number().int().min(1).default(4),
+    allowed_host_list: z.string().default('external'),
   }),
   // Gitea's [metrics]: GET /metrics in Prometheus' format; with a token, only for
   // `Authorization: Bearer <token>`.
@@ -146,6 +177,27 @@ export const configSchema = z.strictObject({
     limit_size_container: byteSize.default(-1),
     limit_size_maven: byteSize.default(-1),
   }),
+  // hearth's audit log: rows older than retention_days are deleted by the cleanup_audit_logs
+  // cron task; 0 keeps them forever. One year by default: long enough for a yearly review.
+  audit: section({
+    retention_days: z.number().int().min(0).default(365),
+  }),
+  // Gitea's [actions]: the timeouts of the cron tasks stop_zombie_tasks (a running task with no
+  // update), stop_endless_tasks (running too long) and cancel_abandoned_jobs (waiting too long),
+  // and how long logs and artifacts are kept (cleanup_actions). A commit message with one of the
+  // skip strings starts no push or pull_request run.
+  actions: section({
+    enabled: boolDefault(true),
+    zombie_task_timeout: duration.default('10m'),
+    endless_task_timeout: duration.default('3h'),
+    abandoned_job_timeout: duration.default('24h'),
+    log_retention_days: z.number().int().min(0).default(365),
+    artifact_retention_days: z.number().int().min(0).default(90),
+    skip_workflow_strings: z.array(z.string()).default(['[skip ci]', '[ci skip]', '[no ci]', '[skip actions]', '[actions skip]']),
+    // hearth's own runner inside the server (label `hearth`), for a one-machine setup: jobs run
+    // on this host as the server's user. Off by default.
+    embedded_runner: boolDefault(false),
+  }),
   cron: section({
     update_mirrors: cronTask({ pull_limit: z.number().int().optional(), push_limit: z.number().int().optional() }),
     repo_health_check: cronTask(gitCommand),
@@ -158,11 +210,22 @@ export const configSchema = z.strictObject({
       number_to_keep: z.number().int().min(0).optional(),
     }),
     cleanup_packages: cronTask(olderThan),
+    sync_repo_licenses: cronTask({}),
     delete_inactive_accounts: cronTask(olderThan),
     delete_repo_archives: cronTask({}),
     git_gc_repos: cronTask(gitCommand),
     resync_all_hooks: cronTask({}),
     delete_old_system_notices: cronTask(olderThan),
+    gc_lfs: cronTask({
+      ...olderThan, last_updated_more_than_ago: duration.optional(),
+      number_to_check_per_repo: z.number().int().optional(), proportion_to_check_per_repo: z.number().min(0).max(1).optional(),
+    }),
+    stop_zombie_tasks: cronTask({}),
+    stop_endless_tasks: cronTask({}),
+    cancel_abandoned_jobs: cronTask({}),
+    start_schedule_tasks: cronTask({}),
+    cleanup_actions: cronTask({}),
+    cleanup_audit_logs: cronTask({}),
   }),
 });
 

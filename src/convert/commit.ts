@@ -2,16 +2,18 @@ import type { Config } from '../config/schema';
 import type { User } from '../db/schema';
 import type { LogCommit, Person } from '../git/log';
 import type { RepoAccess } from '../services/repo/repos';
+import type { Verification } from '../services/signing/verify-commit';
 import { repoUrls } from './repo';
 import { toApiUser } from './user';
 
 /** Git's strict ISO dates as Go renders a time.Time: a zero offset is `Z`. */
 export const goTime = (iso: string) => iso.replace(/[+-]00:00$/, 'Z');
 
-/** Unsigned as far as hearth knows: it does not verify signatures (Gitea's reason for that case). */
+/** An unsigned commit (Gitea's reason for that case). */
 export const UNVERIFIED = { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
 
-export type CommitJsonOptions = { verification: boolean };
+/** `verifications`: the commits' checked signatures (unsigned when missing). */
+export type CommitJsonOptions = { verification: boolean; verifications?: Map<string, Verification> };
 
 const commitUser = (p: Person) => ({ name: p.name, email: p.email, date: goTime(p.date) });
 
@@ -38,7 +40,7 @@ export function toApiCommit(
       committer: commitUser(c.committer),
       message: c.message,
       tree: { url: `${url}/git/trees/${c.tree}`, sha: c.tree, created: goTime(c.committer.date) },
-      verification: opts.verification ? UNVERIFIED : null,
+      verification: opts.verification ? opts.verifications?.get(c.sha) ?? UNVERIFIED : null,
     },
     author: account(c.author.email),
     committer: account(c.committer.email),
@@ -49,7 +51,9 @@ export function toApiCommit(
 }
 
 export function toApiCommits(
-  config: Config, access: RepoAccess, list: { commits: LogCommit[]; users: Map<string, User> }, viewer: User | null, opts: CommitJsonOptions,
+  config: Config, access: RepoAccess, list: { commits: LogCommit[]; users: Map<string, User>; verifications?: Map<string, Verification> },
+  viewer: User | null, opts: CommitJsonOptions,
 ) {
-  return list.commits.map((c) => toApiCommit(config, access, c, list.users, viewer, opts));
+  const withChecked = { verifications: list.verifications, ...opts };
+  return list.commits.map((c) => toApiCommit(config, access, c, list.users, viewer, withChecked));
 }

@@ -56,8 +56,10 @@ function toContents(api: string, html: string, ref: string, web: string, item: C
     url: self,
     html_url: htmlUrl,
     git_url: gitUrl,
-    download_url: isBlob ? `${html}/raw/${web}/${path}` : null,
+    // An LFS file downloads from media/, which sends the object rather than its pointer.
+    download_url: isBlob ? `${html}/${item.lfs ? 'media' : 'raw'}/${web}/${path}` : null,
     submodule_git_url: type === 'submodule' ? (item.submoduleUrl ?? null) : null,
+    ...(item.lfs ? { lfs_oid: item.lfs.oid, lfs_size: item.lfs.size } : {}),
     _links: { self, git: gitUrl, html: htmlUrl },
   };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema';
+import { goDuration } from '../lib/go-duration';
 import type { Mirror, Repository, User } from '../db/schema';
 import { isoTime } from '../lib/time';
 import { ACCESS } from '../services/permissions';
@@ -23,15 +24,6 @@ export type RepoView = {
   mirror?: Pick<Mirror, 'interval_seconds' | 'updated_unix'> | null;
 };
 
-/** Seconds as Go's time.Duration.String() writes whole seconds: "8h0m0s", "10m0s", "0s". */
-export function goDuration(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  if (h) return `${h}h${m}m${s}s`;
-  return m ? `${m}m${s}s` : `${s}s`;
-}
-
 export const permissionOf = (mode: number): ApiPermission => ({
   admin: mode >= ACCESS.admin, push: mode >= ACCESS.write, pull: mode >= ACCESS.read,
 });
@@ -47,6 +39,16 @@ export function repoUrls(config: Config, ownerName: string, name: string) {
     url: `${root}api/v1/repos/${encodeURIComponent(ownerName)}/${encodeURIComponent(name)}`,
     link: '',
   };
+}
+
+/** The stored SPDX identifiers (services/repo/licenses.ts keeps them current). */
+export function licensesOf(repo: Pick<Repository, 'licenses'>): string[] {
+  try {
+    const l = JSON.parse(repo.licenses ?? '[]') as unknown;
+    return Array.isArray(l) ? l.map(String) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** Every field of the reference's Repository, for a caller with access `mode`. */
@@ -113,7 +115,8 @@ export function toApiRepo(config: Config, view: RepoView, viewer: User | null): 
     default_delete_branch_after_merge: s.default_delete_branch_after_merge,
     default_merge_style: s.default_merge_style,
     default_allow_maintainer_edit: s.default_allow_maintainer_edit,
-    avatar_url: '',
+    // As Gitea: an uploaded avatar's URL, empty for a repository without one.
+    avatar_url: repo.avatar ? `${config.server.root_url}repo-avatars/${repo.avatar}` : '',
     internal: false,
     // As Gitea: from the mirror row; empty and the zero time for other repositories.
     mirror_interval: view.mirror ? goDuration(view.mirror.interval_seconds) : '',
@@ -121,6 +124,6 @@ export function toApiRepo(config: Config, view: RepoView, viewer: User | null): 
     mirror_updated: view.mirror ? isoTime(view.mirror.updated_unix) : '0001-01-01T00:00:00Z',
     ...(view.transfer ? { repo_transfer: view.transfer } : {}),
     topics: topicsOf(repo),
-    licenses: view.licenses ?? [],
+    licenses: view.licenses ?? licensesOf(repo),
   };
 }

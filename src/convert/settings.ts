@@ -20,7 +20,7 @@ export const toApiSettings = (config: Config) => ({
     migrations_disabled: config.repository.disable_migrations,
     stars_disabled: config.repository.disable_stars,
     time_tracking_disabled: !config.repository.enable_time_tracking,
-    lfs_disabled: true,
+    lfs_disabled: !config.server.lfs_start_server,
   },
   ui: {
     default_theme: config.ui.default_theme,

@@ -27,10 +27,13 @@ function md5Of(text: string): string {
   return hex;
 }
 
-/** An uploaded avatar by its hash; otherwise one generated from the email (the name when it has none: organizations). */
+/**
+ * An uploaded avatar by its hash; otherwise the generated one (routes/avatar.ts draws it from the
+ * hash), named by the user id: not by the e-mail address, whose hash would give away a private one.
+ */
 export const avatarUrl = (config: Config, user: User): string => user.avatar
   ? `${config.server.root_url}avatars/${user.avatar}`
-  : `${config.server.root_url}avatars/${md5Of((user.email || user.lower_name).toLowerCase())}`;
+  : `${config.server.root_url}avatars/${md5Of(`hearth-default-avatar-${user.id}`)}`;
 
 const noReplyEmail = (config: Config, user: User) => `${user.lower_name}@noreply.${hostOf(config.server.root_url)}`;
 

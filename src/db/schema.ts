@@ -99,11 +99,15 @@ export interface RepositoryTable {
   size: Generated<number>;
   /** JSON array of strings. */
   topics: Generated<string>;
+  /** SPDX identifiers of the default branch's license files, a JSON array (0029). */
+  licenses: Generated<string>;
   /** JSON object: see services/repo-settings.ts. */
   settings: Generated<string>;
   created_unix: number;
   updated_unix: number;
   archived_unix: Generated<number>;
+  /** Hash of an uploaded avatar (file under <data_dir>/avatars/repo/<hash>); empty: none. */
+  avatar: Generated<string>;
 }
 
 export interface RepoRedirectTable {
@@ -388,7 +392,135 @@ export interface PackageBlobUploadTable {
   id: string; bytes_received: Generated<number>; hash_state: Generated<string>; created_unix: number; updated_unix: number;
 }
 
+// Git LFS and deploy keys (migration 0025).
+export interface LfsMetaObjectTable {
+  id: Generated<number>; oid: string; size: number; repository_id: number; created_unix: number; updated_unix: number;
+}
+export interface LfsLockTable { id: Generated<number>; repo_id: number; owner_id: number; path: string; lower_path: string; created_unix: number }
+export interface DeployKeyTable {
+  id: Generated<number>; key_id: number; repo_id: number; name: string; fingerprint: string;
+  read_only: Generated<number>; created_unix: number; updated_unix: number;
+}
+export type LfsMetaObject = Selectable<LfsMetaObjectTable>;
+export type LfsLock = Selectable<LfsLockTable>;
+export type DeployKey = Selectable<DeployKeyTable>;
+
+// Gitea Actions (migration 0024). Scope: owner_id=0 and repo_id=0 instance; owner_id>0, repo_id=0
+// that user or org; repo_id>0 that repository. Status: waiting, blocked, running, success,
+// failure, cancelled, skipped.
+export type ActionStatus = 'waiting' | 'blocked' | 'running' | 'success' | 'failure' | 'cancelled' | 'skipped';
+export interface ActionRunnerTable {
+  id: Generated<number>; uuid: string; name: Generated<string>; owner_id: Generated<number>; repo_id: Generated<number>;
+  description: Generated<string>; version: Generated<string>; token_hash: Generated<string>; token_salt: Generated<string>;
+  /** JSON array of strings. */
+  labels: Generated<string>; ephemeral: Generated<number>; disabled: Generated<number>;
+  last_online_unix: Generated<number>; last_active_unix: Generated<number>;
+  created_unix: number; updated_unix: number; deleted_unix: number | null;
+}
+export interface ActionRunnerTokenTable {
+  id: Generated<number>; token: string; owner_id: Generated<number>; repo_id: Generated<number>;
+  is_active: Generated<number>; created_unix: number; updated_unix: number;
+}
+export interface ActionSecretTable {
+  id: Generated<number>; owner_id: Generated<number>; repo_id: Generated<number>; name: string;
+  /** seal(instanceSecret, 'actions-secret', value). */
+  data: Generated<string>; description: Generated<string>; created_unix: number;
+}
+export interface ActionVariableTable {
+  id: Generated<number>; owner_id: Generated<number>; repo_id: Generated<number>; name: string;
+  data: Generated<string>; description: Generated<string>; created_unix: number; updated_unix: number;
+}
+export interface ActionWorkflowStateTable { repo_id: number; workflow_id: string; disabled: Generated<number> }
+export interface ActionRunTable {
+  id: Generated<number>; repo_id: number; owner_id: Generated<number>; run_index: number; title: Generated<string>;
+  workflow_id: string; trigger_user_id: Generated<number>; schedule_id: number | null; ref: Generated<string>;
+  commit_sha: Generated<string>; event: Generated<string>; trigger_event: Generated<string>;
+  /** JSON. */
+  event_payload: Generated<string>; is_fork_pull_request: Generated<number>; status: string;
+  concurrency_group: string | null; concurrency_cancel: Generated<number>; workflow_error: string | null;
+  started_unix: number | null; stopped_unix: number | null; created_unix: number; updated_unix: number;
+}
+export interface ActionRunJobTable {
+  id: Generated<number>; run_id: number; repo_id: number; owner_id: Generated<number>; commit_sha: Generated<string>;
+  name: Generated<string>; job_id: string; attempt: Generated<number>; workflow_payload: Generated<string>;
+  /** JSON arrays. */
+  needs: Generated<string>; runs_on: Generated<string>; if_expr: string | null; matrix: string | null;
+  timeout_minutes: number | null; continue_on_error: Generated<number>; task_id: number | null; status: string;
+  started_unix: number | null; stopped_unix: number | null; created_unix: number; updated_unix: number;
+}
+export interface ActionTaskTable {
+  id: Generated<number>; job_id: number; attempt: Generated<number>; runner_id: Generated<number>; status: string;
+  repo_id: number; owner_id: Generated<number>; commit_sha: Generated<string>; token_hash: string | null;
+  token_salt: Generated<string>; token_last_eight: Generated<string>; log_length: Generated<number>;
+  log_size: Generated<number>; log_expired: Generated<number>; started_unix: number | null; stopped_unix: number | null;
+  created_unix: number; updated_unix: number;
+}
+export interface ActionTaskStepTable {
+  id: Generated<number>; task_id: number; idx: number; name: Generated<string>; status: string;
+  log_index: Generated<number>; log_length: Generated<number>; started_unix: number | null; stopped_unix: number | null;
+}
+export interface ActionTaskOutputTable { id: Generated<number>; task_id: number; output_key: string; output_value: Generated<string> }
+export interface ActionTaskLogTable { task_id: number; idx: number; time_ms: number; content: Generated<string> }
+export interface ActionArtifactTable {
+  id: Generated<number>; run_id: number; runner_id: Generated<number>; repo_id: number; owner_id: Generated<number>;
+  commit_sha: Generated<string>; artifact_name: string; artifact_path: Generated<string>; storage_path: Generated<string>;
+  file_size: Generated<number>; file_compressed_size: Generated<number>; content_encoding: Generated<string>;
+  status: string; created_unix: number; updated_unix: number; expired_unix: Generated<number>;
+}
+export interface ActionScheduleTable {
+  id: Generated<number>; repo_id: number; owner_id: Generated<number>; workflow_id: string; title: Generated<string>;
+  trigger_user_id: Generated<number>; ref: Generated<string>; commit_sha: Generated<string>; event: Generated<string>;
+  event_payload: Generated<string>; content: Generated<string>; created_unix: number;
+}
+export interface ActionScheduleSpecTable {
+  id: Generated<number>; schedule_id: number; repo_id: number; spec: string; next_unix: Generated<number>; prev_unix: Generated<number>;
+}
+export type ActionRunner = Selectable<ActionRunnerTable>;
+export type ActionRunnerToken = Selectable<ActionRunnerTokenTable>;
+export type ActionSecret = Selectable<ActionSecretTable>;
+export type ActionVariable = Selectable<ActionVariableTable>;
+export type ActionWorkflowState = Selectable<ActionWorkflowStateTable>;
+export type ActionRun = Selectable<ActionRunTable>;
+export type ActionRunJob = Selectable<ActionRunJobTable>;
+export type ActionTask = Selectable<ActionTaskTable>;
+export type ActionTaskStep = Selectable<ActionTaskStepTable>;
+export type ActionTaskOutput = Selectable<ActionTaskOutputTable>;
+export type ActionTaskLog = Selectable<ActionTaskLogTable>;
+export type ActionArtifact = Selectable<ActionArtifactTable>;
+export type ActionSchedule = Selectable<ActionScheduleTable>;
+export type ActionScheduleSpec = Selectable<ActionScheduleSpecTable>;
+
+export interface AuditLogTable {
+  id: Generated<number>; operation_type: string; operator_id: number; operator_name: string;
+  target_type: string; target_id: number; target_name: string; owner_id: number; owner_name: string;
+  repo_id: number; repo_name: string; ip_address: string; created_unix: number; message: string;
+  /** JSON object. */
+  extra: string;
+}
+export type AuditLog = Selectable<AuditLogTable>;
+export interface AdvisoryTable {
+  id: Generated<number>; osv_id: string; summary: string; severity: string; ecosystem: string; package: string;
+  /** JSON: the OSV `ranges` and `versions` of this package. */
+  affected: string;
+  published_unix: number; modified_unix: number;
+}
+export type Advisory = Selectable<AdvisoryTable>;
+export interface DependencyAlertTable {
+  id: Generated<number>; repo_id: number; index: number; advisory_id: number; ecosystem: string; package: string;
+  version: string; manifest_path: string; state: Generated<string>; dismiss_reason: Generated<string>;
+  dismissed_by: Generated<number>; created_unix: number; updated_unix: number; fixed_unix: Generated<number>;
+}
+export type DependencyAlert = Selectable<DependencyAlertTable>;
+
+export interface UserKeypairTable {
+  user_id: number;
+  public_pem: string;
+  private_sealed: string;
+  created_unix: number;
+}
+
 export interface Database {
+  user_keypair: UserKeypairTable;
   user: UserTable;
   email_address: EmailAddressTable;
   access_token: AccessTokenTable;
@@ -442,6 +574,29 @@ export interface Database {
   package_blob: PackageBlobTable;
   package_property: PackagePropertyTable;
   package_blob_upload: PackageBlobUploadTable;
+  lfs_meta_object: LfsMetaObjectTable;
+  lfs_lock: LfsLockTable;
+  deploy_key: DeployKeyTable;
+  action_runner: ActionRunnerTable;
+  action_runner_token: ActionRunnerTokenTable;
+  action_secret: ActionSecretTable;
+  action_variable: ActionVariableTable;
+  action_workflow_state: ActionWorkflowStateTable;
+  action_run: ActionRunTable;
+  action_run_job: ActionRunJobTable;
+  action_task: ActionTaskTable;
+  action_task_step: ActionTaskStepTable;
+  action_task_output: ActionTaskOutputTable;
+  action_task_log: ActionTaskLogTable;
+  action_artifact: ActionArtifactTable;
+  action_schedule: ActionScheduleTable;
+  action_schedule_spec: ActionScheduleSpecTable;
+  audit_log: AuditLogTable;
+  advisory: AdvisoryTable;
+  dependency_alert: DependencyAlertTable;
+  oauth2_application: OAuth2ApplicationTable;
+  badge: BadgeTable;
+  user_badge: UserBadgeTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -503,3 +658,15 @@ export type PackageFile = Selectable<PackageFileTable>;
 export type PackageBlob = Selectable<PackageBlobTable>;
 export type PackageProperty = Selectable<PackagePropertyTable>;
 export type PackageBlobUpload = Selectable<PackageBlobUploadTable>;
+export interface OAuth2ApplicationTable {
+  id: Generated<number>; uid: number; name: string; client_id: string;
+  /** sha256 hex of the secret; the secret itself is shown once. */
+  client_secret_hash: string;
+  /** JSON array of strings. */
+  redirect_uris: Generated<string>; confidential_client: Generated<number>; skip_secondary_authorization: Generated<number>;
+  created_unix: number; updated_unix: number;
+}
+export type OAuth2Application = Selectable<OAuth2ApplicationTable>;
+export interface BadgeTable { id: Generated<number>; slug: string; description: Generated<string>; image_url: Generated<string> }
+export type Badge = Selectable<BadgeTable>;
+export interface UserBadgeTable { id: Generated<number>; badge_id: number; user_id: number }

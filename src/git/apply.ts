@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { git, gitRun } from './exec';
-import type { Signature } from './commit';
+import { commitTreeArgs, type GitSigner, type Signature } from './commit';
 
 export type ApplyResult = { ok: true; tree: string } | { ok: false; error: string };
 
@@ -32,9 +32,10 @@ const dateOf = (s: Signature) => (s.date ? `${Math.floor(s.date.getTime() / 1000
 
 /** `git commit-tree` of an already written tree; refs are not touched. */
 export async function commitTree(
-  dir: string, input: { tree: string; parent: string | null; message: string; author: Signature; committer: Signature },
+  dir: string, input: { tree: string; parent: string | null; message: string; author: Signature; committer: Signature; signer?: GitSigner | null },
 ): Promise<string> {
   const env: Record<string, string> = {
+    ...input.signer?.env,
     GIT_AUTHOR_NAME: input.author.name, GIT_AUTHOR_EMAIL: input.author.email,
     GIT_COMMITTER_NAME: input.committer.name, GIT_COMMITTER_EMAIL: input.committer.email,
   };
@@ -42,7 +43,7 @@ export async function commitTree(
   const cd = dateOf(input.committer);
   if (ad) env.GIT_AUTHOR_DATE = ad;
   if (cd) env.GIT_COMMITTER_DATE = cd;
-  const args = ['commit-tree', input.tree, ...(input.parent ? ['-p', input.parent] : []), '-F', '-'];
+  const args = commitTreeArgs(input.tree, input.parent ? [input.parent] : [], input.signer);
   const message = input.message.endsWith('\n') ? input.message : `${input.message}\n`;
   return (await git(args, { gitDir: dir, env, input: message })).trim();
 }

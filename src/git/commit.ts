@@ -9,6 +9,15 @@ export type FileChange =
   | { path: string; content: Buffer; mode?: '100644' | '100755' | '120000' }
   | { path: string; delete: true };
 
+/** Signs a commit-tree: `-c` options before the command, the -S flag, extra environment (GNUPGHOME). */
+export type GitSigner = { config: string[]; flag: string; env: Record<string, string> };
+
+/** The commit-tree invocation, signed when a signer is given. */
+export function commitTreeArgs(tree: string, parents: string[], signer?: GitSigner | null): string[] {
+  const base = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'];
+  return signer ? [...signer.config, ...base, signer.flag] : base;
+}
+
 export type CommitInput = {
   /** Commit to build on; null for a root commit. */
   parent: string | null;
@@ -16,6 +25,7 @@ export type CommitInput = {
   message: string;
   author: Signature;
   committer: Signature;
+  signer?: GitSigner | null;
 };
 
 const dateOf = (s: Signature) => (s.date ? `${Math.floor(s.date.getTime() / 1000)} +0000` : undefined);
@@ -49,8 +59,9 @@ export async function writeCommit(dir: string, input: CommitInput): Promise<stri
       await git(['update-index', '--add', '-z', '--index-info'], { gitDir: dir, env, input: `${cacheInfo.join('\0')}\0` });
     }
     const tree = (await git(['write-tree'], { gitDir: dir, env })).trim();
-    const args = ['commit-tree', tree, ...(input.parent ? ['-p', input.parent] : []), '-F', '-'];
+    const args = commitTreeArgs(tree, input.parent ? [input.parent] : [], input.signer);
     const sigEnv: Record<string, string> = {
+      ...input.signer?.env,
       GIT_AUTHOR_NAME: input.author.name, GIT_AUTHOR_EMAIL: input.author.email,
       GIT_COMMITTER_NAME: input.committer.name, GIT_COMMITTER_EMAIL: input.committer.email,
     };

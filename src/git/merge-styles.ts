@@ -1,4 +1,4 @@
-import type { Signature } from './commit';
+import type { GitSigner, Signature } from './commit';
 import { fastRebase } from './fast-rebase';
 import { isAncestor } from './refs';
 import { commitsToReplay, commitWithParents, mergeCommits, mergeWithBase } from './merge';
@@ -12,6 +12,8 @@ export type StyleInput = {
   message: string;
   /** Squash commits carry the pull request author. */
   author: Signature;
+  /** Signs every commit written. */
+  signer?: GitSigner | null;
 };
 export type StyleResult = { ok: true; commit: string } | { ok: false; conflicts: string[]; diverged?: boolean };
 
@@ -19,14 +21,14 @@ export type StyleResult = { ok: true; commit: string } | { ok: false; conflicts:
 export async function mergeStyle(i: StyleInput): Promise<StyleResult> {
   const m = await mergeCommits(i.dir, i.base, i.head);
   if (m.conflicts.length) return { ok: false, conflicts: m.conflicts };
-  return { ok: true, commit: await commitWithParents(i.dir, { tree: m.tree, parents: [i.base, i.head], message: i.message, author: i.committer, committer: i.committer }) };
+  return { ok: true, commit: await commitWithParents(i.dir, { tree: m.tree, parents: [i.base, i.head], message: i.message, author: i.committer, committer: i.committer, signer: i.signer }) };
 }
 
 /** One commit on the base holding the whole change. */
 export async function squashStyle(i: StyleInput): Promise<StyleResult> {
   const m = await mergeCommits(i.dir, i.base, i.head);
   if (m.conflicts.length) return { ok: false, conflicts: m.conflicts };
-  return { ok: true, commit: await commitWithParents(i.dir, { tree: m.tree, parents: [i.base], message: i.message, author: i.author, committer: i.committer }) };
+  return { ok: true, commit: await commitWithParents(i.dir, { tree: m.tree, parents: [i.base], message: i.message, author: i.author, committer: i.committer, signer: i.signer }) };
 }
 
 /**
@@ -37,7 +39,8 @@ export async function rebaseStyle(i: StyleInput): Promise<StyleResult> {
   if (await isAncestor(i.dir, i.base, i.head)) return { ok: true, commit: i.head };
   const commits = await commitsToReplay(i.dir, i.base, i.head);
   const linear = commits.filter((c) => c.parents.length === 1);
-  if (linear.length === commits.length && commits.length) {
+  // fast-import cannot sign: signed rebases take the commit-tree path.
+  if (linear.length === commits.length && commits.length && !i.signer) {
     const fast = await fastRebase(i.dir, i.base, i.head, commits, i.committer);
     if (fast) return { ok: true, commit: fast };
   }
@@ -48,7 +51,7 @@ export async function rebaseStyle(i: StyleInput): Promise<StyleResult> {
     if (m.conflicts.length) return { ok: false, conflicts: m.conflicts };
     tip = await commitWithParents(i.dir, {
       tree: m.tree, parents: [tip], message: c.message,
-      author: { name: c.authorName, email: c.authorEmail, raw: c.authorDate }, committer: i.committer,
+      author: { name: c.authorName, email: c.authorEmail, raw: c.authorDate }, committer: i.committer, signer: i.signer,
     });
   }
   return { ok: true, commit: tip };

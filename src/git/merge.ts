@@ -1,5 +1,5 @@
 import { git, gitRun, GitError } from './exec';
-import type { Signature } from './commit';
+import { commitTreeArgs, type GitSigner, type Signature } from './commit';
 
 // Merges without a work tree: `git merge-tree --write-tree` in the bare repository. git 2.39
 // has no `--merge-base`, so a merge against a chosen base (a cherry-pick) goes through two
@@ -49,9 +49,10 @@ const dateOf = (s: Signature) => (s.date ? `${Math.floor(s.date.getTime() / 1000
 /** `git commit-tree` with any number of parents; author dates may carry their original offset. */
 export async function commitWithParents(
   dir: string,
-  input: { tree: string; parents: string[]; message: string; author: Signature & { raw?: string }; committer: Signature },
+  input: { tree: string; parents: string[]; message: string; author: Signature & { raw?: string }; committer: Signature; signer?: GitSigner | null },
 ): Promise<string> {
   const env: Record<string, string> = {
+    ...input.signer?.env,
     GIT_AUTHOR_NAME: input.author.name, GIT_AUTHOR_EMAIL: input.author.email,
     GIT_COMMITTER_NAME: input.committer.name, GIT_COMMITTER_EMAIL: input.committer.email,
   };
@@ -59,7 +60,7 @@ export async function commitWithParents(
   const cd = dateOf(input.committer);
   if (ad) env.GIT_AUTHOR_DATE = ad;
   if (cd) env.GIT_COMMITTER_DATE = cd;
-  const args = ['commit-tree', input.tree, ...input.parents.flatMap((p) => ['-p', p]), '-F', '-'];
+  const args = commitTreeArgs(input.tree, input.parents, input.signer);
   const message = input.message.endsWith('\n') ? input.message : `${input.message}\n`;
   return (await git(args, { gitDir: dir, env, input: message })).trim();
 }

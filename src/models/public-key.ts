@@ -1,7 +1,8 @@
 import type { DB } from '../db/connect';
 import type { PublicKey } from '../db/schema';
 
-// SSH public keys of users (key_type 'user'); the fingerprint is unique across all keys.
+// SSH public keys of users (key_type 'user'; 'deploy' rows are deploy keys'); the fingerprint is
+// unique across all keys.
 
 export async function getPublicKey(db: DB, id: number): Promise<PublicKey | undefined> {
   return db.selectFrom('public_key').selectAll().where('id', '=', id).executeTakeFirst();
@@ -12,7 +13,8 @@ export async function getKeyByFingerprint(db: DB, fingerprint: string): Promise<
 }
 
 export async function keyNameUsed(db: DB, ownerId: number, name: string): Promise<boolean> {
-  const row = await db.selectFrom('public_key').select('id').where('owner_id', '=', ownerId).where('name', '=', name).executeTakeFirst();
+  const row = await db.selectFrom('public_key').select('id').where('owner_id', '=', ownerId).where('name', '=', name)
+    .where('key_type', '!=', 'deploy').executeTakeFirst();
   return !!row;
 }
 
@@ -33,7 +35,8 @@ export async function deletePublicKey(db: DB, id: number): Promise<void> {
 export async function listPublicKeys(
   db: DB, q: { ownerId?: number; fingerprint?: string; page?: { offset: number; limit: number } },
 ): Promise<{ keys: PublicKey[]; total: number }> {
-  let base = db.selectFrom('public_key');
+  // Deploy keys are the repositories' (deploy_key), not their owner's.
+  let base = db.selectFrom('public_key').where('key_type', '!=', 'deploy');
   if (q.ownerId !== undefined) base = base.where('owner_id', '=', q.ownerId);
   if (q.fingerprint) base = base.where('fingerprint', '=', q.fingerprint);
   const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

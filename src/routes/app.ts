@@ -6,16 +6,21 @@ import { apiRoutes } from './api/v1';
 import { authenticate, passwordCurrent, sudo } from './middleware/auth';
 import { apiNotFound, errorHandler } from './middleware/errors';
 import { healthz } from './health';
+import { wellKnownNodeInfo } from './api/v1/federation';
 import { buildSwagger, swaggerUiPage } from './swagger';
 import { mount } from './table';
-import { avatar } from './avatar';
+import { avatar, repoAvatar } from './avatar';
 import { gitRouter } from './git-http';
+import { actionsRunnerRouter } from './actions-runner';
+import { actionsArtifactsRouter } from './actions-artifacts';
+import { lfsRouter } from './lfs';
 import { packagesRouter } from './packages/index';
 import { containerRouter } from './packages/container';
 import { webRouter } from './web/index';
 import { setBackgroundLogger } from '../lib/background-log';
 import { observeRequest } from '../services/metrics/registry';
 import { metricsHandler, routePattern } from './metrics';
+import { runAsActor, type AuditActor } from '../services/audit/actor';
 
 /**
  * Builds the request context once per request, and logs one access line: at info with
@@ -27,9 +32,10 @@ function context(h: Hearth): RequestHandler {
   return (req, res, next) => {
     const requestId = req.get('X-Request-Id')?.slice(0, 64) || crypto.randomUUID();
     res.setHeader('X-Request-Id', requestId);
+    const actor: AuditActor = { id: 0, name: '', ip: req.ip ?? '' };
     req.ctx = {
       requestId, db: h.db, config: h.config, log: h.log, secret: h.secret,
-      doer: null, signer: null, auth: 'none', scopes: null, contextUser: null, repo: null, org: null,
+      doer: null, signer: null, auth: 'none', scopes: null, contextUser: null, repo: null, org: null, actor,
     };
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -39,7 +45,7 @@ function context(h: Hearth): RequestHandler {
       if (access) h.log.info(line, 'request');
       else h.log.debug(line, 'request');
     });
-    next();
+    runAsActor(actor, next);
   };
 }
 
@@ -81,18 +87,25 @@ export function createApp(h: Hearth): Express {
   const api = express.Router();
   // The one text/plain endpoint: its body is the markdown itself, not JSON.
   api.post('/markdown/raw', express.text({ type: () => true, limit: MAX_JSON_BODY }));
+  // Inboxes check the body's signed Digest: they keep it as the bytes that were sent.
+  api.post('/activitypub/user-id/:id/inbox', express.raw({ type: () => true, limit: h.config.federation.max_size * 1024 * 1024 }));
   api.use(cors, jsonBody(MAX_JSON_BODY), authenticate(), passwordCurrent(), sudo());
   mount(api, apiRoutes);
   api.use(apiNotFound);
   app.use('/api/v1', api);
 
   app.get('/api/healthz', healthz);
+  app.get('/.well-known/nodeinfo', wellKnownNodeInfo);
+  app.use('/api/actions', actionsRunnerRouter(h));
+  app.use('/twirp/github.actions.results.api.v1.ArtifactService', actionsArtifactsRouter(h));
   if (h.config.metrics.enabled) app.get('/metrics', metricsHandler(h));
   app.use('/api/packages', packagesRouter());
   // The container registry's /v2 routes go here too (before the web catch-alls).
   app.use('/v2', containerRouter());
+  app.use(lfsRouter());
   app.use(gitRouter(h));
   app.get('/avatars/:hash', avatar);
+  app.get('/repo-avatars/:hash', repoAvatar);
   if (h.config.api.enable_swagger) mountSwagger(app, h);
   // Last: `/{owner}/{repo}` pages must not shadow the API, git, avatar or swagger routes.
   app.use(webRouter());

@@ -4,6 +4,7 @@ import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
 import type { Logger } from '../lib/logger';
 import type { ScopeSet } from '../lib/scopes';
+import type { AuditActor } from '../services/audit/actor';
 import type { OrgAccess } from '../services/org/orgs';
 import type { RepoAccess } from '../services/repo/repos';
 
@@ -30,6 +31,11 @@ export type RequestContext = {
   repo: RepoAccess | null;
   /** The organization of `{org}` with the caller's role in it, once assigned. */
   org: OrgAccess | null;
+  /**
+   * Who the audit log names as the operator, and from which address: filled in by authentication
+   * and Sudo, and carried into the services with the request's async context (services/audit/actor).
+   */
+  actor: AuditActor;
 };
 
 declare global {

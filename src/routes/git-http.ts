@@ -8,6 +8,7 @@ import { repoDir } from '../git/repo';
 import { serviceHeader, spawnService, type GitService } from '../git/transport';
 import { AppError, ForbiddenError, NotFoundError } from '../lib/errors';
 import { authorizeGit } from '../services/repo/git-access';
+import { openWikiForGit, splitWikiName } from '../services/wiki/wiki-repo';
 import { checkRefUpdates } from '../services/repo/push-rules';
 import { refsMoved } from '../services/repo/refs-moved';
 import type { RepoAccess } from '../services/repo/repos';
@@ -24,27 +25,32 @@ export function gitRouter(h: Hearth): Router {
   const tmpRoot = path.join(h.config.server.data_dir, 'tmp');
   fs.mkdirSync(tmpRoot, { recursive: true });
 
-  const prepare = async (req: Request, res: Response, service: GitService): Promise<RepoAccess | null> => {
+  type Prepared = { access: RepoAccess; dir: string; wiki: boolean };
+  const prepare = async (req: Request, res: Response, service: GitService): Promise<Prepared | null> => {
     if (h.config.repository.disable_http_git) throw new ForbiddenError('Interacting with repositories by HTTP protocol is not allowed');
     const owner = String(req.params.owner);
-    const name = String(req.params.repo);
-    const found = await authorizeGit(h.db, req.ctx, owner, name, service === 'receive-pack');
+    const { name, wiki } = splitWikiName(String(req.params.repo));
+    const found = await authorizeGit(h.db, req.ctx, owner, name, service === 'receive-pack', wiki ? 'repo.wiki' : 'repo.code');
     if ('redirectTo' in found) {
       const rest = req.originalUrl.split('/').slice(3).join('/');
-      res.redirect(301, `/${encodeURIComponent(found.redirectTo.owner)}/${encodeURIComponent(found.redirectTo.name)}.git/${rest}`);
+      const target = `${found.redirectTo.name}${wiki ? '.wiki' : ''}`;
+      res.redirect(301, `/${encodeURIComponent(found.redirectTo.owner)}/${encodeURIComponent(target)}.git/${rest}`);
       return null;
     }
     res.setHeader('Cache-Control', 'no-cache, max-age=0, must-revalidate');
     res.setHeader('Expires', 'Fri, 01 Jan 1980 00:00:00 GMT');
-    return found;
+    if (!wiki) return { access: found, dir: repoDir(h.config.repository.root, found.owner.name, found.repo.name), wiki };
+    // The wiki repository appears with its first page; a push may create it, a fetch may not.
+    const dir = await openWikiForGit(h.config, found, service === 'receive-pack');
+    return { access: found, dir, wiki };
   };
 
   router.get('/:owner/:repo/info/refs', authenticate(), async (req, res) => {
     const service = serviceOf(req.query.service);
     if (!service) throw new ForbiddenError('only smart HTTP (git-upload-pack, git-receive-pack) is served');
-    const access = await prepare(req, res, service);
-    if (!access) return;
-    const dir = repoDir(h.config.repository.root, access.owner.name, access.repo.name);
+    const prepared = await prepare(req, res, service);
+    if (!prepared) return;
+    const { dir } = prepared;
     const protocol = req.get('Git-Protocol');
     const child = spawnService(service, dir, { protocol, advertise: true });
     res.type(`application/x-git-${service}-advertisement`);
@@ -56,12 +62,12 @@ export function gitRouter(h: Hearth): Router {
 
   for (const service of ['upload-pack', 'receive-pack'] as const) {
     router.post(`/:owner/:repo/git-${service}`, authenticate(), async (req, res) => {
-      const access = await prepare(req, res, service);
-      if (!access) return;
+      const prepared = await prepare(req, res, service);
+      if (!prepared) return;
       if (req.get('Content-Type') !== `application/x-git-${service}-request`) {
         throw new AppError(415, `expected Content-Type application/x-git-${service}-request`);
       }
-      await runService(h, req, res, service, access, { hooksPath, tmpRoot });
+      await runService(h, req, res, service, prepared, { hooksPath, tmpRoot });
     });
   }
   router.use(gitErrors);
@@ -70,9 +76,11 @@ export function gitRouter(h: Hearth): Router {
 
 type RunOptions = { hooksPath: string; tmpRoot: string };
 
-async function runService(h: Hearth, req: Request, res: Response, service: GitService, access: RepoAccess, o: RunOptions) {
-  const dir = repoDir(h.config.repository.root, access.owner.name, access.repo.name);
-  const hookDir = service === 'receive-pack' ? fs.mkdtempSync(path.join(o.tmpRoot, 'push-')) : null;
+async function runService(
+  h: Hearth, req: Request, res: Response, service: GitService, { access, dir, wiki }: { access: RepoAccess; dir: string; wiki: boolean }, o: RunOptions,
+) {
+  // A wiki push is no move of the repository's refs: no protection rules, no refs.moved.
+  const hookDir = service === 'receive-pack' && !wiki ? fs.mkdtempSync(path.join(o.tmpRoot, 'push-')) : null;
   const child = spawnService(service, dir, {
     protocol: req.get('Git-Protocol'),
     env: hookDir ? { HEARTH_HOOK_DIR: hookDir } : {},

@@ -12,6 +12,7 @@ export function buildSwagger(routes: readonly ApiRoute[], rootUrl: string) {
     }));
     (paths[r.path] ??= {})[r.method] = {
       tags: [r.tag], operationId: r.operationId, summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
       ...(r.extension ? { 'x-hearth-extension': true } : {}),
       produces: ['application/json'], parameters: params,
       responses: { default: { description: 'see the Gitea API reference for this operation' } },

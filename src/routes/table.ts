@@ -2,13 +2,20 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** `extension`: an operation beyond Gitea's reference, marked so in the project's swagger. */
-export type RouteMeta = { tag: string; operationId: string; summary: string; extension?: boolean };
+export type RouteMeta = {
+  tag: string; operationId: string; summary: string; extension?: boolean;
+  /** Longer text for the swagger description; add it with `describe(row, text)`. */
+  description?: string;
+};
 export type ApiRoute = RouteMeta & { method: Method; path: string; chain: RequestHandler[] };
 
 /** One row of the route table: path in the reference's `{param}` form, guards then the handler. */
 export const route = (method: Method) => (
   path: string, meta: [tag: string, operationId: string, summary: string, kind?: 'extension'], ...chain: RequestHandler[]
 ): ApiRoute => ({ method, path, tag: meta[0], operationId: meta[1], summary: meta[2], ...(meta[3] ? { extension: true } : {}), chain });
+
+/** A route row with a swagger description (lists and enumerations a summary cannot hold). */
+export const describe = (r: ApiRoute, description: string): ApiRoute => ({ ...r, description });
 
 export const get = route('get');
 export const post = route('post');
@@ -32,12 +39,19 @@ export const WILDCARD_PATHS = new Set<string>([
 /** A trailing `{filepath}` (a path inside a tree) always spans slashes. */
 const isWildcard = (path: string) => WILDCARD_PATHS.has(path) || path.endsWith('/{filepath}');
 
-export const expressPath = (path: string) =>
-  (isWildcard(path) ? path.replace(/\{([^}]+)\}$/, '*$1') : path).replace(/\{([^}]+)\}/g, ':$1');
+/** Wildcards that may also be empty, as Gitea's `/*`: contents-ext of `.` reaches us as `contents-ext/`. */
+const OPTIONAL_WILDCARD_PATHS = new Set<string>(['/repos/{owner}/{repo}/contents-ext/{filepath}']);
+
+/** Express names params as identifiers: the reference's `{user-id}` becomes `:user_id`. */
+const toParams = (path: string) => path.replace(/\{([^}]+)\}/g, (_m, n: string) => `:${n.replace(/-/g, '_')}`);
+
+export const expressPath = (path: string) => (OPTIONAL_WILDCARD_PATHS.has(path)
+  ? `${toParams(path.replace(/\/\{[^}]+\}$/, ''))}{/*${/\{([^}]+)\}$/.exec(path)![1]}}`
+  : toParams(isWildcard(path) ? path.replace(/\{([^}]+)\}$/, '*$1') : path));
 
 /** A path parameter as text; wildcard params (WILDCARD_PATHS) are joined back with `/`. */
 export function pathParam(req: Request, name: string): string {
-  const v = req.params[name] as unknown;
+  const v = req.params[name.replace(/-/g, '_')] as unknown;
   return Array.isArray(v) ? v.join('/') : String(v ?? '');
 }
 

@@ -8,6 +8,9 @@ import { subscribePulls } from './pull/subscribers';
 import { subscribePushMirrors } from './mirror/push-mirror-sync';
 import { subscribeWebhooks } from './webhook/subscribers';
 import { registerPullMirrorJobs } from './mirror/pull-mirror';
+import { subscribeLicenses } from './repo/licenses';
+import { subscribeActions } from './actions/triggers';
+import { subscribeDependencyAlerts } from './security/alerts';
 
 // What runs beside the requests: the event subscribers (registered in this order: the feed,
 // notifications, pull requests, closing keywords, webhooks) and the durable job queue's workers.
@@ -25,5 +28,8 @@ export function setUpBackground(h: Hearth): Background {
   subscribeWebhooks(bus, h.db, h.config, h.secret, jobs);
   subscribePushMirrors(bus, h.db, h.config, h.secret, jobs);
   registerPullMirrorJobs(jobs, h);
+  subscribeLicenses(bus, h.db, h.config);
+  subscribeActions(bus, h.db, h.config, h.secret, jobs);
+  subscribeDependencyAlerts(bus, h.db, h.config, jobs);
   return { jobs, start: () => jobs.start(), stop: () => jobs.stop() };
 }

@@ -4,6 +4,7 @@ import { getCollaboratorMode } from '../models/repo';
 import { isOrgMember, teamsGrantingRepo, teamUnitModes } from '../models/team-access';
 import { getUserById } from '../models/user';
 import { VISIBILITY } from './visibility';
+import { actionsUserRepoId } from './actions/actions-user';
 
 // Gitea's access modes, in order: every check compares against these.
 export const ACCESS = { none: 0, read: 1, write: 2, admin: 3, owner: 4 } as const;
@@ -72,6 +73,9 @@ async function teamMode(db: DB, user: User, repo: Repository, unit: Unit | undef
  */
 export async function accessMode(db: DB, user: User | null, repo: Repository, owner?: User, unit?: Unit, grants: Grants = {}): Promise<AccessMode> {
   if (user?.is_admin) return ACCESS.owner;
+  // A job token writes to its task's repository; elsewhere it is an anonymous reader.
+  const actionsRepo = user ? actionsUserRepoId(user) : undefined;
+  if (actionsRepo !== undefined) return actionsRepo === repo.id ? ACCESS.write : accessMode(db, null, repo, owner, unit);
   if (user && user.id === repo.owner_id) return ACCESS.owner;
   const repoOwner = owner ?? (await getUserById(db, repo.owner_id));
   if (!repoOwner) return ACCESS.none;

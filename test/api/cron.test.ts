@@ -19,7 +19,9 @@ import { expectShape } from '../helpers/swagger';
 // Gitea's task names, in Gitea's order (the ones hearth runs so far).
 const TASKS = [
   'update_mirrors', 'repo_health_check', 'check_repo_stats', 'archive_cleanup', 'deleted_branches_cleanup', 'cleanup_hook_task_table',
-  'cleanup_packages', 'delete_inactive_accounts', 'delete_repo_archives', 'git_gc_repos', 'resync_all_hooks', 'delete_old_system_notices',
+  'cleanup_packages', 'sync_repo_licenses', 'delete_inactive_accounts', 'delete_repo_archives', 'git_gc_repos', 'resync_all_hooks', 'delete_old_system_notices', 'gc_lfs',
+  'stop_zombie_tasks', 'stop_endless_tasks', 'cancel_abandoned_jobs', 'start_schedule_tasks', 'cleanup_actions',
+  'cleanup_audit_logs',
 ];
 const ZERO = '0001-01-01T00:00:00Z';
 // The scheduler requires node-cron (its CommonJS build): the same module, so the same registry.

@@ -27,6 +27,12 @@ const LANDED: Record<string, string> = {
   '0021-mirrors-and-migrations.ts': 'fa180301b319281051600dcabb25fb60353dca648a978d1ac73b70638c90b278',
   '0022-reaction-original-author.ts': 'a07c1bd9bad7fe52445d99ed60c82c1c601528956514de69617c97ad53d88635',
   '0023-packages.ts': '8b956e547397c30a7af303a04765da2a30b615d0771d741df56dadf42d9d30b5',
+  '0024-actions.ts': '5e54f7575bb3caa460f6f9c7cbf2dbbcb70d59e33023bf109cce856554af0135',
+  '0025-lfs-and-deploy-keys.ts': 'bdc79be72af83bdf9d129d6377cd89a064294ec181925627fc2883be876c3c02',
+  '0026-avatars-oauth2-badges.ts': 'fbfb6e36c259007ce171836e34fbcbba4f8fdcb8edf83016177d412f3226a40f',
+  '0027-audit-and-advisories.ts': '1c67beed923b1752dd7ca334ab2f91223c6ece19c6ee687962a27389bd730f10',
+  '0028-federation.ts': 'a59c0330d62f4b9c1d7e972d9337f7fbbe8c801a02b6daab5bd9e48b6a680896',
+  '0029-repo-licenses.ts': 'e6033276be194dfcfb35f24d221c0bf0cbb8fcccb282f01ef43555c7ebf6bb06',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

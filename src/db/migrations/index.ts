@@ -14,6 +14,12 @@ import * as m0020 from './0020-jobs-and-webhooks';
 import * as m0021 from './0021-mirrors-and-migrations';
 import * as m0022 from './0022-reaction-original-author';
 import * as m0023 from './0023-packages';
+import * as m0024 from './0024-actions';
+import * as m0025 from './0025-lfs-and-deploy-keys';
+import * as m0026 from './0026-avatars-oauth2-badges';
+import * as m0027 from './0027-audit-and-advisories';
+import * as m0028 from './0028-federation';
+import * as m0029 from './0029-repo-licenses';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -32,4 +38,10 @@ export const migrations: Record<string, Migration> = {
   '0021-mirrors-and-migrations': m0021,
   '0022-reaction-original-author': m0022,
   '0023-packages': m0023,
+  '0024-actions': m0024,
+  '0025-lfs-and-deploy-keys': m0025,
+  '0026-avatars-oauth2-badges': m0026,
+  '0027-audit-and-advisories': m0027,
+  '0028-federation': m0028,
+  '0029-repo-licenses': m0029,
 };

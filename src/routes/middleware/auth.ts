@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { assertMaySignIn, assertPasswordCurrent, authenticateBasic, authenticateToken, type Authenticated } from '../../services/user/auth';
 import { findUserByName } from '../../services/user/users';
+import { recordSignIn, recordSignInFailure, recordSudo } from '../../services/audit/record';
 
 type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; login: string; password: string };
 
@@ -53,9 +54,11 @@ export function authenticate(): RequestHandler {
     const creds = credentialsOf(req);
     if (!creds) return next();
     const found = await verify(req, creds);
+    const ip = req.ctx.actor.ip;
     if (!found) {
       // One fixed message with the name and the address: what fail2ban and the like match on.
       req.ctx.log.warn({ user: creds.kind === 'basic' ? creds.login : '', ip: req.ip, auth: creds.kind }, 'failed sign-in');
+      await recordSignInFailure(req.ctx.db, creds.kind === 'basic' ? creds.login : '', ip, creds.kind);
       throw new UnauthorizedError();
     }
     assertMaySignIn(found.user);
@@ -63,6 +66,8 @@ export function authenticate(): RequestHandler {
     req.ctx.signer = found.user;
     req.ctx.auth = found.method;
     req.ctx.scopes = found.scopes;
+    Object.assign(req.ctx.actor, { id: found.user.id, name: found.user.name });
+    if (found.method === 'basic') await recordSignIn(req.ctx.db, found.user, ip, 'password');
     next();
   };
 }
@@ -85,7 +90,10 @@ export function sudo(): RequestHandler {
     const user = await findUserByName(req.ctx.db, target);
     // Organizations never act: no one may sudo as one.
     if (!user || user.type !== 0) throw new NotFoundError();
+    await recordSudo(req.ctx.db, req.ctx.actor, user, `${req.method} ${req.path}`);
     req.ctx.doer = user;
+    // Rows of the request name the user acted as; each one says who signed in (extra.sudo_by).
+    Object.assign(req.ctx.actor, { id: user.id, name: user.name, sudoBy: req.ctx.signer?.name });
     next();
   };
 }

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { openArchive } from '../../services/repo/archive';
-import { rawFileAt } from '../../services/repo/contents-raw';
+import { mediaFileAt, rawFileAt } from '../../services/repo/contents-raw';
 import { resolveLegacyRef, resolveTypedRef, splitRefKind, type WebTarget } from '../../services/web/refs';
 import type { RepoAccess } from '../../services/repo/repos';
 import { sendBlob } from '../blob-send';
@@ -10,7 +10,7 @@ import { pathParam } from '../table';
 
 // Files and archives outside the API, where download_url, raw_url, tarball_url and zipball_url
 // point: `raw/{branch|tag|commit}/{ref}/{path}` (and Gitea's older `raw/{ref}/{path}`),
-// `media/...` (the blob until LFS exists) and `archive/{ref}.zip|.tar.gz|.bundle`.
+// `media/...` (the LFS object a pointer names, else the blob) and `archive/{ref}.zip|.tar.gz|.bundle`.
 
 /** `{kind}/{ref}/{path}` or the older `{ref}/{path}`, from the wildcard `rest`. */
 export async function targetOf(req: Request, access: RepoAccess): Promise<WebTarget> {
@@ -25,6 +25,15 @@ export async function rawFile(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const target = await targetOf(req, access);
   const file = await rawFileAt(req.ctx.config, access, target.ref, target.path);
+  res.setHeader('Cache-Control', target.ref.kind === 'commit' ? 'private, max-age=86400' : 'private, no-cache');
+  await sendBlob(req, res, file);
+}
+
+/** GET /{owner}/{repo}/media/...: as raw, but the LFS object a pointer file names. */
+export async function mediaFile(req: Request, res: Response): Promise<void> {
+  const access = repoOf(req);
+  const target = await targetOf(req, access);
+  const file = await mediaFileAt(req.ctx.db, req.ctx.config, access, target.ref, target.path);
   res.setHeader('Cache-Control', target.ref.kind === 'commit' ? 'private, max-age=86400' : 'private, no-cache');
   await sendBlob(req, res, file);
 }

@@ -40,7 +40,7 @@ export const webRoutes: WebRoute[] = [
   get('/:owner/:repo', viewer, repo, code.home),
   get('/:owner/:repo/src/*rest', viewer, repo, code_, code.src),
   get('/:owner/:repo/raw/*rest', viewer, repo, code_, files.rawFile),
-  get('/:owner/:repo/media/*rest', viewer, repo, code_, files.rawFile),
+  get('/:owner/:repo/media/*rest', viewer, repo, code_, files.mediaFile),
   get('/:owner/:repo/archive/*archive', viewer, repo, code_, files.archive),
   get('/:owner/:repo/commit/:sha', viewer, repo, code_, code.commit),
   get('/:owner/:repo/commits/*rest', viewer, repo, code_, code.commits),

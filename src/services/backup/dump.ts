@@ -71,7 +71,9 @@ export async function dumpInstance(config: Config, output: string, skip: DumpSki
     await backupDatabase(config, dbCopy);
     const facts = readCopyFacts(config, dbCopy);
     // The repositories of the database copy, their refs recorded at once after it.
-    const snaps = skip.repos ? [] : (await mapLimited(facts.repos, 4, (r) => recordRefs(config.repository.root, r))).filter((s): s is RepoSnapshot => s !== null);
+    // Each repository's wiki (<name>.wiki.git beside it) is a repository of the archive too.
+    const refs = skip.repos ? [] : facts.repos.flatMap((r) => [r, { ...r, name: `${r.name}.wiki` }]);
+    const snaps = (await mapLimited(refs, 4, (r) => recordRefs(config.repository.root, r))).filter((s): s is RepoSnapshot => s !== null);
     const plan = planFiles(config, dbCopy, snaps, skip);
     const all = [...plan.head, ...plan.repoFiles.flat(), ...plan.data];
     const progress = new Progress(all.length + snaps.length + 1, all.reduce((n, f) => n + f.size, 0), err);

@@ -13,6 +13,8 @@ export const DATA_SECTIONS = {
   attachments: 'attachments',
   avatars: 'avatars',
   packages: 'packages/blobs',
+  // The instance signing keys (GNUPGHOME, SSH key): commits signed before keep verifying.
+  signing: 'home',
 } as const;
 
 export type ManifestEntry = { path: string; size: number; sha256: string };

@@ -30,8 +30,8 @@ export async function listAttachmentFiles(db: DB): Promise<{ id: number; uuid: s
   return db.selectFrom('attachment').select(['id', 'uuid', 'name']).orderBy('id').execute();
 }
 
-export async function listUploadedAvatars(db: DB): Promise<{ id: number; name: string }[]> {
-  return db.selectFrom('user').select(['id', 'name']).where('avatar', '<>', '').orderBy('id').execute();
+export async function listUploadedAvatars(db: DB): Promise<{ id: number; name: string; avatar: string }[]> {
+  return db.selectFrom('user').select(['id', 'name', 'avatar']).where('avatar', '<>', '').orderBy('id').execute();
 }
 
 export async function listPackageBlobs(db: DB): Promise<{ id: number; hash_sha256: string }[]> {

@@ -16,11 +16,12 @@ export async function checkAttachmentFiles(db: DB, ctx: DoctorContext): Promise<
     .map((a) => `attachment ${a.id} (${a.name}, ${a.uuid}): file missing`));
 }
 
-/** Uploaded avatars live at <data_dir>/avatars/<user id> (src/services/user/avatars.ts). */
+/** Uploaded avatars live at <data_dir>/avatars/<hash>, earlier at avatars/<user id> (src/services/user/avatars.ts). */
 export async function checkAvatarFiles(db: DB, ctx: DoctorContext): Promise<Findings> {
   const users = await listUploadedAvatars(db);
+  const dir = path.join(ctx.config.server.data_dir, 'avatars');
   return reportOnly(users
-    .filter((u) => !fs.existsSync(path.join(ctx.config.server.data_dir, 'avatars', String(u.id))))
+    .filter((u) => !fs.existsSync(path.join(dir, u.avatar)) && !fs.existsSync(path.join(dir, String(u.id))))
     .map((u) => `avatar of ${u.name} (user ${u.id}): file missing`));
 }
 

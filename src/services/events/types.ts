@@ -41,6 +41,8 @@ export type DomainEvents = {
   'repo.renamed': RepoEvent & { oldName: string };
   'repo.transferred': RepoEvent & { oldOwner: string };
   'repo.forked': RepoEvent & { fork: Repository };
+  /** A wiki page written through hearth (not a push to the .wiki.git): Gitea's wiki webhook event. */
+  'wiki.page': RepoEvent & { action: 'created' | 'edited' | 'deleted'; page: string; comment: string };
   'commit.status': RepoEvent & { sha: string; status: CommitStatus };
   'repo.starred': RepoEvent & { starred: boolean };
   /** A collaborator added (or their access changed); no subscriber yet (Gitea has no webhook for it). */

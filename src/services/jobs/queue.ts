@@ -3,6 +3,7 @@ import type { Job } from '../../db/schema';
 import type { Logger } from '../../lib/logger';
 import { countJob } from '../metrics/registry';
 import { claimJob, deleteJob, dueJobs, failJob, insertJob, nextRunAt, requeueRunning, retryJob } from '../../models/job';
+import { runAsActor, SYSTEM_ACTOR } from '../audit/actor';
 
 // The durable job queue: work that may be slow or must survive a crash (webhook deliveries,
 // scheduled merges) is a row in the job table, inserted in the transaction of the change that
@@ -153,7 +154,8 @@ export class JobQueue {
       return;
     }
     try {
-      await kind.handler(JSON.parse(job.payload), { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id });
+      // Jobs act as the system, not as the request whose wake() happened to start the worker.
+      await runAsActor(SYSTEM_ACTOR, () => kind.handler(JSON.parse(job.payload), { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id }));
       await deleteJob(this.db, job.id);
       countJob(job.kind, 'success');
     } catch (err) {

@@ -19,6 +19,9 @@ import { importFromGitea, type GiteaSource, type ImportItems } from './gitea-imp
 import { createTarget, migrationOwner } from './migrate-target';
 import { checkRemote, migrationDispatcher, type CheckedRemote } from './remote-address';
 import { MIRROR_REFSPECS, RemoteGitError, redact, remoteGit, remoteHead, type RemoteAuth } from './remote-git';
+import { migrateWiki } from './migrate-wiki';
+import { migrateLfs } from './migrate-lfs';
+import { syncRepoLicenses } from '../repo/licenses';
 
 // POST /repos/migrate: a repository cloned from another server (any git remote; for Gitea,
 // Forgejo and Gogs also its issues, pull requests, labels, milestones and releases), optionally
@@ -27,7 +30,7 @@ import { MIRROR_REFSPECS, RemoteGitError, redact, remoteGit, remoteHead, type Re
 export type MigrateInput = {
   cloneAddr: string; repoName: string; repoOwner?: string; uid?: number; description?: string;
   private?: boolean; mirror?: boolean; mirrorInterval?: string; authUsername?: string;
-  authPassword?: string; authToken?: string; service?: string; wiki?: boolean; lfs?: boolean;
+  authPassword?: string; authToken?: string; service?: string; wiki?: boolean; lfs?: boolean; lfsEndpoint?: string;
   items: ImportItems;
 };
 export type MigrateDeps = { db: DB; config: Config; secret: string; log: Logger };
@@ -105,6 +108,15 @@ async function importItems(deps: MigrateDeps, plan: Plan, repo: Repository): Pro
   deps.log.info({ repo: repo.id, counts }, 'migration: imported');
 }
 
+async function fetchLfs(deps: MigrateDeps, plan: Plan, repo: Repository): Promise<void> {
+  if (plan.checked.local) return;
+  await migrateLfs({
+    ...deps, dispatcher: migrationDispatcher(deps.config), signal: plan.signal, repo,
+    gitDir: repoDir(deps.config.repository.root, plan.owner.name, repo.name),
+    address: plan.checked.address, endpoint: plan.input.lfsEndpoint, auth: plan.auth,
+  });
+}
+
 /** The mirror row, once the first fetch succeeded: address without credentials, those sealed. */
 async function recordMirror(deps: MigrateDeps, plan: Plan, repo: Repository): Promise<void> {
   const now = nowUnix();
@@ -156,6 +168,9 @@ export async function migrateRepository(deps: MigrateDeps, doer: User, input: Mi
     });
     await updateRepo(deps.db, created.id, { is_mirror: input.mirror ? 1 : 0, original_url: p.checked.address });
     const repo = await cloneInto(deps, p, created);
+    await syncRepoLicenses(deps.db, deps.config, repo);
+    if (input.wiki) await migrateWiki({ ...deps, remote: p.checked, auth: p.auth, ownerName: p.owner.name, repo, signal: abort.signal });
+    if (input.lfs) await fetchLfs(deps, p, repo);
     await importItems(deps, p, repo);
     if (input.mirror) await recordMirror(deps, p, repo);
     deps.log.info({ repo: `${p.owner.name}/${repo.name}` }, 'migration: done');

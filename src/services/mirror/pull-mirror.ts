@@ -18,6 +18,7 @@ import { refsMoved } from '../repo/refs-moved';
 import { withRefsLock } from '../repo/refs-lock';
 import type { RepoAccess } from '../repo/repos';
 import { nextUpdateAt } from './pull-mirror-interval';
+import { syncMirrorWiki } from '../migrate/migrate-wiki';
 
 // Pull mirrors follow their remote: a sync fetches branches, tags and notes (pruning what the
 // remote deleted), then the database, feed and webhooks follow through refsMoved. Syncs run as
@@ -63,6 +64,7 @@ async function fetchAndSync(deps: MirrorDeps, repo: Repository, owner: User, mir
     const updates = diffRefs(before, await localRefs(dir, prefixes), zeroId(repo.object_format_name));
     // The doer of a mirror's ref moves is its owner, as Gitea's mirror sync actions.
     await refsMoved(deps.db, repo, owner, dir, updates, 'mirror');
+    await syncMirrorWiki(deps.config, checked, auth, owner.name, repo, signal);
     return updates.length;
   });
 }

@@ -19,6 +19,7 @@ import { ACCESS, canSeeOwner, ORG_TYPE, UNITS } from '../permissions';
 import { deleteRepository } from '../repo/repo-edit';
 import { renameUser } from '../user/users';
 import { VISIBILITY, type VisibilityName } from '../visibility';
+import { recordAudit, userTarget } from '../audit/record';
 
 export type CreateOrgInput = {
   username: string; full_name?: string; description?: string; website?: string; location?: string;
@@ -57,6 +58,7 @@ export async function createOrganization(db: DB, creator: User, input: CreateOrg
     });
     await setTeamUnits(trx, owners, Object.fromEntries(UNITS.map((u) => [u, ACCESS.owner])));
     await addTeamUser(trx, owners, creator.id);
+    await recordAudit(trx, { op: 'org.create', target: userTarget(org), owner: org });
     return org;
   });
 }
@@ -143,6 +145,7 @@ export async function deleteOrganization(db: DB, config: Config, org: User, purg
     }
     await deleteWebhooksOf(trx, { ownerId: org.id });
     await deleteOrgRow(trx, org.id);
+    await recordAudit(trx, { op: 'org.delete', target: userTarget(org), owner: org });
   });
   removeAvatarFile(config, org);
   removeEmptyDir(ownerDir(config.repository.root, org.name));

@@ -8,6 +8,7 @@ import { hasBlocked } from '../../models/user-block';
 import { ACCESS, ORG_TYPE } from '../permissions';
 import { dropOrgMembershipIfTeamless, dropUnreadableWatches } from './team-leave';
 import { assertManages, lookupTeam } from './teams';
+import { recordAudit, teamTarget } from '../audit/record';
 
 type Page = { offset: number; limit: number };
 
@@ -41,7 +42,10 @@ export async function addMember(db: DB, id: number, viewer: User, name: string):
   const user = await namedUser(db, name);
   if (user.type === ORG_TYPE) throw new InvalidError(`${user.name} is an organization, not a user`, 'username');
   if (await hasBlocked(db, access.org.id, user.id)) throw new ForbiddenError('user is blocked by the organization');
-  await db.transaction().execute(async (trx) => { await addTeamUser(trx, access.team, user.id); });
+  await db.transaction().execute(async (trx) => {
+    await addTeamUser(trx, access.team, user.id);
+    await recordAudit(trx, { op: 'team.member.add', target: teamTarget(access.org, access.team), owner: access.org, extra: { member: user.name, member_id: user.id } });
+  });
 }
 
 /**
@@ -61,6 +65,7 @@ export async function removeMember(db: DB, id: number, viewer: User, name: strin
       throw new InvalidError(`user is the last member of owner team [uid: ${user.id}]`);
     }
     await removeTeamUser(trx, team, user.id);
+    await recordAudit(trx, { op: 'team.member.remove', target: teamTarget(org, team), owner: org, extra: { member: user.name, member_id: user.id } });
     await dropUnreadableWatches(trx, org, user, await teamRepoIds(trx, team.id));
     await dropOrgMembershipIfTeamless(trx, org.id, user.id);
   });

@@ -14,6 +14,7 @@ import type { OrgAccess } from './orgs';
 import { ACCESS, canSeeOwner } from '../permissions';
 import { readOnlyUnits, resolveUnits, type UnitsInput } from './team-units';
 import { dropOrgMembershipIfTeamless, dropUnreadableWatches } from './team-leave';
+import { recordAudit, teamTarget } from '../audit/record';
 
 export type TeamVisibility = 'public' | 'limited' | 'private';
 
@@ -135,6 +136,7 @@ export async function createTeam(db: DB, org: User, input: TeamInput): Promise<T
     });
     await setTeamUnits(trx, row, units);
     if (row.includes_all_repositories) await addAllOrgReposToTeam(trx, row);
+    await recordAudit(trx, { op: 'team.create', target: teamTarget(org, row), owner: org });
     return (await getTeamById(trx, row.id))!;
   });
   return viewOf(db, [team], [org]);
@@ -188,6 +190,7 @@ export async function deleteTeam(db: DB, id: number, viewer: User): Promise<void
     const repoIds = await teamRepoIds(trx, team.id);
     await deleteTeamRow(trx, team.id);
     await deleteReviewRequestsOfTeam(trx, team.id);
+    await recordAudit(trx, { op: 'team.delete', target: teamTarget(org, team), owner: org });
     for (const uid of members) {
       const user = await getUserById(trx, uid);
       if (user) await dropUnreadableWatches(trx, org, user, repoIds);

@@ -1,5 +1,6 @@
 import type { DB } from '../../db/connect';
 import { deleteBlobRow, isBlobReferenced, unreferencedBlobs } from '../../models/package';
+import { oidInUse } from '../../models/lfs';
 import { blobTouchedAt, removeBlobFile, removeStaleTempFiles } from './blob-store';
 import { removeStaleUploads } from './upload-session';
 
@@ -18,7 +19,10 @@ export async function cleanupPackages(db: DB, dataDir: string, olderThanMs: numb
       await deleteBlobRow(trx, blob.id);
       return true;
     });
-    if (gone) { removeBlobFile(dataDir, blob.hash_sha256); blobs++; }
+    if (!gone) continue;
+    blobs++;
+    // The store is shared with LFS: the same bytes may be an object of some repository.
+    if (!(await oidInUse(db, blob.hash_sha256))) removeBlobFile(dataDir, blob.hash_sha256);
   }
   const uploads = await removeStaleUploads(db, dataDir, before);
   const temps = removeStaleTempFiles(dataDir, olderThanMs);

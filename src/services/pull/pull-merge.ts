@@ -18,6 +18,7 @@ import { settingsOf } from '../repo/repo-settings';
 import { accessOf, type RepoAccess } from '../repo/repos';
 import { withRefsLock } from '../repo/refs-lock';
 import { refsMoved } from '../repo/refs-moved';
+import { signMerge } from '../signing/sign-rules';
 
 export const MERGE_DO = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
 export type MergeDo = (typeof MERGE_DO)[number];
@@ -88,8 +89,11 @@ async function mergeNow(
   const now = new Date();
   const committer = { name: doer.full_name || doer.name, email: doer.email || `${doer.lower_name}@noreply.localhost`, date: now };
   const poster = issue.poster_id === doer.id ? doer : null;
+  // Signed by the instance key; the doer stays the committer, as Gitea under its default
+  // ("collaborator") trust model, which is the only one hearth has.
+  const signer = input.Do === 'fast-forward-only' ? null : await signMerge(db, config, doer, pr, dir, baseSha, pr.head_commit_id);
   const built = await MERGE_STYLES[input.Do as BuiltStyle]({
-    dir, base: baseSha, head: pr.head_commit_id, committer, message: defaultMessage(input, issue, pr, headLabel),
+    dir, base: baseSha, head: pr.head_commit_id, message: defaultMessage(input, issue, pr, headLabel), committer, signer,
     author: poster ? committer : await posterSignature(db, issue, committer),
   });
   if (!built.ok) {

@@ -14,6 +14,7 @@ import { ACCESS } from '../permissions';
 import { settingsOf } from '../repo/repo-settings';
 import { accessOf, type RepoAccess } from '../repo/repos';
 import { refsMoved } from '../repo/refs-moved';
+import { signMerge } from '../signing/sign-rules';
 
 // POST .../pulls/{index}/update: brings the base into the head branch (a merge commit, or the
 // head rebased onto the base), written in the head repository and moved with compare-and-swap.
@@ -44,9 +45,11 @@ async function rewriteHead(db: DB, config: Config, access: RepoAccess, headRepo:
   if (headDir !== baseDir) await gitRun(['fetch', '--no-tags', '--quiet', baseDir, `refs/heads/${pr.base_branch}`], { gitDir: headDir });
   const committer = { name: doer.full_name || doer.name, email: doer.email || `${doer.lower_name}@noreply.localhost`, date: new Date() };
   const message = `Merge branch '${pr.base_branch}' into ${pr.head_branch}\n`;
+  // As Gitea, whose update merges the base into the head as a reversed pull request: merge rules.
+  const signer = await signMerge(db, config, doer, pr, headDir, headSha, baseSha);
   const built = style === 'rebase'
-    ? await rebaseStyle({ dir: headDir, base: baseSha, head: headSha, committer, author: committer, message })
-    : await mergeStyle({ dir: headDir, base: headSha, head: baseSha, committer, author: committer, message });
+    ? await rebaseStyle({ dir: headDir, base: baseSha, head: headSha, committer, author: committer, message, signer })
+    : await mergeStyle({ dir: headDir, base: headSha, head: baseSha, committer, author: committer, message, signer });
   if (!built.ok) throw new ConflictError('merge failed because of conflict');
   if (!(await updateRef(headDir, `refs/heads/${pr.head_branch}`, built.commit, headSha, zeroId(headSha.length === 64 ? 'sha256' : 'sha1')))) {
     throw new ConflictError('the head branch moved during the update, try again');

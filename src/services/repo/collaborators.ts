@@ -9,6 +9,7 @@ import { ACCESS, accessMode, ORG_TYPE, type AccessMode } from '../permissions';
 import type { RepoAccess } from './repos';
 import { markWatch } from './stars';
 import { emit } from '../events/bus';
+import { recordAudit, userTarget } from '../audit/record';
 
 export const COLLABORATOR_MODES = { read: ACCESS.read, write: ACCESS.write, admin: ACCESS.admin } as const;
 export type CollaboratorPermission = keyof typeof COLLABORATOR_MODES;
@@ -46,7 +47,14 @@ export async function addCollaborator(db: DB, access: RepoAccess, name: string, 
     throw new ForbiddenError('user is blocked');
   }
   const mode = COLLABORATOR_MODES[permission ?? 'write'];
-  await collab.upsertCollaboration(db, repo.id, user.id, mode, nowUnix());
+  await db.transaction().execute(async (trx) => {
+    const before = await collab.getCollaboration(trx, repo.id, user.id);
+    await collab.upsertCollaboration(trx, repo.id, user.id, mode, nowUnix());
+    await recordAudit(trx, {
+      op: before ? 'repo.collaborator.update' : 'repo.collaborator.add', target: userTarget(user), repo,
+      extra: { mode, ...(before ? { old_mode: before.mode } : {}) },
+    });
+  });
   await emit(db, 'collaborator.added', { repo, collaborator: user, mode });
 }
 
@@ -56,6 +64,7 @@ export async function removeCollaborator(db: DB, access: RepoAccess, name: strin
   await db.transaction().execute(async (trx) => {
     if (!(await collab.deleteCollaboration(trx, access.repo.id, user.id))) return;
     await markWatch(trx, user.id, access.repo.id, false);
+    await recordAudit(trx, { op: 'repo.collaborator.remove', target: userTarget(user), repo: access.repo });
   });
 }
 

@@ -1,5 +1,9 @@
 import type { Config } from '../../config/schema';
-import { blobStream, fileAt } from '../../git/blob';
+import type { Readable } from 'node:stream';
+import type { DB } from '../../db/connect';
+import { blobBytes, blobStream, fileAt } from '../../git/blob';
+import { storedObject } from '../lfs/objects';
+import { parsePointer, POINTER_MAX_SIZE } from '../lfs/pointer';
 import { lastCommitOf } from '../../git/last-commit';
 import type { GitStream } from '../../git/stream';
 import { entryAt } from '../../git/tree';
@@ -41,6 +45,36 @@ export async function rawFileAt(config: Config, access: RepoAccess, ref: RefComm
     lastModified: last ? new Date(last.committerDate) : null,
     open: () => blobStream(dir, entry.sha),
   };
+}
+
+/**
+ * `media/{filepath}`: as raw, but a file holding the pointer of an LFS object the repository
+ * holds is answered with the object's bytes (Gitea's ServeBlobOrLFS; ETag: the oid).
+ */
+export async function getMediaFile(db: DB, config: Config, access: RepoAccess, filepath: string, ref?: string): Promise<RawFile> {
+  return lfsOrBlob(db, config, access, await getRawFile(config, access, filepath, ref));
+}
+
+/** The web's media route: mediaFileAt a resolved ref. */
+export async function mediaFileAt(db: DB, config: Config, access: RepoAccess, ref: RefCommit, filepath: string): Promise<RawFile> {
+  return lfsOrBlob(db, config, access, await rawFileAt(config, access, ref, filepath));
+}
+
+async function lfsOrBlob(db: DB, config: Config, access: RepoAccess, file: RawFile): Promise<RawFile> {
+  if (file.type !== 'file' || file.size > POINTER_MAX_SIZE || !config.server.lfs_start_server) return file;
+  const pointer = parsePointer(await blobBytes(dirOfRepo(config, access), file.sha));
+  const obj = pointer ? await storedObject(db, config, access.repo.id, pointer.oid) : null;
+  if (!obj) return file;
+  return { ...file, sha: obj.oid, size: obj.size, open: () => fileStream(obj.open()) };
+}
+
+/** A store file in the shape of a git stream, for sendBlob. */
+function fileStream(stream: Readable): GitStream {
+  const done = new Promise<{ code: number; stderr: string }>((resolve) => {
+    stream.on('error', (err) => resolve({ code: 1, stderr: String(err) }));
+    stream.on('close', () => resolve({ code: 0, stderr: '' }));
+  });
+  return { stdout: stream, kill: () => stream.destroy(), done };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { User } from '../../db/schema';
 import { applyPatchToTree, commitTree } from '../../git/apply';
 import { blobBytes } from '../../git/blob';
 import { writeCommit, type FileChange } from '../../git/commit';
+import { signCrudAction } from '../signing/sign-rules';
 import { readCommitMeta, type CommitMeta } from '../../git/last-commit';
 import { entriesAt, type Entry } from '../../git/tree';
 import { AppError, InvalidError, NotFoundError } from '../../lib/errors';
@@ -104,7 +105,8 @@ async function writeFiles(
   const { author, committer } = signatures(config, doer, opts);
   const message = commitMessage(opts, defaultMessage(files), committer);
   const changes = await changesOf(t.dir, ops, tree);
-  const commit = await writeCommit(t.dir, { parent: t.parent, changes, message, author, committer });
+  const signer = await signCrudAction(db, config, doer, t.dir, t.parent);
+  const commit = await writeCommit(t.dir, { parent: t.parent, changes, message, author, committer, signer });
   await landCommit(db, config, access, doer, t, commit);
   // As Gitea, the answer describes the files at the branch written to.
   const ref: RefCommit = { input: t.newBranch, kind: 'branch', name: t.newBranch, commit };
@@ -122,7 +124,8 @@ export function applyDiffPatch(
     if (!applied.ok) throw new InvalidError(`git apply error: ${applied.error}`);
     const { author, committer } = signatures(config, doer, opts);
     const message = commitMessage(opts, 'apply-patch', committer);
-    const commit = await commitTree(t.dir, { tree: applied.tree, parent: t.parent, message, author, committer });
+    const signer = await signCrudAction(db, config, doer, t.dir, t.parent);
+    const commit = await commitTree(t.dir, { tree: applied.tree, parent: t.parent, message, author, committer, signer });
     await landCommit(db, config, access, doer, t, commit);
     return readCommitMeta(t.dir, commit);
   });

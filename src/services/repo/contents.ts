@@ -2,9 +2,13 @@ import type { Config } from '../../config/schema';
 import { blobsBytes } from '../../git/blob';
 import { lastCommitOf, lastCommitsInListing, lastCommitsOfPaths, type LastCommit } from '../../git/last-commit';
 import { entriesAt, entryAt, listDirectory, submoduleUrls, type Entry } from '../../git/tree';
+import { commitInfos } from '../../git/refs';
 import { NotFoundError } from '../../lib/errors';
 import { checkReadPath, checkTreePath, dirOfRepo, resolveRefCommit, type RefCommit } from './contents-paths';
 import type { RepoAccess } from './repos';
+import type { DB } from '../../db/connect';
+import { parsePointer, POINTER_MAX_SIZE, type Pointer } from '../lfs/pointer';
+import { hasLfsObjects, storedOids } from '../lfs/objects';
 
 // Reading entries of a tree for the contents API: files, directories, symlinks, submodules.
 
@@ -18,6 +22,8 @@ export type ContentItem = {
   target?: string;
   submoduleUrl?: string | null;
   last?: LastCommit | null;
+  /** Set by withLfs: the file is the pointer of an LFS object the repository holds. */
+  lfs?: Pointer;
 };
 
 export type ContentsView = { ref: RefCommit; file: ContentItem } | { ref: RefCommit; dir: ContentItem[] };
@@ -64,10 +70,38 @@ async function describe(dir: string, commit: string, entries: Entry[], fill: Fil
 }
 
 /**
+ * Marks the files that are pointers of LFS objects the repository holds (Gitea's lfs_oid).
+ * Only repositories with LFS objects have their small files read: listings elsewhere pay nothing.
+ */
+export async function withLfs(db: DB | undefined, config: Config, access: RepoAccess, items: (ContentItem | null)[]): Promise<void> {
+  const small = items.filter((i): i is ContentItem => i?.type === 'file' && i.entry.size <= POINTER_MAX_SIZE);
+  if (!db || !small.length || !(await hasLfsObjects(db, access.repo.id))) return;
+  const unread = small.filter((i) => !i.content).map((i) => i.entry.sha);
+  const bytes = unread.length ? await blobsBytes(dirOfRepo(config, access), unread) : new Map<string, Buffer>();
+  const pointers = new Map<ContentItem, Pointer>();
+  for (const i of small) {
+    const p = parsePointer(i.content ?? bytes.get(i.entry.sha) ?? Buffer.alloc(0));
+    if (p) pointers.set(i, p);
+  }
+  const stored = await storedOids(db, config, access.repo.id, [...pointers.values()].map((p) => p.oid));
+  for (const [i, p] of pointers) if (stored.has(p.oid)) i.lfs = p;
+}
+
+/** getContents with LFS objects marked (the API's answers). */
+export async function getContentsWithLfs(db: DB, config: Config, access: RepoAccess, filepath: string, ref?: string, fileContent = true) {
+  const view = await getContents(config, access, filepath, ref, fileContent);
+  if ('file' in view) await withLfs(db, config, access, [view.file]);
+  if ('dir' in view) await withLfs(db, config, access, view.dir);
+  return view;
+}
+
+/**
  * GET contents: a file (with content) or a directory listing (without), each entry with the
  * last commit that touched it; the root of an empty repository is an empty listing.
  */
-export async function getContents(config: Config, access: RepoAccess, filepath: string, ref?: string): Promise<ContentsView | { empty: true }> {
+export async function getContents(
+  config: Config, access: RepoAccess, filepath: string, ref?: string, fileContent = true,
+): Promise<ContentsView | { empty: true }> {
   const path = checkReadPath(filepath);
   if (path === null) throw new NotFoundError(`path contains a malformed path component [path: ${filepath}]`);
   if (access.repo.is_empty && !path && !ref) return { empty: true };
@@ -77,7 +111,7 @@ export async function getContents(config: Config, access: RepoAccess, filepath: 
   if (!entry) throw new NotFoundError(`object does not exist [id: , rel_path: ${path}]`);
   const maxBlob = config.api.default_max_blob_size;
   if (entry.kind !== 'tree') {
-    const [file] = await describe(dir, rc.commit, [entry], { content: true, maxBlob });
+    const [file] = await describe(dir, rc.commit, [entry], { content: fileContent, maxBlob });
     file!.last = await lastCommitOf(dir, rc.commit, path);
     return { ref: rc, file: file! };
   }
@@ -113,8 +147,17 @@ export async function contentsAt(config: Config, dir: string, rc: RefCommit, pat
   return out;
 }
 
-export async function getFileContents(config: Config, access: RepoAccess, paths: string[], ref?: string) {
+export async function getFileContents(config: Config, access: RepoAccess, paths: string[], ref?: string, db?: DB) {
   const dir = dirOfRepo(config, access);
   const rc = await resolveRefCommit(dir, access.repo, ref);
-  return { ref: rc, items: await contentsAt(config, dir, rc, paths) };
+  const items = await contentsAt(config, dir, rc, paths);
+  await withLfs(db, config, access, items);
+  return { ref: rc, items };
+}
+
+/** Full messages of the last commits of a listing (contents-ext with includes=commit_message). */
+export async function lastCommitMessages(config: Config, access: RepoAccess, items: ContentItem[]): Promise<Map<string, string>> {
+  const shas = items.map((i) => i.last?.sha).filter((s): s is string => !!s);
+  const infos = await commitInfos(dirOfRepo(config, access), shas);
+  return new Map([...infos].map(([sha, info]) => [sha, info.message]));
 }

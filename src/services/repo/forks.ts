@@ -11,6 +11,7 @@ import { bumpCounter, getRepoByOwnerAndName, insertRepo } from '../../models/rep
 import { bumpUserRepos, getForkByOwner } from '../../models/repo-owner';
 import { searchRepos } from '../../models/repo-search';
 import { copyDefaultWebhooksToRepo } from '../../models/webhook';
+import { copyMetaObjects } from '../../models/lfs';
 import { isOrgMember } from '../../models/team-access';
 import { assertValidRepoName } from '../names';
 import { accessMode } from '../permissions';
@@ -20,6 +21,7 @@ import { withAccess, type RepoAccess, type RepoWithParent } from './repos';
 import { markWatch } from './stars';
 import { VISIBILITY } from '../visibility';
 import { emit } from '../events/bus';
+import { recordAudit, repoTarget } from '../audit/record';
 
 export type ForkInput = { organization?: string; name?: string };
 
@@ -57,6 +59,8 @@ async function insertFork(db: DB, doer: User, base: RepoAccess, owner: User, nam
   await markWatch(db, doer.id, fork.id, true);
   // As Gitea's CreateRepositoryByExample, which forks go through too.
   await copyDefaultWebhooksToRepo(db, fork.id, now);
+  await copyMetaObjects(db, base.repo.id, fork.id, now);
+  await recordAudit(db, { op: 'repo.create', target: repoTarget(fork), repo: fork, extra: { fork_of: `${base.owner.name}/${base.repo.name}` } });
   return fork;
 }
 

@@ -17,6 +17,7 @@ import { deleteRepository } from './repo-edit';
 import { topicsOf } from './repo-settings';
 import { syncRepoFromGit } from './repo-sync';
 import type { RepoAccess } from './repos';
+import { syncRepoLicenses } from './licenses';
 
 export type GenerateInput = {
   owner: string; name: string; description?: string; private?: boolean; defaultBranch?: string;
@@ -80,6 +81,7 @@ export async function generateRepository(db: DB, config: Config, doer: User, tem
   try {
     const repo = withContent ? await copyContent(db, config, doer, template, created, owner) : created;
     await copyRows(db, template.repo, repo, input);
+    if (withContent) await syncRepoLicenses(db, config, repo);
     return { repo: (await getRepoById(db, repo.id))!, owner, mode: ACCESS.owner };
   } catch (err) {
     await deleteRepository(db, config, { repo: created, owner, mode: ACCESS.owner });

@@ -9,6 +9,7 @@ import { ACCESS } from '../permissions';
 import { DEFAULT_PROTECTION, sortRules, toRule, type ProtectionRule, type ProtectionSettings } from './protection-rules';
 import type { RepoAccess } from './repos';
 import { keepWithAccess, teamIdsByNames, teamNamesOf, userIdsByNames, userNamesOf } from './whitelists';
+import { recordAudit, type AuditTarget } from '../audit/record';
 
 type Opt<T> = T | null | undefined;
 
@@ -111,11 +112,17 @@ export async function createBranchProtection(db: DB, access: RepoAccess, input: 
   await applyLists(db, access, input, s);
   const priority = input.priority || (await maxProtectedBranchPriority(db, access.repo.id)) + 1;
   const now = nowUnix();
-  const row = await insertProtectedBranch(db, {
-    repo_id: access.repo.id, rule_name: ruleName, priority, settings: JSON.stringify(s), created_unix: now, updated_unix: now,
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await insertProtectedBranch(trx, {
+      repo_id: access.repo.id, rule_name: ruleName, priority, settings: JSON.stringify(s), created_unix: now, updated_unix: now,
+    });
+    await recordAudit(trx, { op: 'repo.branch_protection.create', target: branchRuleTarget(inserted.id, ruleName), repo: access.repo });
+    return inserted;
   });
   return viewOf(db, access, toRule(row));
 }
+
+const branchRuleTarget = (id: number, name: string): AuditTarget => ({ type: 'protected_branch', id, name });
 
 /** Gitea's cascade: turning push (or force push) off clears its whitelist switches. */
 function applySwitches(input: ProtectionInput, s: ProtectionSettings): void {
@@ -150,13 +157,19 @@ export async function editBranchProtection(db: DB, access: RepoAccess, name: str
   applySimple(input, s);
   await applyLists(db, access, input, s);
   const priority = input.priority ?? rule.row.priority;
-  await updateProtectedBranch(db, rule.row.id, { settings: JSON.stringify(s), priority, updated_unix: nowUnix() });
+  await db.transaction().execute(async (trx) => {
+    await updateProtectedBranch(trx, rule.row.id, { settings: JSON.stringify(s), priority, updated_unix: nowUnix() });
+    await recordAudit(trx, { op: 'repo.branch_protection.update', target: branchRuleTarget(rule.row.id, rule.row.rule_name), repo: access.repo });
+  });
   return getBranchProtection(db, access, name);
 }
 
 export async function deleteBranchProtection(db: DB, access: RepoAccess, name: string): Promise<void> {
   const rule = await ruleByName(db, access, name);
-  await deleteProtectedBranch(db, rule.row.id);
+  await db.transaction().execute(async (trx) => {
+    await deleteProtectedBranch(trx, rule.row.id);
+    await recordAudit(trx, { op: 'repo.branch_protection.delete', target: branchRuleTarget(rule.row.id, rule.row.rule_name), repo: access.repo });
+  });
 }
 
 /** The rules in `ids` get priorities 1, 2, ... in that order; ids of other repositories are ignored. */

@@ -16,6 +16,9 @@ import { DEFAULT_SETTINGS } from './repo-settings';
 import { syncRepoFromGit } from './repo-sync';
 import { markWatch } from './stars';
 import { emit } from '../events/bus';
+import { recordAudit, repoTarget } from '../audit/record';
+import { recordLicenses } from './licenses';
+import { signInitialCommit } from '../signing/sign-rules';
 
 export type CreateRepoInput = {
   name: string;
@@ -76,6 +79,8 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
   if (!(await isValidBranchName(defaultBranch))) throw new InvalidError('[default_branch]: invalid branch name', 'default_branch');
   const dir = repoDir(config.repository.root, owner.name, input.name);
   const files = input.autoInit ? initialFiles(input, owner) : [];
+  // Decided before the transaction: the rules read the database.
+  const signer = files.length ? await signInitialCommit(db, config, doer) : null;
   const created = await db.transaction().execute(async (trx) => {
     if (await getRepoByOwnerAndName(trx, owner.id, input.name)) {
       throw new ConflictError('The repository with the same name already exists.');
@@ -93,20 +98,23 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
       await initBare(dir, { objectFormat, defaultBranch });
       if (files.length) {
         const sig = { name: doer.full_name || doer.name, email: doer.email };
-        const commit = await writeCommit(dir, { parent: null, changes: files, message: 'Initial commit', author: sig, committer: sig });
+        const commit = await writeCommit(dir, { parent: null, changes: files, message: 'Initial commit', author: sig, committer: sig, signer });
         await updateRef(dir, `refs/heads/${defaultBranch}`, commit, null, zeroId(objectFormat));
       }
       await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '+', 1) })).where('id', '=', owner.id).execute();
       // As Gitea (AutoWatchNewRepos): the creator watches the new repository.
       await markWatch(trx, doer.id, repo.id, true);
       await copyDefaultWebhooksToRepo(trx, repo.id, now);
+      await recordAudit(trx, { op: 'repo.create', target: repoTarget(repo), repo, extra: { private: !!repo.is_private } });
     } catch (err) {
       removeRepoDir(dir);
       throw err;
     }
     return (await getRepoById(trx, repo.id))!;
   });
-  const repo = files.length ? await syncRepoFromGit(db, created, dir, doer.id) : created;
+  let repo = files.length ? await syncRepoFromGit(db, created, dir, doer.id) : created;
+  // As Gitea: the license chosen at creation is the repository's, in the answer already.
+  if (input.license && input.autoInit) repo = await recordLicenses(db, repo, [input.license]);
   await emit(db, 'repo.created', { repo, doer, owner });
   return repo;
 }

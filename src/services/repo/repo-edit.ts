@@ -1,4 +1,6 @@
 import type { Config } from '../../config/schema';
+import { oidsOfRepo } from '../../models/lfs';
+import { removeOrphanObjects } from '../lfs/gc';
 import type { DB } from '../../db/connect';
 import type { Repository, RepositoryUpdate, User } from '../../db/schema';
 import { git } from '../../git/exec';
@@ -18,6 +20,10 @@ import { nextUpdateAt, parseMirrorInterval } from '../mirror/pull-mirror-interva
 import { attachmentPath, removeFile } from '../issue/attachment-files';
 import type { RepoAccess } from './repos';
 import { emit } from '../events/bus';
+import { recordAudit, repoTarget } from '../audit/record';
+import { removeRepoAvatarFile } from './repo-avatar';
+import { moveWikiDir, removeWikiDir } from '../wiki/wiki-repo';
+import { syncRepoLicenses } from './licenses';
 
 export type RepoEdit = Partial<Omit<RepoSettings, 'mirror_interval'>> & {
   name?: string; description?: string; website?: string; private?: boolean; template?: boolean;
@@ -95,6 +101,7 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
       }
     }
     await updateRepo(trx, repo.id, patch);
+    await auditRepoEdit(trx, repo, patch);
     if (mirrorPatch) await updateMirror(trx, repo.id, mirrorPatch);
     // Disk last: if the move fails the transaction rolls back and nothing changed.
     if (patch.default_branch && patch.default_branch !== repo.default_branch) {
@@ -103,8 +110,24 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
     if (newName !== undefined) moveRepoDir(dir, repoDir(config.repository.root, owner.name, newName));
     return (await getRepoById(trx, repo.id))!;
   });
+  if (newName !== undefined) moveWikiDir(config, owner.name, repo.name, owner.name, newName);
+  // As Gitea: the licenses are those of the new default branch.
+  if (patch.default_branch && patch.default_branch !== repo.default_branch && !repo.is_empty) {
+    updated.licenses = JSON.stringify(await syncRepoLicenses(db, config, updated));
+  }
   if (newName !== undefined) await emit(db, 'repo.renamed', { repo: updated, doer, oldName: repo.name });
   return updated;
+}
+
+/** The audit rows of an edit: a rename and a change of visibility. */
+async function auditRepoEdit(trx: DB, repo: Repository, patch: RepositoryUpdate): Promise<void> {
+  if (patch.name !== undefined && patch.name !== repo.name) {
+    const renamed = { ...repo, name: patch.name };
+    await recordAudit(trx, { op: 'repo.rename', target: repoTarget(renamed), repo: renamed, extra: { old_name: repo.name, new_name: patch.name } });
+  }
+  if (patch.is_private !== undefined && patch.is_private !== repo.is_private) {
+    await recordAudit(trx, { op: 'repo.visibility', target: repoTarget(repo), repo, extra: { private: !!patch.is_private } });
+  }
 }
 
 /** Deletes the row (and everything hanging off it) and the bare repository. */
@@ -114,6 +137,7 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
   const aside = `${dir}.deleting`;
   let moved = false;
   let files: string[] = [];
+  let lfsOids: string[] = [];
   try {
     await db.transaction().execute(async (trx) => {
     await trx.updateTable('repository').set({ fork_id: null, is_fork: 0 }).where('fork_id', '=', repo.id).execute();
@@ -125,8 +149,10 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
     await forgetStarsOf(trx, repo.id);
     await uncountRepoOnTeams(trx, repo.id);
     files = await deleteAttachmentsOfRepo(trx, repo.id);
+    lfsOids = await oidsOfRepo(trx, repo.id);
     await deleteWebhooksOf(trx, { repoId: repo.id });
     await deleteRepoRow(trx, repo.id);
+    await recordAudit(trx, { op: 'repo.delete', target: repoTarget(repo), repo });
     // Move the directory aside inside the transaction, remove it once committed.
     if (repoExists(dir)) {
       moveRepoDir(dir, aside);
@@ -138,7 +164,11 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
     throw err;
   }
   removeRepoDir(aside);
+  removeWikiDir(config, owner.name, repo.name);
   // Attachment files go once the rows are gone for good.
   for (const uuid of files) removeFile(attachmentPath(config, uuid));
+  // LFS meta objects went with the row (ON DELETE CASCADE); bytes no other repository uses go too.
+  await removeOrphanObjects(db, config.server.data_dir, lfsOids);
+  removeRepoAvatarFile(config, repo);
   if (doer) await emit(db, 'repo.deleted', { repo, doer, owner });
 }

@@ -11,6 +11,7 @@ import { isUserInTeams } from '../../models/user-lookup';
 import { ACCESS } from '../permissions';
 import type { RepoAccess } from './repos';
 import { teamIdsByNames, teamNamesOf, userIdsByNames, userNamesOf } from './whitelists';
+import { recordAudit, type AuditTarget } from '../audit/record';
 
 export type TagProtectionView = { row: ProtectedTag; users: string[]; teams: string[] };
 export type TagProtectionInput = { name_pattern?: string | null; whitelist_usernames?: string[] | null; whitelist_teams?: string[] | null };
@@ -98,6 +99,8 @@ export async function getTagProtection(db: DB, access: RepoAccess, id: number): 
   return viewOf(db, access, await rowById(db, access, id));
 }
 
+const tagRuleTarget = (r: Pick<ProtectedTag, 'id' | 'name_pattern'>): AuditTarget => ({ type: 'protected_tag', id: r.id, name: r.name_pattern });
+
 export async function createTagProtection(db: DB, access: RepoAccess, input: TagProtectionInput): Promise<TagProtectionView> {
   const pattern = (input.name_pattern ?? '').trim();
   if (!pattern) throw new BadRequestError('name_pattern are empty');
@@ -109,9 +112,13 @@ export async function createTagProtection(db: DB, access: RepoAccess, input: Tag
   const users = await userIdsByNames(db, input.whitelist_usernames ?? []);
   const teams = await teamIdsByNames(db, access.owner, input.whitelist_teams ?? []);
   const now = nowUnix();
-  const row = await insertProtectedTag(db, {
-    repo_id: access.repo.id, name_pattern: pattern, allowlist_user_ids: JSON.stringify(users),
-    allowlist_team_ids: JSON.stringify(teams), created_unix: now, updated_unix: now,
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await insertProtectedTag(trx, {
+      repo_id: access.repo.id, name_pattern: pattern, allowlist_user_ids: JSON.stringify(users),
+      allowlist_team_ids: JSON.stringify(teams), created_unix: now, updated_unix: now,
+    });
+    await recordAudit(trx, { op: 'repo.tag_protection.create', target: tagRuleTarget(inserted), repo: access.repo });
+    return inserted;
   });
   return viewOf(db, access, row);
 }
@@ -127,11 +134,17 @@ export async function editTagProtection(db: DB, access: RepoAccess, id: number, 
   }
   if (input.whitelist_teams != null) patch.allowlist_team_ids = JSON.stringify(await teamIdsByNames(db, access.owner, input.whitelist_teams));
   if (input.whitelist_usernames != null) patch.allowlist_user_ids = JSON.stringify(await userIdsByNames(db, input.whitelist_usernames));
-  await updateProtectedTag(db, row.id, patch);
+  await db.transaction().execute(async (trx) => {
+    await updateProtectedTag(trx, row.id, patch);
+    await recordAudit(trx, { op: 'repo.tag_protection.update', target: tagRuleTarget({ ...row, ...patch }), repo: access.repo });
+  });
   return viewOf(db, access, await rowById(db, access, id));
 }
 
 export async function deleteTagProtection(db: DB, access: RepoAccess, id: number): Promise<void> {
   const row = await rowById(db, access, id);
-  await deleteProtectedTag(db, row.id);
+  await db.transaction().execute(async (trx) => {
+    await deleteProtectedTag(trx, row.id);
+    await recordAudit(trx, { op: 'repo.tag_protection.delete', target: tagRuleTarget(row), repo: access.repo });
+  });
 }

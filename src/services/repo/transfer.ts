@@ -17,6 +17,8 @@ import { accessOf, type RepoAccess } from './repos';
 import { markWatch } from './stars';
 import { VISIBILITY } from '../visibility';
 import { emit } from '../events/bus';
+import { recordAudit, repoTarget } from '../audit/record';
+import { moveWikiDir } from '../wiki/wiki-repo';
 
 export type PendingTransfer = { doer: User; recipient: User; teams: Team[] };
 
@@ -87,6 +89,8 @@ async function transferOwnership(db: DB, config: Config, doer: User, repo: Repos
     result = await db.transaction().execute(async (trx) => {
       await assertNameFree(trx, config, to, repo);
       await moveRows(trx, doer, repo, from, to, teams);
+      const now = { ...repo, owner_id: to.id, owner_name: to.name };
+      await recordAudit(trx, { op: 'repo.transfer', target: repoTarget(now), repo: now, extra: { from: from.name, to: to.name } });
       if (repoExists(src)) {
         moveRepoDir(src, dst);
         moved = true;
@@ -97,6 +101,7 @@ async function transferOwnership(db: DB, config: Config, doer: User, repo: Repos
     if (moved) moveRepoDir(dst, src);
     throw err;
   }
+  moveWikiDir(config, from.name, repo.name, to.name, repo.name);
   await emit(db, 'repo.transferred', { repo: result, doer, oldOwner: from.name });
   return result;
 }

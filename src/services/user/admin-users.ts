@@ -12,6 +12,8 @@ import { ACCESS } from '../permissions';
 import { deleteRepository } from '../repo/repo-edit';
 import { assertNotLastAdmin, assertPasswordPolicy, deleteUser, updateUserWithEmail } from './users';
 import { VISIBILITY, type VisibilityName } from '../visibility';
+import { userTarget, type AuditEntry } from '../audit/record';
+import { removeAvatarFile } from './avatars';
 
 export type AdminEdit = {
   email?: string; full_name?: string; login_name?: string; source_id?: number; password?: string;
@@ -46,7 +48,11 @@ export async function adminEditUser(db: DB, config: Config, user: User, edit: Ad
     patch.passwd_hash_algo = PASSWORD_ALGO;
   }
   const email = edit.email === undefined || edit.email === '' ? undefined : edit.email.trim();
-  return updateUserWithEmail(db, user, patch, email);
+  // Which fields changed, never their values (a password hash has no place in the log).
+  const fields = Object.keys(patch).filter((k) => k !== 'passwd_hash_algo').concat(email ? ['email'] : []);
+  const audits: AuditEntry[] = [{ op: 'admin.user.edit', target: userTarget(user), owner: user, extra: { fields } }];
+  if (patch.passwd) audits.push({ op: 'user.password.change', target: userTarget(user), owner: user });
+  return updateUserWithEmail(db, user, patch, email, audits);
 }
 
 export async function adminDeleteUser(db: DB, config: Config, doer: User, user: User, purge = false): Promise<void> {
@@ -57,6 +63,7 @@ export async function adminDeleteUser(db: DB, config: Config, doer: User, user: 
     await purgeOwnership(db, config, user);
   }
   await deleteUser(db, user);
+  removeAvatarFile(config, user);
 }
 
 /**

@@ -9,13 +9,15 @@ import { hashToken, looksLikeToken } from '../../lib/token';
 import { getTokenByHash, touchToken } from '../../models/access-token';
 import { getEmail } from '../../models/email';
 import { getUserById, getUserByName } from '../../models/user';
+import { authenticateJobToken } from '../actions/actions-user';
 
 export type Authenticated = { user: User; scopes: ScopeSet | null };
 
 /** A personal access token; null when it is unknown. */
 export async function authenticateToken(db: DB, token: string): Promise<Authenticated | null> {
   const row = await getTokenByHash(db, hashToken(token.trim()));
-  if (!row) return null;
+  // Not a personal token: maybe a running Actions task's job token (the gitea-actions user).
+  if (!row) return authenticateJobToken(db, token);
   const user = await getUserById(db, row.uid);
   // Organizations never sign in, whatever token may name them.
   if (!user || user.type !== 0) return null;

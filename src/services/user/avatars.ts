@@ -4,47 +4,79 @@ import path from 'node:path';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
+import { AvatarImageError, processAvatarImage } from '../../lib/image/avatar-image';
+import { imageKind } from '../../lib/image/image-size';
 import { BadRequestError, InvalidError } from '../../lib/errors';
 import { getUserIdByAvatar } from '../../models/avatar';
 import { getUserById, updateUser } from '../../models/user';
 
-// Uploaded avatars: the image under <data_dir>/avatars/<user id>, its hash in user.avatar (the
-// avatar URL is <root_url>avatars/<hash>, so a new upload gets a new URL).
+// Uploaded avatars, as Gitea stores them: checked and shrunk (lib/image/avatar-image), then kept
+// under <data_dir>/avatars/ named by their hash (md5 of "<owner id>-<md5 of the upload>", Gitea's
+// HashAvatar), which the owner's row holds; the avatar URL names the hash, so a new upload gets
+// a new URL. Repository avatars sit in avatars/repo/. Before hashes named the files, a user's
+// avatar was avatars/<user id>: still read, and removed on the next change.
 
-const MAX_AVATAR_BYTES = 1024 * 1024; // Gitea's AVATAR_MAX_FILE_SIZE default
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const HASH = /^[0-9a-f]{32}$/;
 
-const SIGNATURES: { type: string; test: (b: Buffer) => boolean }[] = [
-  { type: 'image/png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
-  { type: 'image/jpeg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { type: 'image/gif', test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) },
-  { type: 'image/webp', test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
-];
+export type AvatarKind = 'user' | 'repo';
 
-export const imageType = (data: Buffer): string | undefined => SIGNATURES.find((s) => s.test(data))?.type;
+const avatarDir = (config: Config, kind: AvatarKind) =>
+  kind === 'user' ? path.join(config.server.data_dir, 'avatars') : path.join(config.server.data_dir, 'avatars', 'repo');
 
-const avatarFile = (config: Config, userId: number) => path.join(config.server.data_dir, 'avatars', String(userId));
+export const avatarPath = (config: Config, kind: AvatarKind, hash: string) => path.join(avatarDir(config, kind), hash);
+const legacyUserAvatar = (config: Config, userId: number) => path.join(config.server.data_dir, 'avatars', String(userId));
 
-/** Decodes and checks an UpdateUserAvatarOption image (standard base64, as Go decodes it). */
-function decodeImage(image: string): Buffer {
+export const imageType = (data: Buffer): string | undefined => {
+  const kind = imageKind(data);
+  return kind && `image/${kind}`;
+};
+
+/**
+ * Decodes an Update*AvatarOption image (standard base64, as Go decodes it), checks it and
+ * prepares what is stored: 400 for bad base64 as Gitea, 422 for what is not an acceptable image.
+ */
+export function prepareAvatar(config: Config, image: string): { original: Buffer; stored: Buffer } {
   const text = image.replace(/\s+/g, '');
   if (!BASE64.test(text)) throw new BadRequestError('illegal base64 data');
-  const data = Buffer.from(text, 'base64');
-  if (data.length > MAX_AVATAR_BYTES) throw new InvalidError(`[image]: avatar is larger than ${MAX_AVATAR_BYTES} bytes`, 'image');
-  if (!imageType(data)) throw new InvalidError('[image]: not a PNG, JPEG, GIF or WebP image', 'image');
-  return data;
+  const original = Buffer.from(text, 'base64');
+  const max = config.picture.avatar_max_file_size;
+  if (original.length > max) throw new InvalidError(`[image]: avatar is larger than ${max} bytes`, 'image');
+  try {
+    const limits = { maxWidth: config.picture.avatar_max_width, maxHeight: config.picture.avatar_max_height, maxOriginSize: config.picture.avatar_max_origin_size };
+    return { original, stored: processAvatarImage(original, limits).data };
+  } catch (err) {
+    if (err instanceof AvatarImageError) throw new InvalidError(`[image]: ${err.message}`, 'image');
+    throw err;
+  }
 }
 
-/** Stores the image, then points the user at it (Gitea's HashAvatar naming). */
-export async function uploadAvatar(db: DB, config: Config, user: User, image: string): Promise<User> {
-  const data = decodeImage(image);
-  const inner = `${user.id}-${crypto.createHash('md5').update(data).digest('hex')}`;
-  const hash = crypto.createHash('md5').update(inner).digest('hex');
-  const file = avatarFile(config, user.id);
+export const hashAvatar = (ownerId: number, original: Buffer): string => {
+  const inner = `${ownerId}-${crypto.createHash('md5').update(original).digest('hex')}`;
+  return crypto.createHash('md5').update(inner).digest('hex');
+};
+
+/** Writes the file first (a row never names a missing file), atomically. */
+export function writeAvatarFile(config: Config, kind: AvatarKind, hash: string, data: Buffer): void {
+  const file = avatarPath(config, kind, hash);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(`${file}.tmp`, data);
   fs.renameSync(`${file}.tmp`, file);
-  await updateUser(db, user.id, { avatar: hash });
+}
+
+export function removeAvatarHash(config: Config, kind: AvatarKind, hash: string): void {
+  if (HASH.test(hash)) fs.rmSync(avatarPath(config, kind, hash), { force: true });
+}
+
+/** Stores the image, then points the user (or organization) at it. */
+export async function uploadAvatar(db: DB, config: Config, user: User, image: string): Promise<User> {
+  const { original, stored } = prepareAvatar(config, image);
+  const hash = hashAvatar(user.id, original);
+  if (hash !== user.avatar) {
+    writeAvatarFile(config, 'user', hash, stored);
+    await updateUser(db, user.id, { avatar: hash });
+    removeAvatarFile(config, user);
+  }
   return (await getUserById(db, user.id))!;
 }
 
@@ -53,19 +85,29 @@ export async function deleteAvatar(db: DB, config: Config, user: User): Promise<
   removeAvatarFile(config, user);
 }
 
+/** The user's uploaded avatar file, whichever layout it was written in. */
 export function removeAvatarFile(config: Config, user: User): void {
-  fs.rmSync(avatarFile(config, user.id), { force: true });
+  if (user.avatar) removeAvatarHash(config, 'user', user.avatar);
+  fs.rmSync(legacyUserAvatar(config, user.id), { force: true });
 }
 
 /** The uploaded image an avatar URL names, if any. */
-export async function findUploadedAvatar(db: DB, config: Config, hash: string): Promise<{ data: Buffer; type: string } | null> {
-  if (!/^[0-9a-f]{32}$/.test(hash)) return null;
+export async function findUploadedAvatar(db: DB, config: Config, kind: AvatarKind, hash: string): Promise<{ data: Buffer; type: string } | null> {
+  if (!HASH.test(hash)) return null;
+  const data = readIfExists(avatarPath(config, kind, hash))
+    ?? (kind === 'user' ? await readLegacyAvatar(db, config, hash) : undefined);
+  return data ? { data, type: imageType(data) ?? 'application/octet-stream' } : null;
+}
+
+async function readLegacyAvatar(db: DB, config: Config, hash: string): Promise<Buffer | undefined> {
   const id = await getUserIdByAvatar(db, hash);
-  if (id === undefined) return null;
+  return id === undefined ? undefined : readIfExists(legacyUserAvatar(config, id));
+}
+
+function readIfExists(file: string): Buffer | undefined {
   try {
-    const data = fs.readFileSync(avatarFile(config, id));
-    return { data, type: imageType(data) ?? 'application/octet-stream' };
+    return fs.readFileSync(file);
   } catch {
-    return null;
+    return undefined;
   }
 }

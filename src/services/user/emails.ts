@@ -3,6 +3,7 @@ import type { EmailAddress, User } from '../../db/schema';
 import { InvalidError, NotFoundError, BadRequestError } from '../../lib/errors';
 import * as emails from '../../models/email';
 import { isValidEmail } from '../names';
+import { recordAudit } from '../audit/record';
 
 export const listEmails = (db: DB, user: User): Promise<EmailAddress[]> => emails.listEmailsOfUser(db, user.id);
 
@@ -18,6 +19,8 @@ export async function addEmails(db: DB, user: User, list: string[]): Promise<Ema
       // As Gitea: any existing address is refused, the caller's own included (and a repeat in the list).
       if (await emails.getEmail(trx, email)) throw new InvalidError(`Email address has been used: ${email}`, 'emails');
       await emails.insertEmail(trx, { uid: user.id, email, is_primary: false, is_activated: true });
+      const id = (await emails.getEmail(trx, email))?.id ?? 0;
+      await recordAudit(trx, { op: 'user.email.add', target: { type: 'email', id, name: email }, owner: user });
     }
   });
   return emails.listEmailsOfUser(db, user.id);
@@ -31,6 +34,7 @@ export async function deleteEmails(db: DB, user: User, list: string[]): Promise<
       if (!row || row.uid !== user.id) throw new NotFoundError(`email address does not exist [email: ${email}]`);
       if (row.is_primary) throw new BadRequestError(`primary email address cannot be deleted [email: ${email}]`);
       await emails.deleteEmailById(trx, row.id);
+      await recordAudit(trx, { op: 'user.email.remove', target: { type: 'email', id: row.id, name: row.email }, owner: user });
     }
   });
 }

@@ -1,7 +1,7 @@
 import type { DB } from '../../db/connect';
 import type { PublicKey, User } from '../../db/schema';
 import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
-import { parseSshPublicKey, SshKeyError } from '../../lib/ssh-key';
+import { parseSshPublicKey, SshKeyError, type SshPublicKey } from '../../lib/ssh-key';
 import { nowUnix } from '../../lib/time';
 import * as keys from '../../models/public-key';
 import { usersByIds } from '../../models/user-lookup';
@@ -12,15 +12,19 @@ import { usersByIds } from '../../models/user-lookup';
 export type KeyWithOwner = { key: PublicKey; owner: User | undefined };
 type Page = { offset: number; limit: number };
 
-/** POST /user/keys and /admin/users/{username}/keys. */
-export async function addPublicKey(db: DB, owner: User, input: { title: string; key: string }): Promise<PublicKey> {
-  let parsed;
+/** Parses a submitted key (user or deploy key) with Gitea's 422 on anything invalid. */
+export function parseKeyInput(key: string): SshPublicKey {
   try {
-    parsed = parseSshPublicKey(input.key);
+    return parseSshPublicKey(key);
   } catch (err) {
     if (err instanceof SshKeyError) throw new InvalidError(`Invalid key content: ${err.message}`, 'key');
     throw err;
   }
+}
+
+/** POST /user/keys and /admin/users/{username}/keys; a deploy key's content is refused (unique fingerprint). */
+export async function addPublicKey(db: DB, owner: User, input: { title: string; key: string }): Promise<PublicKey> {
+  const parsed = parseKeyInput(input.key);
   return db.transaction().execute(async (trx) => {
     if (await keys.getKeyByFingerprint(trx, parsed.fingerprint)) {
       throw new InvalidError('Key content has been used as non-deploy key', 'key');
@@ -51,14 +55,15 @@ export async function listPublicKeys(
 /** GET /user/keys/{id}: any key by id, as Gitea (its owner's details are for the owner and admins). */
 export async function getPublicKey(db: DB, id: number): Promise<KeyWithOwner> {
   const key = await keys.getPublicKey(db, id);
-  if (!key) throw new NotFoundError();
+  if (!key || key.key_type === 'deploy') throw new NotFoundError();
   return (await withOwners(db, [key]))[0]!;
 }
 
 /** DELETE /user/keys/{id} (doer: the caller) and /admin/users/{username}/keys/{id} (doer: that user). */
 export async function deletePublicKey(db: DB, doer: User, id: number): Promise<void> {
   const key = await keys.getPublicKey(db, id);
-  if (!key) throw new NotFoundError();
+  // Deploy keys go with DELETE /repos/{owner}/{repo}/keys/{id}.
+  if (!key || key.key_type === 'deploy') throw new NotFoundError();
   if (!doer.is_admin && key.owner_id !== doer.id) throw new ForbiddenError('You do not have access to this key');
   await keys.deletePublicKey(db, id);
 }

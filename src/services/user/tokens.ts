@@ -5,6 +5,7 @@ import { isEmptyScope, parseScopes, scopeNames } from '../../lib/scopes';
 import { nowUnix } from '../../lib/time';
 import { hashToken, newToken } from '../../lib/token';
 import * as tokens from '../../models/access-token';
+import { recordAudit } from '../audit/record';
 
 export type CreatedToken = { row: AccessToken; token: string };
 
@@ -26,6 +27,7 @@ export async function createToken(db: DB, user: User, name: string, scopeList: s
       uid: user.id, name: trimmed, token_hash: hashToken(token), token_last_eight: token.slice(-8),
       scope: scopeNames(parsed).join(','), created_unix: now, updated_unix: now,
     });
+    await recordAudit(trx, { op: 'user.token.create', target: { type: 'token', id: row.id, name: row.name }, owner: user, extra: { scopes: row.scope } });
     return { row, token };
   });
 }
@@ -39,5 +41,9 @@ export async function deleteToken(db: DB, user: User, idOrName: string): Promise
   const found = await tokens.findTokensOfUser(db, user.id, id > 0 ? { id } : { name: idOrName });
   if (found.length === 0) throw new NotFoundError(`access token does not exist [id: ${idOrName}]`);
   if (found.length > 1) throw new InvalidError(`multiple matches for token name '${idOrName}'`);
-  await tokens.deleteToken(db, found[0]!.id);
+  const token = found[0]!;
+  await db.transaction().execute(async (trx) => {
+    await tokens.deleteToken(trx, token.id);
+    await recordAudit(trx, { op: 'user.token.delete', target: { type: 'token', id: token.id, name: token.name }, owner: user });
+  });
 }

@@ -14,6 +14,7 @@ import { deleteWebhooksOf } from '../../models/webhook';
 import { assertValidEmail, assertValidUserName } from '../names';
 import { canSeeOwner } from '../permissions';
 import { VISIBILITY, type VisibilityName } from '../visibility';
+import { recordAudit, userTarget, type AuditEntry } from '../audit/record';
 
 export type CreateUserInput = {
   username: string;
@@ -78,6 +79,7 @@ export async function createUser(db: DB, config: Config, input: CreateUserInput)
       updated_unix: now,
     });
     await insertEmail(trx, { uid: user.id, email, is_primary: true, is_activated: true });
+    await recordAudit(trx, { op: 'user.create', target: userTarget(user), owner: user, extra: { is_admin: !!input.isAdmin } });
     return user;
   });
 }
@@ -92,9 +94,13 @@ export async function changePassword(
   db: DB, config: Config, user: User, password: string, mustChange?: boolean,
 ): Promise<void> {
   assertPasswordPolicy(config, password);
-  await users.updateUser(db, user.id, {
-    passwd: await hashPassword(password), passwd_hash_algo: PASSWORD_ALGO, updated_unix: nowUnix(),
-    ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
+  const passwd = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    await users.updateUser(trx, user.id, {
+      passwd, passwd_hash_algo: PASSWORD_ALGO, updated_unix: nowUnix(),
+      ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
+    });
+    await recordAudit(trx, { op: 'user.password.change', target: userTarget(user), owner: user });
   });
 }
 
@@ -114,8 +120,11 @@ export async function changeOwnPassword(db: DB, config: Config, user: User, form
   await changePassword(db, config, user, next, false);
 }
 
-/** Applies a patch that may change the primary email; name and email checks run in the transaction. */
-export async function updateUserWithEmail(db: DB, user: User, patch: UserUpdate, email?: string): Promise<User> {
+/**
+ * Applies a patch that may change the primary email; name and email checks run in the
+ * transaction, and so do the audit rows the caller describes the change with.
+ */
+export async function updateUserWithEmail(db: DB, user: User, patch: UserUpdate, email?: string, audits: AuditEntry[] = []): Promise<User> {
   if (email !== undefined) assertValidEmail(email);
   return db.transaction().execute(async (trx) => {
     if (email !== undefined && email.toLowerCase() !== user.email.toLowerCase()) {
@@ -124,6 +133,7 @@ export async function updateUserWithEmail(db: DB, user: User, patch: UserUpdate,
       patch = { ...patch, email };
     }
     await users.updateUser(trx, user.id, { ...patch, updated_unix: nowUnix() });
+    for (const a of audits) await recordAudit(trx, a);
     return (await users.getUserById(trx, user.id))!;
   });
 }
@@ -141,6 +151,10 @@ export async function renameUser(db: DB, config: Config, user: User, newName: st
     await assertNameFree(trx, newName, user.id);
     await users.updateUser(trx, user.id, { name: newName, lower_name: newName.toLowerCase(), updated_unix: nowUnix() });
     await setOwnerNameOfRepos(trx, user.id, newName);
+    await recordAudit(trx, {
+      op: user.type === 1 ? 'org.rename' : 'user.rename', target: { ...userTarget(user), name: newName }, owner: user,
+      extra: { old_name: user.name, new_name: newName },
+    });
     if (from === to || !fs.existsSync(from)) return;
     // An empty directory left by a deleted owner of that name is no obstacle.
     if (fs.existsSync(to)) {
@@ -168,6 +182,7 @@ export async function deleteUser(db: DB, user: User): Promise<void> {
     }
     await deleteWebhooksOf(trx, { ownerId: user.id });
     await users.deleteUserRow(trx, user.id);
+    await recordAudit(trx, { op: 'user.delete', target: userTarget(user), owner: user });
   });
 }
 

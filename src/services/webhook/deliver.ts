@@ -1,11 +1,9 @@
 import crypto from 'node:crypto';
-import dns from 'node:dns';
-import net from 'node:net';
-import type { LookupFunction } from 'node:net';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { HookTask, Webhook } from '../../db/schema';
+import { checkedLookup, literalRefusal } from '../../lib/checked-lookup';
 import { hostMatcher, type HostMatcher } from '../../lib/host-matcher';
 import { getHookTask, recordHookDelivery } from '../../models/hook-task';
 import { getWebhookById, setWebhookLastStatus } from '../../models/webhook';
@@ -27,28 +25,8 @@ const ORG_HOOK_TARGET = 'organization';
 const refusal = (host: string, addresses: string[]) =>
   `webhook can only call allowed HTTP servers (check your [webhook] allowed_host_list setting), deny '${host}(${addresses.join(', ')})'`;
 
-/** The resolver undici connects with: the address actually used must be allowed. */
-function checkedLookup(matcher: HostMatcher): LookupFunction {
-  return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err);
-      const found = addresses as dns.LookupAddress[];
-      const ok = found.filter((a) => matcher.allows(hostname, a.address));
-      if (!ok.length) return callback(Object.assign(new Error(refusal(hostname, found.map((a) => a.address))), { code: 'EHOSTDENIED' }));
-      if (options.all) return callback(null, ok);
-      callback(null, ok[0]!.address, ok[0]!.family);
-    });
-  }) as LookupFunction;
-}
-
-/** Node connects to an IP literal without a lookup: such addresses are checked here. */
-function literalRefusal(matcher: HostMatcher, url: string): string {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return !net.isIP(host) || matcher.allows(host, host) ? '' : refusal(host, [host]);
-}
-
 function dispatcherOf(config: Config, matcher: HostMatcher): Dispatcher {
-  const connect = { lookup: checkedLookup(matcher), rejectUnauthorized: !config.webhook.skip_tls_verify };
+  const connect = { lookup: checkedLookup((h, ip) => matcher.allows(h, ip), refusal), rejectUnauthorized: !config.webhook.skip_tls_verify };
   if (config.webhook.proxy_url) return new ProxyAgent({ uri: config.webhook.proxy_url, requestTls: { rejectUnauthorized: !config.webhook.skip_tls_verify } });
   return new Agent({ connect, keepAliveTimeout: 10_000, connections: 16 });
 }
@@ -79,7 +57,7 @@ type Sender = { dispatcher: Dispatcher; matcher: HostMatcher; config: Config };
 
 async function send({ dispatcher, matcher, config }: Sender, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Sent> {
   const timeout = config.webhook.deliver_timeout * 1000;
-  const refused = config.webhook.proxy_url ? '' : literalRefusal(matcher, url);
+  const refused = config.webhook.proxy_url ? '' : literalRefusal((h, ip) => matcher.allows(h, ip), refusal, url);
   if (refused) return { status: 0, headers: {}, body: '', error: refused };
   try {
     const res = await request(url, {

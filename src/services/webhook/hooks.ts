@@ -10,6 +10,7 @@ import {
 } from '../../models/webhook';
 import { parseHookConfig, parseHookType, type HookType, type ParsedHookConfig } from './formats';
 import { eventsFromOption, isValidBranchFilter, serializeEventSettings } from './hook-events';
+import { auditWebhook } from '../audit/webhook-audit';
 import {
   contentTypeCode, contentTypeName, hookAuthorization, hookMeta, sealHookAuthorization, sealHookSecret,
 } from './hook-row';
@@ -68,18 +69,22 @@ export async function createHook(db: DB, instanceSecret: string, scope: HookScop
   const parsed = parseHookConfig(type, input.config);
   const isSystem = systemFlag(input.config);
   const now = nowUnix();
-  const hook = await insertWebhook(db, {
-    repo_id: 'repoId' in scope ? scope.repoId : 0,
-    owner_id: 'ownerId' in scope ? scope.ownerId : 0,
-    is_system_webhook: 'site' in scope && isSystem ? 1 : 0,
-    type,
-    ...configColumns(parsed),
-    secret_sealed: sealHookSecret(instanceSecret, input.config.secret ?? ''),
-    authorization_sealed: sealHookAuthorization(instanceSecret, input.authorization_header ?? ''),
-    events: serializeEventSettings(eventsFromOption(input.events, branchFilter)),
-    is_active: input.active ? 1 : 0,
-    created_unix: now,
-    updated_unix: now,
+  const hook = await db.transaction().execute(async (trx) => {
+    const row = await insertWebhook(trx, {
+      repo_id: 'repoId' in scope ? scope.repoId : 0,
+      owner_id: 'ownerId' in scope ? scope.ownerId : 0,
+      is_system_webhook: 'site' in scope && isSystem ? 1 : 0,
+      type,
+      ...configColumns(parsed),
+      secret_sealed: sealHookSecret(instanceSecret, input.config.secret ?? ''),
+      authorization_sealed: sealHookAuthorization(instanceSecret, input.authorization_header ?? ''),
+      events: serializeEventSettings(eventsFromOption(input.events, branchFilter)),
+      is_active: input.active ? 1 : 0,
+      created_unix: now,
+      updated_unix: now,
+    });
+    await auditWebhook(trx, 'webhook.create', row);
+    return row;
   });
   return view(instanceSecret, hook);
 }
@@ -136,12 +141,18 @@ export async function editHook(db: DB, instanceSecret: string, scope: HookScope,
   };
   if (typeof config.secret === 'string') patch.secret_sealed = sealHookSecret(instanceSecret, config.secret);
   if (input.active !== undefined) patch.is_active = input.active ? 1 : 0;
-  await updateWebhook(db, hook.id, patch);
+  await db.transaction().execute(async (trx) => {
+    await updateWebhook(trx, hook.id, patch);
+    await auditWebhook(trx, 'webhook.update', { ...hook, ...patch });
+  });
   return view(instanceSecret, (await getScopedWebhook(db, modelScope(scope), id))!);
 }
 
 /** Deletes the hook and its deliveries; 404 for a hook of another scope. */
 export async function deleteHook(db: DB, scope: HookScope, id: number): Promise<void> {
   const hook = await loadHook(db, scope, id);
-  await db.transaction().execute((trx) => deleteWebhook(trx, hook.id));
+  await db.transaction().execute(async (trx) => {
+    await deleteWebhook(trx, hook.id);
+    await auditWebhook(trx, 'webhook.delete', hook);
+  });
 }

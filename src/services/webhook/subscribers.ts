@@ -89,6 +89,9 @@ function subscribeRepos(bus: EventBus, db: DB, config: Config): void {
   bus.on('release.deleted', 'webhooks', release('deleted'));
   bus.on('repo.created', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{ event: 'repository', build: (c) => repositoryPayload(c, 'created') }]));
   bus.on('repo.deleted', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{ event: 'repository', build: (c) => repositoryPayload(c, 'deleted') }]));
+  bus.on('wiki.page', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{
+    event: 'wiki', build: (c) => ({ action: e.action, repository: c.repository, sender: c.sender, page: e.page, comment: e.comment }),
+  }]));
   bus.on('commit.status', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{ event: 'status', build: (c) => statusPayload(c, e.sha, e.status) }]));
   bus.on('repo.forked', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{
     event: 'fork', build: async (c) => {

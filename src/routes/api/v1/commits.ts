@@ -5,6 +5,7 @@ import { toApiCombinedStatus, toApiCommitStatus, toApiCommitStatuses } from '../
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import { openCommitDiff } from '../../../services/repo/archive';
 import { compareCommits, getCommit, listCommits } from '../../../services/repo/commits';
+import { withVerifications } from '../../../services/signing/commit-verification';
 import { combinedStatus, createCommitStatus, listStatuses, STATUS_STATES } from '../../../services/repo/commit-statuses';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
@@ -46,14 +47,18 @@ export async function list(req: Request, res: Response): Promise<void> {
   res.setHeader('X-PageCount', String(pageCount));
   res.setHeader('X-HasMore', String(page < pageCount));
   exposeHeaders(res, ['X-Page', 'X-PerPage', 'X-Total', 'X-PageCount', 'X-HasMore']);
-  res.json(toApiCommits(req.ctx.config, access, result, req.ctx.doer, { verification: toggle(req, 'verification') }));
+  const verification = toggle(req, 'verification');
+  const checked = await withVerifications(req.ctx.db, req.ctx.config, access, result, verification);
+  res.json(toApiCommits(req.ctx.config, access, checked, req.ctx.doer, { verification }));
 }
 
 export async function get(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
-  const found = await getCommit(req.ctx.db, req.ctx.config, access, pathParam(req, 'sha'), diffWanted(req));
+  const verification = toggle(req, 'verification');
+  const found = await withVerifications(req.ctx.db, req.ctx.config, access,
+    await getCommit(req.ctx.db, req.ctx.config, access, pathParam(req, 'sha'), diffWanted(req)), verification);
   const [c] = found.commits;
-  res.json(toApiCommit(req.ctx.config, access, c!, found.users, req.ctx.doer, { verification: toggle(req, 'verification') }));
+  res.json(toApiCommit(req.ctx.config, access, c!, found.users, req.ctx.doer, { verification, verifications: found.verifications }));
 }
 
 /** `{sha}.{diffType}`: only `diff` and `patch`; any other suffix is part of a ref name for `get`. */
@@ -67,8 +72,10 @@ export async function diff(req: Request, res: Response, next: NextFunction): Pro
 export async function compare(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const want = { files: toggle(req, 'files'), stat: true };
-  const found = await compareCommits(req.ctx.db, req.ctx.config, access, pathParam(req, 'basehead'), want);
-  const commits = toApiCommits(req.ctx.config, access, found, req.ctx.doer, { verification: toggle(req, 'verification') });
+  const verification = toggle(req, 'verification');
+  const found = await withVerifications(req.ctx.db, req.ctx.config, access,
+    await compareCommits(req.ctx.db, req.ctx.config, access, pathParam(req, 'basehead'), want), verification);
+  const commits = toApiCommits(req.ctx.config, access, found, req.ctx.doer, { verification });
   res.json({ total_commits: commits.length, commits });
 }
 

@@ -2,9 +2,9 @@ import type { Request, Response } from 'express';
 import * as z from 'zod';
 import { contentsConverter, toContentsList, toFileCommitResponse, toFileResponse, toFilesResponse, UNSIGNED } from '../../../convert/contents';
 import { BadRequestError, InvalidError } from '../../../lib/errors';
-import { getContents, getFileContents } from '../../../services/repo/contents';
+import { getContents, getContentsWithLfs, getFileContents, lastCommitMessages, type ContentItem } from '../../../services/repo/contents';
 import type { CommitOptions } from '../../../services/repo/contents-commit';
-import { getEditorconfig, getRawFile } from '../../../services/repo/contents-raw';
+import { getEditorconfig, getMediaFile, getRawFile } from '../../../services/repo/contents-raw';
 import { applyDiffPatch, changeFiles, type FileOp } from '../../../services/repo/contents-write';
 import { doerOf, repoOf } from '../../context';
 import { queryString } from '../../query';
@@ -19,7 +19,7 @@ const refOf = (req: Request) => queryString(req, 'ref')?.trim() || undefined;
 
 export async function get(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
-  const view = await getContents(req.ctx.config, access, filepathOf(req), refOf(req));
+  const view = await getContentsWithLfs(req.ctx.db, req.ctx.config, access, filepathOf(req), refOf(req));
   if ('empty' in view) {
     res.json([]);
     return;
@@ -35,7 +35,7 @@ const getFilesSchema = z.object({ files: z.array(z.string()).nullish() });
 async function fileContents(req: Request, res: Response, body: unknown): Promise<void> {
   const access = repoOf(req);
   const { files } = parseBody(getFilesSchema, body);
-  const { ref, items } = await getFileContents(req.ctx.config, access, files ?? [], refOf(req));
+  const { ref, items } = await getFileContents(req.ctx.config, access, files ?? [], refOf(req), req.ctx.db);
   res.json(toContentsList(req.ctx.config, access, ref, items));
 }
 
@@ -151,6 +151,46 @@ export async function raw(req: Request, res: Response): Promise<void> {
   await sendRawFile(req, res, file);
 }
 
+/** GET media/{filepath}: the LFS object when the file is the pointer of one, else the blob. */
+export async function media(req: Request, res: Response): Promise<void> {
+  const file = await getMediaFile(req.ctx.db, req.ctx.config, repoOf(req), filepathOf(req), refOf(req));
+  await sendRawFile(req, res, file);
+}
+
 export async function editorconfig(req: Request, res: Response): Promise<void> {
   res.json(await getEditorconfig(req.ctx.config, repoOf(req), filepathOf(req), refOf(req)));
+}
+
+// contents-ext: Gitea 1.25's combined answer, exactly one of file_contents / dir_contents.
+
+const EXT_INCLUDES = new Set(['file_content', 'lfs_metadata', 'commit_metadata', 'commit_message']);
+
+export async function getExt(req: Request, res: Response): Promise<void> {
+  const includes = (queryString(req, 'includes') ?? '').split(',').filter((s) => s !== '');
+  const unknown = includes.find((s) => !EXT_INCLUDES.has(s));
+  if (unknown !== undefined) throw new BadRequestError(`unknown include option "${unknown}"`);
+  const access = repoOf(req);
+  const raw = filepathOf(req);
+  const filepath = raw === '.' || raw === '/' ? '' : raw;
+  const content = includes.includes('file_content');
+  const view = includes.includes('lfs_metadata')
+    ? await getContentsWithLfs(req.ctx.db, req.ctx.config, access, filepath, refOf(req), content)
+    : await getContents(req.ctx.config, access, filepath, refOf(req), content);
+  if ('empty' in view) {
+    res.json({ dir_contents: [] });
+    return;
+  }
+  const items = 'file' in view ? [view.file] : view.dir;
+  const messages = includes.includes('commit_message') ? await lastCommitMessages(req.ctx.config, access, items) : null;
+  const conv = contentsConverter(req.ctx.config, access, view.ref);
+  // As Gitea 1.25: the last commit's id and dates only with commit_metadata, its message with commit_message.
+  const one = (item: ContentItem) => {
+    const out: Record<string, unknown> = conv(item);
+    if (!includes.includes('commit_metadata')) {
+      for (const k of ['last_commit_sha', 'last_committer_date', 'last_author_date']) delete out[k];
+    }
+    if (messages && item.last) out.last_commit_message = messages.get(item.last.sha) ?? '';
+    return out;
+  };
+  res.json('file' in view ? { file_contents: one(view.file) } : { dir_contents: view.dir.map(one) });
 }

@@ -23,7 +23,7 @@ export function list(req: Request, res: Response): void {
 }
 
 /** POST /admin/cron/{task}: 204 at once; the run goes on in the background. */
-export function run(req: Request, res: Response): void {
-  runCronTask(req.ctx.db, pathParam(req, 'task'), doerOf(req).name);
+export async function run(req: Request, res: Response): Promise<void> {
+  await runCronTask(req.ctx.db, pathParam(req, 'task'), doerOf(req).name);
   res.status(204).end();
 }

@@ -10,6 +10,7 @@ import { queryBool, queryInt } from '../../query';
 import { sendArchive } from '../../stream';
 import { pathParam } from '../../table';
 import { toggle } from './commits';
+import { withVerifications } from '../../../services/signing/commit-verification';
 
 export async function blob(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
@@ -40,8 +41,10 @@ export async function annotatedTag(req: Request, res: Response): Promise<void> {
 export async function note(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const want = { files: toggle(req, 'files'), stat: true };
-  const n = await getNote(req.ctx.db, req.ctx.config, access, pathParam(req, 'sha'), want);
-  const commit = toApiCommit(req.ctx.config, access, n.commits[0]!, n.users, req.ctx.doer, { verification: toggle(req, 'verification') });
+  const verification = toggle(req, 'verification');
+  const n = await withVerifications(req.ctx.db, req.ctx.config, access,
+    await getNote(req.ctx.db, req.ctx.config, access, pathParam(req, 'sha'), want), verification);
+  const commit = toApiCommit(req.ctx.config, access, n.commits[0]!, n.users, req.ctx.doer, { verification, verifications: n.verifications });
   res.json({ message: n.message, commit });
 }
 

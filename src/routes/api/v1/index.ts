@@ -10,6 +10,8 @@ import * as collaborators from './collaborators';
 import * as forks from './forks';
 import * as mergeUpstream from './merge-upstream';
 import * as misc from './misc';
+import * as signing from './signing';
+import * as federation from './federation';
 import * as repos from './repos';
 import * as migrate from './migrate';
 import * as stars from './stars';
@@ -26,6 +28,8 @@ import * as orgs from './orgs';
 import { assignOrg, reqOrgMember, reqOrgOwner } from '../../middleware/org-guards';
 import * as markdown from './markdown';
 import * as contents from './contents';
+import * as repoLicenses from './repo-licenses';
+import * as wiki from './wiki';
 import * as issueTemplates from './issue-templates';
 import * as attachments from './attachments';
 import * as reactions from './reactions';
@@ -48,15 +52,29 @@ import * as issueSubs from './issue-subscriptions';
 import * as issueTimeline from './issue-timeline';
 import * as notifications from './notifications';
 import * as cron from './cron';
+import * as auditLogs from './audit-logs';
+import * as dependencyAlerts from './dependency-alerts';
+import { describe } from '../../table';
 import * as hooks from './hooks';
 import * as packages from './packages';
 import * as deliveries from './hook-deliveries';
 import * as pushMirrors from './push-mirrors';
+import * as deployKeys from './deploy-keys';
+import { actionsRoutes } from './actions-routes';
+import * as avatars from './avatars';
+import * as oauth2Apps from './oauth2-apps';
+import * as adminUnadopted from './admin-unadopted';
+import * as adminBadges from './admin-badges';
 
 // The route table: every API route with its guard chain, in order: sign-in, token scope,
 // assignment of the path's objects, permission, then the handler.
 export const apiRoutes: ApiRoute[] = [
   get('/version', ['miscellaneous', 'getVersion', 'Returns the version of the server'], misc.getVersion),
+  get('/signing-key.gpg', ['miscellaneous', 'getSigningKey', 'Get default signing-key.gpg'], signing.signingKeyGpg),
+  get('/signing-key.pub', ['miscellaneous', 'getSigningKeySSH', 'Get default signing-key.pub'], signing.signingKeySsh),
+  get('/nodeinfo', ['miscellaneous', 'getNodeInfo', 'Returns the nodeinfo of the Gitea application'], federation.federationOn, federation.getNodeInfo),
+  get('/activitypub/user-id/{user-id}', ['activitypub', 'activitypubPerson', 'Returns the Person actor for a user'], federation.federationOn, federation.getPerson),
+  post('/activitypub/user-id/{user-id}/inbox', ['activitypub', 'activitypubPersonInbox', 'Send to the inbox'], federation.federationOn, federation.postInbox),
   get('/settings/api', ['settings', 'getGeneralAPISettings', 'Get instance\'s global settings for api'], misc.getSettings('api')),
   get('/settings/attachment', ['settings', 'getGeneralAttachmentSettings', 'Get instance\'s global settings for Attachment'], misc.getSettings('attachment')),
   get('/settings/repository', ['settings', 'getGeneralRepositorySettings', 'Get instance\'s global settings for repositories'], misc.getSettings('repository')),
@@ -68,6 +86,13 @@ export const apiRoutes: ApiRoute[] = [
   get('/user/emails', ['user', 'userListEmails', 'List the authenticated user\'s email addresses'], signedIn, scope('user'), emails.list),
   post('/user/emails', ['user', 'userAddEmail', 'Add email addresses'], signedIn, scope('user'), emails.add),
   del('/user/emails', ['user', 'userDeleteEmail', 'Delete email addresses'], signedIn, scope('user'), emails.remove),
+  post('/user/avatar', ['user', 'userUpdateAvatar', 'Update Avatar'], signedIn, scope('user'), avatars.updateUserAvatar),
+  del('/user/avatar', ['user', 'userDeleteAvatar', 'Delete Avatar'], signedIn, scope('user'), avatars.deleteUserAvatar),
+  get('/user/applications/oauth2', ['user', 'userGetOauth2Application', 'List the authenticated user\'s oauth2 applications'], signedIn, scope('user'), oauth2Apps.list),
+  post('/user/applications/oauth2', ['user', 'userCreateOAuth2Application', 'creates a new OAuth2 application'], signedIn, scope('user'), oauth2Apps.create),
+  get('/user/applications/oauth2/{id}', ['user', 'userGetOAuth2Application', 'get an OAuth2 Application'], numericId, signedIn, scope('user'), oauth2Apps.get),
+  patch('/user/applications/oauth2/{id}', ['user', 'userUpdateOAuth2Application', 'update an OAuth2 Application, this includes regenerating the client secret'], numericId, signedIn, scope('user'), oauth2Apps.update),
+  del('/user/applications/oauth2/{id}', ['user', 'userDeleteOAuth2Application', 'delete an OAuth2 Application'], numericId, signedIn, scope('user'), oauth2Apps.remove),
 
   get('/users/search', ['user', 'userSearch', 'Search for users'], scope('user'), users.search),
   get('/users/{username}', ['user', 'userGet', 'Get a user'], scope('user'), assignUser, users.getUser),
@@ -83,8 +108,16 @@ export const apiRoutes: ApiRoute[] = [
   get('/admin/emails', ['admin', 'adminGetAllEmails', 'List all emails'], signedIn, scope('admin'), siteAdmin, emails.searchAll),
   post('/admin/users/{username}/repos', ['admin', 'adminCreateRepo', 'Create a repository on behalf of a user'], signedIn, scope('admin'), siteAdmin, assignUser, repos.createForUser),
   get('/admin/emails/search', ['admin', 'adminSearchEmails', 'Search all emails'], signedIn, scope('admin'), siteAdmin, emails.searchAll),
+  get('/admin/unadopted', ['admin', 'adminUnadoptedList', 'List unadopted repositories'], signedIn, scope('admin'), siteAdmin, adminUnadopted.listUnadoptedRepos),
+  post('/admin/unadopted/{owner}/{repo}', ['admin', 'adminAdoptRepository', 'Adopt unadopted files as a repository'], signedIn, scope('admin'), siteAdmin, adminUnadopted.adopt),
+  del('/admin/unadopted/{owner}/{repo}', ['admin', 'adminDeleteUnadoptedRepository', 'Delete unadopted files'], signedIn, scope('admin'), siteAdmin, adminUnadopted.removeUnadopted),
+  get('/admin/users/{username}/badges', ['admin', 'adminListUserBadges', 'List a user\'s badges'], signedIn, scope('admin'), siteAdmin, assignUser, adminBadges.listBadges),
+  post('/admin/users/{username}/badges', ['admin', 'adminAddUserBadges', 'Add a badge to a user'], signedIn, scope('admin'), siteAdmin, assignUser, adminBadges.addBadges),
+  del('/admin/users/{username}/badges', ['admin', 'adminDeleteUserBadges', 'Remove a badge from a user'], signedIn, scope('admin'), siteAdmin, assignUser, adminBadges.removeBadges),
   get('/admin/cron', ['admin', 'adminCronList', 'List cron tasks'], signedIn, scope('admin'), siteAdmin, cron.list),
   post('/admin/cron/{task}', ['admin', 'adminCronRun', 'Run cron task'], signedIn, scope('admin'), siteAdmin, cron.run),
+  describe(get('/admin/audit-logs', ['admin', 'adminListAuditLogs', 'List the audit log, newest first (hearth extension)', 'extension'], signedIn, scope('admin'), siteAdmin, auditLogs.list), auditLogs.AUDIT_DESCRIPTION),
+  describe(get('/admin/audit-logs/export', ['admin', 'adminExportAuditLogs', 'Export the audit log as CSV (hearth extension)', 'extension'], signedIn, scope('admin'), siteAdmin, auditLogs.exportCsv), auditLogs.AUDIT_DESCRIPTION),
 
   // Repositories
   get('/user/repos', ['user', 'userCurrentListRepos', 'List the repos that the authenticated user owns'], signedIn, scope('repository'), repos.listMine),
@@ -96,6 +129,8 @@ export const apiRoutes: ApiRoute[] = [
   get('/repos/{owner}/{repo}', ['repository', 'repoGet', 'Get a repository'], scope('repository'), assignRepo, reqRepoReader, repos.get),
   patch('/repos/{owner}/{repo}', ['repository', 'repoEdit', 'Edit a repository\'s properties. Only fields that are set will be changed.'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, repos.edit),
   del('/repos/{owner}/{repo}', ['repository', 'repoDelete', 'Delete a repository'], signedIn, scope('repository'), assignRepo, reqRepoOwner, repos.remove),
+  post('/repos/{owner}/{repo}/avatar', ['repository', 'repoUpdateAvatar', 'Update avatar'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, avatars.updateRepoAvatar),
+  del('/repos/{owner}/{repo}/avatar', ['repository', 'repoDeleteAvatar', 'Delete avatar'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, avatars.deleteRepoAvatarHandler),
 
   // -- section: contents (contents, file-contents, raw, media, diffpatch, editorconfig) --
   get('/repos/{owner}/{repo}/contents', ['repository', 'repoGetContentsList', 'Gets the metadata of all the entries of the root dir'], scope('repository'), assignRepo, reqCodeReader, contents.get),
@@ -104,13 +139,22 @@ export const apiRoutes: ApiRoute[] = [
   post('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoCreateFile', 'Create a file in a repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, contents.create),
   put('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoUpdateFile', 'Update a file in a repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, contents.update),
   del('/repos/{owner}/{repo}/contents/{filepath}', ['repository', 'repoDeleteFile', 'Delete a file in a repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, contents.remove),
+  get('/repos/{owner}/{repo}/contents-ext/{filepath}', ['repository', 'repoGetContentsExt', 'The extended "contents" API, to get file metadata and/or content, or list a directory.'], scope('repository'), assignRepo, reqCodeReader, contents.getExt),
   get('/repos/{owner}/{repo}/file-contents', ['repository', 'repoGetFileContents', 'Get the metadata and contents of requested files'], scope('repository'), assignRepo, reqCodeReader, contents.fileContentsGet),
   post('/repos/{owner}/{repo}/file-contents', ['repository', 'repoGetFileContentsPost', 'Get the metadata and contents of requested files'], scope('repository'), assignRepo, reqCodeReader, contents.fileContentsPost),
   get('/repos/{owner}/{repo}/raw/{filepath}', ['repository', 'repoGetRawFile', 'Get a file from a repository'], scope('repository'), assignRepo, reqCodeReader, contents.raw),
-  get('/repos/{owner}/{repo}/media/{filepath}', ['repository', 'repoGetRawFileOrLFS', 'Get a file or it\'s LFS object from a repository'], scope('repository'), assignRepo, reqCodeReader, contents.raw),
+  get('/repos/{owner}/{repo}/media/{filepath}', ['repository', 'repoGetRawFileOrLFS', 'Get a file or it\'s LFS object from a repository'], scope('repository'), assignRepo, reqCodeReader, contents.media),
   post('/repos/{owner}/{repo}/diffpatch', ['repository', 'repoApplyDiffPatch', 'Apply diff patch to repository'], signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived, contents.diffPatch),
   get('/repos/{owner}/{repo}/editorconfig/{filepath}', ['repository', 'repoGetEditorConfig', 'Get the EditorConfig definitions of a file in a repository'], scope('repository'), assignRepo, reqCodeReader, contents.editorconfig),
   // -- end: contents --
+  // -- section: wiki --
+  get('/repos/{owner}/{repo}/wiki/pages', ['repository', 'repoGetWikiPages', 'Get all wiki pages'], scope('repository'), assignRepo, wiki.wikiEnabled, wiki.list),
+  post('/repos/{owner}/{repo}/wiki/new', ['repository', 'repoCreateWikiPage', 'Create a wiki page'], signedIn, scope('repository'), assignRepo, wiki.wikiEnabled, notArchived, wiki.reqWikiWriter, wiki.create),
+  get('/repos/{owner}/{repo}/wiki/page/{pageName}', ['repository', 'repoGetWikiPage', 'Get a wiki page'], scope('repository'), assignRepo, wiki.wikiEnabled, wiki.get),
+  patch('/repos/{owner}/{repo}/wiki/page/{pageName}', ['repository', 'repoEditWikiPage', 'Edit a wiki page'], signedIn, scope('repository'), assignRepo, wiki.wikiEnabled, notArchived, wiki.reqWikiWriter, wiki.edit),
+  del('/repos/{owner}/{repo}/wiki/page/{pageName}', ['repository', 'repoDeleteWikiPage', 'Delete a wiki page'], signedIn, scope('repository'), assignRepo, wiki.wikiEnabled, notArchived, wiki.reqWikiWriter, wiki.remove),
+  get('/repos/{owner}/{repo}/wiki/revisions/{pageName}', ['repository', 'repoGetWikiPageRevisions', 'Get revisions of a wiki page'], scope('repository'), assignRepo, wiki.wikiEnabled, wiki.revisions),
+  // -- end: wiki --
 
   // -- section: git data and commits (git/*, commits, statuses, compare, archive) --
   get('/repos/{owner}/{repo}/commits', ['repository', 'repoGetAllCommits', 'Get a list of all commits from a repository'], scope('repository'), assignRepo, reqCodeReader, commits.list),
@@ -181,6 +225,9 @@ export const apiRoutes: ApiRoute[] = [
   del('/repos/{owner}/{repo}/topics/{topic}', ['repository', 'repoDeleteTopic', 'Delete a topic from a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, topics.remove),
   get('/topics/search', ['repository', 'topicSearch', 'search topics via keyword'], scope('repository'), topics.search),
   get('/repos/{owner}/{repo}/languages', ['repository', 'repoGetLanguages', 'Get languages and number of bytes of code written'], scope('repository'), assignRepo, reqCodeReader, topics.languages),
+  get('/repos/{owner}/{repo}/licenses', ['repository', 'repoGetLicenses', 'Get repo licenses'], scope('repository'), assignRepo, reqCodeReader, repoLicenses.list),
+  get('/repos/{owner}/{repo}/signing-key.gpg', ['repository', 'repoSigningKey', 'Get signing-key.gpg for given repository'], scope('repository'), assignRepo, signing.signingKeyGpg),
+  get('/repos/{owner}/{repo}/signing-key.pub', ['repository', 'repoSigningKeySSH', 'Get signing-key.pub for given repository'], scope('repository'), assignRepo, signing.signingKeySsh),
 
   get('/repos/{owner}/{repo}/forks', ['repository', 'listForks', 'List a repository\'s forks'], scope('repository'), assignRepo, reqRepoReader, forks.list),
   post('/repos/{owner}/{repo}/forks', ['repository', 'createFork', 'Fork a repository'], signedIn, scope('repository'), assignRepo, reqRepoReader, forks.create),
@@ -217,6 +264,7 @@ export const apiRoutes: ApiRoute[] = [
   del('/orgs/{org}/avatar', ['organization', 'orgDeleteAvatar', 'Delete Avatar'], signedIn, scope('organization'), assignOrg, reqOrgOwner, orgs.removeAvatar),
   get('/orgs/{org}/repos', ['organization', 'orgListRepos', 'List an organization\'s repos'], scope('organization'), assignOrg, orgs.listRepos),
   post('/orgs/{org}/repos', ['organization', 'createOrgRepo', 'Create a repository in an organization'], signedIn, scope('organization'), assignOrg, orgs.createRepo),
+  post('/org/{org}/repos', ['organization', 'createOrgRepoDeprecated', 'Create a repository in an organization'], signedIn, scope('organization'), assignOrg, orgs.createRepo),
   get('/orgs/{org}/members', ['organization', 'orgListMembers', 'List an organization\'s members'], signedIn, scope('organization'), assignOrg, orgMembers.list),
   get('/orgs/{org}/members/{username}', ['organization', 'orgIsMember', 'Check if a user is a member of an organization'], signedIn, scope('organization'), assignOrg, orgMembers.check),
   del('/orgs/{org}/members/{username}', ['organization', 'orgDeleteMember', 'Remove a member from an organization'], signedIn, scope('organization'), assignOrg, reqOrgOwner, orgMembers.remove),
@@ -439,7 +487,16 @@ export const apiRoutes: ApiRoute[] = [
   get('/repos/{owner}/{repo}/push_mirrors/{name}', ['repository', 'repoGetPushMirrorByRemoteName', 'Get push mirror of the repository by remoteName'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, pushMirrors.get),
   del('/repos/{owner}/{repo}/push_mirrors/{name}', ['repository', 'repoDeletePushMirror', 'deletes a push mirror from a repository by remoteName'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, notArchived, pushMirrors.remove),
   post('/repos/{owner}/{repo}/push_mirrors-sync', ['repository', 'repoPushMirrorSync', 'Sync all push mirrored repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, notArchived, pushMirrors.sync),
+  describe(get('/repos/{owner}/{repo}/security/dependency_alerts', ['repository', 'repoListDependencyAlerts', 'List the dependency alerts of a repository, newest first (hearth extension)', 'extension'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, dependencyAlerts.list),
+    'Repository admins only. `state`: open, dismissed or fixed; `page`, `limit`. Alerts come from package-lock.json, requirements.txt (== pins), poetry.lock, go.sum and Cargo.lock at the default branch, matched against the OSV advisories imported with `hearth admin advisories import`.'),
+  post('/repos/{owner}/{repo}/security/dependency_alerts/{index}/dismiss', ['repository', 'repoDismissDependencyAlert', 'Dismiss a dependency alert, 204 (hearth extension)', 'extension'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, dependencyAlerts.dismiss),
   // -- end: push mirrors --
+  // -- section: deploy keys (repository admins, as Gitea's reqAdmin) --
+  get('/repos/{owner}/{repo}/keys', ['repository', 'repoListKeys', 'List a repository\'s keys'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, deployKeys.list),
+  post('/repos/{owner}/{repo}/keys', ['repository', 'repoCreateKey', 'Add a key to a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, deployKeys.create),
+  get('/repos/{owner}/{repo}/keys/{id}', ['repository', 'repoGetKey', 'Get a repository\'s key by id'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, deployKeys.get),
+  del('/repos/{owner}/{repo}/keys/{id}', ['repository', 'repoDeleteKey', 'Delete a key from a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, deployKeys.remove),
+  // -- end: deploy keys --
 
   // -- section: webhooks and git hooks (POST /repos/{owner}/{repo}/hooks/{id}/tests is with deliveries) --
   get('/repos/{owner}/{repo}/hooks', ['repository', 'repoListHooks', 'List the hooks in a repository'], signedIn, scope('repository'), assignRepo, reqRepoAdmin, hooks.repo.list),
@@ -489,4 +546,6 @@ export const apiRoutes: ApiRoute[] = [
   get('/packages/{owner}/{type}/{name}/{version}', ['package', 'getPackage', 'Gets a package'], scope('package'), packages.assignPackageOwner, packages.get),
   del('/packages/{owner}/{type}/{name}/{version}', ['package', 'deletePackage', 'Delete a package'], scope('package'), packages.assignPackageOwner, packages.reqPackageWriter, packages.remove),
   get('/packages/{owner}/{type}/{name}/{version}/files', ['package', 'listPackageFiles', 'Gets all files of a package'], scope('package'), packages.assignPackageOwner, packages.files),
+  // -- section: actions (issue 15), rows in actions-routes.ts --
+  ...actionsRoutes,
 ];

@@ -29,7 +29,7 @@ export async function migrate(req: Request, res: Response): Promise<void> {
     cloneAddr: b.clone_addr, repoName: b.repo_name, repoOwner: b.repo_owner, uid: b.uid,
     description: b.description, private: b.private, mirror: b.mirror, mirrorInterval: b.mirror_interval,
     authUsername: b.auth_username, authPassword: b.auth_password, authToken: b.auth_token,
-    service: b.service, wiki: b.wiki, lfs: b.lfs,
+    service: b.service, wiki: b.wiki, lfs: b.lfs, lfsEndpoint: b.lfs_endpoint,
     items: {
       issues: !!b.issues, labels: !!b.labels, milestones: !!b.milestones,
       pull_requests: !!b.pull_requests, releases: !!b.releases,

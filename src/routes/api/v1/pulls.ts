@@ -26,6 +26,7 @@ import { pathParam } from '../../table';
 import { sendStream } from '../../stream';
 import { parseBody } from '../../validate';
 import { indexOf, withoutNulls } from './issues';
+import { withVerifications } from '../../../services/signing/commit-verification';
 
 const createSchema = z.object({
   head: z.string().min(1), base: z.string().min(1), title: z.string(), body: z.string().optional(),
@@ -113,7 +114,9 @@ export async function commits(req: Request, res: Response): Promise<void> {
   const want = { files: queryBool(req, 'files') ?? true, stat: queryBool(req, 'stat') ?? true };
   const found = await pullCommits(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), page, want);
   setPaginationHeaders(req, res, found.total, page);
-  res.json(toApiCommits(req.ctx.config, repoOf(req), found, req.ctx.doer, { verification: queryBool(req, 'verification') ?? true }));
+  const verification = queryBool(req, 'verification') ?? true;
+  const checked = await withVerifications(req.ctx.db, req.ctx.config, repoOf(req), found, verification);
+  res.json(toApiCommits(req.ctx.config, repoOf(req), checked, req.ctx.doer, { verification }));
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{index}/files */

@@ -1,6 +1,8 @@
 import { installHooks } from '../../../git/hooks';
 import { parseDuration } from '../duration';
-import type { CronTaskRegistry } from '../types';
+import type { CronContext, CronTaskRegistry } from '../types';
+import { cancelAbandonedJobs, cleanupActions, stopEndlessTasks, stopZombieTasks } from '../../actions/maintenance';
+import { startScheduleTasks } from '../../actions/schedules';
 import { cleanupHookTasks } from './hook-tasks';
 import { deleteInactiveAccounts } from './inactive-accounts';
 import { checkRepoHealth, gcRepos } from './repo-git';
@@ -8,6 +10,9 @@ import { checkRepoStats } from './repo-stats';
 import { syncDuePullMirrors } from '../../mirror/pull-mirror';
 import { syncDuePushMirrors } from '../../mirror/push-mirror-sync';
 import { cleanupPackages } from '../../packages/cleanup';
+import { gcLfs } from '../../lfs/gc';
+import { syncAllRepoLicenses } from '../../repo/licenses';
+import { cleanupAuditLogs } from '../../audit/retention';
 
 // Gitea's cron tasks with Gitea's defaults (services/cron/tasks_basic.go, tasks_extended.go), in
 // Gitea's order: the admin list follows it. A new task also needs its [cron.<task>] table in
@@ -16,6 +21,7 @@ import { cleanupPackages } from '../../packages/cleanup';
 const base = (enabled: boolean, runAtStart: boolean, schedule: string) => ({ enabled, run_at_start: runAtStart, schedule });
 /** A task with nothing to do in hearth (yet): its result says why. */
 const nothing = (why: string) => async () => why;
+const actionsDeps = (ctx: CronContext) => ({ config: ctx.config, secret: '' });
 
 export const CRON_TASKS: CronTaskRegistry = {
   update_mirrors: {
@@ -51,6 +57,10 @@ export const CRON_TASKS: CronTaskRegistry = {
     defaults: { ...base(true, true, '@midnight'), older_than: '24h' },
     run: (ctx, s) => cleanupPackages(ctx.db, ctx.config.server.data_dir, parseDuration(s.older_than)),
   },
+  sync_repo_licenses: {
+    defaults: base(false, false, '@annually'),
+    run: (ctx) => syncAllRepoLicenses(ctx.db, ctx.config, ctx.signal),
+  },
   delete_inactive_accounts: {
     // Gitea: [service] ACTIVE_CODE_LIVE_MINUTES, 180 by default.
     defaults: { ...base(false, false, '@annually'), older_than: '3h' },
@@ -73,5 +83,25 @@ export const CRON_TASKS: CronTaskRegistry = {
   delete_old_system_notices: {
     defaults: { ...base(false, false, '@every 168h'), older_than: '8760h' },
     run: nothing('hearth keeps no system notices: nothing to delete'),
+  },
+  gc_lfs: {
+    // Gitea: a week old, not checked for 3 days, 100 (or 60%) per repository a run.
+    defaults: {
+      ...base(false, false, '@every 24h'), older_than: '168h', last_updated_more_than_ago: '72h',
+      number_to_check_per_repo: 100, proportion_to_check_per_repo: 0.6,
+    },
+    run: gcLfs,
+  },
+  // Gitea's tasks_actions.go; the timeouts and retention are [actions] settings. The engine needs
+  // no instance secret for these (only task payloads carry secrets).
+  stop_zombie_tasks: { defaults: base(true, true, '@every 5m'), run: (ctx) => stopZombieTasks(ctx.db, actionsDeps(ctx)) },
+  stop_endless_tasks: { defaults: base(true, true, '@every 30m'), run: (ctx) => stopEndlessTasks(ctx.db, actionsDeps(ctx)) },
+  cancel_abandoned_jobs: { defaults: base(true, true, '@every 6h'), run: (ctx) => cancelAbandonedJobs(ctx.db, actionsDeps(ctx)) },
+  start_schedule_tasks: { defaults: base(true, false, '@every 1m'), run: (ctx) => startScheduleTasks(ctx.db, actionsDeps(ctx)) },
+  cleanup_actions: { defaults: base(true, false, '@midnight'), run: (ctx) => cleanupActions(ctx.db, actionsDeps(ctx)) },
+  cleanup_audit_logs: {
+    // hearth's own: [audit] retention_days says how old a row may get.
+    defaults: base(true, true, '@midnight'),
+    run: (ctx) => cleanupAuditLogs(ctx.db, ctx.config.audit.retention_days),
   },
 };

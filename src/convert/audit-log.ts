@@ -1,0 +1,40 @@
+import type { AuditLog } from '../db/schema';
+import { isoTime } from '../lib/time';
+
+const parsed = (json: string): unknown => {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return {};
+  }
+};
+
+/** hearth's AuditLog record, as GET /admin/audit-logs lists it. */
+export const toApiAuditLog = (r: AuditLog) => ({
+  id: r.id,
+  operation_type: r.operation_type,
+  operator: { id: r.operator_id, name: r.operator_name },
+  target: { type: r.target_type, id: r.target_id, name: r.target_name },
+  owner: { id: r.owner_id, name: r.owner_name },
+  repository: { id: r.repo_id, full_name: r.repo_name },
+  ip_address: r.ip_address,
+  created: isoTime(r.created_unix),
+  created_unix: r.created_unix,
+  message: r.message,
+  extra: parsed(r.extra),
+});
+
+/** The columns of the CSV export, in order. */
+export const AUDIT_CSV_COLUMNS = [
+  'id', 'created', 'operation_type', 'operator_id', 'operator_name', 'target_type', 'target_id', 'target_name',
+  'owner_id', 'owner_name', 'repo_id', 'repo_name', 'ip_address', 'message', 'extra',
+] as const;
+
+/**
+ * One CSV line's cells; extra stays the JSON text it is stored as. Times in UTC: the server's
+ * offset formatting (isoTime) was a fifth of an export's time, and a spreadsheet reads either.
+ */
+export const toAuditCsvRow = (r: AuditLog): unknown[] => [
+  r.id, new Date(r.created_unix * 1000).toISOString().replace('.000Z', 'Z'), r.operation_type, r.operator_id, r.operator_name, r.target_type, r.target_id,
+  r.target_name, r.owner_id, r.owner_name, r.repo_id, r.repo_name, r.ip_address, r.message, r.extra,
+];

@@ -1,0 +1,34 @@
+import type { Request, Response } from 'express';
+import * as z from 'zod';
+import { deleteRepoAvatar, uploadRepoAvatar } from '../../../services/repo/repo-avatar';
+import { deleteAvatar, uploadAvatar } from '../../../services/user/avatars';
+import { doerOf, repoOf } from '../../context';
+import { parseBody } from '../../validate';
+
+const avatarSchema = z.object({ image: z.string() });
+
+/** POST /user/avatar: 204. */
+export async function updateUserAvatar(req: Request, res: Response): Promise<void> {
+  const body = parseBody(avatarSchema, req.body);
+  await uploadAvatar(req.ctx.db, req.ctx.config, doerOf(req), body.image);
+  res.status(204).end();
+}
+
+/** DELETE /user/avatar: 204, back to the generated one. */
+export async function deleteUserAvatar(req: Request, res: Response): Promise<void> {
+  await deleteAvatar(req.ctx.db, req.ctx.config, doerOf(req));
+  res.status(204).end();
+}
+
+/** POST /repos/{owner}/{repo}/avatar: 204. */
+export async function updateRepoAvatar(req: Request, res: Response): Promise<void> {
+  const body = parseBody(avatarSchema, req.body);
+  await uploadRepoAvatar(req.ctx.db, req.ctx.config, repoOf(req).repo, body.image);
+  res.status(204).end();
+}
+
+/** DELETE /repos/{owner}/{repo}/avatar: 204. */
+export async function deleteRepoAvatarHandler(req: Request, res: Response): Promise<void> {
+  await deleteRepoAvatar(req.ctx.db, req.ctx.config, repoOf(req).repo);
+  res.status(204).end();
+}

@@ -1,0 +1,147 @@
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { toLfsLock } from '../convert/lfs-lock';
+import { AppError, BadRequestError, UnauthorizedError } from '../lib/errors';
+import { batch, downloadObject, LFS_MEDIA_TYPE, lfsRepo, uploadObject, verifyObject, type BatchRequest } from '../services/lfs/objects';
+import { createLock, listLocks, LockExistsError, unlock, verifyLocks, type LockQuery } from '../services/lfs/locks';
+import type { RepoAccess } from '../services/repo/repos';
+import { authenticate } from './middleware/auth';
+
+// Git LFS at /{owner}/{repo}(.git)/info/lfs, as Gitea's routes: the batch API, basic
+// transfers, verify and the locks API. Answers and errors are `application/vnd.git-lfs+json`.
+
+const json = express.json({ type: () => true, limit: '10mb' });
+
+/** Gitea's CheckAcceptMediaType: JSON calls must accept the LFS media type. */
+function acceptsLfs(req: Request): void {
+  if ((req.get('Accept') ?? '').split(';')[0]!.trim() !== LFS_MEDIA_TYPE) throw new AppError(415, 'Unsupported Media Type');
+}
+
+function repoOf(req: Request, write: boolean): Promise<RepoAccess> {
+  return lfsRepo(req.ctx.db, req.ctx.config, req.ctx, String(req.params.owner), String(req.params.repo), write);
+}
+
+const send = (res: Response, status: number, body: unknown) => {
+  res.status(status).type(LFS_MEDIA_TYPE).send(JSON.stringify(body));
+};
+
+function signedIn(req: Request) {
+  if (!req.ctx.doer) throw new UnauthorizedError('authentication required');
+  return req.ctx.doer;
+}
+
+function lockQuery(req: Request, body: Record<string, unknown> = {}): LockQuery {
+  const int = (v: unknown) => (Number.isSafeInteger(Number(v)) ? Math.max(0, Number(v)) : 0);
+  const id = req.query.id;
+  return {
+    id: typeof id === 'string' ? id : undefined,
+    path: typeof req.query.path === 'string' ? req.query.path : undefined,
+    cursor: int(req.query.cursor ?? body.cursor),
+    // Gitea's [lfs] LOCKS_PAGING_NUM: 50 at most a page; 0 lists them all.
+    limit: Math.min(int(req.query.limit ?? body.limit), 50),
+  };
+}
+
+/** POST objects/batch: read access to download, write access to upload. */
+async function postBatch(req: Request, res: Response): Promise<void> {
+  acceptsLfs(req);
+  const body = (req.body ?? {}) as BatchRequest;
+  if ((body.operation !== 'upload' && body.operation !== 'download') || !Array.isArray(body.objects)) throw new BadRequestError('Bad Request');
+  const access = await repoOf(req, body.operation === 'upload');
+  send(res, 200, { transfer: 'basic', objects: await batch(req.ctx.db, req.ctx.config, access, body, req.get('Authorization') ?? '') });
+}
+
+/** PUT objects/{oid}/{size}: the body streamed into the store. */
+async function putObject(req: Request, res: Response): Promise<void> {
+  const access = await repoOf(req, true);
+  const size = /^\d+$/.test(String(req.params.size)) ? Number(req.params.size) : -1;
+  await uploadObject(req.ctx.db, req.ctx.config, access, { oid: String(req.params.oid), size }, req);
+  res.status(200).end();
+}
+
+/** GET objects/{oid}: the bytes, from a byte offset with Range (resumed downloads), as Gitea. */
+async function getObject(req: Request, res: Response): Promise<void> {
+  const access = await repoOf(req, false);
+  const obj = await downloadObject(req.ctx.db, req.ctx.config, access, String(req.params.oid));
+  const range = /^bytes=(\d+)-(\d*)/.exec(req.get('Range') ?? '');
+  let start = 0;
+  let end = obj.size - 1;
+  if (range) {
+    start = Number(range[1]);
+    if (start >= obj.size) throw new AppError(416, 'Requested Range Not Satisfiable');
+    if (range[2] && Number(range[2]) >= start && Number(range[2]) < end) end = Number(range[2]);
+    res.setHeader('Content-Range', `bytes ${start}-${end}/${obj.size}`);
+    res.setHeader('Access-Control-Expose-Headers', 'Content-Range');
+  }
+  res.status(range ? 206 : 200).setHeader('Content-Type', 'application/octet-stream');
+  res.setHeader('Content-Length', String(Math.max(0, end - start + 1)));
+  if (req.method === 'HEAD' || obj.size === 0) { res.end(); return; }
+  // A client that goes away mid-download is no server error.
+  await pipeline(obj.open({ start, end }), res).catch(() => res.destroy());
+}
+
+async function postVerify(req: Request, res: Response): Promise<void> {
+  acceptsLfs(req);
+  await verifyObject(req.ctx.db, req.ctx.config, await repoOf(req, true), req.body);
+  send(res, 200, { message: 'OK' });
+}
+
+async function getLocks(req: Request, res: Response): Promise<void> {
+  acceptsLfs(req);
+  signedIn(req);
+  const found = await listLocks(req.ctx.db, await repoOf(req, false), lockQuery(req));
+  send(res, 200, { locks: found.locks.map(toLfsLock), ...(found.next ? { next_cursor: found.next } : {}) });
+}
+
+async function postLock(req: Request, res: Response): Promise<void> {
+  acceptsLfs(req);
+  const access = await repoOf(req, true);
+  const body = (req.body ?? {}) as { path?: unknown };
+  if (typeof body.path !== 'string') throw new BadRequestError('Bad Request');
+  send(res, 201, { lock: toLfsLock(await createLock(req.ctx.db, access, signedIn(req), body.path)) });
+}
+
+async function postLocksVerify(req: Request, res: Response): Promise<void> {
+  acceptsLfs(req);
+  const access = await repoOf(req, true);
+  const found = await verifyLocks(req.ctx.db, access, signedIn(req), lockQuery(req, req.body as Record<string, unknown>));
+  send(res, 200, { ours: found.ours.map(toLfsLock), theirs: found.theirs.map(toLfsLock), ...(found.next ? { next_cursor: found.next } : {}) });
+}
+
+async function postUnlock(req: Request, res: Response): Promise<void> {
+  acceptsLfs(req);
+  const access = await repoOf(req, true);
+  const id = /^\d+$/.test(String(req.params.id)) ? Number(req.params.id) : 0;
+  const force = (req.body as { force?: unknown } | undefined)?.force === true;
+  send(res, 200, { lock: toLfsLock(await unlock(req.ctx.db, access, signedIn(req), id, force)) });
+}
+
+export function lfsRouter(): Router {
+  const router = express.Router();
+  const at = (p: string) => `/:owner/:repo/info/lfs${p}`;
+  router.use(at(''), authenticate());
+  router.post(at('/objects/batch'), json, postBatch);
+  router.put(at('/objects/:oid/:size'), putObject);
+  router.get(at('/objects/:oid'), getObject);
+  router.get(at('/objects/:oid/:filename'), getObject);
+  router.post(at('/verify'), json, postVerify);
+  router.get(at('/locks'), getLocks);
+  router.post(at('/locks'), json, postLock);
+  router.post(at('/locks/verify'), json, postLocksVerify);
+  router.post(at('/locks/:id/unlock'), json, postUnlock);
+  router.use(at(''), lfsErrors);
+  return router;
+}
+
+/** LFS clients read `{message}`; a 401 asks for credentials, as Gitea's `Basic realm="gitea-lfs"`. */
+const lfsErrors: ErrorRequestHandler = (err, req, res, next) => {
+  if (res.headersSent) return next(err);
+  if (err instanceof LockExistsError) return send(res, 409, { lock: toLfsLock(err.existing), message: err.message });
+  if (err instanceof AppError) {
+    if (err.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="gitea-lfs"');
+    return send(res, err.status, { message: err.message });
+  }
+  if ((err as { type?: string }).type === 'entity.parse.failed') return send(res, 400, { message: 'Bad Request' });
+  req.ctx.log.error({ err, requestId: req.ctx.requestId }, 'lfs error');
+  send(res, 500, { message: 'Internal Server Error' });
+};
