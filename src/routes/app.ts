@@ -3,7 +3,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Hearth } from '../hearth';
 import { readAsset } from '../lib/assets';
 import { apiRoutes } from './api/v1';
-import { authenticate, passwordCurrent, sudo } from './middleware/auth';
+import { authenticate, jobTokenLimits, passwordCurrent, sudo } from './middleware/auth';
 import { apiNotFound, errorHandler } from './middleware/errors';
 import { healthz } from './health';
 import { wellKnownNodeInfo } from './api/v1/federation';
@@ -89,7 +89,7 @@ export function createApp(h: Hearth): Express {
   api.post('/markdown/raw', express.text({ type: () => true, limit: MAX_JSON_BODY }));
   // Inboxes check the body's signed Digest: they keep it as the bytes that were sent.
   api.post('/activitypub/user-id/:id/inbox', express.raw({ type: () => true, limit: h.config.federation.max_size * 1024 * 1024 }));
-  api.use(cors, jsonBody(MAX_JSON_BODY), authenticate(), passwordCurrent(), sudo());
+  api.use(cors, jsonBody(MAX_JSON_BODY), authenticate(), jobTokenLimits(), passwordCurrent(), sudo());
   mount(api, apiRoutes);
   api.use(apiNotFound);
   app.use('/api/v1', api);

@@ -65,6 +65,20 @@ describe('job token', () => {
     expect((await s.request('api/v1/repos/alice/proj', { auth: { token: task.token } })).status).toBe(401);
   });
 
+  it('a job token creates nothing outside repositories (regression: user-level writes as a user without a row)', async () => {
+    const task = await fetchTask();
+    const auth = { token: task.token };
+    for (const [p, json] of [['api/v1/user/repos', { name: 'made-by-a-job' }], ['api/v1/user/keys', { title: 'k', key: 'ssh-ed25519 AAAA' }], ['api/v1/orgs', { username: 'job-org' }]] as const) {
+      const res = await s.request(p, { method: 'POST', auth, json });
+      expect(res.status, p).toBe(403);
+      expect(((await res.json()) as { message: string }).message).toContain('job token');
+    }
+    // Its own repository's routes still take writes.
+    const issue = await s.request('api/v1/repos/alice/proj/issues', { method: 'POST', auth, json: { title: 'from a job' } });
+    expect(issue.status).toBe(201);
+    await runner.updateTask({ state: { id: task.id, result: Result.SUCCESS } }, runnerHeaders(reg));
+  });
+
   it('pushes to the task repository with the token', async () => {
     const task = await fetchTask();
     const dir = path.join(tempDir(), 'w');

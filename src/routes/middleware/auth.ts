@@ -3,6 +3,7 @@ import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../.
 import { assertMaySignIn, assertPasswordCurrent, authenticateBasic, authenticateToken, type Authenticated } from '../../services/user/auth';
 import { findUserByName } from '../../services/user/users';
 import { recordSignIn, recordSignInFailure, recordSudo } from '../../services/audit/record';
+import { jobTokenMayCall } from '../../services/actions/actions-user';
 
 type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; login: string; password: string };
 
@@ -68,6 +69,16 @@ export function authenticate(): RequestHandler {
     req.ctx.scopes = found.scopes;
     Object.assign(req.ctx.actor, { id: found.user.id, name: found.user.name });
     if (found.method === 'basic') await recordSignIn(req.ctx.db, found.user, ip, 'password');
+    next();
+  };
+}
+
+/** API calls with an Actions job token change nothing outside repositories (git, LFS and packages allow theirs). */
+export function jobTokenLimits(): RequestHandler {
+  return (req, _res, next) => {
+    if (req.ctx.doer && !jobTokenMayCall(req.ctx.doer, req.method, req.path)) {
+      throw new ForbiddenError('an Actions job token may only change its own repository');
+    }
     next();
   };
 }

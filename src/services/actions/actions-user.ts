@@ -47,3 +47,13 @@ export async function authenticateJobToken(db: DB, token: string): Promise<{ use
   const task = await runningTaskByTokenHash(db, hashToken(value));
   return task ? { user: actionsUser(task.repo_id), scopes: jobScopes() } : null;
 }
+
+/**
+ * A job token changes nothing outside repositories: user-level writes (keys, tokens, new
+ * repositories, follows...) would be made for a user that has no row. Reads and repository
+ * routes go on, where the permission check limits it to its task's repository.
+ */
+export function jobTokenMayCall(user: User, method: string, apiPath: string): boolean {
+  if (actionsUserRepoId(user) === undefined) return true;
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || apiPath.startsWith('/repos/');
+}
