@@ -4,17 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hearthCommand } from './helpers/process';
 
 // `hearth admin advisories import`: OSV files into an existing database, recorded in the audit log.
 
-const root = path.join(__dirname, '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-const main = path.join(root, 'src', 'main.ts');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-cli-osv-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const hearth = (...args: string[]) => {
-  const r = spawnSync(tsx, [main, ...args], {
+  const [cmd, argv] = hearthCommand(args);
+  const r = spawnSync(cmd, argv, {
     encoding: 'utf8', env: { ...process.env, HEARTH__SERVER__DATA_DIR: path.join(dir, 'data'), HEARTH__LOG__LEVEL: 'warn' },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };

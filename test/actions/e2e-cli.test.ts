@@ -3,15 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRepo, tempDir } from '../helpers/git';
+import { hearthCommand } from '../helpers/process';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 import { completedRun, jobLogs, pushFiles, runJobs, workflow } from './e2e-helpers';
 
 // `hearth runner register` / `hearth runner daemon` as separate processes, and the embedded
 // runner ([actions] embedded_runner = true).
 
-const root = path.resolve(__dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-const main = path.join(root, 'src/main.ts');
 const servers: TestServer[] = [];
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -28,7 +26,9 @@ afterAll(async () => {
 });
 
 function hearth(args: string[], cwd: string): { child: ChildProcess; done: Promise<{ code: number | null; out: string }> } {
-  const child = spawn(tsx, [main, ...args], { cwd, detached: true, env: { ...process.env, HOME: cwd } });
+  // From source, or the built executable under HEARTH_EXECUTABLE (CI runs this file against it).
+  const [cmd, argv] = hearthCommand(args);
+  const child = spawn(cmd, argv, { cwd, detached: true, env: { ...process.env, HOME: cwd } });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (b) => { out += b; });
@@ -44,6 +44,24 @@ jobs:
     runs-on: hearth
     steps:
       - run: echo "hello from \${{ runner.name }}"
+`);
+
+// A node action on the same instance: the daemon runs it with its own Node (inside the single
+// executable, through its hidden `runner node` command).
+const nodeAction = {
+  'action.yml': 'name: count\ninputs:\n  count:\n    default: "2"\nruns:\n  using: node20\n  main: index.js\n',
+  'index.js': "console.log('node action says ' + (Number(process.env.INPUT_COUNT) * 2) + ' on ' + process.version);\n",
+};
+const withNodeAction = workflow(`name: ci
+on: push
+jobs:
+  hello:
+    runs-on: hearth
+    steps:
+      - run: echo "hello from \${{ runner.name }}"
+      - uses: erin/count@main
+        with:
+          count: 21
 `);
 
 // separate processes through tsx: slow to start on a loaded machine
@@ -79,12 +97,16 @@ describe('hearth runner register and daemon', { timeout: 90_000 }, () => {
 
     const daemon = hearth(['runner', 'daemon', '--work-dir', path.join(dir, 'work')], dir);
     const user = await createUser(s, 'erin');
+    await createRepo(s, user, 'count');
+    await pushFiles(s, user, nodeAction, 'count');
     await createRepo(s, user, 'app');
-    await pushFiles(s, user, hello);
+    await pushFiles(s, user, withNodeAction);
     const run = await completedRun(s, user);
-    expect(run.conclusion).toBe('success');
     const [job] = await runJobs(s, user, run.id);
-    expect(await jobLogs(s, user, job.id)).toContain('hello from cli-runner');
+    const logs = await jobLogs(s, user, job.id);
+    expect(run.conclusion, logs).toBe('success');
+    expect(logs).toContain('hello from cli-runner');
+    expect(logs).toContain('node action says 42 on v');
     process.kill(-daemon.child.pid!, 'SIGTERM');
     expect((await daemon.done).code).toBe(0);
   });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hearthCommand } from '../helpers/process';
 import { as, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
@@ -9,11 +9,10 @@ type Creds = { username: string; password: string; id: number };
 let s: TestServer;
 let alice: Creds;
 
-const root = path.join(__dirname, '..', '..');
-
 /** `hearth admin badge create` from source, on the running server's data directory (SQLite takes both). */
 function createBadgeCli(...args: string[]) {
-  const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'src', 'main.ts'), 'admin', 'badge', 'create', '--data', s.dataDir, ...args], {
+  const [cmd, argv] = hearthCommand(['admin', 'badge', 'create', '--data', s.dataDir, ...args]);
+  const r = spawnSync(cmd, argv, {
     encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
