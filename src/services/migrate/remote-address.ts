@@ -6,6 +6,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { Config } from '../../config/schema';
 import type { User } from '../../db/schema';
 import { InvalidError } from '../../lib/errors';
+import { checkedLookup } from '../../lib/checked-lookup';
 import { hostMatcher, normalizeIp } from '../../lib/host-matcher';
 
 // Where migrations and mirrors may connect ([migrations], as Gitea's IsMigrateURLAllowed):
@@ -106,15 +107,6 @@ export function gitCredentials(username: string, password: string): { config: st
 /** An undici dispatcher whose connections must reach an address [migrations] allows. */
 export function migrationDispatcher(config: Config): Dispatcher {
   const rules = migrationRules(config);
-  const lookup = ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err);
-      const found = addresses as dns.LookupAddress[];
-      const ok = found.filter((a) => rules.allows(hostname, a.address));
-      if (!ok.length) return callback(Object.assign(new Error(DISALLOWED), { code: 'EHOSTDENIED' }));
-      if (options.all) return callback(null, ok);
-      callback(null, ok[0]!.address, ok[0]!.family);
-    });
-  }) as net.LookupFunction;
+  const lookup = checkedLookup((host, ip) => rules.allows(host, ip), () => DISALLOWED);
   return new Agent({ connect: { lookup }, keepAliveTimeout: 10_000, connections: 8 });
 }
