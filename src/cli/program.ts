@@ -9,13 +9,13 @@ import { restoreCommand } from './restore';
 import { runnerCommand } from './runner';
 import { webCommand } from './web';
 import { AppError } from '../lib/errors';
-import { HEARTH_VERSION, serverVersion } from '../lib/version';
+import { versionLine } from '../lib/version';
 
 /** Every command of the CLI; loaded only when a command runs (see src/main.ts). */
 export function runProgram(): void {
   const program = new Command('hearth')
     .description('A Gitea-compatible git forge in one executable')
-    .version(`hearth ${HEARTH_VERSION} (Gitea API ${serverVersion()})`, '-v, --version')
+    .version(versionLine(), '-v, --version')
     .showHelpAfterError();
 
   webCommand(program);

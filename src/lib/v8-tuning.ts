@@ -7,7 +7,9 @@ import v8 from 'node:v8';
 // keeps it: 10 MB of resident memory for a process that then mostly idles, 50 MB more under
 // load. Holding the semi-spaces at their initial size costs extra scavenges: about 10% on a
 // JSON-heavy listing (bench/load), a fair price on a single machine.
-v8.setFlagsFromString('--semi-space-growth-factor=1');
+// Not while build.mjs warms up the code cache: a changed flag makes V8 reject the cache at start.
+const WARMUP = process.env.HEARTH_CODE_CACHE_WARMUP === '1';
+if (!WARMUP) v8.setFlagsFromString('--semi-space-growth-factor=1');
 
 // Loading ~2 MB of modules and migrating makes start-up code look hot: the optimizing compilers
 // compile it once (about 7 MB of compiler pages and zone memory that stay resident) for code that
@@ -21,6 +23,7 @@ const TIER_UP: Record<string, number> = V8_MAJOR >= 13
   : V8_MAJOR === 11 ? { 'interrupt-budget': 67584 } : {};
 
 function setTierUp(scale: number): void {
+  if (WARMUP) return;
   for (const [flag, value] of Object.entries(TIER_UP)) v8.setFlagsFromString(`--${flag}=${value * scale}`);
 }
 setTierUp(16);
