@@ -5,7 +5,6 @@ import { openDatabase } from '../db/connect';
 import { acquirePidLock, PidLockHeldError, type PidLock } from '../lib/pid-lock';
 import { pidFileOf } from '../server';
 import { parseDuration } from '../services/cron/duration';
-import { formatResult, healthy, runDoctor } from '../services/doctor/doctor';
 import { CliError, existingInstanceConfig, withCommonOptions, type CommonOptions } from './options';
 
 type DoctorOptions = CommonOptions & { fix?: boolean };
@@ -34,6 +33,8 @@ async function runDoctorCommand(opts: DoctorOptions): Promise<void> {
     file: config.database.path, busyTimeout: config.database.busy_timeout, cacheDir: path.join(config.server.data_dir, 'cache'),
   });
   try {
+    // The checks load for this command only, not with every start of the server.
+    const { formatResult, healthy, runDoctor } = await import('../services/doctor/doctor');
     const results = await runDoctor(db, {
       config,
       fix: Boolean(opts.fix),

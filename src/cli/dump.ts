@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { dumpInstance } from '../services/backup/dump';
 import { configFrom, CliError, type CommonOptions } from './options';
 
 type DumpOptions = CommonOptions & {
@@ -28,6 +27,8 @@ export function dumpCommand(program: Command): void {
       const output = opts.output === '-' ? '-' : path.resolve(opts.output ?? defaultName());
       const skip = { repos: opts.skipRepos, attachments: opts.skipAttachments, packages: opts.skipPackages, avatars: opts.skipAvatars };
       try {
+        // The backup code loads for this command only, not with every start of the server.
+        const { dumpInstance } = await import('../services/backup/dump');
         await dumpInstance(config, output, skip);
       } catch (err) {
         throw new CliError(`dump failed: ${(err as Error).message}`);

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { ArchiveError } from '../services/backup/extract';
-import { restoreInstance, RestoreRefused } from '../services/backup/restore';
 import { configFrom, CliError, type CommonOptions } from './options';
 
 export function restoreCommand(program: Command): void {
@@ -10,6 +8,10 @@ export function restoreCommand(program: Command): void {
     .requiredOption('-d, --data <dir>', 'data directory to restore into (empty or missing)')
     .option('-c, --config <file>', 'configuration file (TOML) of the restored instance')
     .action(async (file: string, opts: CommonOptions) => {
+      // The restore code loads for this command only, not with every start of the server.
+      const [{ restoreInstance, RestoreRefused }, { ArchiveError }] = await Promise.all([
+        import('../services/backup/restore'), import('../services/backup/extract'),
+      ]);
       try {
         await restoreInstance(configFrom(opts), file);
       } catch (err) {

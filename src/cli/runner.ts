@@ -6,9 +6,7 @@ import path from 'node:path';
 import Module, { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { Command } from 'commander';
-import { registerRunner } from '../runner/client';
-import { defaultWorkDir, startRunner } from '../runner/daemon';
-import { labelName, readRunnerFile, writeRunnerFile } from '../runner/runner-file';
+import { defaultWorkDir, labelName, readRunnerFile, writeRunnerFile } from '../runner/runner-file';
 import { CliError } from './options';
 
 type RegisterOptions = { instance: string; token: string; name?: string; labels?: string; config: string; ephemeral?: boolean };
@@ -26,6 +24,8 @@ async function register(opts: RegisterOptions): Promise<void> {
   const labels = opts.labels ? opts.labels.split(',').map((l) => l.trim()).filter(Boolean) : DEFAULT_RUNNER_LABELS;
   const name = opts.name || os.hostname();
   const address = instance.toString().replace(/\/+$/, '');
+  // The protocol client (connect-RPC, protobuf) loads only for the runner commands.
+  const { registerRunner } = await import('../runner/client');
   const runner = await registerRunner(address, opts.token, name, labels.map(labelName), !!opts.ephemeral).catch((err: Error) => {
     throw new CliError(`registration with ${address} failed: ${err.message}`);
   });
@@ -47,6 +47,7 @@ async function daemon(opts: DaemonOptions): Promise<void> {
   if (!Number.isInteger(capacity) || capacity < 1) throw new CliError(`--capacity: not a positive integer: ${opts.capacity}`);
   const log = (msg: string, fields: Record<string, unknown> = {}) =>
     process.stderr.write(`${new Date().toISOString()} ${msg}${Object.keys(fields).length ? ` ${JSON.stringify(fields)}` : ''}\n`);
+  const { startRunner } = await import('../runner/daemon');
   const runner = await startRunner({
     instance: reg.address, uuid: reg.uuid, token: reg.token, name: reg.name, labels: reg.labels,
     capacity, workDir: opts.workDir ? path.resolve(opts.workDir) : defaultWorkDir(), log, ephemeral: reg.ephemeral,

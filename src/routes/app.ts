@@ -8,10 +8,10 @@ import { apiNotFound, errorHandler } from './middleware/errors';
 import { healthz } from './health';
 import { wellKnownNodeInfo } from './api/v1/federation';
 import { buildSwagger, swaggerUiPage } from './swagger';
+import { lazyHandler } from './lazy';
 import { mount } from './table';
 import { avatar, repoAvatar } from './avatar';
 import { gitRouter } from './git-http';
-import { actionsRunnerRouter } from './actions-runner';
 import { actionsArtifactsRouter } from './actions-artifacts';
 import { lfsRouter } from './lfs';
 import { packagesRouter } from './packages/index';
@@ -96,7 +96,8 @@ export function createApp(h: Hearth): Express {
 
   app.get('/api/healthz', healthz);
   app.get('/.well-known/nodeinfo', wellKnownNodeInfo);
-  app.use('/api/actions', actionsRunnerRouter(h));
+  // connect-RPC and the protobuf messages load with the first runner request.
+  app.use('/api/actions', lazyHandler(() => import('./actions-runner').then((m) => m.actionsRunnerRouter(h))));
   app.use('/twirp/github.actions.results.api.v1.ArtifactService', actionsArtifactsRouter(h));
   if (h.config.metrics.enabled) app.get('/metrics', metricsHandler(h));
   app.use('/api/packages', packagesRouter());

@@ -2,14 +2,13 @@ import fs from 'node:fs';
 import type { Request, Response } from 'express';
 import type { Multer } from 'multer';
 import { AppError, BadRequestError } from '../lib/errors';
+import { multer } from '../lib/lazy-require';
 
 // Multipart uploads: one file field, spooled to disk under the data directory (uploads may be
 // as large as [attachment] max_size), with the size limit enforced while receiving.
 
 export type ReceivedFile = { tmpPath: string; originalName: string; size: number };
 
-type MulterModule = typeof import('multer');
-let multerModule: MulterModule | null = null;
 const cache = new Map<string, Multer>();
 
 /** multer is loaded on the first upload: serving does not need it to start. */
@@ -17,10 +16,8 @@ function uploader(tmpDir: string, maxBytes: number): Multer {
   const key = `${tmpDir}\0${maxBytes}`;
   let m = cache.get(key);
   if (!m) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    multerModule ??= require('multer') as MulterModule;
     fs.mkdirSync(tmpDir, { recursive: true });
-    m = multerModule({
+    m = multer()({
       dest: tmpDir,
       limits: { fileSize: maxBytes, files: 1 },
       // File names are UTF-8, as Go reads them; busboy's default would be latin1.

@@ -2,12 +2,10 @@
 // then FetchTask with the tasks version (cheap for the server when nothing changed) every
 // IDLE_MS while there is capacity, each task executed in the background; errors back off.
 
-import os from 'node:os';
-import path from 'node:path';
 import fs from 'node:fs';
 import { RunnerClient } from './client';
 import { executeTask } from './execute';
-import { labelName } from './runner-file';
+import { defaultWorkDir, labelName } from './runner-file';
 import type { RunnerTask } from './types';
 
 export interface RunnerOptions {
@@ -36,9 +34,6 @@ export interface RunningRunner {
 const IDLE_MS = 250;
 const MAX_BACKOFF_MS = 10_000;
 
-export function defaultWorkDir(): string {
-  return path.join(os.homedir() || os.tmpdir(), '.cache', 'hearth-runner');
-}
 
 class RunnerLoop {
   readonly stopping = new AbortController();

@@ -2,6 +2,8 @@
 // JSON act_runner keeps (id, uuid, name, token, address, labels), so the layout is familiar.
 
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 export interface RunnerFile {
   id: number;
@@ -40,3 +42,8 @@ export function readRunnerFile(file: string): RunnerFile {
 
 /** act_runner labels may carry a schema (`ubuntu-latest:docker://node:20`): the name is before the colon. */
 export const labelName = (label: string): string => label.split(':')[0]!.trim();
+
+/** Where job workspaces are made unless --work-dir says otherwise. */
+export function defaultWorkDir(): string {
+  return path.join(os.homedir() || os.tmpdir(), '.cache', 'hearth-runner');
+}

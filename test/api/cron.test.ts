@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load';
 import type { DB } from '../../src/db/connect';
 import type { Database } from '../../src/db/schema';
 import { parseDuration } from '../../src/services/cron/duration';
-import { toTrigger } from '../../src/services/cron/schedule';
+import { nextCalendarTime, toTrigger } from '../../src/services/cron/schedule';
 import { CronScheduler, cronOf } from '../../src/services/cron/scheduler';
 import { cleanupHookTasks } from '../../src/services/cron/tasks/hook-tasks';
 import type { CronTask } from '../../src/services/cron/types';
@@ -42,6 +42,22 @@ describe('schedule translation', () => {
     ['@every 90s', 90_000], ['@every 1500ms', 1000], ['@every 100ms', 1000],
   ])('%j is an interval of %d ms (whole seconds, at least one, as robfig/cron)', (schedule, ms) => {
     expect(toTrigger(schedule)).toEqual({ kind: 'every', ms });
+  });
+
+  it('finds the descriptors\' next runs in local time, strictly after the moment given', () => {
+    const at = (...a: [number, number, number, number?, number?, number?, number?]) => new Date(...a);
+    const cases: [Parameters<typeof nextCalendarTime>[0], Date, Date][] = [
+      ['hour', at(2026, 10, 25, 13, 59, 59, 999), at(2026, 10, 25, 14)],
+      ['hour', at(2026, 10, 25, 14), at(2026, 10, 25, 15)],
+      ['day', at(2026, 10, 25, 6, 30), at(2026, 10, 26)],
+      ['day', at(2026, 11, 31, 0), at(2027, 0, 1)],
+      ['week', at(2026, 10, 25, 12), at(2026, 10, 29)], // a Wednesday: the next Sunday
+      ['week', at(2026, 10, 29, 0), at(2026, 11, 6)], // Sunday at midnight: the Sunday after
+      ['month', at(2026, 0, 31, 12), at(2026, 1, 1)],
+      ['month', at(2026, 11, 1), at(2027, 0, 1)],
+      ['year', at(2026, 5, 15), at(2027, 0, 1)],
+    ];
+    for (const [unit, from, want] of cases) expect([unit, nextCalendarTime(unit, from).toString()]).toEqual([unit, want.toString()]);
   });
 
   it('rejects what is no schedule', () => {
@@ -124,7 +140,10 @@ describe('the scheduler', () => {
       nightly: task(async () => 'x', '@midnight'), often: task(async () => 'y', '*/5 * * * * *'), gap: task(async () => 'z', '@every 1h'),
     });
     c.start();
-    expect(getTasks().size).toBe(before + 2);
+    // @midnight runs on a native timer (no node-cron task, no ICU at start); the expression does not.
+    expect(getTasks().size).toBe(before + 1);
+    const nightly = c.list().find((r) => r.name === 'nightly')!.next as Date;
+    expect(nightly.getTime()).toBe(nextCalendarTime('day', new Date()).getTime());
     expect(c.list().every((r) => r.next instanceof Date)).toBe(true);
     await c.stop();
     expect(getTasks().size).toBe(before);

@@ -1,9 +1,7 @@
 // Pixels of a PNG, JPEG, GIF (first frame) or WebP image, with pure-JS decoders (plus libwebp in
 // WebAssembly): the single executable carries no native image library.
 
-import { GifReader } from 'omggif';
-import * as jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
+import { jpegJs, omggif, pngjs } from '../lazy-require';
 import type { ImageKind } from './image-size';
 import { decodeWebp } from './webp';
 
@@ -13,15 +11,15 @@ export type Rgba = { width: number; height: number; data: Buffer };
 export function decodeImage(kind: ImageKind, data: Buffer): Rgba {
   switch (kind) {
     case 'png': {
-      const png = PNG.sync.read(data);
+      const png = pngjs().PNG.sync.read(data);
       return { width: png.width, height: png.height, data: png.data };
     }
     case 'jpeg': {
-      const img = jpeg.decode(data, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 256 });
+      const img = jpegJs().decode(data, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 256 });
       return { width: img.width, height: img.height, data: Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length) };
     }
     case 'gif': {
-      const gif = new GifReader(new Uint8Array(data.buffer, data.byteOffset, data.length));
+      const gif = new (omggif().GifReader)(new Uint8Array(data.buffer, data.byteOffset, data.length));
       const pixels = Buffer.alloc(gif.width * gif.height * 4);
       gif.decodeAndBlitFrameRGBA(0, pixels);
       return { width: gif.width, height: gif.height, data: pixels };
@@ -32,6 +30,7 @@ export function decodeImage(kind: ImageKind, data: Buffer): Rgba {
 }
 
 export function encodePng(img: Rgba): Buffer {
+  const { PNG } = pngjs();
   const png = new PNG({ width: img.width, height: img.height });
   img.data.copy(png.data);
   return PNG.sync.write(png);

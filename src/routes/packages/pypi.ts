@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import multer, { type StorageEngine } from 'multer';
+import type { StorageEngine } from 'multer';
 import { BadRequestError } from '../../lib/errors';
+import { multer } from '../../lib/lazy-require';
 import { storeBlob, type StoredBlob } from '../../services/packages/blob-store';
 import { PackageQuotaError, QUOTA, uploadSizeLimit } from '../../services/packages/limits';
 import { getFileOfVersion, getVersion, incrementDownloadCount } from '../../services/packages/queries';
@@ -32,12 +33,13 @@ const blobStorage: StorageEngine = {
 };
 
 // Text fields are held in memory (long_description is a whole README): capped.
-const form = multer({ storage: blobStorage, limits: { files: 1, fields: 500, parts: 600, fieldSize: 4 << 20 } }).single('content');
+let form: RequestHandler | undefined;
+const formParser = () => (form ??= multer()({ storage: blobStorage, limits: { files: 1, fields: 500, parts: 600, fieldSize: 4 << 20 } }).single('content'));
 
 /** multer's form errors (limits, an unexpected file field, a broken body) are the client's: 400. */
 const parseForm: RequestHandler = (req, res, next: NextFunction) => {
-  form(req, res, (err?: unknown) => {
-    if (err instanceof multer.MulterError) return next(new BadRequestError(err.message));
+  formParser()(req, res, (err?: unknown) => {
+    if (err instanceof multer().MulterError) return next(new BadRequestError(err.message));
     if (err instanceof Error && !('status' in err) && /multipart|boundary|unexpected end/i.test(err.message)) {
       return next(new BadRequestError(err.message));
     }

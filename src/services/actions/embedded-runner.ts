@@ -6,8 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Hearth } from '../../hearth';
-import { registerRunner } from '../../runner/client';
-import { startRunner, type RunningRunner } from '../../runner/daemon';
+import type { RunningRunner } from '../../runner/daemon';
 import { readRunnerFile, writeRunnerFile, type RunnerFile } from '../../runner/runner-file';
 import { registrationToken } from './registration-tokens';
 
@@ -23,6 +22,7 @@ async function registration(hearth: Hearth, file: string, localUrl: string, fres
     }
   }
   const token = await registrationToken(hearth.db, { ownerId: 0, repoId: 0 });
+  const { registerRunner } = await import('../../runner/client');
   const runner = await registerRunner(localUrl, token.token, NAME, EMBEDDED_RUNNER_LABELS);
   const reg: RunnerFile = {
     id: Number(runner.id), uuid: runner.uuid, name: runner.name || NAME, token: runner.token,
@@ -39,6 +39,8 @@ export async function startEmbeddedRunner(hearth: Hearth, localUrl: string): Pro
   const dir = path.join(config.server.data_dir, 'actions-runner');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, '.runner');
+  // The runner and its protocol client load only when it is configured.
+  const { startRunner } = await import('../../runner/daemon');
   const start = (reg: RunnerFile) => startRunner({
     instance: localUrl, uuid: reg.uuid, token: reg.token, name: reg.name, labels: EMBEDDED_RUNNER_LABELS,
     workDir: path.join(dir, 'work'),

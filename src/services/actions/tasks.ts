@@ -1,4 +1,4 @@
-import { parse } from 'yaml';
+import { yaml } from '../../lib/lazy-require';
 import type { DB } from '../../db/connect';
 import type { ActionRunJob, ActionRunner, ActionTask } from '../../db/schema';
 import { backgroundError } from '../../lib/background-log';
@@ -37,7 +37,7 @@ function jobLabels(job: ActionRunJob): string[] {
 /** act's Step.String(): the name, else what it uses, else what it runs, else its id. */
 export function stepNames(payload: string): string[] {
   try {
-    const doc = parse(payload) as { jobs?: Record<string, { steps?: Record<string, unknown>[] }> };
+    const doc = yaml().parse(payload) as { jobs?: Record<string, { steps?: Record<string, unknown>[] }> };
     const job = Object.values(doc?.jobs ?? {})[0];
     return (job?.steps ?? []).map((s, i) => String(s?.name ?? s?.uses ?? s?.run ?? s?.id ?? `step ${i}`));
   } catch {

@@ -9,7 +9,7 @@ let nodeCron: NodeCron | null = null;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const cron = (): NodeCron => (nodeCron ??= require('node-cron') as NodeCron);
 
-/** How a schedule fires: a cron expression node-cron runs, or a fixed interval. */
+/** How a schedule fires: a cron expression, or a fixed interval. */
 export type Trigger = { kind: 'cron'; expression: string } | { kind: 'every'; ms: number };
 
 /** A started trigger: when it fires next, and how to stop it for good. */
@@ -44,20 +44,53 @@ export function toTrigger(schedule: string): Trigger {
   throw new Error(`invalid schedule "${schedule}"`);
 }
 
-/** Starts calling `fire` on the trigger; timers are unref'd: they never keep the process up. */
-export function startTimer(trigger: Trigger, fire: () => void, log: Logger): Timer {
-  if (trigger.kind === 'every') return everyTimer(trigger.ms, fire);
-  // A run found late (a blocked event loop, a suspended machine) still happens, once, as with
-  // Gitea's scheduler; node-cron would otherwise drop a run more than a second late.
-  const task = cron().createTask(trigger.expression, () => { fire(); }, {
-    unref: true, logger: cronLogger(log), missedExecutionTolerance: Number.POSITIVE_INFINITY,
-  });
-  void task.start();
-  return { next: () => task.getNextRun(), stop: () => { void task.destroy(); } };
+/** Starts triggers; timers are unref'd: they never keep the process up. */
+export type Timers = (trigger: Trigger, fire: () => void) => Timer;
+
+type CalendarUnit = 'hour' | 'day' | 'week' | 'month' | 'year';
+// The descriptors' expressions, run without node-cron: it finds a next run through
+// Intl.DateTimeFormat, whose first use loads ICU's calendar data (10 ms of every start, and
+// memory) for what Date's local-time arithmetic answers exactly.
+const CALENDAR: Record<string, CalendarUnit> = {
+  '0 * * * *': 'hour', '0 0 * * *': 'day', '0 0 * * 0': 'week', '0 0 1 * *': 'month', '0 0 1 1 *': 'year',
+};
+
+/** The first start of an hour, a day, a week (Sunday), a month or a year after `from`, local time. */
+export function nextCalendarTime(unit: CalendarUnit, from: Date): Date {
+  const d = new Date(from.getTime());
+  if (unit === 'hour') d.setMinutes(60, 0, 0);
+  else if (unit === 'day') d.setHours(24, 0, 0, 0);
+  else if (unit === 'week') d.setHours(24 * (7 - d.getDay()), 0, 0, 0);
+  else if (unit === 'month') { d.setMonth(d.getMonth() + 1, 1); d.setHours(0, 0, 0, 0); }
+  else { d.setFullYear(d.getFullYear() + 1, 0, 1); d.setHours(0, 0, 0, 0); }
+  return d;
 }
 
-function everyTimer(ms: number, fire: () => void): Timer {
-  let next = Date.now() + ms;
+/** A scheduler's timers: intervals and the descriptors' calendar times natively, the rest through node-cron. */
+export function timers(log: Logger): Timers {
+  return (trigger, fire) => {
+    if (trigger.kind === 'every') return steppedTimer(Date.now() + trigger.ms, () => Date.now() + trigger.ms, fire);
+    const unit = CALENDAR[trigger.expression];
+    if (unit) {
+      const after = () => nextCalendarTime(unit, new Date()).getTime();
+      return steppedTimer(after(), after, fire);
+    }
+    // A run found late (a blocked event loop, a suspended machine) still happens, once, as with
+    // Gitea's scheduler; node-cron would otherwise drop a run more than a second late.
+    const task = cron().createTask(trigger.expression, () => { fire(); }, {
+      unref: true, logger: cronLogger(log), missedExecutionTolerance: Number.POSITIVE_INFINITY,
+    });
+    void task.start();
+    return { next: () => task.getNextRun(), stop: () => { void task.destroy(); } };
+  };
+}
+
+/**
+ * Fires at `first`, then at what `after()` says once a run is done: as robfig/cron, a run found
+ * late still happens, once, and the next one counts from it.
+ */
+function steppedTimer(first: number, after: () => number, fire: () => void): Timer {
+  let next = first;
   let handle: NodeJS.Timeout | null = null;
   let stopped = false;
   const arm = () => {
@@ -67,8 +100,7 @@ function everyTimer(ms: number, fire: () => void): Timer {
   const tick = () => {
     if (stopped) return;
     if (Date.now() >= next) {
-      // As robfig/cron's ConstantDelaySchedule: the next run counts from this one.
-      next = Date.now() + ms;
+      next = after();
       fire();
     }
     arm();

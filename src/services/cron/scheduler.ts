@@ -1,7 +1,7 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Logger } from '../../lib/logger';
-import { startTimer, toTrigger, type Timer } from './schedule';
+import { timers, toTrigger, type Timer } from './schedule';
 import { CRON_TASKS } from './tasks';
 import type { BaseCronSettings, CronResult, CronRow, CronTask } from './types';
 
@@ -50,9 +50,10 @@ export class CronScheduler {
     if (this.state !== 'new') return;
     this.state = 'started';
     schedulers.set(this.deps.db, this);
+    const startTimer = timers(this.deps.log);
     for (const e of this.entries.values()) {
       if (!e.settings.enabled) continue;
-      e.timer = startTimer(toTrigger(e.settings.schedule), () => { this.run(e.name, 'schedule'); }, this.deps.log);
+      e.timer = startTimer(toTrigger(e.settings.schedule), () => { this.run(e.name, 'schedule'); });
     }
     for (const e of this.entries.values()) {
       if (e.settings.enabled && e.settings.run_at_start) this.run(e.name, 'start');

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import { Agent, request } from 'undici';
 import type { Config } from '../../config/schema';
 import { checkedLookup, literalRefusal } from '../../lib/checked-lookup';
 import { ForbiddenError } from '../../lib/errors';
 import { hostMatcher } from '../../lib/host-matcher';
+import { undici } from '../../lib/lazy-require';
 import { ACTIVITY_JSON } from './actor';
 
 // HTTP signatures (draft-cavage, as Mastodon, Gitea and Forgejo send them) on inbox requests.
@@ -62,6 +62,7 @@ async function fetchPublicKey(config: Config, keyId: string): Promise<crypto.Key
   if (literal) throw refused(literal);
   const fetchUrl = new URL(url.href);
   fetchUrl.hash = '';
+  const { Agent, request } = undici();
   const agent = new Agent({ connect: { lookup: checkedLookup(allows, refusal) } });
   try {
     const res = await request(fetchUrl, {

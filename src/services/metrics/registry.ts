@@ -1,65 +1,77 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from '../../lib/lazy-require';
 
 // The process-wide instruments: the git transport, the job queue and webhook deliveries count
-// here whether or not /metrics is enabled (an increment costs next to nothing). Gauges of the
-// database are per app (statistics.ts): tests run several servers in one process.
+// here once an app serves /metrics. Gauges of the database are per app (statistics.ts): tests
+// run several servers in one process.
 
-export const shared = new Registry();
+function makeInstruments() {
+  const { Counter, Histogram, Registry } = promClient();
+  const registry = new Registry();
+  return {
+    registry,
+    requestDuration: new Histogram({
+      name: 'hearth_http_request_duration_seconds',
+      help: 'Duration of HTTP requests by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    gitRequests: new Counter({
+      name: 'hearth_git_requests_total',
+      help: 'Git smart HTTP service requests (clones and fetches: upload-pack; pushes: receive-pack)',
+      labelNames: ['service'] as const,
+      registers: [registry],
+    }),
+    gitBytes: new Counter({
+      name: 'hearth_git_bytes_total',
+      help: 'Bytes of git smart HTTP service requests, received from (in) and sent to (out) clients',
+      labelNames: ['service', 'direction'] as const,
+      registers: [registry],
+    }),
+    jobOutcomes: new Counter({
+      name: 'hearth_jobs_total',
+      help: 'Background jobs run, by kind and outcome (success, retry, failed)',
+      labelNames: ['kind', 'outcome'] as const,
+      registers: [registry],
+    }),
+    webhookDeliveries: new Counter({
+      name: 'hearth_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome (success: a 2xx answer; failure: anything else)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+  };
+}
 
-const requestDuration = new Histogram({
-  name: 'hearth_http_request_duration_seconds',
-  help: 'Duration of HTTP requests by method, route pattern and status',
-  labelNames: ['method', 'route', 'status'] as const,
-  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-  registers: [shared],
-});
+let instruments: ReturnType<typeof makeInstruments> | null = null;
 
-const gitRequests = new Counter({
-  name: 'hearth_git_requests_total',
-  help: 'Git smart HTTP service requests (clones and fetches: upload-pack; pushes: receive-pack)',
-  labelNames: ['service'] as const,
-  registers: [shared],
-});
-
-const gitBytes = new Counter({
-  name: 'hearth_git_bytes_total',
-  help: 'Bytes of git smart HTTP service requests, received from (in) and sent to (out) clients',
-  labelNames: ['service', 'direction'] as const,
-  registers: [shared],
-});
-
-const jobOutcomes = new Counter({
-  name: 'hearth_jobs_total',
-  help: 'Background jobs run, by kind and outcome (success, retry, failed)',
-  labelNames: ['kind', 'outcome'] as const,
-  registers: [shared],
-});
-
-const webhookDeliveries = new Counter({
-  name: 'hearth_webhook_deliveries_total',
-  help: 'Webhook delivery attempts by outcome (success: a 2xx answer; failure: anything else)',
-  labelNames: ['outcome'] as const,
-  registers: [shared],
-});
+/**
+ * The shared registry, made (and prom-client loaded) when an app serves /metrics: before that
+ * nothing counts, and a server without [metrics] never loads prom-client.
+ */
+export function sharedRegistry(): Registry {
+  return (instruments ??= makeInstruments()).registry;
+}
 
 export function observeRequest(method: string, route: string, status: number, seconds: number): void {
-  requestDuration.observe({ method, route, status: String(status) }, seconds);
+  instruments?.requestDuration.observe({ method, route, status: String(status) }, seconds);
 }
 
 export function countGitRequest(service: string): void {
-  gitRequests.inc({ service });
+  instruments?.gitRequests.inc({ service });
 }
 
 export function countGitBytes(service: string, direction: 'in' | 'out', bytes: number): void {
-  gitBytes.inc({ service, direction }, bytes);
+  instruments?.gitBytes.inc({ service, direction }, bytes);
 }
 
 export function countJob(kind: string, outcome: 'success' | 'retry' | 'failed'): void {
-  jobOutcomes.inc({ kind, outcome });
+  instruments?.jobOutcomes.inc({ kind, outcome });
 }
 
 export function countWebhookDelivery(succeeded: boolean): void {
-  webhookDeliveries.inc({ outcome: succeeded ? 'success' : 'failure' });
+  instruments?.webhookDeliveries.inc({ outcome: succeeded ? 'success' : 'failure' });
 }
 
 let processMetrics = false;
@@ -67,5 +79,5 @@ let processMetrics = false;
 export function enableProcessMetrics(): void {
   if (processMetrics) return;
   processMetrics = true;
-  collectDefaultMetrics({ register: shared });
+  promClient().collectDefaultMetrics({ register: sharedRegistry() });
 }

@@ -1,7 +1,8 @@
-import { Gauge, Registry } from 'prom-client';
+import type { Gauge } from 'prom-client';
+import { promClient } from '../../lib/lazy-require';
 import type { DB } from '../../db/connect';
 import { countStatistics, STATISTICS, type Statistics } from '../../models/statistics';
-import { shared } from './registry';
+import { sharedRegistry } from './registry';
 
 // Gitea's gauges keep Gitea's names (gitea_users, gitea_repositories, ...) so its dashboards
 // work unchanged; what Gitea does not count is named hearth_*.
@@ -14,6 +15,8 @@ const help = (k: string) => `Number of ${k.replace(/_/g, ' ')}`;
 
 /** The per-app registry of database gauges; `scrape` renders it with the shared instruments. */
 export function metricsScraper(db: DB): { scrape: () => Promise<string>; contentType: string } {
+  const { Gauge, Registry } = promClient();
+  const shared = sharedRegistry();
   const own = new Registry();
   const gauges = new Map<Key, Gauge>();
   for (const k of STATISTICS) {

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../../lib/lazy-require';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository } from '../../db/schema';
@@ -41,7 +42,7 @@ function authHeader(auth: RemoteAuth): Record<string, string> {
 }
 
 async function batch(m: LfsMigration, pointers: Pointer[]): Promise<BatchAnswer> {
-  const res = await request(`${lfsEndpoint(m.address, m.endpoint)}/objects/batch`, {
+  const res = await undici().request(`${lfsEndpoint(m.address, m.endpoint)}/objects/batch`, {
     method: 'POST', dispatcher: m.dispatcher, signal: m.signal,
     headers: { Accept: LFS_MEDIA_TYPE, 'Content-Type': LFS_MEDIA_TYPE, ...authHeader(m.auth) },
     body: JSON.stringify({ operation: 'download', transfers: ['basic'], objects: pointers }),
@@ -55,7 +56,7 @@ async function batch(m: LfsMigration, pointers: Pointer[]): Promise<BatchAnswer>
 
 /** Downloads one object into the store and ties it to the repository; false when it failed. */
 async function fetchObject(m: LfsMigration, p: Pointer, action: Action): Promise<boolean> {
-  const res = await request(action.href, { method: 'GET', headers: action.header ?? {}, dispatcher: m.dispatcher, signal: m.signal });
+  const res = await undici().request(action.href, { method: 'GET', headers: action.header ?? {}, dispatcher: m.dispatcher, signal: m.signal });
   if (res.statusCode !== 200) {
     await res.body.dump();
     return false;

@@ -2,7 +2,8 @@ import dns from 'node:dns';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../../lib/lazy-require';
 import type { Config } from '../../config/schema';
 import type { User } from '../../db/schema';
 import { InvalidError } from '../../lib/errors';
@@ -108,5 +109,5 @@ export function gitCredentials(username: string, password: string): { config: st
 export function migrationDispatcher(config: Config): Dispatcher {
   const rules = migrationRules(config);
   const lookup = checkedLookup((host, ip) => rules.allows(host, ip), () => DISALLOWED);
-  return new Agent({ connect: { lookup }, keepAliveTimeout: 10_000, connections: 8 });
+  return new (undici().Agent)({ connect: { lookup }, keepAliveTimeout: 10_000, connections: 8 });
 }

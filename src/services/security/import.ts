@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
+import { yauzl as loadYauzl } from '../../lib/lazy-require';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import { InvalidError } from '../../lib/errors';
@@ -30,7 +31,7 @@ function* jsonFilesIn(dir: string): Generator<string> {
 /** Each .json entry of a zip, read one at a time (osv.dev's archives hold hundreds of thousands). */
 async function eachZipEntry(file: string, fn: (text: string) => Promise<void>): Promise<void> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true }, (err, z) => (err || !z ? reject(err ?? new Error('unreadable zip')) : resolve(z))));
+    loadYauzl().open(file, { lazyEntries: true }, (err, z) => (err || !z ? reject(err ?? new Error('unreadable zip')) : resolve(z))));
   await new Promise<void>((resolve, reject) => {
     zip.on('error', reject);
     zip.on('end', resolve);

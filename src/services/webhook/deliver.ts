@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { HookTask, Webhook } from '../../db/schema';
 import { checkedLookup, literalRefusal } from '../../lib/checked-lookup';
+import { undici } from '../../lib/lazy-require';
 import { hostMatcher, type HostMatcher } from '../../lib/host-matcher';
 import { getHookTask, recordHookDelivery } from '../../models/hook-task';
 import { getWebhookById, setWebhookLastStatus } from '../../models/webhook';
@@ -27,6 +28,7 @@ const refusal = (host: string, addresses: string[]) =>
 
 function dispatcherOf(config: Config, matcher: HostMatcher): Dispatcher {
   const connect = { lookup: checkedLookup((h, ip) => matcher.allows(h, ip), refusal), rejectUnauthorized: !config.webhook.skip_tls_verify };
+  const { Agent, ProxyAgent } = undici();
   if (config.webhook.proxy_url) return new ProxyAgent({ uri: config.webhook.proxy_url, requestTls: { rejectUnauthorized: !config.webhook.skip_tls_verify } });
   return new Agent({ connect, keepAliveTimeout: 10_000, connections: 16 });
 }
@@ -53,15 +55,15 @@ function headersOf(task: HookTask, hook: Webhook, secret: string, authorization:
 
 type Sent = { status: number; headers: Record<string, string>; body: string; error: string };
 
-type Sender = { dispatcher: Dispatcher; matcher: HostMatcher; config: Config };
+type Sender = { dispatcher: () => Dispatcher; matcher: HostMatcher; config: Config };
 
 async function send({ dispatcher, matcher, config }: Sender, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Sent> {
   const timeout = config.webhook.deliver_timeout * 1000;
   const refused = config.webhook.proxy_url ? '' : literalRefusal((h, ip) => matcher.allows(h, ip), refusal, url);
   if (refused) return { status: 0, headers: {}, body: '', error: refused };
   try {
-    const res = await request(url, {
-      method: method as Dispatcher.HttpMethod, headers, body, dispatcher, headersTimeout: timeout, bodyTimeout: timeout,
+    const res = await undici().request(url, {
+      method: method as Dispatcher.HttpMethod, headers, body, dispatcher: dispatcher(), headersTimeout: timeout, bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),
     });
     const chunks: Buffer[] = [];
@@ -85,7 +87,9 @@ const retryable = (s: Sent) => (s.status === 0 && !/allowed_host_list/.test(s.er
 /** The job handler of webhook.deliver. */
 export function deliverJob(db: DB, config: Config, instanceSecret: string) {
   const matcher = hostMatcher(config.webhook.allowed_host_list);
-  const sender: Sender = { dispatcher: dispatcherOf(config, matcher), matcher, config };
+  // Made with the first delivery: undici loads then, not at start.
+  let dispatcher: Dispatcher | undefined;
+  const sender: Sender = { dispatcher: () => (dispatcher ??= dispatcherOf(config, matcher)), matcher, config };
   return async (payload: unknown, ctx: JobContext): Promise<void> => {
     const task = await getHookTask(db, (payload as DeliverJob).taskId);
     const hook = task && (await getWebhookById(db, task.hook_id));

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import Papa from 'papaparse';
+import { papaparse } from '../../../lib/lazy-require';
 import { AUDIT_CSV_COLUMNS, toApiAuditLog, toAuditCsvRow } from '../../../convert/audit-log';
 import type { AuditFilter } from '../../../models/audit-log';
 import { AUDIT_OPERATIONS } from '../../../services/audit/operations';
@@ -48,11 +48,11 @@ export async function exportCsv(req: Request, res: Response): Promise<void> {
     for await (const rows of chunks) {
       const lines = rows.map(toAuditCsvRow);
       if (header) lines.unshift([...AUDIT_CSV_COLUMNS]);
-      yield `${Papa.unparse(lines, { newline: '\n' })}\n`;
+      yield `${papaparse().unparse(lines, { newline: '\n' })}\n`;
       header = false;
     }
     // An empty log still has its header line.
-    if (header) yield `${Papa.unparse([[...AUDIT_CSV_COLUMNS]], { newline: '\n' })}\n`;
+    if (header) yield `${papaparse().unparse([[...AUDIT_CSV_COLUMNS]], { newline: '\n' })}\n`;
   })(), { objectMode: false });
   try {
     await pipeline(csv, res);

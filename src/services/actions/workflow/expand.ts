@@ -1,4 +1,5 @@
 import { evaluate, interpolate, singleExpression, type ExprContext } from '../../../lib/actions-expr';
+import { yaml } from '../../../lib/lazy-require';
 import { isMapping } from '../../../lib/yaml';
 import { WorkflowSyntaxError } from './events';
 import { matrixCombinations, matrixSuffix, type Combination } from './matrix';
@@ -25,10 +26,6 @@ export type ExpandedJob = {
 /** What expressions read while planning (github, vars, inputs); others are the runner's. */
 export type PlanContext = ExprContext;
 
-type YamlModule = typeof import('yaml');
-let mod: YamlModule | null = null;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const yaml = (): YamlModule => (mod ??= require('yaml') as YamlModule);
 
 // Gitea's jobparser.Job field order; anything else of the job is dropped, as Go's decoding drops it.
 const JOB_KEYS = [

@@ -1,3 +1,4 @@
+import { yaml } from '../../../lib/lazy-require';
 import { isMapping } from '../../../lib/yaml';
 import { parseOn, WorkflowSyntaxError, type WorkflowEvent } from './events';
 
@@ -24,10 +25,6 @@ export type Workflow = {
   jobs: { id: string; raw: RawJob }[];
 };
 
-type YamlModule = typeof import('yaml');
-let mod: YamlModule | null = null;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const yaml = (): YamlModule => (mod ??= require('yaml') as YamlModule);
 
 /** Parses YAML as Go's yaml.v3 would take a workflow: one document, merge keys, aliases resolved. */
 export function readYaml(text: string): unknown {

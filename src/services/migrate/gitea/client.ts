@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../../../lib/lazy-require';
 
 // The source's REST API, read the way Gitea's gitea_downloader does: `page`/`limit` paging until a
 // short page, the token in the Authorization header (never in a URL or a log line), retries with
@@ -68,7 +69,7 @@ export class GiteaClient {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       this.o.signal.throwIfAborted();
       try {
-        const res = await request(url, { method: 'GET', headers, dispatcher: this.o.dispatcher, signal: this.o.signal });
+        const res = await undici().request(url, { method: 'GET', headers, dispatcher: this.o.dispatcher, signal: this.o.signal });
         if (res.statusCode >= 200 && res.statusCode < 300) return res;
         if (res.statusCode >= 300 && res.statusCode < 400 && res.headers.location) {
           await res.body.dump();

@@ -1,0 +1,21 @@
+/* eslint-disable @typescript-eslint/no-require-imports */
+// Libraries most starts never use, loaded on first use instead of with the server: evaluating
+// every module was most of a start's time and memory (bench/startup). The bundle turns each
+// require() here into a module initialised at its first call.
+
+/** undici (1.1 MB of modules; its cookies module also pulls in Node's internal copy). */
+export const undici = (): typeof import('undici') => require('undici');
+/** prom-client, only with [metrics] enabled. */
+export const promClient = (): typeof import('prom-client') => require('prom-client');
+/** yaml, for workflows and issue templates. */
+export const yaml = (): typeof import('yaml') => require('yaml');
+/** multer, for multipart uploads. */
+export const multer = (): typeof import('multer') => require('multer');
+/** The image decoders and the PNG encoder, for avatars. */
+export const pngjs = (): typeof import('pngjs') => require('pngjs');
+export const jpegJs = (): typeof import('jpeg-js') => require('jpeg-js');
+export const omggif = (): typeof import('omggif') => require('omggif');
+/** papaparse, for the audit log's CSV export. */
+export const papaparse = (): typeof import('papaparse') => require('papaparse');
+/** yauzl, for advisory archives. */
+export const yauzl = (): typeof import('yauzl') => require('yauzl');
