@@ -103,6 +103,10 @@ await build({
   logLevel: 'warning',
 });
 
+// The code cache must come from the very Node that runs the executable, with the same V8 flags.
+const codeCache = path.join(work, 'hearth.code-cache');
+execFileSync(runtime.node, [path.join(root, 'scripts/build-code-cache.cjs'), bundle, codeCache], { stdio: 'inherit', cwd: work });
+
 // Every file the executable carries, packed into one SEA asset (src/lib/sea-payload.ts reads it):
 // [u32 index length][index JSON: name -> [offset, length]][files]. Small files first, so the
 // ones read at start (the addon's hash) share the index's pages.
@@ -123,6 +127,9 @@ files['swagger-ui-bundle.js'] = fs.readFileSync(path.join(swaggerDir, 'swagger-u
 // libwebp in WebAssembly, for WebP avatars (src/lib/image/webp.ts).
 files['webp.wasm'] = fs.readFileSync(path.join(path.dirname(require.resolve('@cwasm/webp/package.json')), 'webp.wasm'));
 files['better_sqlite3.node'] = addonBytes;
+// The application bundle and its code cache (src/exe-bootstrap.ts).
+files['hearth.cjs'] = fs.readFileSync(bundle);
+files['hearth.code-cache'] = fs.readFileSync(codeCache);
 
 function pack(entries) {
   // Offsets depend on the index's own length: grow it until it is stable.
@@ -143,16 +150,12 @@ function pack(entries) {
 const payloadFile = path.join(work, 'payload.bin');
 fs.writeFileSync(payloadFile, pack(files));
 
-// The code cache must come from the very Node that runs the executable, with the same V8 flags.
-const codeCache = path.join(work, 'hearth.code-cache');
-execFileSync(runtime.node, [path.join(root, 'scripts/build-code-cache.cjs'), bundle, codeCache], { stdio: 'inherit', cwd: work });
-
 const blob = path.join(work, 'sea-prep.blob');
 const seaConfig = {
   main: bootstrap,
   output: blob,
   disableExperimentalSEAWarning: true,
-  assets: { 'payload.bin': payloadFile, 'hearth.cjs': bundle, 'hearth.code-cache': codeCache },
+  assets: { 'payload.bin': payloadFile },
 };
 const seaConfigFile = path.join(work, 'sea-config.json');
 fs.writeFileSync(seaConfigFile, JSON.stringify(seaConfig, null, 2));
@@ -167,6 +170,15 @@ const { inject } = require('postject');
 await inject(tmpExe, 'NODE_SEA_BLOB', fs.readFileSync(blob), {
   sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
 });
+// Where the payload lies in the file, as a trailer after the last segment (never mapped): the
+// executable copies files out of it with read() instead of through the mapped pages.
+const exeBytes = fs.readFileSync(tmpExe);
+const payloadAt = exeBytes.lastIndexOf(fs.readFileSync(payloadFile));
+if (payloadAt < 0) throw new Error('payload not found in the executable');
+const trailer = Buffer.alloc(24);
+trailer.write('HEARTH-PAYLOAD\0\0', 0, 'latin1');
+trailer.writeBigUInt64LE(BigInt(payloadAt), 16);
+fs.appendFileSync(tmpExe, trailer);
 // V8 drops a code cache it does not accept without a word: fail the build instead.
 execFileSync(tmpExe, ['--help'], { stdio: 'ignore', env: { ...process.env, HEARTH_CODE_CACHE_CHECK: '1' } });
 fs.renameSync(tmpExe, exe);

@@ -1,23 +1,26 @@
 import path from 'node:path';
-import sea from 'node:sea';
 import vm from 'node:vm';
+import { readPayloadFile } from './lib/sea-payload';
 import { asksVersion, versionLine } from './lib/version';
 
 // The single executable's entry (build.mjs makes it the SEA main script). `hearth --version`
 // answers here, before the 2.6 MB application bundle is even compiled: compiling it, even from
 // Node's own SEA code cache, took ~9 ms of a 34 ms `--version` (node -e 0: 25 ms).
-// Everything else compiles the bundle, packed as an asset together with a code cache that
+// Everything else compiles the bundle, packed in the payload together with a code cache that
 // build.mjs takes after evaluating the modules a start evaluates (Node's SEA code cache holds
-// only the functions compiled eagerly), and runs it as Node runs a CommonJS main module.
+// only the functions compiled eagerly), and runs it as Node runs a CommonJS main module. Both
+// are copied out of the executable file with read(): through the mapped pages they would stay
+// resident (~8 MB).
 
-// Asset names as build.mjs packs them; the bundle arrives wrapped as a CommonJS module function.
+// Names as build.mjs packs them; the bundle arrives wrapped as a CommonJS module function.
 const BUNDLE_ASSET = 'hearth.cjs';
 const CODE_CACHE_ASSET = 'hearth.code-cache';
 
 function runBundle(): void {
-  const script = new vm.Script(sea.getAsset(BUNDLE_ASSET, 'utf8'), {
+  // The bundle is ASCII (build.mjs escapes the rest): latin1 makes the one-byte string V8 keeps.
+  const script = new vm.Script(readPayloadFile(BUNDLE_ASSET)!.toString('latin1'), {
     filename: BUNDLE_ASSET,
-    cachedData: new Uint8Array(sea.getRawAsset(CODE_CACHE_ASSET) as ArrayBuffer),
+    cachedData: readPayloadFile(CODE_CACHE_ASSET),
     // `hearth runner node` imports an action's .mjs file.
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });

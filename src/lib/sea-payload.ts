@@ -33,35 +33,80 @@ export function payloadFile(name: string): Buffer | undefined {
   return p && at ? p.bytes.subarray(at[0], at[0] + at[1]) : undefined;
 }
 
+// build.mjs appends this trailer to the executable: the magic, then the payload's file offset
+// (u64 LE). Bytes after the last segment are never mapped or read by the loader.
+const TRAILER_MAGIC = Buffer.from('HEARTH-PAYLOAD\0\0');
+const TRAILER_LENGTH = TRAILER_MAGIC.length + 8;
+
+let base: number | null | undefined;
+
 /**
- * Where a packed file lies in the executable file itself, found by searching its tail for the
- * payload's first bytes: copying from there with read() leaves the mapped pages untouched (the
- * 2 MB addon written out at first start would otherwise stay resident). Undefined if not found.
+ * Where the payload starts in the executable file: from the trailer build.mjs appends, checked
+ * against the payload's first bytes; else found by searching the file's tail for them.
+ */
+function payloadBase(p: { bytes: Buffer }): number | undefined {
+  if (base !== undefined) return base ?? undefined;
+  const needle = p.bytes.subarray(0, Math.min(p.bytes.length, 256));
+  const fd = fs.openSync(process.execPath, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const trailer = Buffer.alloc(TRAILER_LENGTH);
+    fs.readSync(fd, trailer, 0, TRAILER_LENGTH, size - TRAILER_LENGTH);
+    if (trailer.subarray(0, TRAILER_MAGIC.length).equals(TRAILER_MAGIC)) {
+      const at = Number(trailer.readBigUInt64LE(TRAILER_MAGIC.length));
+      const head = Buffer.alloc(needle.length);
+      fs.readSync(fd, head, 0, head.length, at);
+      if (head.equals(needle)) return (base = at);
+    }
+    base = findInTail(fd, size, needle, p.bytes.length + (16 << 20)) ?? null;
+    return base ?? undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Where a packed file lies in the executable file itself: copying from there with read() leaves
+ * the mapped pages untouched (the 2 MB addon written out at first start, the application bundle
+ * and its code cache would otherwise stay resident). Undefined if not found.
  */
 export function payloadFileOnDisk(name: string): { path: string; start: number; length: number } | undefined {
   const p = load();
   const at = p?.index[name];
-  if (!p || !at) return undefined;
-  const needle = p.bytes.subarray(0, Math.min(p.bytes.length, 256));
-  const base = findInTail(process.execPath, needle, p.bytes.length + (16 << 20));
-  return base === undefined ? undefined : { path: process.execPath, start: base + at[0], length: at[1] };
+  const from = p && at ? payloadBase(p) : undefined;
+  return from === undefined ? undefined : { path: process.execPath, start: from + at![0], length: at![1] };
 }
 
-function findInTail(file: string, needle: Buffer, span: number): number | undefined {
-  const fd = fs.openSync(file, 'r');
+/** A packed file copied out with read() (see payloadFileOnDisk), else from the mapped view. */
+export function readPayloadFile(name: string): Buffer | undefined {
+  const onDisk = payloadFileOnDisk(name);
+  if (!onDisk) {
+    const view = payloadFile(name);
+    return view && Buffer.from(view);
+  }
+  const out = Buffer.allocUnsafe(onDisk.length);
+  const fd = fs.openSync(onDisk.path, 'r');
   try {
-    const size = fs.fstatSync(fd).size;
-    const chunk = Buffer.alloc(1 << 20);
-    // Backwards in overlapping chunks: the payload sits near the end of the executable.
-    for (let end = size; end > Math.max(0, size - span); end -= chunk.length - needle.length) {
-      const start = Math.max(0, end - chunk.length);
-      const n = fs.readSync(fd, chunk, 0, end - start, start);
-      const hit = chunk.subarray(0, n).lastIndexOf(needle);
-      if (hit >= 0) return start + hit;
-      if (start === 0) break;
+    for (let done = 0; done < out.length;) {
+      const n = fs.readSync(fd, out, done, out.length - done, onDisk.start + done);
+      if (n <= 0) throw new Error(`executable truncated while reading ${name}`);
+      done += n;
     }
-    return undefined;
   } finally {
     fs.closeSync(fd);
   }
+  return out;
+}
+
+function findInTail(fd: number, size: number, needle: Buffer, span: number): number | undefined {
+  const chunk = Buffer.alloc(1 << 20);
+  // Backwards in overlapping chunks: the payload sits near the end of the executable.
+  for (let end = size; end > Math.max(0, size - span); end -= chunk.length - needle.length) {
+    const start = Math.max(0, end - chunk.length);
+    const n = fs.readSync(fd, chunk, 0, end - start, start);
+    const hit = chunk.subarray(0, n).lastIndexOf(needle);
+    if (hit >= 0) return start + hit;
+    if (start === 0) break;
+  }
+  return undefined;
 }
