@@ -105,9 +105,20 @@ export function gitCredentials(username: string, password: string): { config: st
   };
 }
 
-/** An undici dispatcher whose connections must reach an address [migrations] allows. */
+/**
+ * An undici dispatcher whose connections must reach an address [migrations] allows: a name
+ * through the checked lookup, an IP literal here (Node connects to one without a lookup). The
+ * importers follow addresses the source hands out (LFS actions, attachments), not only the
+ * remote that checkRemote saw.
+ */
 export function migrationDispatcher(config: Config): Dispatcher {
   const rules = migrationRules(config);
-  const lookup = checkedLookup((host, ip) => rules.allows(host, ip), () => DISALLOWED);
-  return new (undici().Agent)({ connect: { lookup }, keepAliveTimeout: 10_000, connections: 8 });
+  const { Agent, buildConnector } = undici();
+  const connector = buildConnector({ lookup: checkedLookup((host, ip) => rules.allows(host, ip), () => DISALLOWED) });
+  const connect: typeof connector = (opts, callback) => {
+    const host = opts.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host) && !rules.allows(host, host)) callback(new Error(DISALLOWED), null);
+    else connector(opts, callback);
+  };
+  return new Agent({ connect, keepAliveTimeout: 10_000, connections: 8 });
 }
