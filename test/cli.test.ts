@@ -4,11 +4,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hearthCommand } from './helpers/process';
 import { basicHeader } from './helpers/server';
 
-const root = path.join(__dirname, '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-const main = path.join(root, 'src', 'main.ts');
 const dirs: string[] = [];
 const tmp = () => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-cli-'));
@@ -23,7 +21,7 @@ afterAll(() => {
 
 /** Runs `hearth` from source with a config pointing at `dataDir`. */
 function hearth(dataDir: string, ...args: string[]) {
-  const r = spawnSync(tsx, [main, ...args], {
+  const r = spawnSync(...hearthCommand(args), {
     encoding: 'utf8', env: { ...process.env, HEARTH__SERVER__DATA_DIR: dataDir, HEARTH__LOG__LEVEL: 'warn' },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -31,7 +29,7 @@ function hearth(dataDir: string, ...args: string[]) {
 
 /** `hearth web` in its own process group, on loopback; `url` resolves once it listens. */
 function startWeb(dataDir: string, port = '0') {
-  const child = spawn(tsx, [main, 'web', '--port', port, '--data', dataDir], {
+  const child = spawn(...hearthCommand(['web', '--port', port, '--data', dataDir]), {
     detached: true, env: { ...process.env, HEARTH__LOG__LEVEL: 'info', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1' },
   });
   children.push(child);
@@ -39,7 +37,7 @@ function startWeb(dataDir: string, port = '0') {
   child.stdout!.on('data', (b) => { out += b; });
   child.stderr!.on('data', (b) => { out += b; });
   const exit = new Promise<number | null>((r) => child.on('exit', r));
-  // To tsx alone, which relays it once: a second SIGTERM would mean "exit now".
+  // To tsx (or the executable) alone, which relays it once: a second SIGTERM would mean "exit now".
   const stop = async () => { child.kill('SIGTERM'); return exit; };
   return { child, exit, stop, output: () => out, url: () => waitFor(() => /"url":"(http:[^"]+)"/.exec(out)?.[1]) };
 }
@@ -110,7 +108,7 @@ describe('hearth CLI', () => {
 
   it('web prints the first admin once, serves, and shuts down gracefully on SIGTERM', async () => {
     const d = tmp();
-    const child = spawn(tsx, [main, 'web', '--port', '0', '--data', d], {
+    const child = spawn(...hearthCommand(['web', '--port', '0', '--data', d]), {
       env: { ...process.env, HEARTH__LOG__LEVEL: 'info' },
     });
     let out = '';
@@ -226,7 +224,7 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     const port = (busy.address() as net.AddressInfo).port;
     try {
-      const r = spawnSync(tsx, [main, 'web', '--port', String(port), '--data', d], {
+      const r = spawnSync(...hearthCommand(['web', '--port', String(port), '--data', d]), {
         encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1' },
       });
       expectOneLineFailure({ code: r.status, err: r.stderr }, `127.0.0.1:${port}`, /EADDRINUSE/,

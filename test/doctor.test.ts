@@ -13,6 +13,7 @@ import { runDoctor } from '../src/services/doctor/doctor';
 import type { CheckResult, DoctorContext } from '../src/services/doctor/types';
 import { tempDatabase } from './helpers/database';
 import { createRepo, git } from './helpers/git';
+import { hearthCommand } from './helpers/process';
 import { createUser, ok, startTestServer } from './helpers/server';
 
 // `hearth doctor [--fix]`: the checks over a migrated temp database, then the command run from
@@ -118,14 +119,11 @@ describe('doctor checks (service)', () => {
   });
 });
 
-const root = path.join(__dirname, '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-const main = path.join(root, 'src', 'main.ts');
 const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
 
 function doctor(dataDir: string, ...args: string[]) {
-  const r = spawnSync(tsx, [main, 'doctor', '--data', dataDir, ...args], {
+  const r = spawnSync(...hearthCommand(['doctor', '--data', dataDir, ...args]), {
     encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' },
   });
   return { code: r.status, out: r.stdout, err: r.stderr, lines: r.stdout.trim().split('\n') };
