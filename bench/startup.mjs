@@ -4,8 +4,12 @@
 // (target < 64 MB); fresh data dirs (migrate + first admin's password hash) shown for reference.
 // Resident memory depends on the page cache: a freshly written executable (just built or
 // copied) is all cached, and the kernel maps whole cached blocks around each page touched, so
-// it reads ~14 MB higher than once its pages come back from disk (measured on 2 cores:
-// 79 MB just after `npm run build`, 65 MB after `echo 3 > /proc/sys/vm/drop_caches`).
+// it reads ~14 MB higher than once its pages come back from disk. The executables are dropped
+// from the page cache first (GNU dd's iflag=nocache), so every figure is the from-disk one.
+// A third baseline, the floor: the libraries a start cannot do without (express, kysely, zod,
+// pino, commander, the SQLite addon opening a database) and one route, built into a single
+// executable on the same runtime the same way (code cache included): what any start of this
+// stack costs before hearth's own code.
 // Usage: node bench/startup.mjs [runs=7] [exe=dist/hearth]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +17,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { build } from 'esbuild';
+import { createRequire } from 'node:module';
 import { RUNTIME } from '../scripts/build-runtime.mjs';
 
 const runs = Number(process.argv[2] ?? 7);
@@ -50,10 +56,51 @@ const runtimeNode = [path.resolve('node_modules/.cache/hearth-runtime', `node-${
   .find((p) => fs.existsSync(p)) ?? process.execPath;
 const BARE_SERVER = "require('http').createServer((q, s) => s.end('{}')).listen(Number(process.argv[1]), '127.0.0.1')";
 
-async function once(dataDir, bare = false) {
+const FLOOR_APP = `
+import http from 'node:http';
+import express from 'express';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import pino from 'pino';
+import { z } from 'zod';
+import { Command } from 'commander';
+const [port, dataDir, addon] = process.argv.slice(2);
+const program = new Command('floor').option('--port <p>');
+const log = pino({ level: 'warn' });
+const Database = require('better-sqlite3');
+const binding = { exports: {} };
+process.dlopen(binding, addon);
+const db = new Kysely({ dialect: new SqliteDialect({ database: new Database(dataDir + '/floor.db', { nativeBinding: binding.exports }) }) });
+const version = z.object({ version: z.string() });
+const app = express();
+app.get('/api/v1/version', async (_q, s) => { await sql\`select 1\`.execute(db); s.json(version.parse({ version: '1' })); });
+http.createServer(app).listen(Number(port), '127.0.0.1', () => log.info({ program: program.name() }, 'listening'));
+`;
+
+/** The floor app as a single executable on the runtime (see the head of this file). */
+async function buildFloor(dir) {
+  const require = createRequire(import.meta.url);
+  const bundle = path.join(dir, 'floor.cjs');
+  await build({ stdin: { contents: FLOOR_APP, resolveDir: path.resolve('.'), loader: 'ts' }, outfile: bundle, bundle: true,
+    platform: 'node', target: 'node24', format: 'cjs', minify: true, logLevel: 'error', define: { 'process.env.NODE_ENV': '"production"' } });
+  const config = path.join(dir, 'sea.json');
+  fs.writeFileSync(config, JSON.stringify({ main: bundle, output: path.join(dir, 'blob'), disableExperimentalSEAWarning: true, useCodeCache: true }));
+  execFileSync(runtimeNode, ['--experimental-sea-config', config], { stdio: 'ignore' });
+  const floor = path.join(dir, 'floor');
+  fs.copyFileSync(runtimeNode, floor);
+  fs.chmodSync(floor, 0o755);
+  // postject prints LIEF's warnings about the binary's note sections: not ours to fix.
+  await require('postject').inject(floor, 'NODE_SEA_BLOB', fs.readFileSync(path.join(dir, 'blob')), {
+    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+  });
+  return floor;
+}
+const floorAddon = path.resolve('node_modules/.cache/hearth-runtime', `better-sqlite3-${createRequire(import.meta.url)('better-sqlite3/package.json').version}-node-${RUNTIME.version}`, 'build/Release/better_sqlite3.node');
+
+async function once(dataDir, bare = false, floor = null) {
   const port = await freePort();
   const t0 = performance.now();
-  const [cmd, args] = bare ? [runtimeNode, ['-e', BARE_SERVER, String(port)]] : [exe, ['web', '--port', String(port), '--data', dataDir]];
+  const [cmd, args] = floor ? [floor, [String(port), dataDir, floorAddon]]
+    : bare ? [runtimeNode, ['-e', BARE_SERVER, String(port)]] : [exe, ['web', '--port', String(port), '--data', dataDir]];
   const child = spawn(cmd, args, {
     stdio: 'ignore', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' },
   });
@@ -67,6 +114,8 @@ async function once(dataDir, bare = false) {
   return { ms, rss };
 }
 
+/** Drops a file's pages from the page cache (posix_fadvise DONTNEED, through GNU dd). */
+const evict = (file) => { try { execFileSync('dd', [`if=${file}`, 'iflag=nocache', 'count=0', 'status=none']); } catch { /* not GNU dd */ } };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const timed = (cmd, args) => { const t0 = performance.now(); execFileSync(cmd, args, { stdio: 'ignore' }); return performance.now() - t0; };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
@@ -77,8 +126,14 @@ try {
   for (let i = 0; i < runs; i++) cold.push(await once(path.join(tmp, `fresh-${i}`)));
   const warmDir = path.join(tmp, 'warm');
   await once(warmDir);
-  const warm = []; const bare = [];
-  for (let i = 0; i < runs; i++) { warm.push(await once(warmDir)); bare.push(await once(null, true)); }
+  const floorExe = fs.existsSync(floorAddon) ? await buildFloor(fs.mkdtempSync(path.join(tmp, 'floor-'))) : null;
+  for (const f of [exe, runtimeNode, floorExe]) if (f) evict(f);
+  const warm = []; const bare = []; const floor = [];
+  for (let i = 0; i < runs; i++) {
+    warm.push(await once(warmDir));
+    bare.push(await once(null, true));
+    if (floorExe) floor.push(await once(tmp, false, floorExe));
+  }
   const ms = (xs) => median(xs.map((x) => x.ms));
   const rss = (xs) => median(xs.map((x) => x.rss));
   const ratio = (a, b, target) => `${(a / b).toFixed(2)}x (target ${target}x)`;
@@ -86,6 +141,10 @@ try {
   console.log(`  --version:            ${median(version).toFixed(0)} ms vs node -e 0 ${median(nodeIdle).toFixed(0)} ms: ${ratio(median(version), median(nodeIdle), 1.3)}`);
   console.log(`  first answer:         ${ms(warm).toFixed(0)} ms vs bare node server ${ms(bare).toFixed(0)} ms: ${ratio(ms(warm), ms(bare), 2)}`);
   console.log(`  RSS after start:      ${rss(warm).toFixed(1)} MB (max ${Math.max(...warm.map((x) => x.rss)).toFixed(1)} MB; target < 64 MB; bare node server ${rss(bare).toFixed(1)} MB)`);
+  if (floorExe) {
+    console.log(`  floor (express, kysely, zod, pino, commander, SQLite; one route, same runtime): ${ms(floor).toFixed(0)} ms to first answer, ${ratio(ms(floor), ms(bare), 2)}; RSS ${rss(floor).toFixed(1)} MB`);
+    console.log(`  hearth over the floor: ${(ms(warm) / ms(floor)).toFixed(2)}x the time, +${(rss(warm) - rss(floor)).toFixed(1)} MB`);
+  }
   console.log(`  fresh data dir:       ${ms(cold).toFixed(0)} ms to first answer (migrate + first admin), RSS ${rss(cold).toFixed(1)} MB`);
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
