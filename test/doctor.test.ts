@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config/load';
 import type { Config } from '../src/config/schema';
 import type { DB } from '../src/db/connect';
 import { initBare, repoDir } from '../src/git/repo';
+import { listUnadopted } from '../src/services/admin/unadopted';
 import { runDoctor } from '../src/services/doctor/doctor';
 import type { CheckResult, DoctorContext } from '../src/services/doctor/types';
 import { tempDatabase } from './helpers/database';
@@ -61,18 +62,19 @@ describe('doctor checks (service)', () => {
   it('reports a row without a directory, never deleting it, and moves an orphan directory aside', async () => {
     await initBare(await addRepo('kept'), { objectFormat: 'sha1', defaultBranch: 'main' });
     await addRepo('gone');
-    const orphan = repoDir(config.repository.root, 'alice', 'ghost');
+    // No user "nobody": not a repository anyone could adopt.
+    const orphan = repoDir(config.repository.root, 'nobody', 'ghost');
     await initBare(orphan, { objectFormat: 'sha1', defaultBranch: 'main' });
 
     let r = byName(await runDoctor(db, ctx(false)));
     expect(r['repository-directories']!.problems).toEqual([expect.stringContaining('alice/gone: no directory')]);
-    expect(r['orphan-directories']!.problems).toEqual([`${path.join('alice', 'ghost.git')}: no repository row`]);
+    expect(r['orphan-directories']!.problems).toEqual([`${path.join('nobody', 'ghost.git')}: no repository row`]);
     expect(r['orphan-directories']!.hint).toContain('--fix');
     expect(r['git-fsck']!.problems).toEqual([]);
     expect(fs.existsSync(orphan)).toBe(true);
 
     r = byName(await runDoctor(db, ctx(true)));
-    const moved = path.join(config.server.data_dir, 'doctor-orphans', 'STAMP', 'alice', 'ghost.git');
+    const moved = path.join(config.server.data_dir, 'doctor-orphans', 'STAMP', 'nobody', 'ghost.git');
     expect(r['orphan-directories']!.fixed).toEqual([expect.stringContaining(`to ${moved}`)]);
     expect(r['orphan-directories']!.problems).toEqual([]);
     expect(fs.existsSync(orphan)).toBe(false);
@@ -80,6 +82,22 @@ describe('doctor checks (service)', () => {
     expect(r['repository-directories']!.problems).toHaveLength(1);
     const rows = await db.selectFrom('repository').select('name').orderBy('name').execute();
     expect(rows.map((x) => x.name)).toEqual(['gone', 'kept']);
+  });
+
+  // Regression: doctor --fix moved aside what the unadopted API lists for adoption.
+  it('leaves an unadopted repository (its owner exists) for the admin unadopted API, even with --fix', async () => {
+    const unadopted = repoDir(config.repository.root, 'alice', 'found');
+    await initBare(unadopted, { objectFormat: 'sha1', defaultBranch: 'main' });
+    for (const fix of [false, true]) {
+      const r = byName(await runDoctor(db, ctx(fix)));
+      expect(r['orphan-directories']!.problems).toEqual([
+        `${path.join('alice', 'found.git')}: unadopted (adopt or delete it: POST or DELETE /api/v1/admin/unadopted/alice/found)`,
+      ]);
+      expect(r['orphan-directories']!.fixed).toEqual([]);
+      expect(r['orphan-directories']!.hint).toBeUndefined();
+      expect(fs.existsSync(path.join(unadopted, 'HEAD'))).toBe(true);
+    }
+    expect(await listUnadopted(db, config, '', { limit: 10, offset: 0 })).toEqual({ names: ['alice/found'], total: 1 });
   });
 
   it('recounts a drifted counter only with --fix', async () => {

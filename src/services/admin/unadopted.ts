@@ -41,6 +41,17 @@ const subdirs = (dir: string): string[] => {
   }
 };
 
+/** A directory name (without .git) the unadopted API lists: lower-case and a valid repository name. */
+const adoptableName = (n: string) => n === n.toLowerCase() && isUsableRepoName(n);
+
+/**
+ * Whether `<root>/<owner>/<name>.git` without a row is an unadopted repository (the admin API
+ * lists, adopts and deletes those): its owner exists and the name could be a repository's.
+ */
+export async function isUnadopted(db: DB, ownerName: string, name: string): Promise<boolean> {
+  return adoptableName(name) && (await getUserByName(db, ownerName)) !== undefined;
+}
+
 /** `owner/name` patterns as Gitea's: a glob for the owner, one for the name, each optional. */
 function patternOf(query: string): { owner: RegExp; repo: RegExp } {
   const [owner, repo] = query ? [query.split('/')[0]!, query.split('/').slice(1).join('/')] : ['', ''];
@@ -59,7 +70,7 @@ export async function listUnadopted(
     if (!pattern.owner.test(ownerName)) continue;
     const names = subdirs(path.join(config.repository.root, ownerName))
       .filter((d) => d.endsWith('.git')).map((d) => d.slice(0, -4))
-      .filter((n) => n === n.toLowerCase() && isUsableRepoName(n) && pattern.repo.test(n));
+      .filter((n) => adoptableName(n) && pattern.repo.test(n));
     if (!names.length) continue;
     const owner = await getUserByName(db, ownerName);
     if (!owner) continue;

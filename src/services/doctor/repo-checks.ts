@@ -5,6 +5,7 @@ import { listBranchHeads, repoDir } from '../../git/repo';
 import { listBranchRows } from '../../models/branch';
 import { getRepoById } from '../../models/repo';
 import { listRepoLocations, type RepoLocation } from '../../models/repo-counters';
+import { isUnadopted } from '../admin/unadopted';
 import { runGitMaintenance } from '../cron/git-command';
 import { syncRepoFromGit } from '../repo/repo-sync';
 import { fixable, reportOnly, type DoctorContext, type Findings } from './types';
@@ -31,8 +32,10 @@ function listRepoDirs(root: string): string[] {
 }
 
 /**
- * Directories under the repository root that no row names. --fix moves them aside into
- * <data>/doctor-orphans/<stamp>/<owner>/<name>.git: never deleted, they may be all that is left.
+ * Directories under the repository root that no row names. An unadopted repository (its owner
+ * exists: the admin unadopted API lists it) is reported and left for adoption or deletion there;
+ * --fix moves the others aside into <data>/doctor-orphans/<stamp>/<owner>/<name>.git: never
+ * deleted, they may be all that is left.
  */
 export async function checkOrphanDirectories(db: DB, ctx: DoctorContext): Promise<Findings> {
   const root = ctx.config.repository.root;
@@ -43,10 +46,16 @@ export async function checkOrphanDirectories(db: DB, ctx: DoctorContext): Promis
     known.add(repoDir(root, r.ownerName, `${r.name}.wiki`));
   }
   const orphans = listRepoDirs(root).filter((d) => !known.has(d));
+  const unadopted: string[] = [];
   const problems: string[] = [];
   const fixed: string[] = [];
   for (const dir of orphans) {
     const rel = path.relative(root, dir);
+    const [ownerName, name] = [path.basename(path.dirname(dir)), path.basename(dir, '.git')];
+    if (await isUnadopted(db, ownerName, name)) {
+      unadopted.push(`${rel}: unadopted (adopt or delete it: POST or DELETE /api/v1/admin/unadopted/${ownerName}/${name})`);
+      continue;
+    }
     if (!ctx.fix) {
       problems.push(`${rel}: no repository row`);
       continue;
@@ -60,7 +69,7 @@ export async function checkOrphanDirectories(db: DB, ctx: DoctorContext): Promis
       problems.push(`${rel}: no repository row, and moving it to ${target} failed: ${(err as Error).message}`);
     }
   }
-  return fixable(ctx, problems, fixed);
+  return { ...fixable(ctx, problems, fixed), problems: [...unadopted, ...problems] };
 }
 
 /** `git fsck` of every repository, each within the timeout (the repo_health_check cron task's). */
