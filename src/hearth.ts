@@ -2,15 +2,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Config } from './config/schema';
-import { migrate, openDatabase, type DB } from './db/connect';
+import { migrate, openDatabase, pendingMigrations, type DB } from './db/connect';
 import { createLogger, type Logger } from './lib/logger';
 import { makeDirectory } from './lib/pid-lock';
 
 /** What every layer above lib needs: the configuration, the database and the logger. */
 export type Hearth = { config: Config; db: DB; log: Logger; secret: string };
 
-/** Opens (and migrates) the database, creating the data directory and the secret on first start. */
-export async function openHearth(config: Config, log = createLogger(config.log)): Promise<Hearth> {
+/** A command that does not migrate found a database older than this hearth. */
+export class DatabaseOutdatedError extends Error {}
+
+/**
+ * Opens (and migrates) the database, creating the data directory and the secret on first start.
+ * With `migrate: false` (the admin commands, as Gitea's CLI) an older database is refused
+ * instead: migrating under a server of the previous version would change its schema.
+ */
+export async function openHearth(config: Config, log = createLogger(config.log), opts: { migrate?: boolean } = {}): Promise<Hearth> {
   // Not mkdirSync({ recursive }): it never returns for a path under /proc (seen in the CLI tests).
   makeDirectory(config.server.data_dir);
   makeDirectory(config.repository.root);
@@ -20,8 +27,16 @@ export async function openHearth(config: Config, log = createLogger(config.log))
     cacheDir: path.join(config.server.data_dir, 'cache'),
   });
   try {
-    const applied = await migrate(db);
-    if (applied.length) log.info({ migrations: applied }, 'database migrated');
+    if (opts.migrate === false) {
+      const pending = await pendingMigrations(db);
+      if (pending.length) {
+        throw new DatabaseOutdatedError(`the database at ${config.database.path} is older than this hearth `
+          + `(${pending.length} migration${pending.length > 1 ? 's' : ''} pending): run 'hearth migrate' (or start 'hearth web') first`);
+      }
+    } else {
+      const applied = await migrate(db);
+      if (applied.length) log.info({ migrations: applied }, 'database migrated');
+    }
   } catch (err) {
     await db.destroy();
     throw err;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hearthCommand } from './helpers/process';
 import { basicHeader } from './helpers/server';
@@ -147,6 +148,23 @@ describe('hearth CLI: commands and options', () => {
     const elsewhere = path.join(d, 'elsewhere');
     expectOneLineFailure(hearth(d, 'admin', 'user', 'list', '--data', elsewhere), elsewhere);
     expect(fs.readdirSync(d)).toEqual([]);
+  }, 120_000);
+
+  // As Gitea's CLI (InitEngine, not InitEngineWithMigration): a server of the previous version
+  // may be using the database; only `migrate` and `web` change its schema.
+  it('admin commands never migrate: an older database is one line pointing at hearth migrate', () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    const db = new SQLite(path.join(d, 'hearth.db'));
+    // The newest migration forgotten: to this hearth, the database is one version behind.
+    const newest = (db.prepare('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1').get() as { name: string }).name;
+    db.prepare('DELETE FROM kysely_migration WHERE name = ?').run(newest);
+    for (const args of [['admin', 'user', 'list'], ['admin', 'badge', 'create', '--slug', 'b', '--description', 'B']]) {
+      expectOneLineFailure(hearth(d, ...args), /is older than this hearth \(1 migration pending\)/, /hearth migrate/);
+    }
+    // Nothing was migrated behind the refusal.
+    expect(db.prepare('SELECT COUNT(*) AS n FROM kysely_migration WHERE name = ?').get(newest)).toEqual({ n: 0 });
+    db.close();
   }, 120_000);
 
   it('every command takes --data', () => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { User } from '../db/schema';
-import { closeHearth, openHearth, type Hearth } from '../hearth';
+import { closeHearth, DatabaseOutdatedError, openHearth, type Hearth } from '../hearth';
 import { createLogger } from '../lib/logger';
 import { randomPassword } from '../lib/password';
 import { usersByEmails } from '../models/commit-users';
@@ -12,9 +12,14 @@ import { CliError, existingInstanceConfig, withCommonOptions, type CommonOptions
 import { badgeCommands } from './admin-badge';
 import { advisoryCommands } from './admin-advisories';
 
-/** Opens (and migrates) an existing database for one command, closing it whatever happens. */
+/**
+ * Opens an existing, up-to-date database for one command, closing it whatever happens. As
+ * Gitea's CLI, an admin command never migrates: a server of the previous version may be using it.
+ */
 export async function withHearth<T>(opts: CommonOptions, fn: (h: Hearth) => Promise<T>): Promise<T> {
-  const h = await openHearth(existingInstanceConfig(opts), createLogger('warn'));
+  const h = await openHearth(existingInstanceConfig(opts), createLogger('warn'), { migrate: false }).catch((err: unknown) => {
+    throw err instanceof DatabaseOutdatedError ? new CliError(err.message) : err;
+  });
   try {
     return await fn(h);
   } finally {

@@ -35,14 +35,20 @@ const provider: MigrationProvider = {
 };
 
 /** Applies pending migrations; returns the names applied. Throws on the first failure. */
+// A plain comparison: Kysely's default localeCompare loads ICU collation data (~2 MB resident).
+// Unordered: 0005 and 0008 landed after 0007, so a database made before them has a later
+// migration applied than these pending ones; they run then all the same.
+const migratorOf = (db: DB) => new Migrator({
+  db, provider, allowUnorderedMigrations: true, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+});
+
+/** The migrations this hearth has that the database has not had yet. */
+export async function pendingMigrations(db: DB): Promise<string[]> {
+  return (await migratorOf(db).getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+}
+
 export async function migrate(db: DB): Promise<string[]> {
-  // A plain comparison: Kysely's default localeCompare loads ICU collation data (~2 MB resident).
-  // Unordered: 0005 and 0008 landed after 0007, so a database made before them has a later
-  // migration applied than these pending ones; they run then all the same.
-  const migrator = new Migrator({
-    db, provider, allowUnorderedMigrations: true, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-  });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migratorOf(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
