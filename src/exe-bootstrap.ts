@@ -4,7 +4,7 @@ import { readPayloadFile } from './lib/sea-payload';
 import { asksVersion, versionLine } from './lib/version';
 
 // The single executable's entry (build.mjs makes it the SEA main script). `hearth --version`
-// answers here, before the 2.6 MB application bundle is even compiled: compiling it, even from
+// answers here, before the 3 MB application bundle is even compiled: compiling it, even from
 // Node's own SEA code cache, took ~9 ms of a 34 ms `--version` (node -e 0: 25 ms).
 // Everything else compiles the bundle, packed in the payload together with a code cache that
 // build.mjs takes after evaluating the modules a start evaluates (Node's SEA code cache holds

@@ -7,6 +7,6 @@ import type { RequestHandler } from 'express';
 export function lazyHandler(load: () => Promise<RequestHandler>): RequestHandler {
   let handler: Promise<RequestHandler> | undefined;
   return (req, res, next) => {
-    (handler ??= load()).then((h) => h(req, res, next), next);
+    (handler ??= load()).then((h) => h(req, res, next)).catch(next);
   };
 }
