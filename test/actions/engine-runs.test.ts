@@ -3,7 +3,7 @@ import { cancelRun, dispatchWorkflow, jobResultReported, jobStarted, type Action
 import { getRepoById } from '../../src/models/repo';
 import { getUserById } from '../../src/models/user';
 import { createRepo } from '../helpers/git';
-import { as, createUser, type TestServer, startTestServer } from '../helpers/server';
+import { as, createUser, ok, type TestServer, startTestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
 import { finishJob, jobsOf, localRepo, repoId, runsOf, statusesOf, triggersDone, waitRuns, type User } from './engine-helpers';
 
@@ -224,6 +224,23 @@ jobs:
     const off = { ...deps, config: { ...deps.config, actions: { ...deps.config.actions, enabled: false } } };
     await expect(dispatchWorkflow(db(), off, repo, doer, 'manual.yml', 'main', { who: 'x' })).rejects.toMatchObject({ status: 403 });
     expect(await runsOf(db(), id)).toHaveLength(2);
+  });
+
+  // Issue and comment events of a repository known to have no workflows queue nothing
+  // (test/api/query-count.test.ts counts it); a push must make the next one look again.
+  it('a workflow pushed after issue events found none is started by the next issue and comment', async () => {
+    const { id, local } = await newRepo('later', { 'README.md': 'x' });
+    await ok(await s.request(`api/v1/repos/${alice.username}/later/issues`, { method: 'POST', auth: as(alice), json: { title: 'Early' } }), 201);
+    await triggersDone(db());
+    await ok(await s.request(`api/v1/repos/${alice.username}/later/issues/1/comments`, { method: 'POST', auth: as(alice), json: { body: 'none yet' } }), 201);
+    await triggersDone(db());
+    expect(await runsOf(db(), id)).toEqual([]);
+    await local.push({ '.gitea/workflows/triage.yml': 'on:\n  issues: {types: [opened]}\n  issue_comment:\njobs:\n  a: {runs-on: x, steps: [{run: a}]}\n' });
+    await ok(await s.request(`api/v1/repos/${alice.username}/later/issues`, { method: 'POST', auth: as(alice), json: { title: 'Late' } }), 201);
+    await ok(await s.request(`api/v1/repos/${alice.username}/later/issues/2/comments`, { method: 'POST', auth: as(alice), json: { body: 'now' } }), 201);
+    const runs = await waitRuns(db(), id, 2);
+    expect(runs.map((r) => r.event)).toEqual(['issues', 'issue_comment']);
+    expect(JSON.parse(runs[0]!.event_payload)).toMatchObject({ issue: { title: 'Late' } });
   });
 
   it('issues and comments start the workflows of the default branch', async () => {

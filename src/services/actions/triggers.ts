@@ -1,6 +1,6 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
-import type { Comment, Issue, Release } from '../../db/schema';
+import type { Comment, Issue, Release, Repository } from '../../db/schema';
 import type { RefUpdate } from '../../git/hooks';
 import { repoDir } from '../../git/repo';
 import { COMMENT_TYPE } from '../../lib/comment-type';
@@ -15,6 +15,7 @@ import { actionsEnabled } from './enabled';
 import type { ActionsDeps } from './runs';
 import { refreshSchedules } from './schedules';
 import { commentDetections, issueDetections, refDetections, releaseDetections, type Base } from './trigger-events';
+import { WorkflowPresence } from './workflow-presence';
 
 // Workflows follow the domain events. The subscriber only checks that Actions are on for the
 // repository and queues a durable job (one key per repository: its events run in order); the
@@ -25,11 +26,12 @@ export const TRIGGER_JOB = 'actions.trigger';
 
 export type TriggerJob =
   | { type: 'refs'; repoId: number; doerId: number; updates: RefUpdate[] }
-  | { type: 'issue'; repoId: number; doerId: number; issueId: number; action: string }
+  | { type: 'issue'; repoId: number; doerId: number; issueId: number; isPull?: boolean; action: string }
   | { type: 'comment'; repoId: number; doerId: number; issueId: number; comment: Comment; action: string }
   | { type: 'release'; repoId: number; doerId: number; release: Release; action: string };
 
-async function handle(db: DB, deps: ActionsDeps, job: TriggerJob): Promise<void> {
+async function handle(db: DB, deps: ActionsDeps, presence: WorkflowPresence, job: TriggerJob): Promise<void> {
+  const generation = presence.generation(job.repoId);
   const [repo, doer] = await Promise.all([getRepoById(db, job.repoId), getUserById(db, job.doerId)]);
   if (!repo || !doer || !actionsEnabled(deps.config, repo)) return;
   const owner = await getUserById(db, repo.owner_id);
@@ -48,6 +50,8 @@ async function handle(db: DB, deps: ActionsDeps, job: TriggerJob): Promise<void>
     if (!issue) return;
     found = job.type === 'issue' ? await issueDetections(base, c, issue, job.action, skip)
       : await commentDetections(base, c, issue, job.comment, job.action);
+    // Both read the default branch's workflows, except for a pull request's own events.
+    if (!found.length && (job.type === 'comment' || !issue.is_pull)) presence.recordEmpty(repo.id, generation, repo.default_branch);
   }
   for (const d of found) await detectRuns(db, deps, { ...base, ...d });
 }
@@ -66,26 +70,33 @@ function changeActions(before: Issue, issue: Issue, events: Comment[]): string[]
 
 export function subscribeActions(bus: EventBus, db: DB, config: Config, secret: string, jobs: JobQueue): void {
   const deps: ActionsDeps = { config, secret };
-  const queue = async (repo: { id: number } & Parameters<typeof actionsEnabled>[1], job: TriggerJob) => {
+  const presence = new WorkflowPresence();
+  const queue = async (repo: Repository, job: TriggerJob) => {
     if (!actionsEnabled(config, repo)) return;
+    // Issue and comment events run the default branch's workflows: none there, nothing to queue.
+    if ((job.type === 'comment' || (job.type === 'issue' && !job.isPull)) && presence.knownEmpty(repo.id, repo.default_branch)) return;
     await enqueueJob(db, { kind: TRIGGER_JOB, key: `repo:${repo.id}:actions`, payload: job, maxAttempts: 3 });
   };
   const ids = (e: { repo: { id: number }; doer: { id: number } }) => ({ repoId: e.repo.id, doerId: e.doer.id });
-  bus.on('refs.moved', 'actions', (e) => queue(e.repo, { type: 'refs', ...ids(e), updates: e.updates }));
-  bus.on('issue.opened', 'actions', (e) => queue(e.repo, { type: 'issue', ...ids(e), issueId: e.issue.id, action: 'opened' }));
-  bus.on('issue.changed', 'actions', async (e) => {
-    for (const action of changeActions(e.before, e.issue, e.events)) await queue(e.repo, { type: 'issue', ...ids(e), issueId: e.issue.id, action });
+  const issueJob = (e: { repo: { id: number }; doer: { id: number }; issue: Issue }, action: string): TriggerJob => ({
+    type: 'issue', ...ids(e), issueId: e.issue.id, isPull: !!e.issue.is_pull, action,
   });
-  bus.on('pull.synchronized', 'actions', (e) => queue(e.repo, { type: 'issue', ...ids(e), issueId: e.issue.id, action: 'synchronized' }));
-  bus.on('pull.merged', 'actions', (e) => queue(e.repo, { type: 'issue', ...ids(e), issueId: e.issue.id, action: 'closed' }));
-  bus.on('pull.review_requested', 'actions', (e) => queue(e.repo, {
-    type: 'issue', ...ids(e), issueId: e.issue.id, action: e.removed ? 'review_request_removed' : 'review_requested',
-  }));
+  bus.on('refs.moved', 'actions', (e) => {
+    presence.moved(e.repo.id);
+    return queue(e.repo, { type: 'refs', ...ids(e), updates: e.updates });
+  });
+  bus.on('issue.opened', 'actions', (e) => queue(e.repo, issueJob(e, 'opened')));
+  bus.on('issue.changed', 'actions', async (e) => {
+    for (const action of changeActions(e.before, e.issue, e.events)) await queue(e.repo, issueJob(e, action));
+  });
+  bus.on('pull.synchronized', 'actions', (e) => queue(e.repo, issueJob(e, 'synchronized')));
+  bus.on('pull.merged', 'actions', (e) => queue(e.repo, issueJob(e, 'closed')));
+  bus.on('pull.review_requested', 'actions', (e) => queue(e.repo, issueJob(e, e.removed ? 'review_request_removed' : 'review_requested')));
   for (const [name, action] of [['comment.created', 'created'], ['comment.edited', 'edited'], ['comment.deleted', 'deleted']] as const) {
     bus.on(name, 'actions', (e) => queue(e.repo, { type: 'comment', ...ids(e), issueId: e.issue.id, comment: e.comment, action }));
   }
   for (const [name, action] of [['release.published', 'published'], ['release.updated', 'updated'], ['release.deleted', 'deleted']] as const) {
     bus.on(name, 'actions', (e) => queue(e.repo, { type: 'release', ...ids(e), release: e.release, action }));
   }
-  jobs.register(TRIGGER_JOB, { backoff: () => 5, handler: (payload) => handle(db, deps, payload as TriggerJob) });
+  jobs.register(TRIGGER_JOB, { backoff: () => 5, handler: (payload) => handle(db, deps, presence, payload as TriggerJob) });
 }
