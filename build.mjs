@@ -45,14 +45,30 @@ function leanerModules() {
       b.onResolve({ filter: /^mime-types$/ }, (args) => ({
         path: require.resolve('mime-types', { paths: [args.resolveDir] }), namespace: 'lazy-mime-types',
       }));
+      // charset() and contentType() of a full type (every JSON reply: express's res.set) answer
+      // from the charsets mime-db declares, exactly as mime-types does, without its tables.
+      const charsets = Object.fromEntries(Object.entries(require('mime-db')).filter(([, e]) => e.charset).map(([t, e]) => [t, e.charset]));
       b.onLoad({ filter: /.*/, namespace: 'lazy-mime-types' }, (args) => ({
         resolveDir: root,
         loader: 'js',
         contents: `let m; const real = () => (m ??= require(${JSON.stringify(args.path)}));
+const CHARSETS = ${JSON.stringify(charsets)};
+function charset(type) {
+  if (!type || typeof type !== 'string') return false;
+  const match = /^\\s*([^;\\s]*)(?:;|\\s|$)/.exec(type);
+  const known = match && CHARSETS[match[1].toLowerCase()];
+  if (known) return known;
+  return match && /^text\\//i.test(match[1]) ? 'UTF-8' : false;
+}
+function contentType(str) {
+  if (!str || typeof str !== 'string') return false;
+  if (str.indexOf('/') === -1) return real().contentType(str);
+  const cs = str.indexOf('charset') === -1 && charset(str);
+  return cs ? str + '; charset=' + cs.toLowerCase() : str;
+}
 module.exports = {
-  charset: (t) => real().charset(t), charsets: { lookup: (t) => real().charset(t) },
-  contentType: (s) => real().contentType(s), extension: (t) => real().extension(t),
-  lookup: (p) => real().lookup(p),
+  charset, charsets: { lookup: charset }, contentType,
+  extension: (t) => real().extension(t), lookup: (p) => real().lookup(p),
   get extensions() { return real().extensions; }, get types() { return real().types; },
 };`,
       }));

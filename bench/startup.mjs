@@ -120,6 +120,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const timed = (cmd, args) => { const t0 = performance.now(); execFileSync(cmd, args, { stdio: 'ignore' }); return performance.now() - t0; };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-'));
 try {
+  for (const f of [exe, runtimeNode]) evict(f);
   const nodeIdle = []; const version = [];
   for (let i = 0; i < runs * 3; i++) { nodeIdle.push(timed(runtimeNode, ['-e', '0'])); version.push(timed(exe, ['--version'])); }
   const cold = [];
@@ -127,7 +128,7 @@ try {
   const warmDir = path.join(tmp, 'warm');
   await once(warmDir);
   const floorExe = fs.existsSync(floorAddon) ? await buildFloor(fs.mkdtempSync(path.join(tmp, 'floor-'))) : null;
-  for (const f of [exe, runtimeNode, floorExe]) if (f) evict(f);
+  if (floorExe) evict(floorExe);
   const warm = []; const bare = []; const floor = [];
   for (let i = 0; i < runs; i++) {
     warm.push(await once(warmDir));
