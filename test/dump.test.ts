@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,6 +113,13 @@ describe('hearth dump and restore', () => {
     expect(issues.some((i) => i.doneAt > dumpStart && i.startedAt < dumpEnd)).toBe(true);
     expect(dumped.err).toMatch(/hearth dump: .*backup\.tar\.gz: \d+ entries, 4 repositories/);
     expect(fs.readdirSync(path.dirname(archive))).toEqual(['backup.tar.gz']);
+    // Plain GNU tar reads it too: an operator can look inside or extract by hand.
+    const gnuTar = spawnSync('tar', ['-tzf', archive], { encoding: 'utf8' });
+    expect(gnuTar.status, gnuTar.stderr).toBe(0);
+    const names = gnuTar.stdout.trim().split('\n');
+    expect(names[0]).toBe('hearth.db');
+    expect(names.at(-1)).toBe('manifest.json');
+    expect(names.filter((n) => /^repositories\/.+\.git\/HEAD$/.test(n))).toHaveLength(4);
 
     // A non-empty target is refused with one line; then restore into a fresh directory.
     const busy = tmp('hearth-dump-busy-');
