@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { nodeCron } from '../lib/lazy-require';
 
 // Every key has its default here; the TOML file and HEARTH__SECTION__KEY only override.
 const section = <T extends z.ZodRawShape>(shape: T) => z.strictObject(shape).prefault({} as never);
@@ -10,10 +11,8 @@ const port = z.number().int().min(0).max(65535);
 // (src/services/cron/tasks), which must cover every task named here: the config only overrides.
 const GO_DURATION = /^(?:0|(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+)$/;
 const duration = z.string().regex(GO_DURATION, 'expected a duration such as "72h", "10m" or "90s"');
-// Required when a schedule has fields (an import would bundle node-cron's ESM build, which
-// cannot load in the CommonJS executable).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const validCronExpression = (s: string) => (require('node-cron') as typeof import('node-cron')).validate(s);
+// node-cron loads only when a schedule has fields.
+const validCronExpression = (s: string) => nodeCron().validate(s);
 // robfig/cron's descriptors and 5- or 6-field (seconds first) expressions, as Gitea's scheduler.
 const isSchedule = (s: string) => {
   const every = /^@every\s+(\S+)$/.exec(s.trim());

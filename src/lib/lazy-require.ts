@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
+import type MarkdownIt from 'markdown-it';
 // Libraries most starts never use, loaded on first use instead of with the server: evaluating
 // every module was most of a start's time and memory (bench/startup). The bundle turns each
 // require() here into a module initialised at its first call.
@@ -19,3 +20,11 @@ export const omggif = (): typeof import('omggif') => require('omggif');
 export const papaparse = (): typeof import('papaparse') => require('papaparse');
 /** yauzl, for advisory archives. */
 export const yauzl = (): typeof import('yauzl') => require('yauzl');
+/**
+ * node-cron, for schedules with fields. Required, not imported, for a second reason: an import
+ * makes the bundler take its ESM build, whose import.meta.url is empty in the CommonJS
+ * executable and throws as it loads.
+ */
+export const nodeCron = (): typeof import('node-cron') => require('node-cron');
+/** markdown-it's constructor (its CommonJS build exports the function), for rendered markdown. */
+export const markdownIt = (): (opts: object) => MarkdownIt => require('markdown-it');

@@ -1,4 +1,5 @@
 import type MarkdownIt from 'markdown-it';
+import { markdownIt } from './lazy-require';
 
 // Markdown to HTML as Gitea's renderer outputs it, on markdown-it: raw HTML is escaped (never
 // passed through), dangerous link schemes are dropped by markdown-it's own validator, links get
@@ -31,9 +32,7 @@ let instance: MarkdownIt | null = null;
 /** Loaded on first use: the parser is not needed to start serving. */
 function parser(): MarkdownIt {
   if (instance) return instance;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const create = require('markdown-it') as (opts: object) => MarkdownIt;
-  const md = create({ html: false, linkify: true, breaks: false, typographer: false });
+  const md = markdownIt()({ html: false, linkify: true, breaks: false, typographer: false });
   md.core.ruler.push('hearth_refs', (state) => linkReferences(state as unknown as State));
   md.core.ruler.push('hearth_heading_ids', (state) => headingIds(state as unknown as State));
   md.core.ruler.push('hearth_link_attrs', (state) => linkAttrs(state as unknown as State));

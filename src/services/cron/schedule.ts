@@ -1,13 +1,7 @@
 import type { Logger as CronLogger } from 'node-cron';
+import { nodeCron } from '../../lib/lazy-require';
 import type { Logger } from '../../lib/logger';
 import { parseDuration } from './duration';
-
-// Required, not imported: an import makes the bundler take node-cron's ESM build, whose
-// import.meta.url is empty in the CommonJS executable and throws as it loads.
-type NodeCron = typeof import('node-cron');
-let nodeCron: NodeCron | null = null;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const cron = (): NodeCron => (nodeCron ??= require('node-cron') as NodeCron);
 
 /** How a schedule fires: a cron expression, or a fixed interval. */
 export type Trigger = { kind: 'cron'; expression: string } | { kind: 'every'; ms: number };
@@ -77,7 +71,7 @@ export function timers(log: Logger): Timers {
     }
     // A run found late (a blocked event loop, a suspended machine) still happens, once, as with
     // Gitea's scheduler; node-cron would otherwise drop a run more than a second late.
-    const task = cron().createTask(trigger.expression, () => { fire(); }, {
+    const task = nodeCron().createTask(trigger.expression, () => { fire(); }, {
       unref: true, logger: cronLogger(log), missedExecutionTolerance: Number.POSITIVE_INFINITY,
     });
     void task.start();
