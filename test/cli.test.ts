@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hearthCommand } from './helpers/process';
+import { hearthCommand, runHearthSync } from './helpers/process';
 import { basicHeader } from './helpers/server';
 
 const dirs: string[] = [];
@@ -21,12 +21,7 @@ afterAll(() => {
 });
 
 /** Runs `hearth` from source with a config pointing at `dataDir`. */
-function hearth(dataDir: string, ...args: string[]) {
-  const r = spawnSync(...hearthCommand(args), {
-    encoding: 'utf8', env: { ...process.env, HEARTH__SERVER__DATA_DIR: dataDir, HEARTH__LOG__LEVEL: 'warn' },
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const hearth = (dataDir: string, ...args: string[]) => runHearthSync(args, { HEARTH__SERVER__DATA_DIR: dataDir });
 
 /** `hearth web` in its own process group, on loopback; `url` resolves once it listens. */
 function startWeb(dataDir: string, port = '0') {
@@ -242,12 +237,10 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     const port = (busy.address() as net.AddressInfo).port;
     try {
-      const r = spawnSync(...hearthCommand(['web', '--port', String(port), '--data', d]), {
-        encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1' },
-      });
-      expectOneLineFailure({ code: r.status, err: r.stderr }, `127.0.0.1:${port}`, /EADDRINUSE/,
+      const r = runHearthSync(['web', '--port', String(port), '--data', d], { HEARTH__SERVER__HTTP_ADDR: '127.0.0.1' });
+      expectOneLineFailure(r, `127.0.0.1:${port}`, /EADDRINUSE/,
         /\[server\] http_port/, /HEARTH__SERVER__HTTP_PORT/, /--port/);
-      expect(r.stderr).not.toContain('password');
+      expect(r.err).not.toContain('password');
     } finally {
       busy.close();
     }

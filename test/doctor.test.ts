@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +13,7 @@ import { runDoctor } from '../src/services/doctor/doctor';
 import type { CheckResult, DoctorContext } from '../src/services/doctor/types';
 import { tempDatabase } from './helpers/database';
 import { createRepo, git } from './helpers/git';
-import { hearthCommand } from './helpers/process';
+import { runHearthSync } from './helpers/process';
 import { createUser, ok, startTestServer } from './helpers/server';
 
 // `hearth doctor [--fix]`: the checks over a migrated temp database, then the command run from
@@ -141,10 +140,8 @@ const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
 
 function doctor(dataDir: string, ...args: string[]) {
-  const r = spawnSync(...hearthCommand(['doctor', '--data', dataDir, ...args]), {
-    encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' },
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr, lines: r.stdout.trim().split('\n') };
+  const r = runHearthSync(['doctor', '--data', dataDir, ...args]);
+  return { ...r, lines: r.out.trim().split('\n') };
 }
 
 /** The status line of a check: `[ok] name` or `[!] name: ...`. */

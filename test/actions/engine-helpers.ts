@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../../src/db/connect';
 import type { ActionRun, ActionRunJob } from '../../src/db/schema';
-import { git, remoteUrl, workTree } from '../helpers/git';
+import { createRepo, git, remoteUrl, workTree } from '../helpers/git';
 import type { TestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
 
@@ -34,6 +34,13 @@ export async function localRepo(s: TestServer, user: User, name: string, files: 
     return (await git(dir, 'rev-parse', 'HEAD')).trim();
   };
   return { dir, push };
+}
+
+/** A new repository of `user` with `files` pushed to main: its local clone and its id. */
+export async function newRepo(s: TestServer, user: User, name: string, files: Record<string, string>): Promise<{ local: Repo; id: number }> {
+  await createRepo(s, user, name);
+  const local = await localRepo(s, user, name, files);
+  return { local, id: await repoId(s.hearth.db, user.username, name) };
 }
 
 export const runsOf = (db: DB, repoId: number): Promise<ActionRun[]> =>

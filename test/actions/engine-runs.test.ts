@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelRun, dispatchWorkflow, jobResultReported, jobStarted, type ActionsDeps } from '../../src/services/actions/runs';
 import { getRepoById } from '../../src/models/repo';
 import { getUserById } from '../../src/models/user';
-import { createRepo } from '../helpers/git';
 import { as, createUser, ok, type TestServer, startTestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
-import { finishJob, jobsOf, localRepo, repoId, runsOf, statusesOf, triggersDone, waitRuns, type User } from './engine-helpers';
+import { finishJob, jobsOf, newRepo as newActionsRepo, runsOf, statusesOf, triggersDone, waitRuns, type User } from './engine-helpers';
 
 const CI = `name: CI
 on:
@@ -45,11 +44,7 @@ describe('the Actions engine', () => {
   afterAll(async () => { await s.stop(); });
 
   const db = () => s.hearth.db;
-  const newRepo = async (name: string, files: Record<string, string>) => {
-    await createRepo(s, alice, name);
-    const local = await localRepo(s, alice, name, files);
-    return { local, id: await repoId(db(), alice.username, name) };
-  };
+  const newRepo = (name: string, files: Record<string, string>) => newActionsRepo(s, alice, name, files);
 
   it('a pushed workflow gives a run, jobs waiting or blocked, and pending commit statuses', async () => {
     const { id } = await newRepo('ci', { '.gitea/workflows/ci.yml': CI, 'README.md': 'hi' });

@@ -3,10 +3,10 @@ import { CRON_TASKS } from '../../src/services/cron/tasks/index';
 import { jobResultReported, type ActionsDeps } from '../../src/services/actions/runs';
 import { startScheduleTasks } from '../../src/services/actions/schedules';
 import { createLogger } from '../../src/lib/logger';
-import { createRepo, git } from '../helpers/git';
+import { git } from '../helpers/git';
 import { as, createUser, type TestServer, startTestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
-import { finishJob, jobsOf, localRepo, repoId, runsOf, triggersDone, waitRuns, type User } from './engine-helpers';
+import { finishJob, jobsOf, newRepo as newActionsRepo, runsOf, triggersDone, waitRuns, type User } from './engine-helpers';
 
 describe('Actions triggers, webhooks, schedules and cron tasks', () => {
   let s: TestServer;
@@ -21,11 +21,7 @@ describe('Actions triggers, webhooks, schedules and cron tasks', () => {
   afterAll(async () => { await s.stop(); });
 
   const db = () => s.hearth.db;
-  const newRepo = async (name: string, files: Record<string, string>) => {
-    await createRepo(s, alice, name);
-    const local = await localRepo(s, alice, name, files);
-    return { local, id: await repoId(db(), alice.username, name) };
-  };
+  const newRepo = (name: string, files: Record<string, string>) => newActionsRepo(s, alice, name, files);
   const cron = (name: keyof typeof CRON_TASKS) => {
     const task = CRON_TASKS[name];
     const ctx = { db: db(), config: s.hearth.config, log: createLogger('silent'), signal: new AbortController().signal };

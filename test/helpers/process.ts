@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { eventually } from './wait';
@@ -45,6 +45,12 @@ export async function startHearthProcess(dataDir: string, env: Record<string, st
     return listening() !== undefined;
   }, 60_000, 'hearth up');
   return { child, url: listening()!.replace(/\/$/, ''), out: () => out, exited };
+}
+
+/** Runs a hearth command to completion, blocking: for commands that end on their own. */
+export function runHearthSync(args: string[], env: Record<string, string> = {}): { code: number | null; out: string; err: string } {
+  const r = spawnSync(...hearthCommand(args), { encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', ...env } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 /** Runs a hearth command to completion. */
