@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import type { buildConnector } from 'undici';
 
 // The one allowlist check for outgoing requests (webhooks, federation): made on the address the
 // connection actually uses, so a name that resolves to a forbidden address is refused too.
@@ -22,8 +23,26 @@ export function checkedLookup(allows: Allows, refusal: Refusal): LookupFunction 
   }) as LookupFunction;
 }
 
-/** Node connects to an IP literal without a lookup: such addresses are checked here ('' = allowed). */
-export function literalRefusal(allows: Allows, refusal: Refusal, url: string): string {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+/** Node connects to an IP literal without a lookup: such a host is checked here ('' = allowed). */
+function literalHostRefusal(allows: Allows, refusal: Refusal, hostname: string): string {
+  const host = hostname.replace(/^\[|\]$/g, '');
   return !net.isIP(host) || allows(host, host) ? '' : refusal(host, [host]);
+}
+
+/** The IP literal a URL names, checked before a request is sent ('' = allowed or a name). */
+export function literalRefusal(allows: Allows, refusal: Refusal, url: string): string {
+  return literalHostRefusal(allows, refusal, new URL(url).hostname);
+}
+
+/**
+ * An undici connector that checks IP literals where the connection is made: for clients that
+ * follow addresses handed to them (a migration source's LFS and attachment links), where no
+ * check before sending sees every URL.
+ */
+export function literalCheckedConnector(connector: buildConnector.connector, allows: Allows, refusal: Refusal): buildConnector.connector {
+  return (opts, callback) => {
+    const refused = literalHostRefusal(allows, refusal, opts.hostname);
+    if (refused) callback(new Error(refused), null);
+    else connector(opts, callback);
+  };
 }

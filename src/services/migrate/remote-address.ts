@@ -7,7 +7,7 @@ import { undici } from '../../lib/lazy-require';
 import type { Config } from '../../config/schema';
 import type { User } from '../../db/schema';
 import { InvalidError } from '../../lib/errors';
-import { checkedLookup } from '../../lib/checked-lookup';
+import { checkedLookup, literalCheckedConnector } from '../../lib/checked-lookup';
 import { hostMatcher, normalizeIp } from '../../lib/host-matcher';
 
 // Where migrations and mirrors may connect ([migrations], as Gitea's IsMigrateURLAllowed):
@@ -114,11 +114,7 @@ export function gitCredentials(username: string, password: string): { config: st
 export function migrationDispatcher(config: Config): Dispatcher {
   const rules = migrationRules(config);
   const { Agent, buildConnector } = undici();
-  const connector = buildConnector({ lookup: checkedLookup((host, ip) => rules.allows(host, ip), () => DISALLOWED) });
-  const connect: typeof connector = (opts, callback) => {
-    const host = opts.hostname.replace(/^\[|\]$/g, '');
-    if (net.isIP(host) && !rules.allows(host, host)) callback(new Error(DISALLOWED), null);
-    else connector(opts, callback);
-  };
+  const allows = (host: string, ip: string) => rules.allows(host, ip);
+  const connect = literalCheckedConnector(buildConnector({ lookup: checkedLookup(allows, () => DISALLOWED) }), allows, () => DISALLOWED);
   return new Agent({ connect, keepAliveTimeout: 10_000, connections: 8 });
 }
