@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type DB } from '../../src/db/connect';
+import { migrate, openDatabase, pendingMigrations, statementStats, type DB } from '../../src/db/connect';
 import { migrations } from '../../src/db/migrations';
 
 // A database made by any earlier release upgrades to the newest schema with its data; and a
@@ -116,5 +116,18 @@ describe('migrations', () => {
     expect(await appliedNames(db)).toEqual(NAMES);
     expect(await db.selectFrom('topic').select('id').execute()).toEqual([]);
     expect((await db.selectFrom('repository').select('name').execute()).map((r) => r.name)).toEqual(['proj']);
+  });
+
+  it('an up-to-date database is checked with one statement; a newer one is still refused', async () => {
+    const db = freshDb();
+    await migrate(db);
+    const before = statementStats(db).executed;
+    expect(await migrate(db)).toEqual([]);
+    expect(await pendingMigrations(db)).toEqual([]);
+    expect(statementStats(db).executed - before).toBe(2);
+    // A database a newer hearth migrated: as many rows, one name unknown here (a downgrade).
+    await sql`UPDATE kysely_migration SET name = '9999-from-the-future' WHERE name = ${NAMES.at(-1)!}`.execute(db);
+    await expect(migrate(db)).rejects.toThrow(/9999-from-the-future/);
+    expect(await pendingMigrations(db)).toEqual([NAMES.at(-1)]);
   });
 });

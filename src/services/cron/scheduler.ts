@@ -45,7 +45,7 @@ export class CronScheduler {
     }
   }
 
-  /** Arms the enabled tasks' schedules, then runs the run_at_start ones once. */
+  /** Arms the enabled tasks' schedules, then runs the run_at_start ones once (next turn). */
   start(): void {
     if (this.state !== 'new') return;
     this.state = 'started';
@@ -55,9 +55,10 @@ export class CronScheduler {
       if (!e.settings.enabled) continue;
       e.timer = startTimer(toTrigger(e.settings.schedule), () => { this.run(e.name, 'schedule'); });
     }
-    for (const e of this.entries.values()) {
-      if (e.settings.enabled && e.settings.run_at_start) this.run(e.name, 'start');
-    }
+    // On the next turn of the event loop, not in the start's own: the runs read the database
+    // synchronously (better-sqlite3), and a request already waiting is answered first.
+    const atStart = [...this.entries.values()].filter((e) => e.settings.enabled && e.settings.run_at_start);
+    if (atStart.length) setImmediate(() => { for (const e of atStart) this.run(e.name, 'start'); });
   }
 
   /** Clears every timer, cancels the runs in progress and waits for them to end. */
