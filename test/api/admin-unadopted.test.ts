@@ -13,6 +13,8 @@ let alice: Creds;
 const dirs: string[] = [];
 
 const admin = () => ({ basic: [s.admin.username, s.admin.password] as [string, string] });
+type AuditRow = { operator: { name: string }; target: { type: string; id: number; name: string } };
+const auditRows = async (op: string) => (await ok(await s.request(`api/v1/admin/audit-logs?operation_type=${op}`, { auth: admin() }))) as AuditRow[];
 const bareDir = (owner: string, name: string) => path.join(s.hearth.config.repository.root, owner, `${name}.git`);
 
 /** A bare repository made with git alone, beside the server's: branches main and dev, HEAD on dev, a tag. */
@@ -95,6 +97,10 @@ describe('POST /admin/unadopted/{owner}/{repo}', () => {
 
     const listed = await ok(await s.request('api/v1/admin/unadopted', { auth: admin() }));
     expect(listed).toEqual(['alice/junk', 'crew/tools']);
+    // The audit log has the adoption, by the admin, on the new row.
+    expect(await auditRows('repo.adopt')).toEqual([expect.objectContaining({
+      operator: expect.objectContaining({ name: s.admin.username }), target: expect.objectContaining({ type: 'repo', id: repo.id, name: 'alice/found' }),
+    })]);
   });
 
   it('adopts into an organization', async () => {
@@ -128,5 +134,6 @@ describe('DELETE /admin/unadopted/{owner}/{repo}', () => {
     expect(fs.existsSync(bareDir('alice', 'adopted-already'))).toBe(true);
     await ok(await s.request('api/v1/admin/unadopted/alice/notgit', { method: 'DELETE', auth: admin() }), 204);
     expect(await ok(await s.request('api/v1/admin/unadopted', { auth: admin() }))).toEqual([]);
+    expect((await auditRows('repo.unadopted.delete')).map((r) => r.target.name).sort()).toEqual(['alice/junk', 'alice/notgit']);
   });
 });

@@ -14,6 +14,7 @@ import { addTeamRepo } from '../../models/team-rights';
 import { existingRepoNames } from '../../models/unadopted';
 import { getUserByName } from '../../models/user';
 import { copyDefaultWebhooksToRepo } from '../../models/webhook';
+import { recordAudit, repoTarget } from '../audit/record';
 import { emit } from '../events/bus';
 import { assertValidRepoName } from '../names';
 import { ORG_TYPE } from '../permissions';
@@ -123,6 +124,7 @@ export async function adoptRepository(db: DB, config: Config, doer: User, ownerN
     await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '+', 1) })).where('id', '=', owner.id).execute();
     if (owner.type === ORG_TYPE) for (const team of await teamsForNewRepo(trx, owner.id, doer.id)) await addTeamRepo(trx, team, repo.id);
     await copyDefaultWebhooksToRepo(trx, repo.id, now);
+    await recordAudit(trx, { op: 'repo.adopt', target: repoTarget(repo), repo, extra: { default_branch: branch, object_format: objectFormat } });
     return (await getRepoById(trx, repo.id))!;
   });
   const repo = await syncRepoFromGit(db, created, dir, doer.id);
@@ -132,6 +134,8 @@ export async function adoptRepository(db: DB, config: Config, doer: User, ownerN
 
 /** Removes the files of an unadopted repository. */
 export async function deleteUnadopted(db: DB, config: Config, ownerName: string, name: string): Promise<void> {
-  const { dir } = await unadoptedDir(db, config, ownerName, name);
+  const { owner, dir } = await unadoptedDir(db, config, ownerName, name);
   removeRepoDir(dir);
+  // No row to go with: the repository never had one (target id 0).
+  await recordAudit(db, { op: 'repo.unadopted.delete', target: { type: 'repo', id: 0, name: `${owner.name}/${name}` }, owner });
 }

@@ -24,6 +24,8 @@ const TEMPLATES: Record<AuditOperation, string> = {
   'team.member.remove': '{o} removed a member from team {t}',
   'repo.create': '{o} created repository {t}',
   'repo.delete': '{o} deleted repository {t}',
+  'repo.adopt': '{o} adopted repository {t} from its files',
+  'repo.unadopted.delete': '{o} deleted the files of unadopted repository {t}',
   'repo.rename': '{o} renamed repository {t}',
   'repo.transfer': '{o} transferred repository {t}',
   'repo.visibility': '{o} changed the visibility of repository {t}',

@@ -17,6 +17,7 @@ export const AUDIT_OPERATIONS = [
   'actions.secret.create', 'actions.secret.update', 'actions.secret.delete',
   'admin.user.edit',
   'admin.cron.run', 'admin.advisories.import',
+  'repo.adopt', 'repo.unadopted.delete',
 ] as const;
 
 export type AuditOperation = (typeof AUDIT_OPERATIONS)[number];
