@@ -439,6 +439,8 @@ export interface ActionRunTable {
   event_payload: Generated<string>; is_fork_pull_request: Generated<number>; status: string;
   concurrency_group: string | null; concurrency_cancel: Generated<number>; workflow_error: string | null;
   started_unix: number | null; stopped_unix: number | null; created_unix: number; updated_unix: number;
+  /** A fork pull request's run held until a writer approves it; approved_by: who did (0: nobody). */
+  need_approval: Generated<number>; approved_by: Generated<number>;
 }
 export interface ActionRunJobTable {
   id: Generated<number>; run_id: number; repo_id: number; owner_id: Generated<number>; commit_sha: Generated<string>;

@@ -42,6 +42,23 @@ export async function setRunState(db: DB, id: number, patch: { status: string; s
   await db.updateTable('action_run').set({ ...rest, updated_unix: now }).where('id', '=', id).execute();
 }
 
+/**
+ * Records a writer's approval of a run waiting for one; false when it was not waiting (already
+ * approved, or never needed it), so a second approval changes nothing.
+ */
+export async function markRunApproved(db: DB, id: number, approverId: number, now: number): Promise<boolean> {
+  const res = await db.updateTable('action_run').set({ need_approval: 0, approved_by: approverId, updated_unix: now })
+    .where('id', '=', id).where('need_approval', '=', 1).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Whether a run of the repository triggered by the user was approved before (Gitea's FindRunOptions.Approved). */
+export async function userApprovedBefore(db: DB, repoId: number, userId: number): Promise<boolean> {
+  const row = await db.selectFrom('action_run').select('id').where('repo_id', '=', repoId)
+    .where('trigger_user_id', '=', userId).where('approved_by', '>', 0).limit(1).executeTakeFirst();
+  return !!row;
+}
+
 /** Runs of the group still going, other than `exceptId`, oldest first. */
 export const activeRunsInGroup = (db: DB, repoId: number, group: string, exceptId: number) =>
   db.selectFrom('action_run').selectAll().where('repo_id', '=', repoId).where('concurrency_group', '=', group)

@@ -33,6 +33,7 @@ const LANDED: Record<string, string> = {
   '0027-audit-and-advisories.ts': '1c67beed923b1752dd7ca334ab2f91223c6ece19c6ee687962a27389bd730f10',
   '0028-federation.ts': 'a59c0330d62f4b9c1d7e972d9337f7fbbe8c801a02b6daab5bd9e48b6a680896',
   '0029-repo-licenses.ts': 'e6033276be194dfcfb35f24d221c0bf0cbb8fcccb282f01ef43555c7ebf6bb06',
+  '0030-actions-approval.ts': '889fd3d29793b207155423b544ca4608a39420a9bab8bafbddb424a3fcd7b276',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');
@@ -63,13 +64,20 @@ async function migrateTo(db: DB, name: string): Promise<void> {
 
 const raw = (db: DB) => db as unknown as Kysely<Record<string, Record<string, unknown>>>;
 
-/** A user (0001) and, when the table exists, a repository of theirs (0002): data to carry over. */
+/**
+ * A user (0001) and, when the tables exist, a repository of theirs (0002) and a workflow run of
+ * a fork pull request (0024): data to carry over.
+ */
 async function seed(db: DB, applied: string[]): Promise<void> {
   await sql`INSERT INTO "user" (lower_name, name, email, created_unix, updated_unix)
     VALUES ('old', 'Old', 'old@example.com', 1, 1)`.execute(db);
   if (applied.includes('0002-repositories')) {
     await sql`INSERT INTO repository (owner_id, owner_name, lower_name, name, default_branch, created_unix, updated_unix)
       VALUES (1, 'Old', 'proj', 'proj', 'main', 1, 1)`.execute(db);
+  }
+  if (applied.includes('0024-actions')) {
+    await sql`INSERT INTO action_run (repo_id, run_index, workflow_id, is_fork_pull_request, status, created_unix, updated_unix)
+      VALUES (1, 1, 'ci.yml', 1, 'running', 1, 1)`.execute(db);
   }
 }
 
@@ -97,6 +105,11 @@ describe('migrations', () => {
     expect(user).toEqual({ name: 'Old', email: 'old@example.com' });
     if (before.includes('0002-repositories')) {
       expect(await db.selectFrom('repository').select('name').where('owner_id', '=', 1).execute()).toEqual([{ name: 'proj' }]);
+    }
+    if (before.includes('0024-actions')) {
+      // A run from before approvals (0030) does not start waiting for one.
+      expect(await db.selectFrom('action_run').select(['status', 'need_approval', 'approved_by']).execute())
+        .toEqual([{ status: 'running', need_approval: 0, approved_by: 0 }]);
     }
   });
 

@@ -1,11 +1,12 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
+import type { RunView } from '../../convert/actions-run';
 import type { RepoAccess } from '../repo/repos';
 import { getRun } from './api-runs';
-import { cancelRun, dispatchWorkflow } from './runs';
+import { approveRun, cancelRun, dispatchWorkflow } from './runs';
 
-// The REST API's entries into the engine: workflow_dispatch and the cancel extension.
+// The REST API's entries into the engine: workflow_dispatch, the cancel extension and approvals.
 
 export type ApiDeps = { db: DB; config: Config; secret: string };
 
@@ -19,4 +20,14 @@ export async function dispatchFromApi(
 export async function cancelFromApi(d: ApiDeps, repoId: number, runId: number, doer: User): Promise<void> {
   const { run } = await getRun(d.db, repoId, runId);
   await cancelRun(d.db, { config: d.config, secret: d.secret }, run.id, doer);
+}
+
+/**
+ * Approves a run of the repository waiting for approval (a run that waits for none is left as
+ * it is, as Gitea answers a second approval); the run as it is afterwards.
+ */
+export async function approveFromApi(d: ApiDeps, repoId: number, runId: number, doer: User): Promise<RunView> {
+  const { run } = await getRun(d.db, repoId, runId);
+  await approveRun(d.db, { config: d.config, secret: d.secret }, run.id, doer);
+  return getRun(d.db, repoId, run.id);
 }

@@ -3,6 +3,7 @@ import type { DB } from '../../db/connect';
 import type { ActionRun, Repository, User } from '../../db/schema';
 import { nowUnix } from '../../lib/time';
 import { insertRun, insertRunJob, nextRunIndex, variablesFor } from '../../models/actions-engine';
+import { needsApproval } from './approval';
 import { githubContext } from './run-context';
 import { concurrencyOf, expandJobs, runNameOf, type Concurrency, type ExpandedJob } from './workflow/expand';
 import { checkInputs } from './workflow/inputs';
@@ -11,7 +12,8 @@ import { parseWorkflow, readEvents, WorkflowSyntaxError, type Workflow } from '.
 // A run and its jobs from one workflow file at one commit (Gitea's handleWorkflows): the file is
 // parsed and its jobs expanded with the github, vars and inputs contexts; a file that cannot be
 // planned still gives a run, failed, with the reason in workflow_error. Jobs are inserted
-// blocked; the caller resolves them (jobs without needs then wait for a runner).
+// blocked; the caller resolves them (jobs without needs then wait for a runner, unless the run
+// waits for a writer's approval: approval.ts).
 
 export type RunSpec = {
   repo: Repository; owner: User; doer: User;
@@ -68,12 +70,15 @@ export async function insertPlannedRun(db: DB, config: Config, spec: RunSpec): P
   const draft = { id: 0, run_index: 0, workflow_id: spec.workflowId, ref: spec.ref, commit_sha: spec.sha, event: spec.event, event_payload: payloadText };
   const ctx = await planContext(db, config, draft, spec.repo, spec.owner, spec.doer, spec.content);
   const p = plan(spec.content, ctx, spec.title);
+  const triggerEvent = spec.triggerEvent ?? spec.event;
+  // A run that failed to plan has no job to hold.
+  const hold = !p.error && (await needsApproval(db, { ...spec, isForkPull: !!spec.isForkPull, triggerEvent }));
   return db.transaction().execute(async (trx) => {
     const run = await insertRun(trx, {
       repo_id: spec.repo.id, owner_id: spec.repo.owner_id, run_index: await nextRunIndex(trx, spec.repo.id), title: p.title,
       workflow_id: spec.workflowId, trigger_user_id: spec.doer.id, schedule_id: spec.scheduleId ?? null, ref: spec.ref,
-      commit_sha: spec.sha, event: spec.event, trigger_event: spec.triggerEvent ?? spec.event, event_payload: payloadText,
-      is_fork_pull_request: spec.isForkPull ? 1 : 0, status: p.error ? 'failure' : 'blocked',
+      commit_sha: spec.sha, event: spec.event, trigger_event: triggerEvent, event_payload: payloadText,
+      is_fork_pull_request: spec.isForkPull ? 1 : 0, need_approval: hold ? 1 : 0, status: p.error ? 'failure' : 'blocked',
       concurrency_group: p.concurrency?.group ?? null, concurrency_cancel: p.concurrency?.cancelInProgress ? 1 : 0,
       workflow_error: p.error, started_unix: null, stopped_unix: p.error ? now : null, created_unix: now, updated_unix: now,
     });

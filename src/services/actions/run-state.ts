@@ -7,8 +7,9 @@ import { activeRunsInGroup, jobsOfRun, outputsOfTask, setJobStatus, setRunState 
 // The job state machine of a run. Jobs wait on their needs (`blocked`); once every needed job
 // (all of a matrix) is done, the job's `if:` decides between `waiting` (a runner may take it)
 // and `skipped`, with GitHub's default `success()`. A run queued behind an earlier run of its
-// concurrency group keeps even its first jobs blocked until that run is done. The run's status
-// is derived from its jobs as Gitea's AggregateJobStatus.
+// concurrency group, or waiting for a writer's approval, keeps even its first jobs blocked until
+// that run is done or the approval comes. The run's status is derived from its jobs as Gitea's
+// AggregateJobStatus.
 
 export const isDone = (s: string) => s === 'success' || s === 'failure' || s === 'cancelled' || s === 'skipped';
 
@@ -72,8 +73,9 @@ async function decide(db: DB, job: ActionRunJob, byId: Map<string, ActionRunJob[
   }
 }
 
-/** Whether an earlier run of the same concurrency group (without cancel-in-progress) is still going. */
+/** Whether the run waits for approval, or for an earlier run of its concurrency group (without cancel-in-progress). */
 export async function isHeld(db: DB, run: ActionRun): Promise<boolean> {
+  if (run.need_approval) return true;
   if (!run.concurrency_group || run.concurrency_cancel) return false;
   const others = await activeRunsInGroup(db, run.repo_id, run.concurrency_group, run.id);
   return others.some((o) => o.id < run.id);

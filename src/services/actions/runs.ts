@@ -5,7 +5,7 @@ import { backgroundError } from '../../lib/background-log';
 import { NotFoundError } from '../../lib/errors';
 import { withKeyLock } from '../../lib/keyed-lock';
 import { nowUnix } from '../../lib/time';
-import { activeRunsInGroup, cancelTaskRows, getRun, getRunJob, jobsOfRun, setJobStatus } from '../../models/actions-engine';
+import { activeRunsInGroup, cancelTaskRows, getRun, getRunJob, jobsOfRun, markRunApproved, setJobStatus } from '../../models/actions-engine';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { planContext } from './run-create';
@@ -15,9 +15,10 @@ import { isDone, isHeld, refreshRunStatus, resolveJobs } from './run-state';
 export { dispatchWorkflow } from './dispatch';
 
 // The engine's entry points for the other Actions parts: a run just created, a job a runner
-// started or finished (A3's task protocol), a cancel (the API), and the follow-ups of each:
-// dependents released or skipped, the run's status derived, commit statuses and webhooks sent,
-// runs of a concurrency group cancelled or released. Work on one repository's runs is serialized.
+// started or finished (A3's task protocol), a cancel or an approval (the API), and the follow-ups
+// of each: dependents released or skipped, the run's status derived, commit statuses and webhooks
+// sent, runs of a concurrency group cancelled or released. Work on one repository's runs is
+// serialized.
 
 /** What the engine needs beyond the database. */
 export type ActionsDeps = { config: Config; secret: string };
@@ -141,6 +142,21 @@ export async function cancelRun(db: DB, deps: ActionsDeps, runId: number, _doer:
     const l = await load(db, deps.config, runId);
     if (!l || isDone(l.run.status)) return;
     await settle(db, deps, l, await cancelJobs(db, l.jobs));
+  });
+}
+
+/**
+ * Gitea's ApproveRuns: a run waiting for approval is approved by `doer` and its jobs move as
+ * after any change (those without needs wait for a runner, unless the concurrency group holds
+ * them). A run that waits for no approval is left as it is: approving twice changes nothing.
+ */
+export async function approveRun(db: DB, deps: ActionsDeps, runId: number, doer: User): Promise<void> {
+  const run = await getRun(db, runId);
+  if (!run) throw new NotFoundError('run not found');
+  await withKeyLock(repoLock(run.repo_id), async () => {
+    if (!(await markRunApproved(db, runId, doer.id, nowUnix()))) return;
+    const l = await load(db, deps.config, runId);
+    if (l) await settle(db, deps, l, []);
   });
 }
 

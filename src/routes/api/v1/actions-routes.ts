@@ -12,8 +12,8 @@ import * as artifacts from './actions-artifacts';
 
 // The rows of every `.../actions/...` operation of the reference (issue 15), at each level it
 // lists, with Gitea's guards: repository settings need repository admins, reading runs and jobs
-// the actions unit, writing them (delete, cancel, workflows) write on it; organization settings
-// need its owners; user settings the user; instance ones site admins.
+// the actions unit, writing them (delete, cancel, approve, workflows) write on it; organization
+// settings need its owners; user settings the user; instance ones site admins.
 
 const reqActionsReader = repoUnitAccess('repo.actions', ACCESS.read);
 const reqActionsWriter = repoUnitAccess('repo.actions', ACCESS.write);
@@ -53,6 +53,7 @@ const repoRoutes: ApiRoute[] = [
   get(`${R}/runs/{run}`, ['repository', 'GetWorkflowRun', 'Gets a specific workflow run'], ...repoReader, runs.getRun),
   del(`${R}/runs/{run}`, ['repository', 'deleteActionRun', 'Delete a workflow run'], ...repoWriter, runs.deleteRun),
   post(`${R}/runs/{run}/cancel`, ['repository', 'cancelWorkflowRun', 'Cancel a workflow run and its running jobs, 204 (hearth extension)', 'extension'], ...repoWriter, runs.cancelRun),
+  post(`${R}/runs/{run}/approve`, ['repository', 'approveWorkflowRun', 'Approve a workflow run that requires approval (hearth extension, as Gitea after 1.25)', 'extension'], ...repoWriter, runs.approveRun),
   get(`${R}/runs/{run}/jobs`, ['repository', 'listWorkflowRunJobs', 'Lists all jobs for a workflow run'], ...repoReader, runs.listRunJobs),
   get(`${R}/runs/{run}/artifacts`, ['repository', 'getArtifactsOfRun', 'Lists all artifacts for a repository run'], ...repoReader, artifacts.listOfRun),
   get(`${R}/jobs`, ['repository', 'listWorkflowJobs', 'Lists all jobs for a repository'], ...repoSignedReader, runs.repo.listJobs),

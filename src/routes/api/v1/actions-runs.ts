@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { toApiActionTask, toApiWorkflowJob, toApiWorkflowRun } from '../../../convert/actions-run';
-import { cancelFromApi } from '../../../services/actions/api-dispatch';
+import { approveFromApi, cancelFromApi } from '../../../services/actions/api-dispatch';
 import { getJob as findJob, getRun as findRun, listJobs, listRuns, listTasks as findTasks, type ListScope } from '../../../services/actions/api-runs';
 import { deleteRun as deleteRunRow, jobLog } from '../../../services/actions/api-runs-write';
 import { doerOf, repoOf } from '../../context';
@@ -9,7 +9,7 @@ import { queryString } from '../../query';
 import { actionsScopes } from './actions-scope';
 
 // Runs, jobs, tasks and job logs: .../actions/runs and .../actions/jobs at repository,
-// organization, user and admin level; a repository's tasks; the cancel extension.
+// organization, user and admin level; a repository's tasks; the cancel and approve extensions.
 
 const idParam = (req: Request, name: string) => (/^\d+$/.test(String(req.params[name])) ? Number(req.params[name]) : 0);
 
@@ -63,6 +63,12 @@ export async function deleteRun(req: Request, res: Response): Promise<void> {
 export async function cancelRun(req: Request, res: Response): Promise<void> {
   await cancelFromApi(req.ctx, repoOf(req).repo.id, idParam(req, 'run'), doerOf(req));
   res.status(204).end();
+}
+
+/** POST .../runs/{run}/approve (hearth extension, as Gitea after 1.25): the run's JSON, 200 also when it needed no approval. */
+export async function approveRun(req: Request, res: Response): Promise<void> {
+  const v = await approveFromApi(req.ctx, repoOf(req).repo.id, idParam(req, 'run'), doerOf(req));
+  res.json(toApiWorkflowRun(req.ctx.config, v, req.ctx.doer));
 }
 
 export async function listRunJobs(req: Request, res: Response): Promise<void> {
