@@ -361,6 +361,8 @@ export interface MirrorTable {
   id: Generated<number>; repo_id: number; remote_address: string; credentials_sealed: Generated<string>;
   interval_seconds: Generated<number>; enable_prune: Generated<number>; updated_unix: Generated<number>;
   next_update_unix: Generated<number>; last_error: Generated<string>;
+  /** Fetch the LFS objects of the refs on every sync (0031). */
+  lfs: Generated<number>; lfs_endpoint: Generated<string>;
 }
 export interface PushMirrorTable {
   id: Generated<number>; repo_id: number; remote_name: string; remote_address: string;

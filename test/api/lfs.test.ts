@@ -7,6 +7,7 @@ import { blobPath } from '../../src/services/packages/blob-store';
 import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
 import { as, basicHeader, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectContentsShape } from '../helpers/contents';
+import { eventually } from '../helpers/wait';
 
 // Git LFS with the real git-lfs client: a 50 MB file pushed over HTTP and cloned back, the
 // media endpoint, lfs_oid in contents, the locks API, and the batch API's access rules.
@@ -125,6 +126,29 @@ describe('migrations with lfs: true', () => {
     expect(file).toMatchObject({ lfs_oid: bigOid, lfs_size: BIG });
     const res = await s.request('api/v1/repos/carol/copy/media/big.bin', { auth: as(carol) });
     expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(bigOid);
+  }, 60_000);
+
+  it('a mirror made with lfs: true fetches the LFS objects of later commits on each sync', async () => {
+    await ok(await s.request('api/v1/repos/migrate', {
+      method: 'POST', auth: as(carol),
+      json: { clone_addr: remoteUrl(s, 'alice', 'big'), auth_username: alice.username, auth_password: alice.password, repo_name: 'mirrored', mirror: true, lfs: true },
+    }), 201);
+    // A new object pushed to the source with git-lfs (the big one left unfetched in the clone).
+    const dir = tempDir('hearth-lfs-mirror-');
+    await git(dir, '-c', 'filter.lfs.smudge=git-lfs smudge --skip', '-c', 'filter.lfs.process=git-lfs filter-process --skip',
+      'clone', '-q', remoteUrl(s, 'alice', 'big', alice.username, alice.password), 'c');
+    const work = path.join(dir, 'c');
+    await git(work, 'lfs', 'install', '--local', '--skip-smudge');
+    const small = crypto.randomBytes(4096);
+    fs.writeFileSync(path.join(work, 'small.bin'), small);
+    await git(work, 'add', 'small.bin');
+    await git(work, 'commit', '-q', '-m', 'a second LFS file');
+    await git(work, 'push', '-q', 'origin', 'main');
+    await ok(await s.request('api/v1/repos/carol/mirrored/mirror-sync', { method: 'POST', auth: as(carol) }));
+    await eventually(async () => (await s.request('api/v1/repos/carol/mirrored/media/small.bin', { auth: as(carol) })).status === 200
+      && (await ok(await s.request('api/v1/repos/carol/mirrored/contents/small.bin', { auth: as(carol) }))).lfs_oid === sha256(small));
+    const res = await s.request('api/v1/repos/carol/mirrored/media/small.bin', { auth: as(carol) });
+    expect(Buffer.from(await res.arrayBuffer()).equals(small)).toBe(true);
   }, 60_000);
 
   it('without lfs the pointers come, not the objects', async () => {

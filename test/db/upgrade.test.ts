@@ -34,6 +34,7 @@ const LANDED: Record<string, string> = {
   '0028-federation.ts': 'a59c0330d62f4b9c1d7e972d9337f7fbbe8c801a02b6daab5bd9e48b6a680896',
   '0029-repo-licenses.ts': 'e6033276be194dfcfb35f24d221c0bf0cbb8fcccb282f01ef43555c7ebf6bb06',
   '0030-actions-approval.ts': '889fd3d29793b207155423b544ca4608a39420a9bab8bafbddb424a3fcd7b276',
+  '0031-mirror-lfs.ts': 'adc8885cefcd85f2198ca187736b010f8fd521563b4ff1f9b102cb088f260e74',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

@@ -21,6 +21,7 @@ import * as m0027 from './0027-audit-and-advisories';
 import * as m0028 from './0028-federation';
 import * as m0029 from './0029-repo-licenses';
 import * as m0030 from './0030-actions-approval';
+import * as m0031 from './0031-mirror-lfs';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0028-federation': m0028,
   '0029-repo-licenses': m0029,
   '0030-actions-approval': m0030,
+  '0031-mirror-lfs': m0031,
 };

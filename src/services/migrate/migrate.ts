@@ -126,6 +126,7 @@ async function recordMirror(deps: MigrateDeps, plan: Plan, repo: Repository): Pr
     credentials_sealed: username || password ? seal(deps.secret, 'mirror', JSON.stringify({ username, password })) : '',
     interval_seconds: plan.intervalSeconds, enable_prune: 1, updated_unix: now,
     next_update_unix: nextUpdateAt(now, plan.intervalSeconds),
+    lfs: plan.input.lfs ? 1 : 0, lfs_endpoint: plan.input.lfsEndpoint ?? '',
   });
 }
 

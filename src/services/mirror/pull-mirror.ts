@@ -12,7 +12,8 @@ import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { parseDuration } from '../cron/duration';
 import { enqueueJob, type JobQueue } from '../jobs/queue';
-import { checkRemote } from '../migrate/remote-address';
+import { migrateLfs } from '../migrate/migrate-lfs';
+import { checkRemote, migrationDispatcher, type CheckedRemote } from '../migrate/remote-address';
 import { localRefs, MIRROR_REFSPECS, redact, remoteGit, type RemoteAuth } from '../migrate/remote-git';
 import { refsMoved } from '../repo/refs-moved';
 import { withRefsLock } from '../repo/refs-lock';
@@ -56,7 +57,7 @@ async function fetchAndSync(deps: MirrorDeps, repo: Repository, owner: User, mir
   const dir = repoDir(deps.config.repository.root, owner.name, repo.name);
   const checked = await checkRemote(deps.config, mirror.remote_address, owner);
   const signal = AbortSignal.timeout(parseDuration(deps.config.migrations.timeout));
-  return withRefsLock(repo.id, async () => {
+  const moved = await withRefsLock(repo.id, async () => {
     const prefixes = ['refs/heads/', 'refs/tags/', 'refs/notes/'];
     const before = await localRefs(dir, prefixes);
     const prune = mirror.enable_prune ? ['--prune'] : [];
@@ -67,6 +68,27 @@ async function fetchAndSync(deps: MirrorDeps, repo: Repository, owner: User, mir
     await syncMirrorWiki(deps.config, checked, auth, owner.name, repo, signal);
     return updates.length;
   });
+  if (mirror.lfs && !checked.local) await syncMirrorLfs(deps, { repo, mirror, checked, auth, signal, dir });
+  return moved;
+}
+
+type LfsSync = { repo: Repository; mirror: Mirror; checked: CheckedRemote; auth: RemoteAuth; signal: AbortSignal; dir: string };
+
+/**
+ * A mirror made with `lfs: true` fetches the LFS objects its refs point at and it lacks, after
+ * each sync as at its migration (Gitea's StoreMissingLfsObjectsInRepository in its mirror
+ * update). Outside the refs lock: pushes cannot reach a mirror, and downloads may be long. A
+ * failure is logged; the refs synced stand and the next sync tries again.
+ */
+async function syncMirrorLfs(deps: MirrorDeps, s: LfsSync): Promise<void> {
+  try {
+    await migrateLfs({
+      ...deps, dispatcher: migrationDispatcher(deps.config), signal: s.signal, repo: s.repo, gitDir: s.dir,
+      address: s.checked.address, endpoint: s.mirror.lfs_endpoint || undefined, auth: s.auth,
+    });
+  } catch (err) {
+    deps.log.warn({ repo: s.repo.id, error: redact(err instanceof Error ? err.message : String(err), s.auth) }, 'pull mirror: LFS objects not fetched');
+  }
 }
 
 /** One sync of the mirror of `repoId`; the outcome is recorded on the mirror row, never thrown. */
