@@ -48,6 +48,12 @@ export async function failJob(db: DB, id: number, error: string): Promise<void> 
   await db.updateTable('job').set({ state: 'failed', last_error: error.slice(0, 4096) }).where('id', '=', id).execute();
 }
 
+/** Deletes the failed jobs whose last attempt was due before `runAt` (unix ms); how many. */
+export async function deleteFailedJobsBefore(db: DB, runAt: number): Promise<number> {
+  const r = await db.deleteFrom('job').where('state', '=', 'failed').where('run_at', '<', runAt).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 /** Jobs a crash left running go back to pending (their attempt counts). */
 export async function requeueRunning(db: DB): Promise<number> {
   const r = await db.updateTable('job').set({ state: 'pending' }).where('state', '=', 'running').executeTakeFirst();

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/connect';
-import { enqueueJob, JobQueue, RetryableError } from '../../src/services/jobs/queue';
+import { enqueueJob, FAILED_KEPT_MS, JobQueue, RetryableError } from '../../src/services/jobs/queue';
 import { quietLog, tempDatabase } from '../helpers/database';
 import { eventually } from '../helpers/wait';
 
@@ -66,6 +66,20 @@ describe('job queue', () => {
     const [job] = await rows();
     expect(runs).toBe(3);
     expect(job).toMatchObject({ attempts: 3, last_error: 'receiver down' });
+  });
+
+  it('drops jobs that failed for good more than a week ago when another one fails', async () => {
+    const old = Date.now() - FAILED_KEPT_MS - 60_000;
+    await db.insertInto('job').values([
+      { kind: 'broken', key: '', payload: '{}', run_at: old, state: 'failed', max_attempts: 1, created_unix: 1 },
+      { kind: 'broken', key: '', payload: '{}', run_at: Date.now() - 3_600_000, state: 'failed', max_attempts: 1, created_unix: 1 },
+    ]).execute();
+    const q = queue();
+    q.register('broken', { backoff: () => 0, handler: async () => { throw new Error('still broken'); } });
+    await q.start();
+    await enqueueJob(db, { kind: 'broken', payload: { n: 3 }, maxAttempts: 1 });
+    await eventually(async () => (await rows()).some((r) => r.payload === '{"n":3}' && r.state === 'failed'));
+    expect((await rows()).map((r) => r.run_at > old)).toEqual([true, true]);
   });
 
   it('does not retry an error that is not retryable', async () => {

@@ -2,7 +2,7 @@ import type { DB } from '../../db/connect';
 import type { Job } from '../../db/schema';
 import type { Logger } from '../../lib/logger';
 import { countJob } from '../metrics/registry';
-import { claimJob, deleteJob, dueJobs, failJob, insertJob, nextRunAt, requeueRunning, retryJob } from '../../models/job';
+import { claimJob, deleteFailedJobsBefore, deleteJob, dueJobs, failJob, insertJob, nextRunAt, requeueRunning, retryJob } from '../../models/job';
 import { runAsActor, SYSTEM_ACTOR } from '../audit/actor';
 
 // The durable job queue: work that may be slow or must survive a crash (webhook deliveries,
@@ -25,6 +25,8 @@ export class RetryableError extends Error {}
 export type JobSpec = { kind: string; key?: string; payload: unknown; maxAttempts?: number; delayMs?: number };
 
 const MAX_BACKOFF_MS = 3_600_000;
+/** How long a job that failed for good stays in the table. */
+export const FAILED_KEPT_MS = 7 * 24 * 3_600_000;
 
 /**
  * Adds a job. `db` may be a transaction: the job then exists only if the transaction commits,
@@ -173,6 +175,9 @@ export class JobQueue {
       return;
     }
     await failJob(this.db, job.id, message);
+    // Kept a week for the statistics and a look at last_error, then dropped: a webhook whose
+    // receiver is gone for good fails once per event, for as long as the server runs.
+    await deleteFailedJobsBefore(this.db, Date.now() - FAILED_KEPT_MS);
     countJob(job.kind, 'failed');
     this.log.warn({ job: job.id, kind: job.kind, attempt, err: message }, 'job failed');
   }
