@@ -451,6 +451,8 @@ export interface ActionRunJobTable {
   needs: Generated<string>; runs_on: Generated<string>; if_expr: string | null; matrix: string | null;
   timeout_minutes: number | null; continue_on_error: Generated<number>; task_id: number | null; status: string;
   started_unix: number | null; stopped_unix: number | null; created_unix: number; updated_unix: number;
+  /** Job-level concurrency (0032): the declaration as JSON ('' for none), and once evaluated its group. */
+  raw_concurrency: Generated<string>; concurrency_group: Generated<string>; concurrency_cancel: Generated<number>;
 }
 export interface ActionTaskTable {
   id: Generated<number>; job_id: number; attempt: Generated<number>; runner_id: Generated<number>; status: string;

@@ -64,6 +64,16 @@ export const activeRunsInGroup = (db: DB, repoId: number, group: string, exceptI
   db.selectFrom('action_run').selectAll().where('repo_id', '=', repoId).where('concurrency_group', '=', group)
     .where('id', '!=', exceptId).where('status', 'in', [...ACTIVE]).orderBy('id').execute();
 
+/** Records a job's evaluated concurrency group. */
+export async function setJobConcurrency(db: DB, id: number, group: string, cancel: boolean): Promise<void> {
+  await db.updateTable('action_run_job').set({ concurrency_group: group, concurrency_cancel: cancel ? 1 : 0 }).where('id', '=', id).execute();
+}
+
+/** The jobs of a repository's concurrency group in one of `statuses`, oldest first. */
+export const jobsInGroup = (db: DB, repoId: number, group: string, statuses: readonly string[]) =>
+  db.selectFrom('action_run_job').selectAll().where('repo_id', '=', repoId).where('concurrency_group', '=', group)
+    .where('status', 'in', [...statuses]).orderBy('id').execute();
+
 export async function workflowDisabled(db: DB, repoId: number, workflowId: string): Promise<boolean> {
   const row = await db.selectFrom('action_workflow_state').select('disabled')
     .where('repo_id', '=', repoId).where('workflow_id', '=', workflowId).executeTakeFirst();

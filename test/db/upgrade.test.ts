@@ -35,6 +35,7 @@ const LANDED: Record<string, string> = {
   '0029-repo-licenses.ts': 'e6033276be194dfcfb35f24d221c0bf0cbb8fcccb282f01ef43555c7ebf6bb06',
   '0030-actions-approval.ts': '889fd3d29793b207155423b544ca4608a39420a9bab8bafbddb424a3fcd7b276',
   '0031-mirror-lfs.ts': 'adc8885cefcd85f2198ca187736b010f8fd521563b4ff1f9b102cb088f260e74',
+  '0032-job-concurrency.ts': '89a4288d4e937194a3f648d1856100f1711d8bce820fe2dc4bc865fa3a871654',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

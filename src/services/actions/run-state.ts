@@ -1,7 +1,9 @@
 import type { DB } from '../../db/connect';
 import type { ActionRun, ActionRunJob } from '../../db/schema';
 import { evalIf, type ExprContext } from '../../lib/actions-expr';
+import { backgroundError } from '../../lib/background-log';
 import { nowUnix } from '../../lib/time';
+import { gateJob } from './job-concurrency';
 import { activeRunsInGroup, jobsOfRun, outputsOfTask, setJobStatus, setRunState } from '../../models/actions-engine';
 
 // The job state machine of a run. Jobs wait on their needs (`blocked`); once every needed job
@@ -57,8 +59,8 @@ function parseJson<T>(text: string | null, fallback: T): T {
   }
 }
 
-/** The status a blocked job moves to now, or null while it must still wait. */
-async function decide(db: DB, job: ActionRunJob, byId: Map<string, ActionRunJob[]>, base: PlanBase, held: boolean): Promise<string | null> {
+/** The status a blocked job moves to now (null while it must still wait), and the context it was decided in. */
+async function decide(db: DB, job: ActionRunJob, byId: Map<string, ActionRunJob[]>, base: PlanBase, held: boolean) {
   const needs = parseJson<string[]>(job.needs, []);
   if (!needs.length && held) return null;
   const results = needs.map((n) => needResult(byId.get(n) ?? []));
@@ -66,10 +68,26 @@ async function decide(db: DB, job: ActionRunJob, byId: Map<string, ActionRunJob[
   const status = { success: results.every((r) => r === 'success'), failure: results.includes('failure'), cancelled: false };
   const ctx = { ...base, needs: await needsContext(db, needs, byId), matrix: parseJson(job.matrix, {}) };
   try {
-    return evalIf(job.if_expr ?? '', ctx, status) ? 'waiting' : 'skipped';
+    return { next: evalIf(job.if_expr ?? '', ctx, status) ? 'waiting' : 'skipped', ctx };
   } catch {
     // A condition the server cannot read (a runner-side context): the runner evaluates it.
-    return status.success ? 'waiting' : 'skipped';
+    return { next: status.success ? 'waiting' : 'skipped', ctx };
+  }
+}
+
+/**
+ * A job about to wait for a runner passes its own concurrency group first (job-concurrency.ts):
+ * it may stay blocked, and cancel earlier jobs of the group. A group that cannot be evaluated
+ * fails the job, rather than leaving it blocked for good.
+ */
+async function gate(db: DB, job: ActionRunJob, ctx: PlanBase, cancelled: ActionRunJob[]): Promise<string | null> {
+  try {
+    const g = await gateJob(db, job, ctx);
+    cancelled.push(...g.cancelled);
+    return g.start ? 'waiting' : null;
+  } catch (err) {
+    backgroundError({ err, job: job.id }, 'actions: the job\'s concurrency group could not be evaluated');
+    return 'failure';
   }
 }
 
@@ -81,8 +99,11 @@ export async function isHeld(db: DB, run: ActionRun): Promise<boolean> {
   return others.some((o) => o.id < run.id);
 }
 
-/** Moves every blocked job that can move (repeatedly: a skip may release the next); the jobs changed. */
-export async function resolveJobs(db: DB, run: ActionRun, base: PlanBase): Promise<ActionRunJob[]> {
+/**
+ * Moves every blocked job that can move (repeatedly: a skip may release the next); the jobs of
+ * this run changed. Jobs of other runs cancelled by a job's concurrency group go to `elsewhere`.
+ */
+export async function resolveJobs(db: DB, run: ActionRun, base: PlanBase, elsewhere: ActionRunJob[] = []): Promise<ActionRunJob[]> {
   const held = await isHeld(db, run);
   const changed = new Map<number, ActionRunJob>();
   for (let round = 0; round < 1000; round++) {
@@ -91,7 +112,10 @@ export async function resolveJobs(db: DB, run: ActionRun, base: PlanBase): Promi
     for (const j of jobs) byId.set(j.job_id, [...(byId.get(j.job_id) ?? []), j]);
     let moved = false;
     for (const job of jobs.filter((j) => j.status === 'blocked')) {
-      const next = await decide(db, job, byId, base, held);
+      const decided = await decide(db, job, byId, base, held);
+      const cancelled: ActionRunJob[] = [];
+      const next = decided?.next === 'waiting' ? await gate(db, job, decided.ctx, cancelled) : decided?.next ?? null;
+      for (const c of cancelled) (c.run_id === run.id ? changed.set(c.id, c) : elsewhere.push(c));
       if (!next) continue;
       await setJobStatus(db, job.id, next, nowUnix());
       changed.set(job.id, { ...job, status: next });

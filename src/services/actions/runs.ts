@@ -8,6 +8,8 @@ import { nowUnix } from '../../lib/time';
 import { activeRunsInGroup, cancelTaskRows, getRun, getRunJob, jobsOfRun, markRunApproved, setJobStatus } from '../../models/actions-engine';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
+import { cancelJobs } from './job-cancel';
+import { heldInGroup } from './job-concurrency';
 import { planContext } from './run-create';
 import { emitJobHook, emitRunHook, postJobStatus, type NotifyCtx } from './run-notify';
 import { isDone, isHeld, refreshRunStatus, resolveJobs } from './run-state';
@@ -60,7 +62,8 @@ async function postStatuses(l: Loaded, jobs: ActionRunJob[]): Promise<void> {
 async function settle(db: DB, deps: ActionsDeps, l: Loaded, touched: ActionRunJob[], created = false): Promise<void> {
   const actor = l.run.trigger_user_id > 0 ? (await getUserById(db, l.run.trigger_user_id)) ?? null : null;
   const base = await planContext(db, deps.config, l.run, l.repo, l.owner, actor, l.jobs[0]?.workflow_payload);
-  const moved = await resolveJobs(db, l.run, base);
+  const elsewhere: ActionRunJob[] = [];
+  const moved = await resolveJobs(db, l.run, base, elsewhere);
   const { before, after } = await refreshRunStatus(db, l.run);
   const n: Loaded = { ...l, run: after };
   if (created) await quietly('workflow_run hook', () => emitRunHook(n, 'requested'));
@@ -71,6 +74,27 @@ async function settle(db: DB, deps: ActionsDeps, l: Loaded, touched: ActionRunJo
     if (isDone(after.status)) await quietly('workflow_run hook', () => emitRunHook(n, 'completed'));
   }
   if (isDone(after.status) && after.concurrency_group) await releaseGroup(db, deps, after);
+  await settleRuns(db, deps, elsewhere);
+  await releaseJobGroups(db, deps, [...touched, ...moved]);
+}
+
+/** The other runs whose jobs a job's concurrency group cancelled: their status and notifications follow. */
+async function settleRuns(db: DB, deps: ActionsDeps, jobs: ActionRunJob[]): Promise<void> {
+  for (const runId of new Set(jobs.map((j) => j.run_id))) {
+    const l = await load(db, deps.config, runId);
+    if (l) await settle(db, deps, l, jobs.filter((j) => j.run_id === runId));
+  }
+}
+
+/** A finished job of a concurrency group lets the job held in the group (in another run) start. */
+async function releaseJobGroups(db: DB, deps: ActionsDeps, jobs: ActionRunJob[]): Promise<void> {
+  const groups = new Set(jobs.filter((j) => isDone(j.status) && j.concurrency_group).map((j) => j.concurrency_group));
+  for (const group of groups) {
+    const held = await heldInGroup(db, jobs[0]!.repo_id, group);
+    if (!held || jobs.some((j) => j.run_id === held.run_id)) continue;
+    const l = await load(db, deps.config, held.run_id);
+    if (l) await settle(db, deps, l, []);
+  }
 }
 
 /** The oldest run held behind a finished one of its group may start. */
@@ -79,18 +103,6 @@ async function releaseGroup(db: DB, deps: ActionsDeps, run: ActionRun): Promise<
   if (!next || (await isHeld(db, next))) return;
   const l = await load(db, deps.config, next.id);
   if (l) await settle(db, deps, l, []);
-}
-
-/** Cancels the unfinished jobs of a run (running tasks included); the jobs cancelled. */
-async function cancelJobs(db: DB, jobs: ActionRunJob[]): Promise<ActionRunJob[]> {
-  const now = nowUnix();
-  const out: ActionRunJob[] = [];
-  for (const job of jobs.filter((j) => !isDone(j.status))) {
-    if (job.task_id) await cancelTaskRows(db, job.task_id, now);
-    await setJobStatus(db, job.id, 'cancelled', now);
-    out.push({ ...job, status: 'cancelled' });
-  }
-  return out;
 }
 
 /** After a run was inserted: earlier runs of a cancel-in-progress group are cancelled, its first jobs released. */

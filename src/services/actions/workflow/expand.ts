@@ -21,6 +21,8 @@ export type ExpandedJob = {
   timeoutMinutes: number | null;
   continueOnError: boolean;
   payload: string;
+  /** The job's `concurrency:` as written: evaluated once its needs are done (run-state.ts). */
+  concurrency: unknown;
 };
 
 /** What expressions read while planning (github, vars, inputs); others are the runner's. */
@@ -131,6 +133,7 @@ function expandOne(wf: Workflow, jobId: string, raw: RawJob, combo: Combination 
     timeoutMinutes: intOf(raw['timeout-minutes'], mctx, `timeout-minutes of job "${jobId}"`),
     continueOnError: boolOf(raw['continue-on-error'], mctx, `continue-on-error of job "${jobId}"`),
     payload: payloadOf(wf, jobId, job),
+    concurrency: raw.concurrency ?? null,
   };
 }
 
