@@ -453,6 +453,8 @@ export interface ActionRunJobTable {
   started_unix: number | null; stopped_unix: number | null; created_unix: number; updated_unix: number;
   /** Job-level concurrency (0032): the declaration as JSON ('' for none), and once evaluated its group. */
   raw_concurrency: Generated<string>; concurrency_group: Generated<string>; concurrency_cancel: Generated<number>;
+  /** strategy.max-parallel (0034): 0 for no limit. */
+  max_parallel: Generated<number>;
 }
 export interface ActionTaskTable {
   id: Generated<number>; job_id: number; attempt: Generated<number>; runner_id: Generated<number>; status: string;

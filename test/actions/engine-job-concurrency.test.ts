@@ -5,7 +5,8 @@ import { finishJob, jobsOf, newRepo as newActionsRepo, runsOf, waitRuns, type Us
 
 // A job's own `concurrency:` (jobs.<id>.concurrency): evaluated when the job could start, with
 // the matrix and needs; a later job of the group replaces an earlier one that has not started,
-// waits while one runs (or cancels it with cancel-in-progress), and starts when it ends.
+// waits while one runs (or cancels it with cancel-in-progress), and starts when it ends. And
+// strategy.max-parallel, the other limit on when a job may start.
 
 describe('job-level concurrency', () => {
   let s: TestServer;
@@ -65,6 +66,21 @@ describe('job-level concurrency', () => {
     expect(await statuses(second!.id)).toEqual(['waiting']);
     expect(await statuses(first!.id)).toEqual(['cancelled']);
     expect((await runsOf(db(), id))[0]!.status).toBe('cancelled');
+  });
+
+  it('strategy.max-parallel lets that many combinations wait or run at once', async () => {
+    const wf = 'on: push\njobs:\n  t:\n    runs-on: x\n    strategy:\n      max-parallel: ${{ vars.N || 2 }}\n      matrix: {n: [1, 2, 3, 4]}\n    steps: [{run: t}]\n'
+      + '  u: {runs-on: x, strategy: {matrix: {n: [1, 2]}}, steps: [{run: u}]}\n';
+    const { id } = await newRepo('parallel', { '.gitea/workflows/w.yml': wf });
+    const [run] = await waitRuns(db(), id, 1);
+    const jobs = await jobsOf(db(), run!.id);
+    expect(jobs.map((j) => [j.job_id, j.max_parallel])).toEqual([['t', 2], ['t', 2], ['t', 2], ['t', 2], ['u', 0], ['u', 0]]);
+    expect(await statuses(run!.id)).toEqual(['waiting', 'waiting', 'blocked', 'blocked', 'waiting', 'waiting']);
+    await start(jobs[0]!.id);
+    expect(await statuses(run!.id)).toEqual(['running', 'waiting', 'blocked', 'blocked', 'waiting', 'waiting']);
+    await finishJob(db(), jobs[0]!.id, 'success');
+    await jobResultReported(db(), deps, jobs[0]!.id);
+    expect(await statuses(run!.id)).toEqual(['success', 'waiting', 'waiting', 'blocked', 'waiting', 'waiting']);
   });
 
   it('is evaluated with the matrix and after its needs; a group that cannot be evaluated fails the job', async () => {

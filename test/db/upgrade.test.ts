@@ -36,6 +36,7 @@ const LANDED: Record<string, string> = {
   '0030-actions-approval.ts': '889fd3d29793b207155423b544ca4608a39420a9bab8bafbddb424a3fcd7b276',
   '0031-mirror-lfs.ts': 'adc8885cefcd85f2198ca187736b010f8fd521563b4ff1f9b102cb088f260e74',
   '0032-job-concurrency.ts': '89a4288d4e937194a3f648d1856100f1711d8bce820fe2dc4bc865fa3a871654',
+  '0034-max-parallel.ts': '096c690e534122c79cc70cd98595c72e10b2a5510968879869abb5b88cee0083',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

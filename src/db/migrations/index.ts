@@ -23,6 +23,7 @@ import * as m0029 from './0029-repo-licenses';
 import * as m0030 from './0030-actions-approval';
 import * as m0031 from './0031-mirror-lfs';
 import * as m0032 from './0032-job-concurrency';
+import * as m0034 from './0034-max-parallel';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0030-actions-approval': m0030,
   '0031-mirror-lfs': m0031,
   '0032-job-concurrency': m0032,
+  '0034-max-parallel': m0034,
 };

@@ -88,7 +88,7 @@ export async function insertPlannedRun(db: DB, config: Config, spec: RunSpec): P
         job_id: j.jobId, attempt: 0, workflow_payload: j.payload, needs: JSON.stringify(j.needs), runs_on: JSON.stringify(j.runsOn),
         if_expr: j.ifExpr, matrix: j.matrix ? JSON.stringify(j.matrix) : null, timeout_minutes: j.timeoutMinutes,
         continue_on_error: j.continueOnError ? 1 : 0, task_id: null, status: 'blocked', started_unix: null, stopped_unix: null,
-        raw_concurrency: j.concurrency === null ? '' : JSON.stringify(j.concurrency),
+        raw_concurrency: j.concurrency === null ? '' : JSON.stringify(j.concurrency), max_parallel: j.maxParallel,
         created_unix: now, updated_unix: now,
       });
     }

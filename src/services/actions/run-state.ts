@@ -100,6 +100,17 @@ export async function isHeld(db: DB, run: ActionRun): Promise<boolean> {
 }
 
 /**
+ * strategy.max-parallel: a combination of a matrix job starts only while fewer than that many of
+ * its siblings wait for or hold a runner (checked before its concurrency group, which would
+ * cancel other jobs for one that cannot start anyway).
+ */
+function slotFree(job: ActionRunJob, jobs: ActionRunJob[]): boolean {
+  if (job.max_parallel <= 0) return true;
+  const busy = jobs.filter((j) => j.job_id === job.job_id && (j.status === 'waiting' || j.status === 'running'));
+  return busy.length < job.max_parallel;
+}
+
+/**
  * Moves every blocked job that can move (repeatedly: a skip may release the next); the jobs of
  * this run changed. Jobs of other runs cancelled by a job's concurrency group go to `elsewhere`.
  */
@@ -114,11 +125,13 @@ export async function resolveJobs(db: DB, run: ActionRun, base: PlanBase, elsewh
     for (const job of jobs.filter((j) => j.status === 'blocked')) {
       const decided = await decide(db, job, byId, base, held);
       const cancelled: ActionRunJob[] = [];
-      const next = decided?.next === 'waiting' ? await gate(db, job, decided.ctx, cancelled) : decided?.next ?? null;
+      const ready = decided?.next === 'waiting' && slotFree(job, jobs);
+      const next = ready ? await gate(db, job, decided.ctx, cancelled) : decided?.next === 'skipped' ? 'skipped' : null;
       for (const c of cancelled) (c.run_id === run.id ? changed.set(c.id, c) : elsewhere.push(c));
       if (!next) continue;
       await setJobStatus(db, job.id, next, nowUnix());
       changed.set(job.id, { ...job, status: next });
+      job.status = next;
       moved = true;
     }
     if (!moved) break;

@@ -23,6 +23,8 @@ export type ExpandedJob = {
   payload: string;
   /** The job's `concurrency:` as written: evaluated once its needs are done (run-state.ts). */
   concurrency: unknown;
+  /** strategy.max-parallel of a matrix job; 0 for no limit. */
+  maxParallel: number;
 };
 
 /** What expressions read while planning (github, vars, inputs); others are the runner's. */
@@ -89,6 +91,11 @@ function boolOf(raw: unknown, ctx: PlanContext, where: string): boolean {
   return v === true || String(v).toLowerCase() === 'true';
 }
 
+function maxParallelOf(raw: RawJob, ctx: PlanContext, jobId: string): number {
+  const strategy = isMapping(raw.strategy) ? raw.strategy : {};
+  return intOf(strategy['max-parallel'], ctx, `max-parallel of job "${jobId}"`) ?? 0;
+}
+
 function jobName(raw: RawJob, jobId: string, combo: Combination | null, ctx: PlanContext): string {
   const given = raw.name === undefined || raw.name === null ? '' : String(raw.name).trim();
   if (given.includes('${{') && given.includes('}}')) {
@@ -134,6 +141,7 @@ function expandOne(wf: Workflow, jobId: string, raw: RawJob, combo: Combination 
     continueOnError: boolOf(raw['continue-on-error'], mctx, `continue-on-error of job "${jobId}"`),
     payload: payloadOf(wf, jobId, job),
     concurrency: raw.concurrency ?? null,
+    maxParallel: combo ? maxParallelOf(raw, mctx, jobId) : 0,
   };
 }
 
