@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { DB } from '../../src/db/connect';
 import type { ActionRun, ActionRunJob } from '../../src/db/schema';
 import { createRepo, git, remoteUrl, workTree } from '../helpers/git';
-import type { TestServer } from '../helpers/server';
+import { afterAll, beforeAll } from 'vitest';
+import type { ActionsDeps } from '../../src/services/actions/runs';
+import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
 
 // The engine's integration tests push workflows with git and read the engine's rows directly
@@ -41,6 +43,27 @@ export async function newRepo(s: TestServer, user: User, name: string, files: Re
   await createRepo(s, user, name);
   const local = await localRepo(s, user, name, files);
   return { local, id: await repoId(s.hearth.db, user.username, name) };
+}
+
+export type EngineServer = {
+  s: () => TestServer; db: () => DB; deps: () => ActionsDeps; alice: () => User;
+  newRepo: (name: string, files: Record<string, string>) => Promise<{ local: Repo; id: number }>;
+};
+
+/** A server and its user alice for the engine tests of one file (started before them, stopped after). */
+export function engineServer(): EngineServer {
+  let s: TestServer;
+  let alice: User;
+  beforeAll(async () => {
+    s = await startTestServer();
+    alice = await createUser(s, 'alice');
+  });
+  afterAll(async () => { await s.stop(); });
+  return {
+    s: () => s, db: () => s.hearth.db, alice: () => alice,
+    deps: () => ({ config: s.hearth.config, secret: s.hearth.secret }),
+    newRepo: (name, files) => newRepo(s, alice, name, files),
+  };
 }
 
 export const runsOf = (db: DB, repoId: number): Promise<ActionRun[]> =>

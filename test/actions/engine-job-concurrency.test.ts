@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { jobResultReported, jobStarted, type ActionsDeps } from '../../src/services/actions/runs';
-import { createUser, type TestServer, startTestServer } from '../helpers/server';
-import { finishJob, jobsOf, newRepo as newActionsRepo, runsOf, waitRuns, type User } from './engine-helpers';
+import { engineServer, finishJob, jobsOf, runsOf, waitRuns } from './engine-helpers';
 
 // A job's own `concurrency:` (jobs.<id>.concurrency): evaluated when the job could start, with
 // the matrix and needs; a later job of the group replaces an earlier one that has not started,
@@ -9,19 +8,9 @@ import { finishJob, jobsOf, newRepo as newActionsRepo, runsOf, waitRuns, type Us
 // strategy.max-parallel, the other limit on when a job may start.
 
 describe('job-level concurrency', () => {
-  let s: TestServer;
+  const { db, deps: depsOf, newRepo } = engineServer();
   let deps: ActionsDeps;
-  let alice: User;
-
-  beforeAll(async () => {
-    s = await startTestServer();
-    deps = { config: s.hearth.config, secret: s.hearth.secret };
-    alice = await createUser(s, 'alice');
-  });
-  afterAll(async () => { await s.stop(); });
-
-  const db = () => s.hearth.db;
-  const newRepo = (name: string, files: Record<string, string>) => newActionsRepo(s, alice, name, files);
+  beforeAll(() => { deps = depsOf(); });
   const statuses = async (runId: number) => (await jobsOf(db(), runId)).map((j) => j.status);
   /** A runner takes the job. */
   async function start(jobId: number): Promise<void> {

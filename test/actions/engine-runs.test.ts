@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cancelRun, dispatchWorkflow, jobResultReported, jobStarted, type ActionsDeps } from '../../src/services/actions/runs';
 import { getRepoById } from '../../src/models/repo';
 import { getUserById } from '../../src/models/user';
-import { as, createUser, ok, type TestServer, startTestServer } from '../helpers/server';
+import { as, ok, type TestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
-import { finishJob, jobsOf, newRepo as newActionsRepo, runsOf, statusesOf, triggersDone, waitRuns, type User } from './engine-helpers';
+import { engineServer, finishJob, jobsOf, runsOf, statusesOf, triggersDone, waitRuns, type User } from './engine-helpers';
 
 const CI = `name: CI
 on:
@@ -32,19 +32,12 @@ jobs:
 `;
 
 describe('the Actions engine', () => {
+  const e = engineServer();
+  const { db, newRepo } = e;
   let s: TestServer;
   let deps: ActionsDeps;
   let alice: User;
-
-  beforeAll(async () => {
-    s = await startTestServer();
-    deps = { config: s.hearth.config, secret: s.hearth.secret };
-    alice = await createUser(s, 'alice');
-  });
-  afterAll(async () => { await s.stop(); });
-
-  const db = () => s.hearth.db;
-  const newRepo = (name: string, files: Record<string, string>) => newActionsRepo(s, alice, name, files);
+  beforeAll(() => { s = e.s(); deps = e.deps(); alice = e.alice(); });
 
   it('a pushed workflow gives a run, jobs waiting or blocked, and pending commit statuses', async () => {
     const { id } = await newRepo('ci', { '.gitea/workflows/ci.yml': CI, 'README.md': 'hi' });
