@@ -2,7 +2,6 @@ import type { Config } from '../config/schema';
 import type { RefEntry } from '../git/objects';
 import type { AnnotatedTagView, BlobView, TreeView } from '../services/repo/git-data';
 import type { RepoAccess } from '../services/repo/repos';
-import { UNVERIFIED } from './commit';
 import { repoUrls } from './repo';
 
 const apiUrl = (config: Config, a: RepoAccess) => repoUrls(config, a.owner.name, a.repo.name).url;
@@ -60,6 +59,6 @@ export function toApiAnnotatedTag(config: Config, access: RepoAccess, t: Annotat
     message: t.message,
     tagger: t.tagger ? { name: t.tagger.name, email: t.tagger.email, date: utc(t.tagger.unix) } : null,
     object: { type: 'commit', url: `${base}/git/commits/${t.commit}`, sha: t.commit },
-    verification: UNVERIFIED,
+    verification: t.verification,
   };
 }

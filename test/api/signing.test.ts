@@ -147,6 +147,12 @@ describe('signed commits', () => {
     const commits = await ok(await api('repos/alice/proj/commits?sha=main&limit=3'));
     expect(commits[0].sha).toBe(res.commit.sha);
     expect(commits[0].commit.verification.verified).toBe(true);
+    // An annotated tag's verification is its commit's, as Gitea's GET git/tags/{sha} answers it.
+    const tag = await ok(await api('repos/alice/proj/tags', 'POST', { tag_name: 'v-signed', target: res.commit.sha, message: 'signed commit' }), 201);
+    const annotated = await ok(await api(`repos/alice/proj/git/tags/${tag.id}`));
+    expectShape(annotated, 'AnnotatedTag');
+    expect(annotated.object.sha).toBe(res.commit.sha);
+    expect(annotated.verification).toMatchObject({ verified: true, signer: { name: 'Hearth' } });
   });
 
   it('an unsigned commit pushed over git is unverified with reason gpg.error.not_signed_commit', async () => {

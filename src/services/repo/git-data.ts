@@ -9,6 +9,7 @@ import {
 import { BadRequestError, InvalidError, NotFoundError } from '../../lib/errors';
 import { isValidRefPattern, repoDirOf, withUsers, type CommitsWithUsers } from './commits';
 import type { RepoAccess } from './repos';
+import { verifyCommits, type Verification } from '../signing/verify-commit';
 
 const OBJECT_ID = /^[0-9a-f]{4,64}$/i;
 
@@ -49,17 +50,22 @@ export async function listRefs(config: Config, access: RepoAccess, filter: strin
   return refs;
 }
 
-export type AnnotatedTagView = AnnotatedTagObject & { commit: string };
+export type AnnotatedTagView = AnnotatedTagObject & { commit: string; verification: Verification };
 
-/** An annotated tag object by id, with the commit it finally points at; 400 for anything else. */
-export async function getAnnotatedTag(config: Config, access: RepoAccess, sha: string): Promise<AnnotatedTagView> {
+/**
+ * An annotated tag object by id, with the commit it finally points at; 400 for anything else.
+ * Its `verification` is the commit's, as Gitea's ToAnnotatedTag answers it (not the tag's own
+ * signature).
+ */
+export async function getAnnotatedTag(db: DB, config: Config, access: RepoAccess, sha: string): Promise<AnnotatedTagView> {
   const dir = repoDirOf(config, access);
   const info = OBJECT_ID.test(sha) ? await objectInfo(dir, sha) : null;
   if (!info || info.type !== 'tag') throw new BadRequestError(`object does not exist [id: ${sha}, rel_path: ]`);
   const tag = await readAnnotatedTag(dir, info.sha);
   const commit = await resolveCommit(dir, info.sha);
   if (!tag || !commit) throw new BadRequestError(`tag ${sha} does not point at a commit`);
-  return { ...tag, commit };
+  const verification = (await verifyCommits(db, config, dir, [commit])).get(commit)!;
+  return { ...tag, commit, verification };
 }
 
 export type NoteView = CommitsWithUsers & { message: string };

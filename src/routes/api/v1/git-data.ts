@@ -35,7 +35,7 @@ export async function refs(req: Request, res: Response): Promise<void> {
 
 export async function annotatedTag(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
-  res.json(toApiAnnotatedTag(req.ctx.config, access, await getAnnotatedTag(req.ctx.config, access, pathParam(req, 'sha'))));
+  res.json(toApiAnnotatedTag(req.ctx.config, access, await getAnnotatedTag(req.ctx.db, req.ctx.config, access, pathParam(req, 'sha'))));
 }
 
 export async function note(req: Request, res: Response): Promise<void> {
