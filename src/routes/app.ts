@@ -41,7 +41,9 @@ function context(h: Hearth): RequestHandler {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (timed) observeRequest(req.method, routePattern(req), res.statusCode, ms / 1000);
-      const line = { requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms, user: req.ctx.doer?.name, ip: req.ip };
+      // The address read at the start: a response that ends after its socket was destroyed (a
+      // body refused while it was still arriving) has none left, and req.ip would throw here.
+      const line = { requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms, user: req.ctx.doer?.name, ip: actor.ip };
       if (access) h.log.info(line, 'request');
       else h.log.debug(line, 'request');
     });
