@@ -83,7 +83,9 @@ export async function storeBlob(dataDir: string, input: Readable, opts: StoreOpt
   const temp = tempName(dataDir);
   const counter = new HashingCounter(opts.maxSize ?? -1, opts.tooLarge);
   try {
-    await pipeline(input, counter, fs.createWriteStream(temp));
+    // Opened here, not by the stream: a stream destroyed while still opening (a first chunk
+    // already too large) would create the file after the removal below.
+    await pipeline(input, counter, fs.createWriteStream(temp, { fd: fs.openSync(temp, 'w') }));
   } catch (err) {
     fs.rmSync(temp, { force: true });
     throw err;
