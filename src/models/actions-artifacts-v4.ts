@@ -6,6 +6,10 @@ import type { ActionArtifact, ActionArtifactTable } from '../db/schema';
 
 export const V4_ENCODING = 'application/zip';
 
+/** Gitea's IsArtifactV4: one `<name>.zip` of type application/zip (v1-v3 keep a row per file). */
+export const isV4Artifact = (a: Pick<ActionArtifact, 'artifact_name' | 'artifact_path' | 'content_encoding'>) =>
+  a.content_encoding === V4_ENCODING && a.artifact_path === `${a.artifact_name}.zip`;
+
 export const artifactByName = (db: DB, runId: number, name: string) =>
   db.selectFrom('action_artifact').selectAll().where('run_id', '=', runId).where('artifact_name', '=', name)
     .where('artifact_path', '=', `${name}.zip`).where('content_encoding', '=', V4_ENCODING)

@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { DB } from '../db/connect';
 import type { ActionArtifact, ActionRun, ActionRunJob, ActionTask, ActionTaskLog, ActionTaskStep } from '../db/schema';
+import { V4_ENCODING } from './actions-artifacts-v4';
 import type { PageWindow } from './actions-secrets';
 
 // Reading runs, jobs, tasks and artifacts for the REST API (Gitea's FindRunOptions,
@@ -108,9 +110,13 @@ export async function logRows(db: DB, taskId: number): Promise<ActionTaskLog[]> 
 
 export type ArtifactFilter = { repoId: number; runId?: number; name?: string };
 
-/** Gitea's ListUploadedArtifactsMeta: one entry per (run, name), the confirmed ones. */
+/**
+ * Gitea's FindArtifactsOptions{FinalizedArtifactsV4}: uploaded (confirmed or expired) v4
+ * artifacts, one zip each; the API does not show v1-v3 ones, which have no single id.
+ */
 export async function findArtifacts(db: DB, f: ArtifactFilter): Promise<ActionArtifact[]> {
-  let q = db.selectFrom('action_artifact').selectAll().where('repo_id', '=', f.repoId).where('status', 'in', ['confirmed', 'expired']);
+  let q = db.selectFrom('action_artifact').selectAll().where('repo_id', '=', f.repoId).where('status', 'in', ['confirmed', 'expired'])
+    .where('content_encoding', '=', V4_ENCODING).where(sql<boolean>`artifact_path = artifact_name || '.zip'`);
   if (f.runId) q = q.where('run_id', '=', f.runId);
   if (f.name) q = q.where('artifact_name', '=', f.name);
   return q.orderBy('id').execute();

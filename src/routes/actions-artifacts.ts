@@ -74,12 +74,12 @@ export function actionsArtifactsRouter(h: Hearth): Router {
     res.type('application/zip');
     res.sendFile(file);
   });
-  router.use(twirpErrors);
+  router.use(plainTextErrors);
   return router;
 }
 
-/** Plain-text errors with the status, as Gitea's ctx.HTTPError. */
-const twirpErrors: ErrorRequestHandler = (err, _req, res, next) => {
+/** Plain-text errors with the status, as Gitea's ctx.HTTPError (the v3 protocol's too). */
+export const plainTextErrors: ErrorRequestHandler = (err, _req, res, next) => {
   if (res.headersSent) return next(err);
   if (err instanceof AppError) {
     res.status(err.status).type('text/plain').send(err.message);

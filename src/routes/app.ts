@@ -101,6 +101,7 @@ export function createApp(h: Hearth): Express {
   // connect-RPC and the protobuf messages load with the first runner request.
   app.use('/api/actions', lazyHandler(() => import('./actions-runner').then((m) => m.actionsRunnerRouter(h))));
   app.use('/twirp/github.actions.results.api.v1.ArtifactService', actionsArtifactsRouter(h));
+  app.use('/api/actions_pipeline', lazyHandler(() => import('./actions-artifacts-v3').then((m) => m.actionsArtifactsV3Router(h))));
   if (h.config.metrics.enabled) app.get('/metrics', metricsHandler(h));
   app.use('/api/packages', packagesRouter());
   // The container registry's /v2 routes go here too (before the web catch-alls).

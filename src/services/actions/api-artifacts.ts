@@ -5,6 +5,7 @@ import type { DB } from '../../db/connect';
 import type { ActionArtifact } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
+import { isV4Artifact } from '../../models/actions-artifacts-v4';
 import * as q from '../../models/actions-run-query';
 import { getRepoByOwnerAndName } from '../../models/repo';
 import { getUserByName } from '../../models/user';
@@ -17,7 +18,7 @@ import { artifactFile } from './artifact-files';
 
 const SIGNED_URL_SECONDS = 3600;
 
-/** One entry per (run, name): uploads of old protocols keep a row per file. */
+/** One entry per (run, name), should a name have more than one uploaded zip. */
 function firstPerName(rows: ActionArtifact[]): ActionArtifact[] {
   const seen = new Set<string>();
   return rows.filter((a) => {
@@ -32,10 +33,14 @@ export async function listArtifacts(db: DB, repoId: number, runId: number | unde
   return firstPerName(await q.findArtifacts(db, { repoId, runId, name }));
 }
 
-/** Gitea's getArtifactByPathParam: only uploaded (confirmed or expired) artifacts of the repository. */
+/**
+ * Gitea's getArtifactByPathParam: only uploaded (confirmed or expired) artifacts of the
+ * repository; and, as its handlers, only v4 ones ("v3 not supported due to not having one unique id").
+ */
 export async function getArtifact(db: DB, repoId: number, id: number): Promise<ActionArtifact> {
   const a = Number.isSafeInteger(id) && id > 0 ? await q.getArtifactOfRepo(db, repoId, id) : undefined;
   if (!a || (a.status !== 'confirmed' && a.status !== 'expired')) throw new NotFoundError('artifact not found');
+  if (!isV4Artifact(a)) throw new NotFoundError('Artifact not found');
   return a;
 }
 

@@ -3,6 +3,7 @@ import type { DB } from '../../db/connect';
 import { BadRequestError, NotFoundError } from '../../lib/errors';
 import * as q from '../../models/actions-run-query';
 import { removeArtifactFile } from './artifact-files';
+import { removeRunChunks } from './artifacts-v3-chunks';
 import { getJob, getRun } from './api-runs';
 
 // Deleting a run and reading a job's log through the REST API.
@@ -16,6 +17,7 @@ export async function deleteRun(db: DB, config: Config, repoId: number, runId: n
   const files = await q.artifactsOfRun(db, run.id);
   await q.deleteRunRow(db, run.id);
   for (const a of files) removeArtifactFile(config, a.storage_path);
+  removeRunChunks(config, run.id);
 }
 
 /** Gitea's log line: the time with 7 fractional digits, a space, the content. */
