@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config/schema';
+import type { Logger } from '../lib/logger';
 import { PidLockHeldError } from '../lib/pid-lock';
 import { startupDone } from '../lib/v8-tuning';
 import { startServer, type RunningServer } from '../server';
@@ -38,6 +39,21 @@ function stopOnSignals(running: RunningServer): void {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('uncaughtException', fatalHandler(log, 'uncaught exception'));
+  process.on('unhandledRejection', fatalHandler(log, 'unhandled promise rejection'));
+}
+
+/**
+ * A bug that escaped every handler leaves the process in a state nobody knows: one log line with
+ * the stack (not only Node's print on stderr), then exit 1 for the service manager to restart
+ * it. The data is safe: every change is a committed SQLite transaction (WAL).
+ */
+export function fatalHandler(log: Logger, kind: string, exit: (code: number) => void = process.exit): (err: unknown) => void {
+  return (err) => {
+    log.fatal({ err }, `${kind}: hearth stops`);
+    log.flush(() => exit(1));
+    setTimeout(() => exit(1), 1000).unref();
+  };
 }
 
 export function unknownCommand(name: string, program: Command): CliError {

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { textLine } from '../../src/lib/logger';
+import { fatalHandler } from '../../src/cli/web';
+import { createLogger, textLine } from '../../src/lib/logger';
 import { createRepo, git, remoteUrl, tempDir, workTree } from '../helpers/git';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
 
@@ -109,5 +110,21 @@ describe('large downloads', () => {
     expect(size).toBe(big.length);
     await new Promise((r) => setTimeout(r, 50));
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message)).toEqual([]);
+  });
+});
+
+describe('a bug that escapes every handler', () => {
+  it('is one fatal log line with its stack, then exit status 1', async () => {
+    const file = path.join(logDir, 'fatal', 'hearth.log');
+    const log = createLogger({ level: 'info', file, format: 'json' });
+    // A server's log file is open long before: so here too.
+    log.info('started');
+    await vi.waitFor(() => expect(jsonLines(file)).toHaveLength(1), { timeout: 5000, interval: 20 });
+    const exits: number[] = [];
+    fatalHandler(log, 'uncaught exception', (code) => { exits.push(code); })(new TypeError('boom in a handler'));
+    await vi.waitFor(() => expect(exits[0]).toBe(1), { timeout: 5000, interval: 20 });
+    const line = jsonLines(file).find((l) => l.level === 60);
+    expect(line).toMatchObject({ msg: 'uncaught exception: hearth stops', err: { type: 'TypeError', message: 'boom in a handler' } });
+    expect(String((line!.err as { stack: string }).stack)).toContain('logs.test.ts');
   });
 });
