@@ -19,6 +19,9 @@ export function openDatabase(opts: OpenOptions): DB {
   sqlite.pragma(`busy_timeout = ${Math.trunc(opts.busyTimeout)}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
+  // A WAL that grew while a long read held its snapshot is cut back to this after checkpoints,
+  // instead of keeping its largest size on disk for good.
+  sqlite.pragma('journal_size_limit = 67108864');
   const stats: StatementStats = { executed: 0, prepared: 0 };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, stats) }) });
   statsOf.set(db, stats);
