@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { inExecutable, payloadFile, payloadFileOnDisk } from './sea-payload';
+import { inExecutable, payloadFile, readPayloadFile } from './sea-payload';
 
 const ADDON = 'better_sqlite3.node';
 
@@ -17,33 +17,11 @@ export function loadSqliteAddon(cacheDir: string): object | undefined {
   if (!fs.existsSync(file)) {
     fs.mkdirSync(cacheDir, { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeAddon(tmp);
+    // Copied out with read(), not through the mapped pages, which would then stay resident.
+    fs.writeFileSync(tmp, readPayloadFile(ADDON)!, { mode: 0o755 });
     fs.renameSync(tmp, file);
   }
   const mod = { exports: {} as object };
   process.dlopen(mod, file);
   return mod.exports;
-}
-
-/** Copies the addon out of the executable file with read(), else from the mapped payload. */
-function writeAddon(to: string): void {
-  const onDisk = payloadFileOnDisk(ADDON);
-  if (!onDisk) {
-    fs.writeFileSync(to, payloadFile(ADDON)!, { mode: 0o755 });
-    return;
-  }
-  const from = fs.openSync(onDisk.path, 'r');
-  const out = fs.openSync(to, 'w', 0o755);
-  try {
-    const chunk = Buffer.alloc(1 << 20);
-    for (let done = 0; done < onDisk.length;) {
-      const n = fs.readSync(from, chunk, 0, Math.min(chunk.length, onDisk.length - done), onDisk.start + done);
-      if (n <= 0) throw new Error('executable truncated while writing the SQLite addon');
-      fs.writeSync(out, chunk, 0, n);
-      done += n;
-    }
-  } finally {
-    fs.closeSync(from);
-    fs.closeSync(out);
-  }
 }

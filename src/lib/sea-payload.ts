@@ -70,7 +70,7 @@ function payloadBase(p: { bytes: Buffer }): number | undefined {
  * the mapped pages untouched (the 2 MB addon written out at first start, the application bundle
  * and its code cache would otherwise stay resident). Undefined if not found.
  */
-export function payloadFileOnDisk(name: string): { path: string; start: number; length: number } | undefined {
+function payloadFileOnDisk(name: string): { path: string; start: number; length: number } | undefined {
   const p = load();
   const at = p?.index[name];
   const from = p && at ? payloadBase(p) : undefined;
