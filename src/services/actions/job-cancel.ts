@@ -1,18 +1,19 @@
 import type { DB } from '../../db/connect';
 import type { ActionRunJob } from '../../db/schema';
 import { nowUnix } from '../../lib/time';
-import { cancelTaskRows, setJobStatus } from '../../models/actions-engine';
+import { cancelTaskRows, DONE, setJobStatus } from '../../models/actions-engine';
 
-const DONE = new Set(['success', 'failure', 'cancelled', 'skipped']);
-
-/** Cancels the unfinished ones of `jobs` (their running tasks too); the jobs cancelled. */
-export async function cancelJobs(db: DB, jobs: ActionRunJob[]): Promise<ActionRunJob[]> {
+/**
+ * Ends the unfinished ones of `jobs` with `result` (their running tasks too: the runner sees it
+ * on its next update); the jobs ended.
+ */
+export async function cancelJobs(db: DB, jobs: ActionRunJob[], result: 'cancelled' | 'failure' = 'cancelled'): Promise<ActionRunJob[]> {
   const now = nowUnix();
   const out: ActionRunJob[] = [];
-  for (const job of jobs.filter((j) => !DONE.has(j.status))) {
-    if (job.task_id) await cancelTaskRows(db, job.task_id, now);
-    await setJobStatus(db, job.id, 'cancelled', now);
-    out.push({ ...job, status: 'cancelled' });
+  for (const job of jobs.filter((j) => !(DONE as readonly string[]).includes(j.status))) {
+    if (job.task_id) await cancelTaskRows(db, job.task_id, now, result);
+    await setJobStatus(db, job.id, result, now);
+    out.push({ ...job, status: result });
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { backgroundError } from '../../lib/background-log';
 import { NotFoundError } from '../../lib/errors';
 import { withKeyLock } from '../../lib/keyed-lock';
 import { nowUnix } from '../../lib/time';
-import { activeRunsInGroup, cancelTaskRows, getRun, getRunJob, jobsOfRun, markRunApproved, setJobStatus } from '../../models/actions-engine';
+import { activeRunsInGroup, getRun, getRunJob, jobsOfRun, markRunApproved } from '../../models/actions-engine';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { cancelJobs } from './job-cancel';
@@ -177,10 +177,8 @@ export async function cancelJob(db: DB, deps: ActionsDeps, jobId: number, result
   const job = await getRunJob(db, jobId);
   if (!job || isDone(job.status)) return;
   await withKeyLock(repoLock(job.repo_id), async () => {
-    const now = nowUnix();
-    if (job.task_id) await cancelTaskRows(db, job.task_id, now, result);
-    await setJobStatus(db, job.id, result, now);
+    const ended = await cancelJobs(db, [job], result);
     const l = await load(db, deps.config, job.run_id);
-    if (l) await settle(db, deps, l, [{ ...job, status: result }]);
+    if (l) await settle(db, deps, l, ended);
   });
 }
