@@ -37,7 +37,6 @@ const provider: MigrationProvider = {
   getMigrations: async (): Promise<Record<string, Migration>> => migrations,
 };
 
-/** Applies pending migrations; returns the names applied. Throws on the first failure. */
 // A plain comparison: Kysely's default localeCompare loads ICU collation data (~2 MB resident).
 // Unordered: 0005 and 0008 landed after 0007, so a database made before them has a later
 // migration applied than these pending ones; they run then all the same.
@@ -68,6 +67,7 @@ async function upToDate(db: DB): Promise<boolean> {
   return names.size === Object.keys(migrations).length && Object.keys(migrations).every((n) => names.has(n));
 }
 
+/** Applies pending migrations; returns the names applied. Throws on the first failure. */
 export async function migrate(db: DB): Promise<string[]> {
   if (await upToDate(db)) return [];
   const { error, results } = await migratorOf(db).migrateToLatest();

@@ -34,7 +34,6 @@ export interface RunningRunner {
 const IDLE_MS = 250;
 const MAX_BACKOFF_MS = 10_000;
 
-
 class RunnerLoop {
   readonly stopping = new AbortController();
   readonly running = new Set<Promise<unknown>>();

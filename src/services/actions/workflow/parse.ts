@@ -25,7 +25,6 @@ export type Workflow = {
   jobs: { id: string; raw: RawJob }[];
 };
 
-
 /** Parses YAML as Go's yaml.v3 would take a workflow: one document, merge keys, aliases resolved. */
 export function readYaml(text: string): unknown {
   const docs = yaml().parseAllDocuments(text, { merge: true, uniqueKeys: true });
