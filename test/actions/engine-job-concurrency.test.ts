@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jobResultReported, jobStarted, type ActionsDeps } from '../../src/services/actions/runs';
+import { getRepoById } from '../../src/models/repo';
+import { getUserById } from '../../src/models/user';
+import { dispatchWorkflow, jobResultReported, jobStarted, type ActionsDeps } from '../../src/services/actions/runs';
 import { engineServer, finishJob, jobsOf, runsOf, waitRuns } from './engine-helpers';
 
 // A job's own `concurrency:` (jobs.<id>.concurrency): evaluated when the job could start, with
@@ -8,7 +10,7 @@ import { engineServer, finishJob, jobsOf, runsOf, waitRuns } from './engine-help
 // strategy.max-parallel, the other limit on when a job may start.
 
 describe('job-level concurrency', () => {
-  const { db, deps: depsOf, newRepo } = engineServer();
+  const { db, deps: depsOf, newRepo, alice } = engineServer();
   let deps: ActionsDeps;
   beforeAll(() => { deps = depsOf(); });
   const statuses = async (runId: number) => (await jobsOf(db(), runId)).map((j) => j.status);
@@ -87,5 +89,31 @@ describe('job-level concurrency', () => {
     expect((await jobsOf(db(), run!.id)).slice(1, 3).map((j) => [j.status, j.concurrency_group])).toEqual([
       ['waiting', 'b-one-success'], ['waiting', 'b-two-success'],
     ]);
+  });
+  it('shares its group with workflow-level groups: a run waits while a job of its group runs, a job while a run of it runs', async () => {
+    const job = 'on: push\njobs:\n  deploy:\n    runs-on: x\n    concurrency: prod\n    steps: [{run: d}]\n';
+    const run = 'on: workflow_dispatch\nconcurrency: prod\njobs:\n  all: {runs-on: x, steps: [{run: a}]}\n';
+    const { id, local } = await newRepo('shared-group', { '.gitea/workflows/job.yml': job, '.gitea/workflows/run.yml': run });
+    const [pushed] = await waitRuns(db(), id, 1);
+    const [deploy] = await jobsOf(db(), pushed!.id);
+    await start(deploy!.id);
+    const repo = (await getRepoById(db(), id))!;
+    const doer = (await getUserById(db(), alice().id))!;
+    await dispatchWorkflow(db(), deps, repo, doer, 'run.yml', 'main', {});
+    const [, dispatched] = await waitRuns(db(), id, 2);
+    expect(await statuses(dispatched!.id)).toEqual(['blocked']);
+    await finishJob(db(), deploy!.id, 'success');
+    await jobResultReported(db(), deps, deploy!.id);
+    expect(await statuses(dispatched!.id)).toEqual(['waiting']);
+
+    // The other way round: the dispatched run runs, so a job of the group waits until it ends.
+    const [all] = await jobsOf(db(), dispatched!.id);
+    await start(all!.id);
+    await local.push({ x: '1' }, 'second');
+    const third = (await waitRuns(db(), id, 3))[2]!;
+    expect(await statuses(third.id)).toEqual(['blocked']);
+    await finishJob(db(), all!.id, 'success');
+    await jobResultReported(db(), deps, all!.id);
+    expect(await statuses(third.id)).toEqual(['waiting']);
   });
 });

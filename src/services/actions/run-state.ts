@@ -4,7 +4,7 @@ import { evalIf, type ExprContext } from '../../lib/actions-expr';
 import { backgroundError } from '../../lib/background-log';
 import { nowUnix } from '../../lib/time';
 import { gateJob } from './job-concurrency';
-import { activeRunsInGroup, jobsOfRun, outputsOfTask, setJobStatus, setRunState } from '../../models/actions-engine';
+import { activeRunsInGroup, jobsInGroup, jobsOfRun, outputsOfTask, setJobStatus, setRunState } from '../../models/actions-engine';
 
 // The job state machine of a run. Jobs wait on their needs (`blocked`); once every needed job
 // (all of a matrix) is done, the job's `if:` decides between `waiting` (a runner may take it)
@@ -91,12 +91,14 @@ async function gate(db: DB, job: ActionRunJob, ctx: PlanBase, cancelled: ActionR
   }
 }
 
-/** Whether the run waits for approval, or for an earlier run of its concurrency group (without cancel-in-progress). */
+/** Whether the run waits for approval, or for an earlier run or a running job of its concurrency group (without cancel-in-progress). */
 export async function isHeld(db: DB, run: ActionRun): Promise<boolean> {
   if (run.need_approval) return true;
   if (!run.concurrency_group || run.concurrency_cancel) return false;
   const others = await activeRunsInGroup(db, run.repo_id, run.concurrency_group, run.id);
-  return others.some((o) => o.id < run.id);
+  if (others.some((o) => o.id < run.id)) return true;
+  // A running job of another run holding the same group by its job-level `concurrency:` (Gitea's shouldBlockRunByConcurrency).
+  return (await jobsInGroup(db, run.repo_id, run.concurrency_group, ['running'])).some((j) => j.run_id !== run.id);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
-import type { ActionRun, ActionRunJob, User } from '../../db/schema';
+import type { ActionRunJob, User } from '../../db/schema';
 import { backgroundError } from '../../lib/background-log';
 import { NotFoundError } from '../../lib/errors';
 import { withKeyLock } from '../../lib/keyed-lock';
@@ -73,7 +73,7 @@ async function settle(db: DB, deps: ActionsDeps, l: Loaded, touched: ActionRunJo
     if (after.status === 'running') await quietly('workflow_run hook', () => emitRunHook(n, 'in_progress'));
     if (isDone(after.status)) await quietly('workflow_run hook', () => emitRunHook(n, 'completed'));
   }
-  if (isDone(after.status) && after.concurrency_group) await releaseGroup(db, deps, after);
+  if (isDone(after.status) && after.concurrency_group) await releaseGroup(db, deps, after.repo_id, after.concurrency_group, new Set([after.id]));
   await settleRuns(db, deps, elsewhere);
   await releaseJobGroups(db, deps, [...touched, ...moved]);
 }
@@ -86,23 +86,29 @@ async function settleRuns(db: DB, deps: ActionsDeps, jobs: ActionRunJob[]): Prom
   }
 }
 
-/** A finished job of a concurrency group lets the job held in the group (in another run) start. */
+/** A finished job of a concurrency group lets the job or run held in the group start. */
 async function releaseJobGroups(db: DB, deps: ActionsDeps, jobs: ActionRunJob[]): Promise<void> {
   const groups = new Set(jobs.filter((j) => isDone(j.status) && j.concurrency_group).map((j) => j.concurrency_group));
-  for (const group of groups) {
-    const held = await heldInGroup(db, jobs[0]!.repo_id, group);
-    if (!held || jobs.some((j) => j.run_id === held.run_id)) continue;
-    const l = await load(db, deps.config, held.run_id);
-    if (l) await settle(db, deps, l, []);
-  }
+  const settling = new Set(jobs.map((j) => j.run_id));
+  for (const group of groups) await releaseGroup(db, deps, jobs[0]!.repo_id, group, settling);
 }
 
-/** The oldest run held behind a finished one of its group may start. */
-async function releaseGroup(db: DB, deps: ActionsDeps, run: ActionRun): Promise<void> {
-  const next = (await activeRunsInGroup(db, run.repo_id, run.concurrency_group!, run.id))[0];
-  if (!next || (await isHeld(db, next))) return;
-  const l = await load(db, deps.config, next.id);
-  if (l) await settle(db, deps, l, []);
+/**
+ * After a run or job of `group` ended: the oldest job held in the group (by its job-level
+ * `concurrency:`) and the oldest run held behind it (by its workflow-level one) may start. Groups
+ * of both levels share one namespace, as Gitea's GetConcurrentRunsAndJobs. Runs in `settling`
+ * are being resolved by the caller already.
+ */
+async function releaseGroup(db: DB, deps: ActionsDeps, repoId: number, group: string, settling: Set<number>): Promise<void> {
+  const held = await heldInGroup(db, repoId, group);
+  const next = (await activeRunsInGroup(db, repoId, group, 0)).find((r) => !settling.has(r.id));
+  const runIds = new Set<number>();
+  if (held && !settling.has(held.run_id)) runIds.add(held.run_id);
+  if (next && !(await isHeld(db, next))) runIds.add(next.id);
+  for (const runId of runIds) {
+    const l = await load(db, deps.config, runId);
+    if (l) await settle(db, deps, l, []);
+  }
 }
 
 /** After a run was inserted: earlier runs of a cancel-in-progress group are cancelled, its first jobs released. */
