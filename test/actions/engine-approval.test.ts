@@ -61,6 +61,8 @@ async function runner(label: string): Promise<{ fetch: () => Promise<number | nu
 }
 
 const statusOfJobs = async (runId: number) => (await jobsOf(db(), runId)).map((j) => [j.job_id, j.status]);
+const approvals = () => db().selectFrom('audit_log').select(['operator_name', 'target_id', 'repo_name', 'message'])
+  .where('operation_type', '=', 'actions.run.approve').execute();
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -98,6 +100,7 @@ describe('approval of fork pull request runs', () => {
     expect(json).toMatchObject({ id: runId, status: 'queued', event: 'pull_request', head_sha: pull.sha });
     const run = await db().selectFrom('action_run').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
     expect(run).toMatchObject({ need_approval: 0, approved_by: alice.id, status: 'waiting' });
+    expect(await approvals()).toEqual([{ operator_name: 'alice', target_id: runId, repo_name: 'alice/gate', message: expect.stringContaining('alice approved Actions run #') }]);
     expect(await statusOfJobs(runId)).toEqual([['build', 'waiting'], ['after', 'blocked']]);
     // The commit status follows the job, as after any job change.
     expect((await statusesOf(db(), id, pull.sha)).at(-1)?.description).toBe('Waiting to run');
@@ -111,6 +114,7 @@ describe('approval of fork pull request runs', () => {
     expect(json).toMatchObject({ id: runId, status: 'in_progress' });
     const run = await db().selectFrom('action_run').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
     expect(run).toMatchObject({ need_approval: 0, approved_by: alice.id, status: 'running' });
+    expect(await approvals()).toHaveLength(1);
     expect(await statusOfJobs(runId)).toEqual([['build', 'running'], ['after', 'blocked']]);
   });
 

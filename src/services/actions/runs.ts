@@ -8,6 +8,7 @@ import { nowUnix } from '../../lib/time';
 import { activeRunsInGroup, getRun, getRunJob, jobsOfRun, markRunApproved } from '../../models/actions-engine';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
+import { recordAudit } from '../audit/record';
 import { cancelJobs } from './job-cancel';
 import { heldInGroup } from './job-concurrency';
 import { planContext } from './run-create';
@@ -172,7 +173,15 @@ export async function approveRun(db: DB, deps: ActionsDeps, runId: number, doer:
   const run = await getRun(db, runId);
   if (!run) throw new NotFoundError('run not found');
   await withKeyLock(repoLock(run.repo_id), async () => {
-    if (!(await markRunApproved(db, runId, doer.id, nowUnix()))) return;
+    const repo = await getRepoById(db, run.repo_id);
+    // Approving lets code from outside run on the runners: who did it is kept with the approval.
+    const approved = await db.transaction().execute(async (trx) => {
+      if (!(await markRunApproved(trx, runId, doer.id, nowUnix()))) return false;
+      const target = { type: 'actions_run' as const, id: run.id, name: `#${run.run_index} (${run.title})` };
+      await recordAudit(trx, { op: 'actions.run.approve', target, repo, extra: { trigger_user_id: run.trigger_user_id, commit_sha: run.commit_sha } });
+      return true;
+    });
+    if (!approved) return;
     const l = await load(db, deps.config, runId);
     if (l) await settle(db, deps, l, []);
   });

@@ -46,6 +46,7 @@ const TEMPLATES: Record<AuditOperation, string> = {
   'actions.secret.create': '{o} created secret {t}',
   'actions.secret.update': '{o} changed secret {t}',
   'actions.secret.delete': '{o} deleted secret {t}',
+  'actions.run.approve': '{o} approved Actions run {t} of {r}',
   'admin.user.edit': '{o} (site admin) edited user {t}',
   'admin.cron.run': '{o} (site admin) ran cron task {t}',
   'admin.advisories.import': '{o} (site admin) imported advisories from {t}',

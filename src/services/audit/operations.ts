@@ -15,6 +15,7 @@ export const AUDIT_OPERATIONS = [
   'webhook.create', 'webhook.update', 'webhook.delete',
   'repo.deploy_key.add', 'repo.deploy_key.remove',
   'actions.secret.create', 'actions.secret.update', 'actions.secret.delete',
+  'actions.run.approve',
   'admin.user.edit',
   'admin.cron.run', 'admin.advisories.import',
   'repo.adopt', 'repo.unadopted.delete',
@@ -27,4 +28,4 @@ export const isAuditOperation = (s: string): s is AuditOperation => KNOWN.has(s)
 
 /** What a row is about. */
 export type AuditTargetType = 'user' | 'org' | 'team' | 'repo' | 'token' | 'email' | 'webhook'
-  | 'protected_branch' | 'protected_tag' | 'deploy_key' | 'secret' | 'cron' | 'system';
+  | 'protected_branch' | 'protected_tag' | 'deploy_key' | 'secret' | 'actions_run' | 'cron' | 'system';
