@@ -105,3 +105,8 @@ export async function tasksVersion(db: DB): Promise<number> {
     .executeTakeFirst();
   return Number(row?.u ?? 0) * 1000 + (Number(row?.i ?? 0) % 1000);
 }
+
+/** A task whose job another runner claimed first. */
+export async function deleteTask(db: DB, id: number): Promise<void> {
+  await db.deleteFrom('action_task').where('id', '=', id).execute();
+}

@@ -112,3 +112,10 @@ export async function lastCommentIdOf(db: DB, issueId: number): Promise<number> 
 export function commentsAfter(db: DB, issueId: number, afterId: number): Promise<Comment[]> {
   return db.selectFrom('comment').selectAll().where('issue_id', '=', issueId).where('id', '>', afterId).orderBy('id').execute();
 }
+
+/** The `meta` of the reference events on issue `target` pointing back at issue `from`. */
+export async function referenceMetas(db: DB, target: number, from: number): Promise<string[]> {
+  const rows = await db.selectFrom('comment').select('meta').where('issue_id', '=', target).where('ref_issue_id', '=', from)
+    .where('type', 'in', [COMMENT_TYPE.issueRef, COMMENT_TYPE.commentRef, COMMENT_TYPE.pullRef]).execute();
+  return rows.map((r) => r.meta);
+}

@@ -26,6 +26,16 @@ export async function deleteRedirect(db: DB, ownerId: number, lowerName: string)
   await db.deleteFrom('repo_redirect').where('owner_id', '=', ownerId).where('lower_name', '=', lowerName).execute();
 }
 
+/** Before a repository goes: its forks become plain repositories, as Gitea's DeleteRepository. */
+export async function detachForks(db: DB, repoId: number): Promise<void> {
+  await db.updateTable('repository').set({ fork_id: null, is_fork: 0 }).where('fork_id', '=', repoId).execute();
+}
+
+/** Every old name that redirects to the repository. */
+export async function deleteRedirectsTo(db: DB, repoId: number): Promise<void> {
+  await db.deleteFrom('repo_redirect').where('redirect_repo_id', '=', repoId).execute();
+}
+
 export async function insertRepo(db: DB, row: NewRepository): Promise<Repository> {
   return db.insertInto('repository').values(row).returningAll().executeTakeFirstOrThrow();
 }

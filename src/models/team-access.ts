@@ -14,6 +14,12 @@ export async function teamsGrantingRepo(db: DB, orgId: number, uid: number, repo
     .execute();
 }
 
+/** Every team of `uid` in `orgId`, with the team's own mode. */
+export async function teamsOfMember(db: DB, orgId: number, uid: number): Promise<{ id: number; authorize: number }[]> {
+  return db.selectFrom('team_user as tu').innerJoin('team as t', 't.id', 'tu.team_id')
+    .select(['t.id', 't.authorize']).where('tu.org_id', '=', orgId).where('tu.uid', '=', uid).execute();
+}
+
 export async function teamUnitModes(db: DB, teamIds: number[]): Promise<{ team_id: number; type: string; access_mode: number }[]> {
   if (!teamIds.length) return [];
   return db.selectFrom('team_unit').select(['team_id', 'type', 'access_mode']).where('team_id', 'in', teamIds).execute();

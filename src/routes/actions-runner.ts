@@ -6,11 +6,9 @@ import { PingService } from '../lib/actions-proto/ping/v1/services_pb';
 import { RunnerService } from '../lib/actions-proto/runner/v1/services_pb';
 import { runnerMessage, taskMessage, taskStateMessage, taskReportOf } from '../convert/actions-proto';
 import { AppError } from '../lib/errors';
-import { tasksVersion } from '../models/actions-tasks';
 import { authenticateRunner, declareRunner, registerRunner } from '../services/actions/runner-session';
-import { buildTaskPayload } from '../services/actions/task-payload';
+import { fetchTask } from '../services/actions/task-fetch';
 import { updateTaskLog, updateTaskState } from '../services/actions/task-report';
-import { pickTask } from '../services/actions/tasks';
 import type { ActionsDeps } from '../services/actions/runs';
 
 // The runner protocol under /api/actions (Gitea's routers/api/actions): connect-RPC services
@@ -62,14 +60,8 @@ function routes(h: Hearth) {
         return { runner: runnerMessage(runner) };
       }),
       fetchTask: (_req, ctx) => guarded(h, async () => {
-        const runner = await runnerOf(ctx);
-        // Gitea skips the lookup when the runner's tasks_version is current; a lookup is one
-        // indexed query here, so every fetch looks (a job queued within the same second is never missed).
-        const picked = await pickTask(db, deps, runner);
-        const version = BigInt(await tasksVersion(db));
-        if (!picked) return { tasksVersion: version };
-        const payload = await buildTaskPayload(db, deps, picked.task, picked.job, picked.token);
-        return { task: taskMessage(payload), tasksVersion: version };
+        const { payload, version } = await fetchTask(db, deps, await runnerOf(ctx));
+        return payload ? { task: taskMessage(payload), tasksVersion: BigInt(version) } : { tasksVersion: BigInt(version) };
       }),
       updateTask: (req, ctx) => guarded(h, async () => {
         const runner = await runnerOf(ctx, true);

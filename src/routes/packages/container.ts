@@ -1,11 +1,9 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { AppError, NotFoundError } from '../../lib/errors';
-import { getUserById } from '../../models/user';
 import { packageAccessMode, resolvePackageOwner } from '../../services/packages/access';
-import { createRegistryToken, GHOST_ID, verifyRegistryToken } from '../../services/packages/container/token';
+import { createRegistryToken, GHOST_ID, registryTokenUser, verifyRegistryToken } from '../../services/packages/container/token';
 import { OCI, OciError, ociCodeOf } from '../../services/packages/container/errors';
 import { listCatalog } from '../../services/packages/container/tags';
-import { assertMaySignIn } from '../../services/user/auth';
 import { authenticate, passwordCurrent } from '../middleware/auth';
 import { assertPackageAccess } from './access';
 import { IMAGE_ROUTES, type ImageRoute } from './container-routes';
@@ -25,9 +23,8 @@ const registryAuth: RequestHandler = async (req, res, next) => {
   const claims = bearer ? verifyRegistryToken(req.ctx.secret, bearer[1]!) : null;
   if (!claims) return authenticate()(req, res, next);
   if (claims.uid === GHOST_ID) { res.locals.ghost = true; return next(); }
-  const user = await getUserById(req.ctx.db, claims.uid);
+  const user = await registryTokenUser(req.ctx.db, claims);
   if (!user) throw OCI.unauthorized();
-  assertMaySignIn(user);
   Object.assign(req.ctx, { doer: user, signer: user, auth: 'token', scopes: claims.scopes });
   next();
 };

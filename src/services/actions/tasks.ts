@@ -52,7 +52,7 @@ async function startTask(db: DB, runner: ActionRunner, job: ActionRunJob): Promi
   return db.transaction().execute(async (trx) => {
     const task = await m.insertTask(trx, { job, runnerId: runner.id, tokenHash: hashToken(token), lastEight: token.slice(-8), now });
     if (!(await m.claimJob(trx, job.id, task.id, now))) {
-      await trx.deleteFrom('action_task').where('id', '=', task.id).execute();
+      await m.deleteTask(trx, task.id);
       return null;
     }
     await m.insertSteps(trx, task.id, stepNames(job.workflow_payload));

@@ -10,6 +10,7 @@ import { compileGlobOrLiteral } from '../../lib/glob';
 import { nowUnix } from '../../lib/time';
 import { teamsForNewRepo } from '../../models/org';
 import { getRepoById, getRepoByOwnerAndName, insertRepo } from '../../models/repo';
+import { bumpUserRepos } from '../../models/repo-owner';
 import { addTeamRepo } from '../../models/team-rights';
 import { existingRepoNames } from '../../models/unadopted';
 import { getUserByName } from '../../models/user';
@@ -121,7 +122,7 @@ export async function adoptRepository(db: DB, config: Config, doer: User, ownerN
       default_branch: branch, object_format_name: objectFormat, is_private: 1,
       settings: JSON.stringify(DEFAULT_SETTINGS), created_unix: now, updated_unix: now,
     });
-    await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '+', 1) })).where('id', '=', owner.id).execute();
+    await bumpUserRepos(trx, owner.id, 1);
     if (owner.type === ORG_TYPE) for (const team of await teamsForNewRepo(trx, owner.id, doer.id)) await addTeamRepo(trx, team, repo.id);
     await copyDefaultWebhooksToRepo(trx, repo.id, now);
     await recordAudit(trx, { op: 'repo.adopt', target: repoTarget(repo), repo, extra: { default_branch: branch, object_format: objectFormat } });

@@ -1,7 +1,7 @@
 import type { DB } from '../../db/connect';
 import { migrations } from '../../db/migrations';
 import { findCounterDrift, recountCounters } from '../../models/repo-counters';
-import { appliedMigrations, foreignKeyCheck, integrityCheck } from './doctor-queries';
+import { appliedMigrations, foreignKeyCheck, integrityCheck } from '../../models/maintenance';
 import { fixable, reportOnly, type DoctorContext, type Findings } from './types';
 
 /**

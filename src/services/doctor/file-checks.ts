@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DB } from '../../db/connect';
 import { attachmentPath } from '../issue/attachment-files';
 import { blobPath } from '../packages/blob-store';
-import { listAttachmentFiles, listPackageBlobs, listUploadedAvatars } from './doctor-queries';
+import { listAttachmentFiles, listPackageBlobs, listUploadedAvatars } from '../../models/maintenance';
 import { reportOnly, type DoctorContext, type Findings } from './types';
 
 // Rows whose file is gone. Only reported: the bytes cannot be brought back, and dropping the

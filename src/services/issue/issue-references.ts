@@ -3,7 +3,7 @@ import type { Issue, Repository, User } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
 import { findIssueRefs, type IssueRef } from '../../lib/issue-refs';
 import { nowUnix } from '../../lib/time';
-import { insertComment } from '../../models/comment';
+import { insertComment, referenceMetas } from '../../models/comment';
 import { getIssueByIndex } from '../../models/issue';
 import { getRepoByOwnerAndName } from '../../models/repo';
 import { getUserByName } from '../../models/user';
@@ -21,10 +21,8 @@ async function refRepo(db: DB, here: Repository, ref: IssueRef): Promise<Reposit
 }
 
 async function alreadyReferenced(db: DB, target: number, from: number, commentId: number): Promise<boolean> {
-  const rows = await db.selectFrom('comment').select('meta').where('issue_id', '=', target).where('ref_issue_id', '=', from)
-    .where('type', 'in', [COMMENT_TYPE.issueRef, COMMENT_TYPE.commentRef, COMMENT_TYPE.pullRef]).execute();
-  return rows.some((r) => {
-    try { return Number((JSON.parse(r.meta || '{}') as { ref_comment_id?: number }).ref_comment_id ?? 0) === commentId; } catch { return false; }
+  return (await referenceMetas(db, target, from)).some((meta) => {
+    try { return Number((JSON.parse(meta || '{}') as { ref_comment_id?: number }).ref_comment_id ?? 0) === commentId; } catch { return false; }
   });
 }
 

@@ -1,6 +1,7 @@
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
+import { teamsOfMember, teamUnitModes } from '../../models/team-access';
 import { getUserByName } from '../../models/user';
 import { ACCESS, canSeeOwner, ORG_TYPE, type AccessMode } from '../permissions';
 import { VISIBILITY } from '../visibility';
@@ -17,13 +18,11 @@ export async function resolvePackageOwner(db: DB, name: string): Promise<User> {
 
 /** The best packages mode an organization's teams give a member: team mode, or the packages unit's. */
 async function orgTeamMode(db: DB, orgId: number, uid: number): Promise<AccessMode> {
-  const teams = await db.selectFrom('team_user as tu').innerJoin('team as t', 't.id', 'tu.team_id')
-    .select(['t.id', 't.authorize']).where('tu.org_id', '=', orgId).where('tu.uid', '=', uid).execute();
+  const teams = await teamsOfMember(db, orgId, uid);
   let best = 0;
   for (const t of teams) best = Math.max(best, t.authorize >= ACCESS.admin ? t.authorize : 0);
   if (best >= ACCESS.write || !teams.length) return best as AccessMode;
-  const units = await db.selectFrom('team_unit').select(['team_id', 'type', 'access_mode'])
-    .where('team_id', 'in', teams.map((t) => t.id)).execute();
+  const units = await teamUnitModes(db, teams.map((t) => t.id));
   for (const t of teams) {
     const own = units.filter((u) => u.team_id === t.id);
     // A team without unit rows (older data) grants its own mode on every unit; else its packages unit's.

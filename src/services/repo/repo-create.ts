@@ -10,6 +10,7 @@ import { fillLicense } from '../../lib/license-fill';
 import { readTemplate } from '../../lib/templates';
 import { nowUnix } from '../../lib/time';
 import { getRepoById, getRepoByOwnerAndName, insertRepo } from '../../models/repo';
+import { bumpUserRepos } from '../../models/repo-owner';
 import { copyDefaultWebhooksToRepo } from '../../models/webhook';
 import { assertValidRepoName } from '../names';
 import { DEFAULT_SETTINGS } from './repo-settings';
@@ -101,7 +102,7 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
         const commit = await writeCommit(dir, { parent: null, changes: files, message: 'Initial commit', author: sig, committer: sig, signer });
         await updateRef(dir, `refs/heads/${defaultBranch}`, commit, null, zeroId(objectFormat));
       }
-      await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '+', 1) })).where('id', '=', owner.id).execute();
+      await bumpUserRepos(trx, owner.id, 1);
       // As Gitea (AutoWatchNewRepos): the creator watches the new repository.
       await markWatch(trx, doer.id, repo.id, true);
       await copyDefaultWebhooksToRepo(trx, repo.id, now);

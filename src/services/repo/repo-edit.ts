@@ -8,7 +8,10 @@ import { isValidBranchName } from '../../git/refs';
 import { moveRepoDir, removeRepoDir, repoDir, repoExists, revParse } from '../../git/repo';
 import { InvalidError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
-import { deleteRedirect, deleteRepoRow, getRepoById, getRepoByOwnerAndName, setRedirect, updateRepo } from '../../models/repo';
+import {
+  bumpCounter, deleteRedirect, deleteRedirectsTo, deleteRepoRow, detachForks, getRepoById, getRepoByOwnerAndName, setRedirect, updateRepo,
+} from '../../models/repo';
+import { bumpUserRepos } from '../../models/repo-owner';
 import { deleteWebhooksOf } from '../../models/webhook';
 import { forgetStarsOf } from '../../models/stars';
 import { assertValidRepoName } from '../names';
@@ -140,12 +143,10 @@ export async function deleteRepository(db: DB, config: Config, access: RepoAcces
   let lfsOids: string[] = [];
   try {
     await db.transaction().execute(async (trx) => {
-    await trx.updateTable('repository').set({ fork_id: null, is_fork: 0 }).where('fork_id', '=', repo.id).execute();
-    if (repo.fork_id) {
-      await trx.updateTable('repository').set((eb) => ({ num_forks: eb('num_forks', '-', 1) })).where('id', '=', repo.fork_id).execute();
-    }
-    await trx.updateTable('user').set((eb) => ({ num_repos: eb('num_repos', '-', 1) })).where('id', '=', owner.id).execute();
-    await trx.deleteFrom('repo_redirect').where('redirect_repo_id', '=', repo.id).execute();
+    await detachForks(trx, repo.id);
+    if (repo.fork_id) await bumpCounter(trx, repo.fork_id, 'num_forks', -1);
+    await bumpUserRepos(trx, owner.id, -1);
+    await deleteRedirectsTo(trx, repo.id);
     await forgetStarsOf(trx, repo.id);
     await uncountRepoOnTeams(trx, repo.id);
     files = await deleteAttachmentsOfRepo(trx, repo.id);

@@ -3,6 +3,7 @@ import type { Mirror, Repository, User } from '../../db/schema';
 import { getMirrorByRepoId } from '../../models/mirror';
 import { NotFoundError } from '../../lib/errors';
 import { getRedirect, getRepoById, getRepoByOwnerAndName } from '../../models/repo';
+import { searchRepos, type RepoSearch } from '../../models/repo-search';
 import { getUserById, getUserByName } from '../../models/user';
 import { ACCESS, accessMode, ORG_TYPE, type AccessMode, type Grants, type Unit } from '../permissions';
 
@@ -112,4 +113,10 @@ export async function unitModeOf(db: DB, access: RepoAccess, viewer: User | null
   const mode = await accessMode(db, viewer, access.repo, access.owner, unit, access.grants.grants);
   (access.unitModes ??= new Map()).set(key, mode);
   return mode;
+}
+
+/** One page of the repositories `q.viewer` may see, ready for converting, and how many there are in all. */
+export async function searchVisibleRepos(db: DB, q: RepoSearch): Promise<{ views: RepoWithParent[]; total: number }> {
+  const { repos, total } = await searchRepos(db, q);
+  return { views: await withAccess(db, repos, q.viewer), total };
 }

@@ -3,14 +3,13 @@ import * as z from 'zod';
 import { toApiOrg, toApiOrgPermissions } from '../../../convert/org';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import type { User } from '../../../db/schema';
-import { searchRepos } from '../../../models/repo-search';
 import { deleteAvatar, uploadAvatar } from '../../../services/user/avatars';
 import { createOrgRepository } from '../../../services/org/org-repos';
 import {
   createOrganization, deleteOrganization, editOrganization, listAllOrgs, listOrgsOf, listVisibleOrgs, orgPermissionsOf,
   renameOrganization,
 } from '../../../services/org/orgs';
-import { withAccess } from '../../../services/repo/repos';
+import { searchVisibleRepos } from '../../../services/repo/repos';
 import { contextUserOf, doerOf, orgOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { parseBody } from '../../validate';
@@ -140,11 +139,10 @@ export async function createRepo(req: Request, res: Response): Promise<void> {
 /** GET /orgs/{org}/repos: what the caller may see, oldest first (Gitea's listUserRepos). */
 export async function listRepos(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
-  const { repos, total } = await searchRepos(req.ctx.db, {
+  const { views, total } = await searchVisibleRepos(req.ctx.db, {
     viewer: req.ctx.doer, publicOnly: !!req.ctx.scopes?.publicOnly, ownerId: orgOf(req).org.id,
     sort: 'id', order: 'asc', offset: page.offset, limit: page.limit,
   });
-  const views = await withAccess(req.ctx.db, repos, req.ctx.doer);
   setPaginationHeaders(req, res, total, page);
   res.json(views.map((v) => toApiRepoWithParent(req.ctx.config, v, req.ctx.doer)));
 }

@@ -3,12 +3,12 @@ import * as z from 'zod';
 import { toApiRepoTransfer } from '../../../convert/repo-social';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import { InvalidError } from '../../../lib/errors';
-import { searchRepos, type RepoSearch } from '../../../models/repo-search';
+import type { RepoSearch } from '../../../models/repo-search';
 import { createRepository } from '../../../services/repo/repo-create';
 import { repoDetails } from '../../../services/repo/repo-details';
 import { deleteRepository, editRepository } from '../../../services/repo/repo-edit';
 import { ACCESS } from '../../../services/permissions';
-import { accessOf, getVisibleRepoById, withAccess } from '../../../services/repo/repos';
+import { accessOf, getVisibleRepoById, searchVisibleRepos } from '../../../services/repo/repos';
 import { contextUserOf, doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool, queryInt, queryString } from '../../query';
@@ -109,8 +109,7 @@ function sortOf(req: Request): Pick<RepoSearch, 'sort' | 'order'> {
 
 async function reply(req: Request, res: Response, q: RepoSearch, wrap: boolean): Promise<void> {
   const page = pageOf(req);
-  const { repos, total } = await searchRepos(req.ctx.db, { ...q, offset: page.offset, limit: page.limit });
-  const views = await withAccess(req.ctx.db, repos, req.ctx.doer);
+  const { views, total } = await searchVisibleRepos(req.ctx.db, { ...q, offset: page.offset, limit: page.limit });
   const data = views.map((v) => toApiRepoWithParent(req.ctx.config, v, req.ctx.doer));
   setPaginationHeaders(req, res, total, page);
   res.json(wrap ? { ok: true, data } : data);

@@ -1,5 +1,9 @@
 import crypto from 'node:crypto';
+import type { DB } from '../../../db/connect';
+import type { User } from '../../../db/schema';
 import { scopeNames, parseScopes, type ScopeSet } from '../../../lib/scopes';
+import { getUserById } from '../../../models/user';
+import { assertMaySignIn } from '../../user/auth';
 
 // The container registry's bearer tokens (Gitea's packages_service.CreateAuthorizationToken):
 // an HS256 JWT signed with a key derived from the instance secret, naming the user (-1: the
@@ -41,4 +45,11 @@ export function verifyRegistryToken(secret: string, token: string, now = Date.no
     scopes = parsed;
   }
   return { uid: claims.uid, scopes };
+}
+
+/** The user a (non-ghost) token names, if it still exists; one who may no longer sign in is refused as at sign-in. */
+export async function registryTokenUser(db: DB, claims: TokenClaims): Promise<User | null> {
+  const user = await getUserById(db, claims.uid);
+  if (user) assertMaySignIn(user);
+  return user ?? null;
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { DB } from '../../db/connect';
+import type { DB } from '../db/connect';
 
-// The doctor's own read-only queries over whole tables. They belong with the models; they live
-// here while src/models has no home for maintenance-only reads.
+// Read-only queries over whole tables for maintenance (hearth doctor): SQLite's own checks and
+// the rows that name files on disk.
 
 /** `PRAGMA integrity_check`: ['ok'] for a sound file, else SQLite's list of faults. */
 export async function integrityCheck(db: DB): Promise<string[]> {
