@@ -14,6 +14,12 @@ export async function insertActions(db: DB, rows: NewAction[]): Promise<void> {
   if (rows.length) await db.insertInto('action').values(rows).execute();
 }
 
+/** Rows created before `beforeUnix` (delete_old_actions, Gitea's DeleteOldActions); returns how many went. */
+export async function deleteActionsBefore(db: DB, beforeUnix: number): Promise<number> {
+  const r = await db.deleteFrom('action').where('created_unix', '<', beforeUnix).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
 /** Users watching the repository (Gitea's GetWatchers), active accounts only. */
 export async function watcherUsers(db: DB, repoId: number): Promise<User[]> {
   return db.selectFrom('watch as w').innerJoin('user as u', 'u.id', 'w.uid').selectAll('u')

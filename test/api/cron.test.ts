@@ -19,7 +19,10 @@ import { expectShape } from '../helpers/swagger';
 // Gitea's task names, in Gitea's order (the ones hearth runs so far).
 const TASKS = [
   'update_mirrors', 'repo_health_check', 'check_repo_stats', 'archive_cleanup', 'deleted_branches_cleanup', 'cleanup_hook_task_table',
-  'cleanup_packages', 'sync_repo_licenses', 'delete_inactive_accounts', 'delete_repo_archives', 'git_gc_repos', 'resync_all_hooks', 'delete_old_system_notices', 'gc_lfs',
+  'cleanup_packages', 'sync_repo_licenses', 'delete_inactive_accounts', 'delete_repo_archives', 'git_gc_repos',
+  'resync_all_sshkeys', 'resync_all_sshprincipals', 'resync_all_hooks', 'reinit_missing_repos', 'delete_missing_repos',
+  'delete_generated_repository_avatars', 'delete_old_actions', 'update_checker', 'delete_old_system_notices', 'gc_lfs',
+  'rebuild_issue_indexer',
   'stop_zombie_tasks', 'stop_endless_tasks', 'cancel_abandoned_jobs', 'start_schedule_tasks', 'cleanup_actions',
   'cleanup_audit_logs',
 ];
@@ -222,6 +225,8 @@ describe('the admin cron API', () => {
     expect(Math.abs(Date.parse(byName.git_gc_repos!.next) - Date.now() - 3_600_000)).toBeLessThan(120_000);
     expect(byName.archive_cleanup).toEqual({ name: 'archive_cleanup', schedule: '-', next: ZERO, prev: ZERO, exec_times: 0 });
     expect(byName.delete_repo_archives!.schedule).toBe('-');
+    // Gitea's update_checker is on; hearth never calls out, so its stays off.
+    expect(byName.update_checker!.schedule).toBe('-');
     // run_at_start: check_repo_stats and deleted_branches_cleanup ran once when the server started.
     expect(byName.check_repo_stats!.exec_times).toBe(1);
     expect(Date.parse(byName.check_repo_stats!.prev)).toBeGreaterThan(Date.now() - 120_000);
@@ -233,7 +238,7 @@ describe('the admin cron API', () => {
     const res = await get('admin/cron?page=2&limit=3');
     expect(res.headers.get('x-total-count')).toBe(String(TASKS.length));
     expect((await json(res) as { name: string }[]).map((t) => t.name)).toEqual(TASKS.slice(3, 6));
-    expect(await json(await get('admin/cron?page=9&limit=3'))).toEqual([]);
+    expect(await json(await get('admin/cron?page=20&limit=3'))).toEqual([]);
   });
 
   it('is for site admins: 403 for others, 401 anonymous, write:admin scope to run', async () => {
@@ -366,6 +371,8 @@ describe('the admin cron API', () => {
     for (const [name, why] of [
       ['delete_repo_archives', /keeps none/], ['archive_cleanup', /keeps none/],
       ['deleted_branches_cleanup', /deleted branches/], ['delete_old_system_notices', /system notices/],
+      ['resync_all_sshkeys', /no authorized_keys file/], ['resync_all_sshprincipals', /no authorized_principals file/],
+      ['delete_generated_repository_avatars', /stores none/], ['update_checker', /does not look for new versions online/],
     ] as const) {
       expect((await runAndWait(name)).last).toMatchObject({ status: 'finished', message: expect.stringMatching(why) });
     }

@@ -7,16 +7,26 @@ import { getRepoById } from '../../models/repo';
 import { listRepoLocations, type RepoLocation } from '../../models/repo-counters';
 import { isUnadopted } from '../admin/unadopted';
 import { runGitMaintenance } from '../cron/git-command';
+import { findReposWithoutDirectory } from '../repo/missing-repos';
 import { syncRepoFromGit } from '../repo/repo-sync';
 import { fixable, reportOnly, type DoctorContext, type Findings } from './types';
 
 const fullName = (r: RepoLocation) => `${r.ownerName}/${r.name}`;
 const dirOf = (ctx: DoctorContext, r: RepoLocation) => repoDir(ctx.config.repository.root, r.ownerName, r.name);
 
-/** Repository rows whose directory is gone. Reported only: as Gitea, rows go on explicit request alone. */
+const MISSING_HINT = 'resolve with a cron task, POST /api/v1/admin/cron/<task>: '
+  + 'reinit_missing_repos recreates them empty, delete_missing_repos deletes them';
+
+/**
+ * Repository rows whose directory is gone. Reported only: as Gitea, rows go (or get an empty
+ * repository) on explicit request alone, which the two cron tasks named in the hint are.
+ */
 export async function checkRepoDirectories(db: DB, ctx: DoctorContext): Promise<Findings> {
-  const repos = await listRepoLocations(db);
-  return reportOnly(repos.filter((r) => !fs.existsSync(dirOf(ctx, r))).map((r) => `${fullName(r)}: no directory ${dirOf(ctx, r)}`));
+  const missing = await findReposWithoutDirectory(db, ctx.config);
+  return {
+    ...reportOnly(missing.map((r) => `${fullName(r)}: no directory ${r.dir}`)),
+    hint: missing.length ? MISSING_HINT : undefined,
+  };
 }
 
 /** Every <owner>/<name>.git directory under the repository root. */

@@ -7,6 +7,9 @@ import { cleanupHookTasks } from './hook-tasks';
 import { deleteInactiveAccounts } from './inactive-accounts';
 import { checkRepoHealth, gcRepos } from './repo-git';
 import { checkRepoStats } from './repo-stats';
+import { deleteMissingRepos, reinitMissingRepos } from './missing-repos';
+import { deleteOldActions } from './old-actions';
+import { rebuildIssueIndexer } from './issue-indexer';
 import { syncDuePullMirrors } from '../../mirror/pull-mirror';
 import { syncDuePushMirrors } from '../../mirror/push-mirror-sync';
 import { cleanupPackages } from '../../packages/cleanup';
@@ -75,10 +78,34 @@ export const CRON_TASKS: CronTaskRegistry = {
     defaults: { ...base(false, false, '@every 72h'), timeout: '60s', args: '' },
     run: gcRepos,
   },
+  resync_all_sshkeys: {
+    defaults: base(false, false, '@every 72h'),
+    run: nothing('hearth serves git over HTTP only and writes no authorized_keys file: nothing to resync'),
+  },
+  resync_all_sshprincipals: {
+    defaults: base(false, false, '@every 72h'),
+    run: nothing('hearth serves git over HTTP only and writes no authorized_principals file: nothing to resync'),
+  },
   resync_all_hooks: {
     defaults: base(false, false, '@every 72h'),
     // Every repository runs the one hooks directory (core.hooksPath): rewriting it resyncs all.
     run: async (ctx) => `hook scripts in ${installHooks(ctx.config.server.data_dir)} are up to date`,
+  },
+  reinit_missing_repos: { defaults: base(false, false, '@every 72h'), run: reinitMissingRepos },
+  delete_missing_repos: { defaults: base(false, false, '@every 72h'), run: deleteMissingRepos },
+  delete_generated_repository_avatars: {
+    defaults: base(false, false, '@every 72h'),
+    run: nothing('hearth draws generated avatars on request and stores none (repositories have none): nothing to delete'),
+  },
+  delete_old_actions: {
+    defaults: { ...base(false, false, '@every 168h'), older_than: '8760h' },
+    run: (ctx, s) => deleteOldActions(ctx, parseDuration(s.older_than)),
+  },
+  update_checker: {
+    // Gitea's is enabled and asks dl.gitea.com; hearth runs on air-gapped machines and never
+    // calls out, so it is off by default on purpose (and would do nothing if turned on).
+    defaults: base(false, false, '@every 168h'),
+    run: nothing('hearth does not look for new versions online: nothing to check'),
   },
   delete_old_system_notices: {
     defaults: { ...base(false, false, '@every 168h'), older_than: '8760h' },
@@ -92,6 +119,7 @@ export const CRON_TASKS: CronTaskRegistry = {
     },
     run: gcLfs,
   },
+  rebuild_issue_indexer: { defaults: base(false, false, '@annually'), run: rebuildIssueIndexer },
   // Gitea's tasks_actions.go; the timeouts and retention are [actions] settings. The engine needs
   // no instance secret for these (only task payloads carry secrets).
   stop_zombie_tasks: { defaults: base(true, true, '@every 5m'), run: (ctx) => stopZombieTasks(ctx.db, actionsDeps(ctx)) },
