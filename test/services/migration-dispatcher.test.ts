@@ -43,3 +43,11 @@ describe('migrationDispatcher', () => {
     await expect(request(`http://127.0.0.1:${port}/`, { dispatcher })).rejects.toThrow(DISALLOWED);
   });
 });
+
+describe('migrationDispatcher sharing', () => {
+  it('is one pool per configuration, shared by every migration and mirror sync of it', () => {
+    const config = configWith({});
+    expect(migrationDispatcher(config)).toBe(migrationDispatcher(config));
+    expect(migrationDispatcher(configWith({}))).not.toBe(migrationDispatcher(config));
+  });
+});

@@ -112,9 +112,16 @@ export function gitCredentials(username: string, password: string): { config: st
  * remote that checkRemote saw.
  */
 export function migrationDispatcher(config: Config): Dispatcher {
+  // One per configuration: every migration and mirror sync shares its pool (idle sockets close after 10 s).
+  let agent = dispatchers.get(config);
+  if (agent) return agent;
   const rules = migrationRules(config);
   const { Agent, buildConnector } = undici();
   const allows = (host: string, ip: string) => rules.allows(host, ip);
   const connect = literalCheckedConnector(buildConnector({ lookup: checkedLookup(allows, () => DISALLOWED) }), allows, () => DISALLOWED);
-  return new Agent({ connect, keepAliveTimeout: 10_000, connections: 8 });
+  agent = new Agent({ connect, keepAliveTimeout: 10_000, connections: 8 });
+  dispatchers.set(config, agent);
+  return agent;
 }
+
+const dispatchers = new WeakMap<Config, Dispatcher>();
