@@ -214,6 +214,35 @@ describe('hearth CLI: commands and options', () => {
     expect(await web.stop()).toBe(0);
   }, 120_000);
 
+  it('actions generate-runner-token prints the scope\'s active registration token, the one the API hands out', async () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    expect(hearth(d, 'admin', 'user', 'create', '--username', 'root', '--email', 'root@example.com', '--password', 'longenough', '--admin').code).toBe(0);
+    const grt = (...a: string[]) => hearth(d, 'actions', 'generate-runner-token', ...a);
+    const instance = grt();
+    expect(instance.code, instance.err).toBe(0);
+    expect(instance.out).toMatch(/^[A-Za-z0-9_-]{40}\n$/);
+    expect(hearth(d, 'actions', 'grt').out).toBe(instance.out);
+    const owner = grt('--scope', 'root');
+    expect(owner.out).toMatch(/^[A-Za-z0-9_-]{40}\n$/);
+    expect(owner.out).not.toBe(instance.out);
+    expectOneLineFailure(grt('-s', 'nobody'), /--scope nobody: user does not exist/);
+    expectOneLineFailure(grt('-s', 'root/none'), /--scope root\/none: repository does not exist/);
+    const db = new SQLite(path.join(d, 'hearth.db'), { readonly: true });
+    const rows = db.prepare('SELECT token, owner_id, repo_id, is_active FROM action_runner_token ORDER BY id').all();
+    db.close();
+    expect(rows).toEqual([
+      { token: instance.out.trim(), owner_id: 0, repo_id: 0, is_active: 1 },
+      { token: owner.out.trim(), owner_id: 1, repo_id: 0, is_active: 1 },
+    ]);
+
+    const web = startWeb(d);
+    const url = await web.url();
+    const res = await fetch(`${url}api/v1/admin/runners/registration-token`, { headers: { Authorization: basicHeader('root', 'longenough') } });
+    expect(((await res.json()) as { token: string }).token).toBe(instance.out.trim());
+    expect(await web.stop()).toBe(0);
+  }, 120_000);
+
   it('admin user must-change-password sets and unsets the flag for named users or all', () => {
     const d = tmp();
     expect(hearth(d, 'migrate').code).toBe(0);

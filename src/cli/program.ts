@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load';
+import { actionsCommand } from './actions';
 import { adminCommands } from './admin';
 import { dumpCommand } from './dump';
 import { doctorCommand } from './doctor';
@@ -25,6 +26,7 @@ export function runProgram(): void {
   restoreCommand(program);
   doctorCommand(program);
   runnerCommand(program);
+  actionsCommand(program);
 
   // Inside the single executable argv is [node, script, ...]: same shape as `node main.js`.
   program.parseAsync(process.argv).catch((err: unknown) => {
