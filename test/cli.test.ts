@@ -85,6 +85,40 @@ describe('hearth CLI', () => {
     expect(hearth(d, 'admin', 'user', 'change-password', '--username', 'nobody', '--password', 'whatever1').code).toBe(1);
   });
 
+  it('admin user create and change-password follow Gitea: a password to change except for the first account, token name and scopes, restricted', () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    const create = (name: string, ...a: string[]) => hearth(d, 'admin', 'user', 'create', '--username', name, '--email', `${name}@example.com`, '--password', 'longenough', ...a);
+    const rows = () => {
+      const db = new SQLite(path.join(d, 'hearth.db'), { readonly: true });
+      const users = Object.fromEntries(db.prepare('SELECT name, must_change_password AS m, is_restricted AS r FROM user').all()
+        .map((u) => { const row = u as { name: string; m: number; r: number }; return [row.name, [row.m, row.r]]; }));
+      const tokens = db.prepare('SELECT name, scope FROM access_token').all();
+      db.close();
+      return { users, tokens };
+    };
+    expect(create('root', '--admin').code).toBe(0);
+    expect(create('bob').code).toBe(0);
+    expect(create('carol', '--must-change-password=false').code).toBe(0);
+    expect(create('dave', '--must-change-password').code).toBe(0);
+    const erin = create('erin', '--restricted', '--access-token', '--access-token-name', 'ci', '--access-token-scopes', 'read:repository,write:issue');
+    expect(erin.out).toMatch(/Access token was successfully created\.\.\. [0-9a-f]{40}/);
+    expectOneLineFailure(create('frank', '--access-token-scopes', 'all'), /only valid when access-token flag is set/);
+    expectOneLineFailure(create('frank', '--access-token', '--access-token-scopes', 'read:nonsense'), /invalid access token scope provided/);
+    expectOneLineFailure(create('frank', '--must-change-password=maybe'), /--must-change-password: expected true or false/);
+    const generated = hearth(d, 'admin', 'user', 'create', '--name', 'gina', '--email', 'gina@example.com', '--random-password', '--random-password-length', '31');
+    expect(generated.out).toMatch(/generated random password is '.{31}'\n/);
+    expect(generated.err).toContain('--name flag is deprecated');
+    expect(rows()).toEqual({
+      users: { root: [0, 0], bob: [1, 0], carol: [0, 0], dave: [1, 0], erin: [1, 1], gina: [1, 0] },
+      tokens: [{ name: 'ci', scope: 'write:issue,read:repository' }],
+    });
+
+    expect(hearth(d, 'admin', 'user', 'change-password', '-u', 'root', '-p', 'a:new:password').code).toBe(0);
+    expect(hearth(d, 'admin', 'user', 'change-password', '-u', 'carol', '-p', 'a:new:password', '--must-change-password=false').code).toBe(0);
+    expect(rows().users).toMatchObject({ root: [1, 0], carol: [0, 0] });
+  });
+
   it('admin user create needs exactly one password option', () => {
     const d = tmp();
     expect(hearth(d, 'migrate').code).toBe(0);
@@ -247,7 +281,8 @@ describe('hearth CLI: commands and options', () => {
     const d = tmp();
     expect(hearth(d, 'migrate').code).toBe(0);
     for (const name of ['fay', 'gus', 'hal']) {
-      expect(hearth(d, 'admin', 'user', 'create', '--username', name, '--email', `${name}@example.com`, '--password', 'longenough').code).toBe(0);
+      const create = ['admin', 'user', 'create', '--username', name, '--email', `${name}@example.com`, '--password', 'longenough', '--must-change-password=false'];
+      expect(hearth(d, ...create).code).toBe(0);
     }
     const mcp = (...a: string[]) => hearth(d, 'admin', 'user', 'must-change-password', ...a);
     expectOneLineFailure(mcp(), /either usernames or --all/);

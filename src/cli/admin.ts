@@ -7,7 +7,8 @@ import { usersByEmails } from '../models/commit-users';
 import { getUserById, USER_TYPE_INDIVIDUAL } from '../models/user';
 import { adminDeleteUser, adminEditUser, adminSearchUsers } from '../services/user/admin-users';
 import { createToken } from '../services/user/tokens';
-import { changePassword, createUser, requireUser } from '../services/user/users';
+import { changePassword, createUser, noAccountsYet, requireUser } from '../services/user/users';
+import { isEmptyScope, parseScopes } from '../lib/scopes';
 import { CliError, existingInstanceConfig, withCommonOptions, type CommonOptions } from './options';
 import { badgeCommands } from './admin-badge';
 import { advisoryCommands } from './admin-advisories';
@@ -34,32 +35,75 @@ export async function withHearth<T>(opts: CommonOptions, fn: (h: Hearth) => Prom
 const CLI_DOER = { id: -1, name: 'CLI', is_admin: 1, type: USER_TYPE_INDIVIDUAL } as User;
 
 type CreateOptions = CommonOptions & {
-  username: string; email: string; password?: string; randomPassword?: boolean;
-  admin?: boolean; mustChangePassword?: boolean; accessToken?: boolean;
+  username?: string; name?: string; email: string; password?: string; randomPassword?: boolean; randomPasswordLength?: string;
+  admin?: boolean; restricted?: boolean; mustChangePassword?: boolean | string;
+  accessToken?: boolean; accessTokenName?: string; accessTokenScopes?: string;
 };
 
+/** Gitea's boolean flags: `--flag` is true, `--flag=false` (or true, 1, 0) says so; absent is `absent`. */
+function flagValue(name: string, v: boolean | string | undefined, absent: boolean | undefined): boolean | undefined {
+  if (v === undefined) return absent;
+  if (v === true || v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw new CliError(`--${name}: expected true or false, got '${v}'`);
+}
+
+/** The token --access-token asks for, checked before the user exists (Gitea prepares both first). */
+function tokenRequest(opts: CreateOptions): { name: string; scopes: string } | null {
+  if (!opts.accessToken) {
+    if (opts.accessTokenName !== undefined || opts.accessTokenScopes !== undefined) {
+      throw new CliError('access-token-name and access-token-scopes flags are only valid when access-token flag is set');
+    }
+    return null;
+  }
+  const name = (opts.accessTokenName ?? 'gitea-admin').trim();
+  if (!name) throw new CliError('access-token-name cannot be empty');
+  const scopes = opts.accessTokenScopes ?? 'all';
+  const parsed = parseScopes(scopes.split(','));
+  if ('invalid' in parsed) throw new CliError(`invalid access token scope provided: access token scope "${parsed.invalid}" is invalid`);
+  if (isEmptyScope(parsed)) throw new CliError('access token does not have any permission');
+  return { name, scopes };
+}
+
+function passwordOf(opts: CreateOptions): string {
+  if (opts.password !== undefined && opts.randomPassword) throw new CliError('--password and --random-password cannot be used together');
+  if (opts.password !== undefined) return opts.password;
+  if (!opts.randomPassword) throw new CliError('one of --password or --random-password is required');
+  const length = opts.randomPasswordLength === undefined ? undefined : Number(opts.randomPasswordLength);
+  if (length !== undefined && !(Number.isInteger(length) && length >= 8 && length <= 256)) {
+    throw new CliError(`--random-password-length: expected a whole number from 8 to 256, got '${opts.randomPasswordLength}'`);
+  }
+  return randomPassword(length);
+}
+
 async function createUserCommand(opts: CreateOptions): Promise<void> {
-  if (!opts.password && !opts.randomPassword) throw new CliError('one of --password or --random-password is required');
-  if (opts.password && opts.randomPassword) throw new CliError('--password and --random-password cannot be used together');
-  const password = opts.password ?? randomPassword();
+  if (opts.name !== undefined && opts.username !== undefined) throw new CliError('cannot set both --name and --username flags');
+  const username = opts.username ?? opts.name;
+  if (username === undefined) throw new CliError('one of --name or --username flags must be set');
+  if (opts.name !== undefined) process.stderr.write('--name flag is deprecated. Use --username instead.\n');
+  const password = passwordOf(opts);
+  const token = tokenRequest(opts);
   await withHearth(opts, async (h) => {
+    // As Gitea: a user made here must change the password at first sign-in, except the very first
+    // account (the administrator setting up); --must-change-password=false|true decides otherwise.
+    const mustChange = flagValue('must-change-password', opts.mustChangePassword, undefined) ?? !(await noAccountsYet(h.db));
     const user = await createUser(h.db, h.config, {
-      username: opts.username, email: opts.email, password,
-      isAdmin: Boolean(opts.admin), mustChangePassword: Boolean(opts.mustChangePassword),
+      username, email: opts.email, password, isAdmin: Boolean(opts.admin), restricted: Boolean(opts.restricted), mustChangePassword: mustChange,
     });
     if (opts.randomPassword) console.log(`generated random password is '${password}'`);
-    if (opts.accessToken) {
-      const created = await createToken(h.db, user, 'gitea-admin', ['all']);
+    if (token) {
+      const created = await createToken(h.db, user, token.name, [token.scopes]);
       console.log(`Access token was successfully created... ${created.token}`);
     }
     console.log(`New user '${user.name}' has been successfully created!`);
   });
 }
 
-async function changePasswordCommand(opts: CommonOptions & { username: string; password: string; mustChangePassword?: boolean }) {
+async function changePasswordCommand(opts: CommonOptions & { username: string; password: string; mustChangePassword?: boolean | string }) {
   await withHearth(opts, async (h) => {
     const user = await requireUser(h.db, opts.username);
-    await changePassword(h.db, h.config, user, opts.password, opts.mustChangePassword);
+    // Gitea's default: whoever gets a password set by an admin picks their own at next sign-in.
+    await changePassword(h.db, h.config, user, opts.password, flagValue('must-change-password', opts.mustChangePassword, true));
     console.log(`${user.name}'s password has been successfully updated!`);
   });
 }
@@ -143,18 +187,23 @@ export function adminCommands(program: Command): void {
   const admin = program.command('admin').description('administrative commands');
   const user = admin.command('user').description('manage users');
   withCommonOptions(user.command('create').description('create a user (in an existing database: see migrate)'))
-    .requiredOption('--username <name>', 'user name')
+    .option('--username <name>', 'user name')
+    .option('--name <name>', 'user name (deprecated: use --username)')
     .requiredOption('--email <email>', 'e-mail address')
     .option('--password <password>', 'password')
     .option('--random-password', 'generate a random password and print it')
+    .option('--random-password-length <n>', 'length of the generated password (default 20)')
     .option('--admin', 'make the user a site administrator')
-    .option('--must-change-password', 'require a password change at next sign-in')
-    .option('--access-token', 'create an access token with scope "all" and print it')
+    .option('--restricted', 'make a restricted user account')
+    .option('--must-change-password [bool]', 'require a password change at first sign-in (default: true, except for the first account; --must-change-password=false)')
+    .option('--access-token', 'create an access token and print it')
+    .option('--access-token-name <name>', 'name of that token (default gitea-admin)')
+    .option('--access-token-scopes <list>', 'its scopes, comma-separated, as the API takes them (default all)')
     .action(createUserCommand);
   withCommonOptions(user.command('change-password').description('set a user\'s password'))
     .requiredOption('-u, --username <name>', 'user name')
     .requiredOption('-p, --password <password>', 'new password')
-    .option('--must-change-password', 'require a password change at next sign-in')
+    .option('--must-change-password [bool]', 'require a password change at next sign-in (default: true; --must-change-password=false)')
     .action(changePasswordCommand);
   withCommonOptions(user.command('list').description('list users'))
     .option('--admin', 'only site administrators')

@@ -82,3 +82,8 @@ export async function searchUsers(db: DB, q: UserSearch): Promise<{ users: User[
   const users = await query.orderBy('id', 'asc').limit(q.limit).offset(q.offset).execute();
   return { users, total: Number(total.n) };
 }
+
+/** Whether the user table has any row (users and organizations alike, as Gitea's IsTableNotEmpty). */
+export async function anyUserRow(db: DB): Promise<boolean> {
+  return !!(await db.selectFrom('user').select('id').limit(1).executeTakeFirst());
+}

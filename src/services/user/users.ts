@@ -84,6 +84,9 @@ export async function createUser(db: DB, config: Config, input: CreateUserInput)
   });
 }
 
+/** Whether no account exists yet: the CLI's first user is not made to change a password it was just given. */
+export const noAccountsYet = async (db: DB): Promise<boolean> => !(await users.anyUserRow(db));
+
 export async function requireUser(db: DB, name: string): Promise<User> {
   const user = await users.getUserByName(db, name);
   if (!user || user.type !== users.USER_TYPE_INDIVIDUAL) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
