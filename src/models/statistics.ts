@@ -25,6 +25,7 @@ const COUNTS = {
   teams: 'SELECT count(*) FROM team',
   publickeys: 'SELECT count(*) FROM public_key',
   attachments: 'SELECT count(*) FROM attachment',
+  oauths: 'SELECT count(*) FROM oauth2_application',
   actions: 'SELECT count(*) FROM action',
   jobs_pending: 'SELECT count(*) FROM job WHERE state = \'pending\'',
   jobs_running: 'SELECT count(*) FROM job WHERE state = \'running\'',

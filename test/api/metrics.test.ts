@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
-import { createUser, startTestServer, type TestServer } from '../helpers/server';
+import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 
 // GET /metrics as Gitea's [metrics]: off by default, behind a Bearer token when one is set,
 // Prometheus' text format with Gitea's gauge names, computed at scrape time.
@@ -97,10 +97,15 @@ describe('GET /metrics', () => {
   it('answers in the text format, with Gitea\'s gauges and process metrics', async () => {
     const m = await scrape();
     for (const name of ['gitea_users', 'gitea_organizations', 'gitea_repositories', 'gitea_issues', 'gitea_releases',
-      'gitea_webhooks', 'gitea_milestones', 'gitea_labels', 'gitea_comments', 'gitea_stars', 'gitea_follows', 'hearth_pulls']) {
+      'gitea_webhooks', 'gitea_milestones', 'gitea_labels', 'gitea_comments', 'gitea_stars', 'gitea_follows', 'gitea_oauths', 'hearth_pulls']) {
       expect(m.get(name)?.type, name).toBe('gauge');
     }
     expect(value(m, 'gitea_users')).toBe(2); // the first admin and alice
+    expect(value(m, 'gitea_oauths')).toBe(0);
+    await ok(await s.request('api/v1/user/applications/oauth2', {
+      method: 'POST', auth: as(alice), json: { name: 'app', redirect_uris: ['https://example.com/cb'] },
+    }), 201);
+    expect(value(await scrape(), 'gitea_oauths')).toBe(1);
     expect(m.get('process_cpu_user_seconds_total')?.type).toBe('counter');
     expect(m.get('hearth_http_request_duration_seconds')?.type).toBe('histogram');
   });
