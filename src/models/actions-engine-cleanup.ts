@@ -36,6 +36,11 @@ export const artifactsToClean = (db: DB, now: number) =>
       eb('status', '=', 'pending-deletion'),
     ])).limit(1000).execute();
 
+/** Uploads still pending that nothing touched since `before`: their task is long gone. */
+export const abandonedUploads = (db: DB, before: number) =>
+  db.selectFrom('action_artifact').select(['id', 'run_id', 'storage_path']).where('status', '=', 'pending')
+    .where('updated_unix', '<', before).limit(1000).execute();
+
 export async function setArtifactStatus(db: DB, id: number, status: string, now: number): Promise<void> {
   await db.updateTable('action_artifact').set({ status, updated_unix: now }).where('id', '=', id).execute();
 }

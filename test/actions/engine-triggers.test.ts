@@ -140,7 +140,7 @@ describe('Actions triggers, webhooks, schedules and cron tasks', () => {
     expect((await runsOf(db(), id))[0]!.status).toBe('cancelled');
     expect(await cron('stop_zombie_tasks')).toBe('0 zombie task(s) stopped');
     expect(await cron('stop_endless_tasks')).toBe('0 endless task(s) stopped');
-    expect(await cron('cleanup_actions')).toMatch(/^logs of \d+ task\(s\) and \d+ artifact\(s\) removed$/);
+    expect(await cron('cleanup_actions')).toMatch(/^logs of \d+ task\(s\), \d+ artifact\(s\) and \d+ abandoned upload\(s\) removed$/);
     expect(await cron('start_schedule_tasks')).toMatch(/scheduled run\(s\) started/);
   });
 });

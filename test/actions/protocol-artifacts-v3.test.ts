@@ -278,6 +278,27 @@ describe('artifacts v3', () => {
     expect((await c.list()).status).toBe(404);
   });
 
+  it('cleanup_actions drops the chunks of uploads abandoned for longer than a task may run, and keeps fresh ones', async () => {
+    const c = client(task);
+    await upload(c, 'abandoned', files(), false);
+    const db = s.hearth.db;
+    const chunkDir = `${s.hearth.config.server.data_dir}/actions_artifacts/tmpv3/${task.runId}`;
+    const rows = await db.selectFrom('action_artifact').select(['id', 'status']).where('run_id', '=', task.runId).where('artifact_name', '=', 'abandoned').execute();
+    const chunksOf = (ids: number[]) => fs.readdirSync(chunkDir).filter((f) => ids.includes(Number(f.split('-')[0])));
+    expect(rows.map((r) => r.status)).toEqual(['pending', 'pending']);
+    expect(chunksOf(rows.map((r) => r.id)).length).toBeGreaterThan(0);
+    const fresh = await db.selectFrom('action_artifact').select('id').where('artifact_name', '=', 'unconfirmed').execute();
+    const freshChunks = chunksOf(fresh.map((r) => r.id));
+    expect(freshChunks.length).toBeGreaterThan(0);
+
+    await db.updateTable('action_artifact').set({ updated_unix: 1000 }).where('artifact_name', '=', 'abandoned').execute();
+    expect(await cleanupActions(db, { config: s.hearth.config, secret: s.hearth.secret })).toMatch(/ 2 abandoned upload\(s\) removed/);
+    expect(chunksOf(rows.map((r) => r.id))).toEqual([]);
+    expect(chunksOf(fresh.map((r) => r.id))).toEqual(freshChunks);
+    const after = await db.selectFrom('action_artifact').select('status').where('artifact_name', '=', 'abandoned').execute();
+    expect(after.map((r) => r.status)).toEqual(['expired', 'expired']);
+  });
+
   it('stops answering once the task is done; deleting the run drops the chunks left over', async () => {
     await runner.updateTask({ state: { id: task.id, result: Result.SUCCESS } }, runnerHeaders(reg));
     expect((await client(task).list()).status).toBe(401);

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Result } from '../../src/lib/actions-proto/runner/v1/messages_pb';
+import { cleanupActions } from '../../src/services/actions/maintenance';
 import { createRepo } from '../helpers/git';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import { queueRun, registrationToken, runnerClient, runnerHeaders, type RunnerClient } from './protocol-helpers';
@@ -80,6 +83,21 @@ describe('artifacts v4', () => {
     await fetch(`${signedUploadUrl}&comp=appendBlock`, { method: 'PUT', body: 'two' });
     const bad = await twirp('FinalizeArtifact', { ...ids.run(), name: 'logs', hash: { value: 'sha256:00' } });
     expect(bad.status).toBe(400);
+  });
+
+  it('cleanup_actions drops the blocks of an upload abandoned for longer than a task may run', async () => {
+    const db = s.hearth.db;
+    const logs = await db.selectFrom('action_artifact').select(['id', 'status']).where('artifact_name', '=', 'logs').executeTakeFirstOrThrow();
+    expect(logs.status).toBe('pending');
+    const blocks = path.join(s.hearth.config.server.data_dir, 'actions_artifacts', 'tmpv4', runId, String(logs.id));
+    expect(fs.readdirSync(blocks).length).toBeGreaterThan(0);
+    const deps = { config: s.hearth.config, secret: s.hearth.secret };
+    expect(await cleanupActions(db, deps)).toMatch(/ 0 abandoned upload/);
+    expect(fs.existsSync(blocks)).toBe(true);
+    await db.updateTable('action_artifact').set({ updated_unix: 1000 }).where('id', '=', logs.id).execute();
+    expect(await cleanupActions(db, deps)).toMatch(/ 1 abandoned upload/);
+    expect(fs.existsSync(blocks)).toBe(false);
+    expect((await db.selectFrom('action_artifact').select('status').where('id', '=', logs.id).executeTakeFirstOrThrow()).status).toBe('expired');
   });
 
   it('refuses a wrong token and another run', async () => {

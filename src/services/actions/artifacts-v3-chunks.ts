@@ -119,6 +119,11 @@ export function mergeChunks(config: Config, artifact: ActionArtifact): string | 
   return storagePath;
 }
 
+/** Drops the chunks of one artifact that was never confirmed. */
+export function removeArtifactChunks(config: Config, runId: number, artifactId: number): void {
+  for (const c of chunksOf(config, runId, artifactId)) fs.rmSync(c.file, { force: true });
+}
+
 /** Drops what is left of a run's v3 uploads (chunks of files never confirmed). */
 export function removeRunChunks(config: Config, runId: number): void {
   fs.rmSync(chunkDir(config, runId), { recursive: true, force: true });

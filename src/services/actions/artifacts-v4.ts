@@ -75,6 +75,11 @@ export async function verifySigned(db: DB, deps: V4Deps, endp: string, q: Signed
 const tmpDir = (config: Config, runId: number, artifactId: number) =>
   path.join(config.server.data_dir, 'actions_artifacts', 'tmpv4', String(runId), String(artifactId));
 
+/** Drops the blocks of an upload that was never finalized. */
+export function removeUploadBlocks(config: Config, runId: number, artifactId: number): void {
+  fs.rmSync(tmpDir(config, runId, artifactId), { recursive: true, force: true });
+}
+
 export async function createArtifact(db: DB, deps: V4Deps, c: V4Caller, name: string, expiresAt?: string): Promise<string> {
   if (!name || /[\\/":<>|*?\r\n]/.test(name)) throw new BadRequestError('invalid artifact name');
   const now = nowUnix();
