@@ -101,8 +101,12 @@ export async function runnerHasTask(db: DB, runnerId: number): Promise<boolean> 
 
 /** Changes whenever a job is queued or taken: what runners compare to skip a fetch (Gitea's tasks_version). */
 export async function tasksVersion(db: DB): Promise<number> {
-  const row = await db.selectFrom('action_run_job').select((eb) => [eb.fn.max('updated_unix').as('u'), eb.fn.max('id').as('i')])
-    .executeTakeFirst();
+  // Two scalar subqueries, not max() twice in one select: SQLite reads a lone max() off the end of
+  // an index, while two in one select walk the whole table (every fetch of every runner).
+  const row = await db.selectNoFrom((eb) => [
+    eb.selectFrom('action_run_job').select((e) => e.fn.max('updated_unix').as('u')).as('u'),
+    eb.selectFrom('action_run_job').select((e) => e.fn.max('id').as('i')).as('i'),
+  ]).executeTakeFirst();
   return Number(row?.u ?? 0) * 1000 + (Number(row?.i ?? 0) % 1000);
 }
 
