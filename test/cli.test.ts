@@ -277,6 +277,19 @@ describe('hearth CLI: commands and options', () => {
     expect(await web.stop()).toBe(0);
   }, 120_000);
 
+  it('admin repo-sync-releases and admin regenerate hooks|keys', () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    const sync = hearth(d, 'admin', 'repo-sync-releases');
+    expect(sync.code, sync.err).toBe(0);
+    expect(sync.out).toBe('Synchronizing repository releases (this may take a while)\nSynchronized 0 repositories: 0 releases followed their tags\n');
+    const hooks = hearth(d, 'admin', 'regenerate', 'hooks');
+    expect(hooks.out).toMatch(/^hook scripts in \S+ are up to date\n$/);
+    expect(fs.existsSync(path.join(/^hook scripts in (\S+)/.exec(hooks.out)![1]!, 'pre-receive'))).toBe(true);
+    expect(hearth(d, 'admin', 'regenerate', 'keys').out).toMatch(/nothing to regenerate/);
+    expectOneLineFailure(hearth(d, 'admin', 'regenerate', 'certs'), /unknown target 'certs': hooks or keys/);
+  });
+
   it('admin user must-change-password sets and unsets the flag for named users or all', () => {
     const d = tmp();
     expect(hearth(d, 'migrate').code).toBe(0);

@@ -12,6 +12,7 @@ import { isEmptyScope, parseScopes } from '../lib/scopes';
 import { CliError, existingInstanceConfig, withCommonOptions, type CommonOptions } from './options';
 import { badgeCommands } from './admin-badge';
 import { advisoryCommands } from './admin-advisories';
+import { repoAdminCommands } from './admin-repos';
 
 /**
  * Opens an existing, up-to-date database for one command, closing it whatever happens. As
@@ -229,4 +230,5 @@ export function adminCommands(program: Command): void {
     .action(mustChangePasswordCommand);
   badgeCommands(admin);
   advisoryCommands(admin);
+  repoAdminCommands(admin);
 }

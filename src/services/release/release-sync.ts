@@ -2,7 +2,9 @@ import type { DB } from '../../db/connect';
 import type { RefUpdate } from '../../git/hooks';
 import { countCommits } from '../../git/log';
 import { getTag as readTag, refTarget } from '../../git/refs';
-import { deleteReleaseRow, releaseRowsOfTags, updateReleaseRow } from '../../models/release';
+import { deleteReleaseRow, releaseRowsOfTags, taggedReleaseRows, updateReleaseRow } from '../../models/release';
+import { repoDir } from '../../git/repo';
+import { listRepoLocations } from '../../models/repo-counters';
 import { syncReleaseCounter } from './releases';
 
 // Releases follow tags moved by a push (Gitea's PushUpdateAddTags / PushUpdateDeleteTags): a
@@ -46,4 +48,35 @@ export async function syncReleasesAfterPush(db: DB, repoId: number, dir: string,
     }
     await syncReleaseCounter(trx, repoId);
   });
+}
+
+const ZERO = '0'.repeat(40);
+
+/**
+ * Gitea's SyncReleasesWithTags (`admin repo-sync-releases`): every release checked against its tag
+ * in git, for tags moved or deleted behind hearth's back (a restored or hand-edited repository).
+ * Only releases whose tag moved or went change (as after a push); returns how many.
+ */
+export async function resyncReleases(db: DB, repoId: number, dir: string): Promise<number> {
+  const updates: RefUpdate[] = [];
+  for (const row of await taggedReleaseRows(db, repoId)) {
+    const tag = await readTag(dir, row.tag_name);
+    if (tag ? tag.commit !== row.sha1 : !row.is_draft) updates.push({ ref: `${TAG_PREFIX}${row.tag_name}`, oldId: row.sha1 || ZERO, newId: tag?.commit ?? ZERO });
+  }
+  await syncReleasesAfterPush(db, repoId, dir, updates);
+  return updates.length;
+}
+
+/** resyncReleases for every repository; one that fails (no directory, say) is named and the others go on. */
+export async function resyncAllReleases(db: DB, repoRoot: string): Promise<{ repos: number; changed: number; failed: string[] }> {
+  const out = { repos: 0, changed: 0, failed: [] as string[] };
+  for (const r of await listRepoLocations(db)) {
+    try {
+      out.changed += await resyncReleases(db, r.id, repoDir(repoRoot, r.ownerName, r.name));
+      out.repos++;
+    } catch (err) {
+      out.failed.push(`${r.ownerName}/${r.name}: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  return out;
 }
