@@ -158,6 +158,25 @@ describe('hearth doctor (CLI)', () => {
     expect(fs.existsSync(path.join(empty, 'none'))).toBe(false);
   });
 
+  it('takes Gitea\'s form: doctor check [--all] [--run a,b] [--list] [--fix]', () => {
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-doctor-'));
+    dirs.push(d);
+    const list = doctor(d, '--list');
+    expect(list.code).toBe(0);
+    expect(list.lines).toEqual(['database-version', 'database-integrity', 'foreign-keys', 'repository-directories', 'orphan-directories',
+      'git-fsck', 'branch-rows', 'repository-counters', 'attachment-files', 'avatar-files', 'package-blob-files']);
+    expect(runHearthSync(['migrate', '--data', d]).code).toBe(0);
+    const some = runHearthSync(['doctor', 'check', '--run', 'branch-rows,foreign-keys', '--data', d]);
+    expect(some.code, some.err).toBe(0);
+    expect(some.out.trim().split('\n')).toEqual(['[ok] foreign-keys', '[ok] branch-rows']);
+    const all = runHearthSync(['doctor', 'check', '--all', '--data', d]);
+    expect(all.out.trim().split('\n')).toHaveLength(list.lines.length);
+    const unknown = runHearthSync(['doctor', 'check', '--run', 'nope', '--data', d]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err.trim()).toMatch(/^hearth: unknown check nope; the checks are: database-version, /);
+    expect(runHearthSync(['doctor', 'recreate-table', '--data', d]).err).toMatch(/unknown doctor command 'recreate-table'/);
+  });
+
   // One instance for the whole story: filled by a real server, stopped, then damaged step by step.
   it('finds and fixes the damage done to a data dir a server left', async () => {
     const s = await startTestServer();

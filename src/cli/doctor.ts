@@ -7,7 +7,7 @@ import { pidFileOf } from '../server';
 import { parseDuration } from '../services/cron/duration';
 import { CliError, existingInstanceConfig, withCommonOptions, type CommonOptions } from './options';
 
-type DoctorOptions = CommonOptions & { fix?: boolean };
+type DoctorOptions = CommonOptions & { fix?: boolean; list?: boolean; all?: boolean; run?: string[] };
 
 /** The name of this run's orphan directory: 20261125T021500Z. */
 const stampOf = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -25,7 +25,26 @@ function lockForFix(config: Config): PidLock {
   }
 }
 
-async function runDoctorCommand(opts: DoctorOptions): Promise<void> {
+/** The checks --run names (Gitea's `doctor check --run a,b`); every check without it. */
+function selectedChecks(names: string[], opts: DoctorOptions): string[] | undefined {
+  if (!opts.run?.length || opts.all) return undefined;
+  const wanted = opts.run.flatMap((r) => r.split(',')).map((r) => r.trim()).filter(Boolean);
+  const unknown = wanted.filter((w) => !names.includes(w));
+  if (unknown.length) throw new CliError(`unknown check ${unknown.join(', ')}; the checks are: ${names.join(', ')}`);
+  return wanted;
+}
+
+async function runDoctorCommand(action: string | undefined, opts: DoctorOptions): Promise<void> {
+  // `hearth doctor check ...` as Gitea's `gitea doctor check ...`; plain `hearth doctor` alike.
+  if (action !== undefined && action !== 'check') throw new CliError(`unknown doctor command '${action}' (try 'hearth doctor check')`);
+  // The checks load for this command only, not with every start of the server.
+  const { DOCTOR_CHECKS, formatResult, healthy, runDoctor } = await import('../services/doctor/doctor');
+  const names = DOCTOR_CHECKS.map((c) => c.name);
+  if (opts.list) {
+    for (const name of names) console.log(name);
+    return;
+  }
+  const only = selectedChecks(names, opts);
   // Checking must never bring a fresh database into being (openDatabase would create the file).
   const config = existingInstanceConfig(opts);
   const lock = opts.fix ? lockForFix(config) : null;
@@ -33,8 +52,6 @@ async function runDoctorCommand(opts: DoctorOptions): Promise<void> {
     file: config.database.path, busyTimeout: config.database.busy_timeout, cacheDir: path.join(config.server.data_dir, 'cache'),
   });
   try {
-    // The checks load for this command only, not with every start of the server.
-    const { formatResult, healthy, runDoctor } = await import('../services/doctor/doctor');
     const results = await runDoctor(db, {
       config,
       fix: Boolean(opts.fix),
@@ -42,7 +59,7 @@ async function runDoctorCommand(opts: DoctorOptions): Promise<void> {
       fsckTimeoutMs: parseDuration(config.cron.repo_health_check?.timeout ?? '360s'),
       stamp: stampOf(new Date()),
       signal: new AbortController().signal,
-    }, (r) => { for (const line of formatResult(r)) console.log(line); });
+    }, (r) => { for (const line of formatResult(r)) console.log(line); }, only);
     if (!healthy(results)) process.exitCode = 1;
   } finally {
     await db.destroy();
@@ -52,7 +69,11 @@ async function runDoctorCommand(opts: DoctorOptions): Promise<void> {
 
 export function doctorCommand(program: Command): void {
   withCommonOptions(program.command('doctor')
-    .description('check the database, repositories and stored files; --fix repairs what is safe (with the server stopped)'))
+    .description('check the database, repositories and stored files; --fix repairs what is safe (with the server stopped)')
+    .argument('[check]', 'optional, as in Gitea\'s `doctor check`'))
     .option('--fix', 'repair what is safe: branch rows, counters, orphan directories (moved aside, never deleted)')
+    .option('--list', 'list the checks and exit')
+    .option('--run <checks...>', 'run only these checks (comma-separated or repeated)')
+    .option('--all', 'run every check (the default)')
     .action(runDoctorCommand);
 }

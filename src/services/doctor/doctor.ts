@@ -20,12 +20,15 @@ export const DOCTOR_CHECKS: DoctorCheck[] = [
 ];
 
 /**
- * Runs every check in turn, handing each result to `report` as soon as it is known (git fsck of
- * many repositories takes a while). A check that fails outright is a problem, not the end of the run.
+ * Runs every check (or those named in `only`) in turn, handing each result to `report` as soon as
+ * it is known (git fsck of many repositories takes a while). A check that fails outright is a
+ * problem, not the end of the run.
  */
-export async function runDoctor(db: DB, ctx: DoctorContext, report: (r: CheckResult) => void = () => {}): Promise<CheckResult[]> {
+export async function runDoctor(
+  db: DB, ctx: DoctorContext, report: (r: CheckResult) => void = () => {}, only?: readonly string[],
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
-  for (const check of DOCTOR_CHECKS) {
+  for (const check of DOCTOR_CHECKS.filter((c) => !only || only.includes(c.name))) {
     let result: CheckResult;
     try {
       result = { name: check.name, ...(await check.run(db, ctx)) };
