@@ -196,3 +196,30 @@ describe('hearth dump and restore', () => {
     expect(fs.existsSync(target)).toBe(false);
   }, 120_000);
 });
+
+describe('hearth dump with gitea dump\'s flags', () => {
+  it('takes Gitea\'s names for the same choices and refuses, in one line, what hearth cannot do', async () => {
+    const data = path.join(tmp('hearth-dump-flags-'), 'data');
+    expect((await hearth('migrate', '--data', data)).code).toBe(0);
+    const out = path.join(tmp('hearth-dump-flags-out-'), 'gitea-style.tar');
+    const r = await hearth('dump', '--data', data, '-f', out, '--type', 'tar', '-R', '--skip-attachment-data', '--skip-package-data', '--skip-lfs-data', '--skip-log', '--skip-index');
+    expect(r.code, r.err).toBe(0);
+    const names = spawnSync('tar', ['-tf', out], { encoding: 'utf8' }).stdout.trim().split('\n');
+    expect(names[0]).toBe('hearth.db');
+    expect(names.some((n) => n.startsWith('repositories/'))).toBe(false);
+    const manifest = spawnSync('tar', ['-xOf', out, 'manifest.json'], { encoding: 'utf8' }).stdout;
+    expect(JSON.parse(manifest)).toMatchObject({ skipped: expect.arrayContaining(['repos', 'attachments', 'packages']) });
+    for (const [args, message] of [
+      [['--type', 'zip'], /--type zip: hearth writes tar and tar.gz archives/],
+      [['--skip-db'], /the database is what a dump is for/],
+      [['--skip-package-data'], /share one blob store/],
+      [['-f', `${out}.gz`, '--type', 'tar'], /does not match the archive's name/],
+      [['-f', out, '-o', out], /--file and --output name the same archive/],
+    ] as const) {
+      const refused = await hearth('dump', '--data', data, ...args);
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.err.trim()).toMatch(message);
+      expect(refused.err.trim().split('\n')).toHaveLength(1);
+    }
+  }, 60_000);
+});
