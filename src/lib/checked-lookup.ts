@@ -1,10 +1,13 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
-import type { buildConnector } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
+import { undici } from './lazy-require';
 
-// The one allowlist check for outgoing requests (webhooks, federation): made on the address the
-// connection actually uses, so a name that resolves to a forbidden address is refused too.
+// The one allowlist check for outgoing requests (webhooks, federation, migrations and mirrors):
+// made on the address each connection actually uses, so a name that resolves to a forbidden
+// address is refused, and so is an IP literal, wherever the URL came from (a redirect, an LFS
+// action or attachment link a migration source hands out).
 
 export type Allows = (host: string, ip: string) => boolean;
 export type Refusal = (host: string, addresses: string[]) => string;
@@ -29,20 +32,20 @@ function literalHostRefusal(allows: Allows, refusal: Refusal, hostname: string):
   return !net.isIP(host) || allows(host, host) ? '' : refusal(host, [host]);
 }
 
-/** The IP literal a URL names, checked before a request is sent ('' = allowed or a name). */
-export function literalRefusal(allows: Allows, refusal: Refusal, url: string): string {
-  return literalHostRefusal(allows, refusal, new URL(url).hostname);
-}
-
-/**
- * An undici connector that checks IP literals where the connection is made: for clients that
- * follow addresses handed to them (a migration source's LFS and attachment links), where no
- * check before sending sees every URL.
- */
-export function literalCheckedConnector(connector: buildConnector.connector, allows: Allows, refusal: Refusal): buildConnector.connector {
+/** An undici connector that checks IP literals where the connection is made. */
+function literalCheckedConnector(connector: buildConnector.connector, allows: Allows, refusal: Refusal): buildConnector.connector {
   return (opts, callback) => {
     const refused = literalHostRefusal(allows, refusal, opts.hostname);
     if (refused) callback(new Error(refused), null);
     else connector(opts, callback);
   };
+}
+
+export type AllowlistAgentOptions = { rejectUnauthorized?: boolean; connections?: number; keepAliveTimeout?: number };
+
+/** An undici Agent whose every connection passes the allowlist: names at lookup, IP literals at connect. */
+export function allowlistAgent(allows: Allows, refusal: Refusal, o: AllowlistAgentOptions = {}): Dispatcher {
+  const { Agent, buildConnector } = undici();
+  const connector = buildConnector({ lookup: checkedLookup(allows, refusal), rejectUnauthorized: o.rejectUnauthorized ?? true });
+  return new Agent({ connect: literalCheckedConnector(connector, allows, refusal), connections: o.connections, keepAliveTimeout: o.keepAliveTimeout });
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Config } from '../../config/schema';
-import { checkedLookup, literalRefusal } from '../../lib/checked-lookup';
+import { allowlistAgent } from '../../lib/checked-lookup';
 import { ForbiddenError } from '../../lib/errors';
 import { hostMatcher } from '../../lib/host-matcher';
 import { undici } from '../../lib/lazy-require';
@@ -58,14 +58,11 @@ async function fetchPublicKey(config: Config, keyId: string): Promise<crypto.Key
   const matcher = hostMatcher(config.federation.allowed_host_list);
   const allows = (h: string, ip: string) => matcher.allows(h, ip);
   const refusal = (host: string, addrs: string[]) => `the key's host ${host} (${addrs.join(', ')}) is not allowed by [federation] allowed_host_list`;
-  const literal = literalRefusal(allows, refusal, url.href);
-  if (literal) throw refused(literal);
   const fetchUrl = new URL(url.href);
   fetchUrl.hash = '';
-  const { Agent, request } = undici();
-  const agent = new Agent({ connect: { lookup: checkedLookup(allows, refusal) } });
+  const agent = allowlistAgent(allows, refusal);
   try {
-    const res = await request(fetchUrl, {
+    const res = await undici().request(fetchUrl, {
       dispatcher: agent, headers: { accept: ACTIVITY_JSON }, headersTimeout: FETCH_TIMEOUT_MS, bodyTimeout: FETCH_TIMEOUT_MS,
     }).catch((e: Error) => { throw refused(`fetching ${fetchUrl.href}: ${e.message}`); });
     if (res.statusCode !== 200) { await res.body.dump(); throw refused(`fetching ${fetchUrl.href} answered ${res.statusCode}`); }

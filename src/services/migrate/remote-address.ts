@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Dispatcher } from 'undici';
-import { undici } from '../../lib/lazy-require';
 import type { Config } from '../../config/schema';
 import type { User } from '../../db/schema';
 import { InvalidError } from '../../lib/errors';
-import { checkedLookup, literalCheckedConnector } from '../../lib/checked-lookup';
+import { allowlistAgent } from '../../lib/checked-lookup';
 import { hostMatcher, normalizeIp } from '../../lib/host-matcher';
 
 // Where migrations and mirrors may connect ([migrations], as Gitea's IsMigrateURLAllowed):
@@ -116,10 +115,7 @@ export function migrationDispatcher(config: Config): Dispatcher {
   let agent = dispatchers.get(config);
   if (agent) return agent;
   const rules = migrationRules(config);
-  const { Agent, buildConnector } = undici();
-  const allows = (host: string, ip: string) => rules.allows(host, ip);
-  const connect = literalCheckedConnector(buildConnector({ lookup: checkedLookup(allows, () => DISALLOWED) }), allows, () => DISALLOWED);
-  agent = new Agent({ connect, keepAliveTimeout: 10_000, connections: 8 });
+  agent = allowlistAgent((host, ip) => rules.allows(host, ip), () => DISALLOWED, { keepAliveTimeout: 10_000, connections: 8 });
   dispatchers.set(config, agent);
   return agent;
 }

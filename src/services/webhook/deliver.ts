@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { HookTask, Webhook } from '../../db/schema';
-import { checkedLookup, literalRefusal } from '../../lib/checked-lookup';
+import { allowlistAgent } from '../../lib/checked-lookup';
 import { undici } from '../../lib/lazy-require';
 import { hostMatcher, type HostMatcher } from '../../lib/host-matcher';
 import { getHookTask, recordHookDelivery } from '../../models/hook-task';
@@ -27,10 +27,9 @@ const refusal = (host: string, addresses: string[]) =>
   `webhook can only call allowed HTTP servers (check your [webhook] allowed_host_list setting), deny '${host}(${addresses.join(', ')})'`;
 
 function dispatcherOf(config: Config, matcher: HostMatcher): Dispatcher {
-  const connect = { lookup: checkedLookup((h, ip) => matcher.allows(h, ip), refusal), rejectUnauthorized: !config.webhook.skip_tls_verify };
-  const { Agent, ProxyAgent } = undici();
-  if (config.webhook.proxy_url) return new ProxyAgent({ uri: config.webhook.proxy_url, requestTls: { rejectUnauthorized: !config.webhook.skip_tls_verify } });
-  return new Agent({ connect, keepAliveTimeout: 10_000, connections: 16 });
+  const rejectUnauthorized = !config.webhook.skip_tls_verify;
+  if (config.webhook.proxy_url) return new (undici().ProxyAgent)({ uri: config.webhook.proxy_url, requestTls: { rejectUnauthorized } });
+  return allowlistAgent((h, ip) => matcher.allows(h, ip), refusal, { rejectUnauthorized, keepAliveTimeout: 10_000, connections: 16 });
 }
 
 const hmac = (algo: 'sha1' | 'sha256', secret: string, body: string) => (secret ? crypto.createHmac(algo, secret).update(body).digest('hex') : '');
@@ -55,12 +54,10 @@ function headersOf(task: HookTask, hook: Webhook, secret: string, authorization:
 
 type Sent = { status: number; headers: Record<string, string>; body: string; error: string };
 
-type Sender = { dispatcher: () => Dispatcher; matcher: HostMatcher; config: Config };
+type Sender = { dispatcher: () => Dispatcher; config: Config };
 
-async function send({ dispatcher, matcher, config }: Sender, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Sent> {
+async function send({ dispatcher, config }: Sender, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Sent> {
   const timeout = config.webhook.deliver_timeout * 1000;
-  const refused = config.webhook.proxy_url ? '' : literalRefusal((h, ip) => matcher.allows(h, ip), refusal, url);
-  if (refused) return { status: 0, headers: {}, body: '', error: refused };
   try {
     const res = await undici().request(url, {
       method: method as Dispatcher.HttpMethod, headers, body, dispatcher: dispatcher(), headersTimeout: timeout, bodyTimeout: timeout,
@@ -89,7 +86,7 @@ export function deliverJob(db: DB, config: Config, instanceSecret: string) {
   const matcher = hostMatcher(config.webhook.allowed_host_list);
   // Made with the first delivery: undici loads then, not at start.
   let dispatcher: Dispatcher | undefined;
-  const sender: Sender = { dispatcher: () => (dispatcher ??= dispatcherOf(config, matcher)), matcher, config };
+  const sender: Sender = { dispatcher: () => (dispatcher ??= dispatcherOf(config, matcher)), config };
   return async (payload: unknown, ctx: JobContext): Promise<void> => {
     const task = await getHookTask(db, (payload as DeliverJob).taskId);
     const hook = task && (await getWebhookById(db, task.hook_id));
