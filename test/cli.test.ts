@@ -327,6 +327,24 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     expect(fs.existsSync(path.join(d, 'hearth.pid'))).toBe(false);
   });
 
+  it('a SIGTERM as soon as the server answers stops it gracefully (regression: it was killed while still starting)', async () => {
+    const d = tmp();
+    expect(hearth(d, 'migrate').code).toBe(0);
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as net.AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const web = startWeb(d, String(port));
+    // Straight after the first answer: the first admin, the jobs, cron and the runner may still be starting.
+    for (const end = Date.now() + 20_000; !(await fetch(`http://127.0.0.1:${port}/api/v1/version`).catch(() => null))?.ok;) {
+      if (Date.now() > end) throw new Error('no answer');
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    expect(await web.stop(), web.output()).toBe(0);
+    expect(web.output()).toContain('shutting down');
+    expect(fs.existsSync(path.join(d, 'hearth.pid'))).toBe(false);
+  });
+
   it('a data directory under a file is one line naming ENOTDIR, not ENOENT', () => {
     const file = path.join(tmp(), 'a-file');
     fs.writeFileSync(file, '');

@@ -13,6 +13,7 @@ export async function runWeb(opts: WebOptions, cmd: Command): Promise<void> {
   // `web` is the default command: commander hands it whatever word it did not know.
   if (cmd.args.length) throw unknownCommand(cmd.args[0]!, cmd.parent ?? cmd);
   const config = configFrom(opts);
+  const early = signalsWhileStarting();
   const running = await startServer(config).catch((err: unknown) => { throw startupFailure(err, config); });
   const { log } = running.hearth;
   if (running.initialAdmin) {
@@ -22,10 +23,32 @@ export async function runWeb(opts: WebOptions, cmd: Command): Promise<void> {
   }
   log.info({ url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir }, 'hearth listening');
   startupDone();
-  stopOnSignals(running);
+  stopOnSignals(running, early.take());
 }
 
-function stopOnSignals(running: RunningServer): void {
+/**
+ * SIGINT/SIGTERM while the server starts: the server answers as soon as it listens, before the
+ * first admin, the jobs, cron and the runner are up, and Node's default there killed it mid-start
+ * (log lines lost, requests cut). The signal is kept and acted on once the start is done; a
+ * second one exits at once.
+ */
+function signalsWhileStarting(): { take(): string | null } {
+  let got: string | null = null;
+  const handlers = { SIGINT: () => record('SIGINT'), SIGTERM: () => record('SIGTERM') };
+  const record = (signal: string) => {
+    if (got) process.exit(1);
+    got = signal;
+  };
+  for (const [signal, fn] of Object.entries(handlers)) process.on(signal, fn);
+  return {
+    take: () => {
+      for (const [signal, fn] of Object.entries(handlers)) process.off(signal, fn);
+      return got;
+    },
+  };
+}
+
+function stopOnSignals(running: RunningServer, pending: string | null): void {
   const { log } = running.hearth;
   let stopping = false;
   const stop = (signal: string) => {
@@ -41,6 +64,7 @@ function stopOnSignals(running: RunningServer): void {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('uncaughtException', fatalHandler(log, 'uncaught exception'));
   process.on('unhandledRejection', fatalHandler(log, 'unhandled promise rejection'));
+  if (pending) stop(pending);
 }
 
 /**
