@@ -1,11 +1,12 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git, gitTry } from './helpers/git';
 import { basicHeader } from './helpers/server';
-import { killHard, runHearth, startHearthProcess } from './helpers/process';
+import { hearthCommand, killHard, runHearth, startHearthProcess } from './helpers/process';
 
 // `hearth dump` while the server serves and 4 clients push and open issues, then `hearth
 // restore` into a new directory: the restored server answers as the original did at the dump.
@@ -222,4 +223,49 @@ describe('hearth dump with gitea dump\'s flags', () => {
       expect(refused.err.trim().split('\n')).toHaveLength(1);
     }
   }, 60_000);
+});
+
+describe('hearth dump and restore interrupted', () => {
+  /** Runs hearth with TMPDIR of its own; `signal` is sent once `ready` holds; resolves with the exit and stderr. */
+  async function interrupted(args: string[], tmpDir: string, ready: () => boolean) {
+    const child = spawn(...hearthCommand(args), { env: { ...process.env, TMPDIR: tmpDir } });
+    let err = '';
+    child.stderr.on('data', (b) => { err += b; });
+    child.stdout.resume();
+    const exit = new Promise<number | null>((r) => child.on('exit', r));
+    for (const end = Date.now() + 60_000; !ready();) {
+      if (Date.now() > end || child.exitCode !== null) throw new Error(`never ready: ${err}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    child.kill('SIGINT');
+    return { code: await exit, err };
+  }
+
+  it('Ctrl-C during a dump leaves no partial archive nor database copy; during a restore, no half-restored directory', async () => {
+    const data = path.join(tmp('hearth-int-'), 'data');
+    expect((await hearth('migrate', '--data', data)).code).toBe(0);
+    // Incompressible, so that writing and reading it takes a while.
+    const big = path.join(data, 'attachments', 'ab', 'cd', 'abcd0000-0000-4000-8000-000000000000');
+    fs.mkdirSync(path.dirname(big), { recursive: true });
+    fs.writeFileSync(big, crypto.randomBytes(120 * 1024 * 1024));
+    const tmpDir = tmp('hearth-int-tmp-');
+    const archive = path.join(tmp('hearth-int-out-'), 'backup.tar.gz');
+    const partial = `${archive}.partial`;
+
+    const dump = await interrupted(['dump', '--data', data, '-o', archive], tmpDir,
+      () => (fs.statSync(partial, { throwIfNoEntry: false })?.size ?? 0) > 2 * 1024 * 1024);
+    expect(dump.code, dump.err).toBe(1);
+    expect(dump.err).toMatch(/dump failed: interrupted \(SIGINT\)/);
+    expect(fs.existsSync(partial)).toBe(false);
+    expect(fs.existsSync(archive)).toBe(false);
+    expect(fs.readdirSync(tmpDir).filter((n) => n.startsWith('hearth-'))).toEqual([]); // tsx keeps its own cache there
+
+    expect((await hearth('dump', '--data', data, '-o', archive)).code).toBe(0);
+    const target = path.join(tmp('hearth-int-dst-'), 'data');
+    const restore = await interrupted(['restore', archive, '--data', target], tmpDir,
+      () => fs.existsSync(path.join(target, 'hearth.db')));
+    expect(restore.code, restore.err).toBe(1);
+    expect(restore.err).toMatch(/restore interrupted \(SIGINT\): nothing was left behind/);
+    expect(fs.existsSync(target)).toBe(false);
+  }, 120_000);
 });

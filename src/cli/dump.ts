@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import { interruptible } from './interrupt';
 import { configFrom, CliError, type CommonOptions } from './options';
 
 type DumpOptions = CommonOptions & {
@@ -73,7 +74,7 @@ export function dumpCommand(program: Command): void {
       try {
         // The backup code loads for this command only, not with every start of the server.
         const { dumpInstance } = await import('../services/backup/dump');
-        await dumpInstance(config, output, skip);
+        await interruptible((signal) => dumpInstance(config, output, skip, process.stderr, signal));
       } catch (err) {
         throw new CliError(`dump failed: ${(err as Error).message}`);
       }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { interruptible } from './interrupt';
 import { configFrom, CliError, type CommonOptions } from './options';
 
 export function restoreCommand(program: Command): void {
@@ -13,9 +14,10 @@ export function restoreCommand(program: Command): void {
         import('../services/backup/restore'), import('../services/backup/extract'),
       ]);
       try {
-        await restoreInstance(configFrom(opts), file);
+        await interruptible((signal) => restoreInstance(configFrom(opts), file, process.stderr, signal));
       } catch (err) {
         if (err instanceof RestoreRefused || err instanceof ArchiveError) throw new CliError(err.message);
+        if (err instanceof Error && /^interrupted \(/.test(err.message)) throw new CliError(`restore ${err.message}: nothing was left behind`);
         throw err;
       }
     });

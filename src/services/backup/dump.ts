@@ -61,7 +61,9 @@ function openOutput(output: string): Output {
  * repositories as recorded right after it, the secret key, the config file, attachments,
  * avatars and package blobs, and last a manifest with each entry's size and sha256.
  */
-export async function dumpInstance(config: Config, output: string, skip: DumpSkip, err: NodeJS.WriteStream = process.stderr): Promise<DumpResult> {
+export async function dumpInstance(
+  config: Config, output: string, skip: DumpSkip, err: NodeJS.WriteStream = process.stderr, signal?: AbortSignal,
+): Promise<DumpResult> {
   const started = Date.now();
   if (!fs.existsSync(config.database.path)) throw new Error(`no database at ${config.database.path}: nothing to dump`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-dump-'));
@@ -69,6 +71,7 @@ export async function dumpInstance(config: Config, output: string, skip: DumpSki
   try {
     const dbCopy = path.join(tmp, 'hearth.db');
     await backupDatabase(config, dbCopy);
+    signal?.throwIfAborted();
     const facts = readCopyFacts(config, dbCopy);
     // The repositories of the database copy, their refs recorded at once after it.
     // Each repository's wiki (<name>.wiki.git beside it) is a repository of the archive too.
@@ -79,8 +82,10 @@ export async function dumpInstance(config: Config, output: string, skip: DumpSki
     const progress = new Progress(all.length + snaps.length + 1, all.reduce((n, f) => n + f.size, 0), err);
     const tar = new TarWriter(out.stream);
     const entries: ManifestEntry[] = [];
+    // An interrupted dump stops between two chunks: the partial archive and the copy go (below).
     const put = async (f: PlannedFile) => {
-      const e = await writeFile(tar, f, progress);
+      signal?.throwIfAborted();
+      const e = await writeFile(tar, f, progress, signal);
       if (e) entries.push(e);
     };
     for (const f of plan.head) await put(f);
@@ -132,7 +137,7 @@ function planFiles(config: Config, dbCopy: string, snaps: RepoSnapshot[], skip: 
   return { head, repoFiles, data };
 }
 
-async function writeFile(tar: TarWriter, f: PlannedFile, progress: Progress): Promise<ManifestEntry | null> {
+async function writeFile(tar: TarWriter, f: PlannedFile, progress: Progress, signal?: AbortSignal): Promise<ManifestEntry | null> {
   let fd = f.fd;
   let own = false;
   if (fd === undefined) {
@@ -141,7 +146,7 @@ async function writeFile(tar: TarWriter, f: PlannedFile, progress: Progress): Pr
   try {
     // Entries are immutable once in place (objects, blobs, attachments): the size now is final.
     const size = fs.fstatSync(fd).size;
-    const sha256 = await tar.file(f.name, fd, size, f.mode, f.mtime, (n) => progress.add(n));
+    const sha256 = await tar.file(f.name, fd, size, f.mode, f.mtime, (n) => { signal?.throwIfAborted(); progress.add(n); });
     progress.item();
     return { path: f.name, size, sha256 };
   } finally {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { Transform, type Readable } from 'node:stream';
+import { addAbortSignal, Transform, type Readable } from 'node:stream';
 import type { Config } from '../../config/schema';
 import { CONFIG_ENTRY, DATA_SECTIONS, DB_ENTRY, MANIFEST, REPOS_PREFIX, SECRET_ENTRY, parseManifest, type DumpManifest, type ManifestEntry } from './manifest';
 import type { Progress } from './progress';
@@ -28,7 +28,7 @@ export function targetOf(config: Config, name: string): string | null {
 }
 
 /** The archive's tar stream (gunzipped when it is gzip), counting the bytes read from disk. */
-function openArchive(file: string, progress: Progress): Readable {
+function openArchive(file: string, progress: Progress, signal?: AbortSignal): Readable {
   const fd = fs.openSync(file, 'r');
   const magic = Buffer.alloc(2);
   fs.readSync(fd, magic, 0, 2, 0);
@@ -36,7 +36,8 @@ function openArchive(file: string, progress: Progress): Readable {
   const counted = fs.createReadStream(file, { highWaterMark: 1024 * 1024 }).pipe(new Transform({
     transform(chunk: Buffer, _enc, done) { progress.add(chunk.length); done(null, chunk); },
   }));
-  return magic[0] === 0x1f && magic[1] === 0x8b ? counted.pipe(zlib.createGunzip()) : counted;
+  const read = magic[0] === 0x1f && magic[1] === 0x8b ? counted.pipe(zlib.createGunzip()) : counted;
+  return signal ? addAbortSignal(signal, read) : read;
 }
 
 /**
@@ -44,10 +45,10 @@ function openArchive(file: string, progress: Progress): Readable {
  * the result against the manifest: every listed entry present with its size and sha256, nothing
  * unlisted. Returns the manifest; throws ArchiveError on any difference.
  */
-export async function extractArchive(config: Config, file: string, progress: Progress): Promise<DumpManifest> {
+export async function extractArchive(config: Config, file: string, progress: Progress, signal?: AbortSignal): Promise<DumpManifest> {
   const seen = new Map<string, ManifestEntry>();
   let manifestText: string | null = null;
-  const input = openArchive(file, progress);
+  const input = openArchive(file, progress, signal);
   const onEntry = (e: TarEntry): EntrySink | null => {
     if (e.name === MANIFEST && e.type === 'file') {
       const parts: Buffer[] = [];
@@ -64,6 +65,7 @@ export async function extractArchive(config: Config, file: string, progress: Pro
   try {
     await readTar(input, onEntry);
   } catch (err) {
+    if (signal?.aborted) throw signal.reason;
     if (err instanceof ArchiveError) throw err;
     throw new ArchiveError(`cannot read ${file}: ${(err as Error).message}`);
   }

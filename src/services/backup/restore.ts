@@ -44,7 +44,9 @@ function cleanUp(config: Config, existed: Set<string>): void {
  * scripts as the server does, and brings branch rows in line with the restored refs (recorded
  * just after the database copy, so a push that landed in between is not lost to the lists).
  */
-export async function restoreInstance(config: Config, file: string, err: NodeJS.WriteStream = process.stderr): Promise<RestoreResult> {
+export async function restoreInstance(
+  config: Config, file: string, err: NodeJS.WriteStream = process.stderr, signal?: AbortSignal,
+): Promise<RestoreResult> {
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw new RestoreRefused(`${file}: no such archive`);
   checkTargets(config);
   const existed = new Set([config.server.data_dir, config.repository.root].filter((d) => fs.existsSync(d)));
@@ -52,7 +54,9 @@ export async function restoreInstance(config: Config, file: string, err: NodeJS.
   const progress = new Progress(0, fs.statSync(file).size, err);
   try {
     fs.mkdirSync(config.server.data_dir, { recursive: true });
-    const manifest = await extractArchive(config, file, progress);
+    // An interrupted restore undoes itself below, as a failed one: no half-restored data directory.
+    const manifest = await extractArchive(config, file, progress, signal);
+    signal?.throwIfAborted();
     const unknown = manifest.migrations.filter((m) => !(m in migrations));
     if (unknown.length) throw new ArchiveError(`the dump was made by a newer hearth (${manifest.hearth_version}; unknown migration ${unknown[0]}): restore it with that version`);
     for (const prefix of manifest.repositories) {

@@ -1,0 +1,20 @@
+// A long command (dump, restore) stopped with Ctrl-C or SIGTERM undoes what it started (the
+// partial archive, the database copy, a half-restored data directory) instead of Node's default
+// leaving them behind; a second signal exits at once.
+
+/** An AbortSignal that SIGINT/SIGTERM abort while `fn` runs. */
+export async function interruptible<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const onSignal = (name: NodeJS.Signals) => {
+    if (ac.signal.aborted) process.exit(130);
+    ac.abort(new Error(`interrupted (${name})`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await fn(ac.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
