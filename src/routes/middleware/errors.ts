@@ -26,6 +26,29 @@ export const errorHandler: ErrorRequestHandler = (err: HttpishError, req, res, n
     const message = err.type === 'entity.parse.failed' ? `invalid JSON body: ${err.message}` : err.message;
     return sendError(req, res, status, message);
   }
+  const storage = storageFailure(err);
+  if (storage) {
+    // The operator's problem, not a bug: said as such in the log, and to the client as Gitea's
+    // storage errors are not (a 500 that reads like a crash).
+    req.ctx?.log.error({ err, requestId: req.ctx.requestId, path: req.path }, `request failed: ${storage.log}`);
+    return sendError(req, res, storage.status, storage.message);
+  }
   req.ctx?.log.error({ err, requestId: req.ctx.requestId, path: req.path }, 'internal error');
   sendError(req, res, 500, `internal error (request id ${req.ctx?.requestId ?? 'unknown'})`);
 };
+
+const STORAGE: Record<string, { status: number; message: string; log: string }> = {
+  ENOSPC: { status: 507, message: 'insufficient storage: the server\'s disk is full', log: 'the disk of the data directory is full (ENOSPC)' },
+  EDQUOT: { status: 507, message: 'insufficient storage: the server\'s disk quota is used up', log: 'the disk quota of the data directory is used up (EDQUOT)' },
+  EROFS: { status: 503, message: 'the server\'s storage is read-only', log: 'the data directory is on a read-only file system (EROFS)' },
+  SQLITE_FULL: { status: 507, message: 'insufficient storage: the server\'s disk is full', log: 'the disk of the database is full (SQLITE_FULL)' },
+  SQLITE_READONLY: { status: 503, message: 'the server\'s storage is read-only', log: 'the database cannot be written (SQLITE_READONLY)' },
+};
+
+/** A write refused by the file system (full disk, quota, read-only), here or in the error's cause. */
+function storageFailure(err: Error & { code?: string; cause?: unknown }): (typeof STORAGE)[string] | undefined {
+  for (let e: (Error & { code?: string; cause?: unknown }) | undefined = err, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code && STORAGE[e.code]) return STORAGE[e.code];
+  }
+  return undefined;
+}
