@@ -51,6 +51,31 @@ function textStream(dest: pino.DestinationStream & { flush?: (cb?: (err?: Error)
   return { write: (line: string) => dest.write(textLine(line)), flush: (cb?: (err?: Error) => void) => dest.flush?.(cb) };
 }
 
+type SonicBoomLike = pino.DestinationStream & NodeJS.EventEmitter & { flushSync: () => void };
+
+/** What a log stream holds while it cannot write; later lines are dropped. */
+const HELD_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A log that cannot be written (a full disk, most often the data directory's own) must not stop
+ * the server: pino re-throws the stream's error, which killed the process, whose exit then spun
+ * in the stream's synchronous flush until the disk had room. Here the lines wait (up to
+ * HELD_BYTES) and are written once it can; stderr says so once a minute; an exit meanwhile drops them.
+ */
+function survivesWriteErrors(dest: SonicBoomLike, what: string): void {
+  let failing = false;
+  let told = 0;
+  dest.on('error', (err: NodeJS.ErrnoException) => {
+    failing = true;
+    if (Date.now() - told < 60_000) return;
+    told = Date.now();
+    process.stderr.write(`hearth: cannot write the ${what} (${err.code ?? err.message}): its lines wait until it can\n`);
+  });
+  dest.on('write', () => { failing = false; });
+  const flushSync = dest.flushSync.bind(dest);
+  dest.flushSync = () => { if (!failing) flushSync(); };
+}
+
 /**
  * JSON lines (or text) on stdout or appended to a file; no transports, so nothing runs in
  * worker threads. A string is the level alone (the CLI's quiet loggers).
@@ -59,11 +84,13 @@ export function createLogger(opts: string | LogOptions): Logger {
   const o: LogOptions = typeof opts === 'string' ? { level: opts } : opts;
   let dest: pino.DestinationStream;
   if (o.file) {
-    const file = pino.destination({ dest: o.file, append: true, mkdir: true, sync: false });
+    const file = pino.destination({ dest: o.file, append: true, mkdir: true, sync: false, maxLength: HELD_BYTES });
+    survivesWriteErrors(file, `log file ${o.file}`);
     reopenOnHangup(file);
     dest = file;
   } else {
-    dest = pino.destination({ dest: 1, sync: false });
+    dest = pino.destination({ dest: 1, sync: false, maxLength: HELD_BYTES });
+    survivesWriteErrors(dest as SonicBoomLike, 'standard output');
   }
   const text = o.format === 'text' || (!o.format && !o.file && process.stdout.isTTY === true);
   return pino({ level: o.level, base: { app: 'hearth' } }, text ? textStream(dest) : dest);

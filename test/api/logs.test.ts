@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -126,5 +127,24 @@ describe('a bug that escapes every handler', () => {
     const line = jsonLines(file).find((l) => l.level === 60);
     expect(line).toMatchObject({ msg: 'uncaught exception: hearth stops', err: { type: 'TypeError', message: 'boom in a handler' } });
     expect(String((line!.err as { stack: string }).stack)).toContain('logs.test.ts');
+  });
+});
+
+describe('a log file that cannot be written (regression: a full disk stopped the server)', () => {
+  it('keeps the process going and says so on stderr; an exit meanwhile does not hang', () => {
+    // /dev/full answers every write with ENOSPC, as a full disk does.
+    const script = path.join(logDir, 'full-disk.ts');
+    fs.writeFileSync(script, [
+      `import { createLogger } from ${JSON.stringify(path.resolve(__dirname, '../../src/lib/logger'))};`,
+      "const log = createLogger({ level: 'info', file: '/dev/full', format: 'json' });",
+      "let n = 0;",
+      "const timer = setInterval(() => { log.info({ n: n++ }, 'still here'); }, 5);",
+      "setTimeout(() => { clearInterval(timer); process.stdout.write(`logged ${n}\\n`); process.exit(0); }, 400);",
+    ].join('\n'));
+    const r = spawnSync(path.resolve(__dirname, '../../node_modules/.bin/tsx'), [script], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.error).toBeUndefined(); // not killed by the timeout: the exit did not spin
+    expect(r.status, r.stderr).toBe(0);
+    expect(Number(/logged (\d+)/.exec(r.stdout)?.[1])).toBeGreaterThan(10);
+    expect(r.stderr.match(/cannot write the log file \/dev\/full \(ENOSPC\)/g)).toHaveLength(1);
   });
 });
