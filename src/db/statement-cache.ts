@@ -55,12 +55,25 @@ function shaped(stmt: SQLite.Statement): SqliteStatement {
 
 const DDL = /^\s*(?:create|alter|drop)\s/i;
 
+/**
+ * SQLite ends a transaction by itself after some errors (a full disk: SQLITE_FULL, an I/O error);
+ * Kysely's ROLLBACK then failed with "cannot rollback - no transaction is active", and that error
+ * replaced the one that said what happened. A ROLLBACK with nothing to roll back does nothing.
+ */
+const NOTHING_TO_ROLL_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  *iterate() { /* no rows */ },
+};
+
 export function withStatementCache(sqlite: SQLite.Database, stats: StatementStats, max = MAX_STATEMENTS): SqliteDatabase {
   const cache = new Map<string, Cached>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       stats.executed++;
+      if (sql === 'rollback' && !sqlite.inTransaction) return NOTHING_TO_ROLL_BACK;
       const hit = cache.get(sql);
       if (hit && !hit.stmt.busy) {
         // Most recently used last: Map keeps insertion order.

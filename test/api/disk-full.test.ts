@@ -67,4 +67,19 @@ describe('a full disk', () => {
     small.append('attachment', new Blob([Buffer.from('fits')]), 'small.txt');
     await ok(await s.request('api/v1/repos/alice/proj/issues/1/assets', { method: 'POST', auth: as(alice), body: small }), 201);
   });
+  it('a database write on a full disk is a 507 too (regression: SQLite\'s own rollback turned it into a 500), and the next works once there is room', async (ctx) => {
+    if (!mounted) ctx.skip();
+    const filler = path.join(disk, 'filler');
+    // Fill what is left, then write issues until SQLite needs a page it cannot have.
+    try { fs.writeFileSync(filler, Buffer.alloc(64 * 1024 * 1024)); } catch { /* full: as meant */ }
+    let status = 201;
+    for (let i = 0; i < 200 && status === 201; i++) {
+      const res = await s.request('api/v1/repos/alice/proj/issues', { method: 'POST', auth: as(alice), json: { title: `issue ${i}`, body: 'x'.repeat(8000) } });
+      status = res.status;
+      if (status !== 201) expect((await json(res)).message).toBe('insufficient storage: the server\'s disk is full');
+    }
+    expect(status).toBe(507);
+    fs.rmSync(filler);
+    await ok(await s.request('api/v1/repos/alice/proj/issues', { method: 'POST', auth: as(alice), json: { title: 'room again' } }), 201);
+  });
 });
