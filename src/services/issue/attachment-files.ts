@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
+import { moveFile } from '../../lib/move-file';
 import {
   attachmentUuidsOfComment, attachmentUuidsOfIssues, deleteAttachmentsOfComment, deleteAttachmentsOfIssues,
 } from '../../models/attachment';
@@ -27,7 +28,7 @@ export function readHead(file: string, bytes = 512): Buffer {
 export function moveIntoStore(config: Config, tmpPath: string, uuid: string): string {
   const target = attachmentPath(config, uuid);
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.renameSync(tmpPath, target);
+  moveFile(tmpPath, target);
   return target;
 }
 

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { PayloadTooLargeError } from '../../lib/errors';
+import { moveFile } from '../../lib/move-file';
 
 // Package blobs on disk, content-addressed by SHA-256: <data_dir>/packages/blobs/<aa>/<bb>/<sha256>.
 // Uploads stream into a temp file under the data dir (same file system: the rename is atomic)
@@ -68,7 +69,7 @@ export function commitTempFile(dataDir: string, temp: string, sha256: string): b
   }
   fsyncFile(temp);
   fs.mkdirSync(path.dirname(dest), { recursive: true });
-  fs.renameSync(temp, dest);
+  moveFile(temp, dest);
   return true;
 }
 
