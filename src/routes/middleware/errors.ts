@@ -28,8 +28,8 @@ export const errorHandler: ErrorRequestHandler = (err: HttpishError, req, res, n
   }
   const storage = storageFailure(err);
   if (storage) {
-    // The operator's problem, not a bug: said as such in the log, and to the client as Gitea's
-    // storage errors are not (a 500 that reads like a crash).
+    // The operator's problem, not a bug: told as such to the log and to the client, rather than
+    // as a 500 that reads like a crash.
     req.ctx?.log.error({ err, requestId: req.ctx.requestId, path: req.path }, `request failed: ${storage.log}`);
     return sendError(req, res, storage.status, storage.message);
   }
