@@ -64,12 +64,12 @@ export async function countPublishedReleases(db: DB, repoId: number): Promise<nu
   return countReleaseRows(db, { repoId, includeDrafts: false });
 }
 
-/** Rows of these exact tag names (pushes report tags by exact name). */
 /** Every release row of the repository that names a tag. */
 export async function taggedReleaseRows(db: DB, repoId: number): Promise<Pick<Release, 'tag_name' | 'sha1' | 'is_draft'>[]> {
   return db.selectFrom('release').select(['tag_name', 'sha1', 'is_draft']).where('repo_id', '=', repoId).where('tag_name', '!=', '').execute();
 }
 
+/** Rows of these exact tag names (pushes report tags by exact name). */
 export async function releaseRowsOfTags(db: DB, repoId: number, tags: string[]): Promise<Release[]> {
   if (!tags.length) return [];
   return db.selectFrom('release').selectAll().where('repo_id', '=', repoId).where('tag_name', 'in', tags).execute();
