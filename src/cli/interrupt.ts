@@ -2,12 +2,15 @@
 // partial archive, the database copy, a half-restored data directory) instead of Node's default
 // leaving them behind; a second signal exits at once.
 
+/** What the signal aborts with: `interrupted (SIGINT)`. */
+export class Interrupted extends Error {}
+
 /** An AbortSignal that SIGINT/SIGTERM abort while `fn` runs. */
 export async function interruptible<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ac = new AbortController();
   const onSignal = (name: NodeJS.Signals) => {
     if (ac.signal.aborted) process.exit(130);
-    ac.abort(new Error(`interrupted (${name})`));
+    ac.abort(new Interrupted(`interrupted (${name})`));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

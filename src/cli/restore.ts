@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { interruptible } from './interrupt';
+import { interruptible, Interrupted } from './interrupt';
 import { configFrom, CliError, type CommonOptions } from './options';
 
 export function restoreCommand(program: Command): void {
@@ -17,7 +17,7 @@ export function restoreCommand(program: Command): void {
         await interruptible((signal) => restoreInstance(configFrom(opts), file, process.stderr, signal));
       } catch (err) {
         if (err instanceof RestoreRefused || err instanceof ArchiveError) throw new CliError(err.message);
-        if (err instanceof Error && /^interrupted \(/.test(err.message)) throw new CliError(`restore ${err.message}: nothing was left behind`);
+        if (err instanceof Interrupted) throw new CliError(`restore ${err.message}: nothing was left behind`);
         throw err;
       }
     });
