@@ -101,6 +101,13 @@ await build({
 const source = fs.readFileSync(bundle, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 fs.writeFileSync(bundle, `(function (exports, require, module, __filename, __dirname) {${source}\n})`);
 
+// Worker threads' code (src/lib/serial-worker.ts runs it from the payload).
+const avatarWorker = path.join(work, 'avatar-worker.cjs');
+await build({
+  ...esbuildOptions, entryPoints: [path.join(root, 'src/lib/image/avatar-worker.ts')], outfile: avatarWorker, keepNames: true,
+  define: { 'process.env.NODE_ENV': '"production"' },
+});
+
 // The SEA main script: answers --version, else compiles the bundle with the code cache.
 const bootstrap = path.join(work, 'bootstrap.cjs');
 await build({ ...esbuildOptions, entryPoints: [path.join(root, 'src/exe-bootstrap.ts')], outfile: bootstrap });
@@ -126,6 +133,7 @@ for (const kind of fs.readdirSync(optionsDir)) {
 files['options-manifest.json'] = Buffer.from(JSON.stringify(manifest));
 files['swagger-ui.css'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui.css'));
 files['swagger-ui-bundle.js'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui-bundle.js'));
+files['avatar-worker.cjs'] = fs.readFileSync(avatarWorker);
 // libwebp in WebAssembly, for WebP avatars (src/lib/image/webp.ts).
 files['webp.wasm'] = fs.readFileSync(path.join(path.dirname(require.resolve('@cwasm/webp/package.json')), 'webp.wasm'));
 files['better_sqlite3.node'] = addonBytes;

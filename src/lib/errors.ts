@@ -39,6 +39,10 @@ export class ArchivedError extends AppError {
 export class PayloadTooLargeError extends AppError {
   constructor(message = 'request entity too large') { super(413, message); }
 }
+/** Work the server cannot take on right now (a full queue); the client may try again. */
+export class UnavailableError extends AppError {
+  constructor(message = 'service unavailable') { super(503, message); }
+}
 /** A byte range or upload offset that does not fit (a chunked upload at the wrong offset). */
 export class RangeNotSatisfiableError extends AppError {
   constructor(message = 'requested range not satisfiable') { super(416, message); }

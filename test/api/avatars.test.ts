@@ -151,6 +151,27 @@ describe('user avatars', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
+  it('accepts a 4096x4096 JPEG within the limits (regression: the decoder\'s 256 MB cap refused it)', async () => {
+    const big = Buffer.from(jpeg.encode({ width: 4096, height: 4096, data: pixels(4096, 4096, 0) }, 40).data);
+    expect(big.length).toBeLessThan(1048576);
+    await ok(await upload('api/v1/user/avatar', as(bob), big), 204);
+    const stored = await fetchImage((await me(bob)).avatar_url);
+    expect(stored.type).toBe('image/png');
+    expect(PNG.sync.read(stored.body).width).toBe(512);
+  });
+
+  it('answers other requests while an avatar decodes (regression: decoding a large image stalled the server)', async () => {
+    const big = pngOf(4096, 4096, 0);
+    const order: string[] = [];
+    const uploading = upload('api/v1/user/avatar', as(alice), big).then((res) => { order.push('upload'); return res; });
+    await new Promise((r) => setTimeout(r, 150));
+    const version = await s.request('api/v1/version');
+    order.push('version');
+    expect(version.status).toBe(200);
+    await ok(await uploading, 204);
+    expect(order).toEqual(['version', 'upload']);
+  });
+
   it('needs a signed-in user', async () => {
     expect((await upload('api/v1/user/avatar', undefined, GIF)).status).toBe(401);
   });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git } from '../helpers/git';
 import { runHearth, runsExecutable, startHearthProcess } from '../helpers/process';
@@ -97,6 +98,24 @@ describe(`hearth in its own process (${runsExecutable ? process.env.HEARTH_EXECU
       await expectStatus(await call('api/packages/alice/generic/tool/1.0.0/tool.bin', { method: 'PUT', auth: tokenAuth, body: Buffer.from([0, 1, 2, 255]) }), 201);
       const pkg = await call('api/packages/alice/generic/tool/1.0.0/tool.bin', { auth: tokenAuth });
       expect(Buffer.from(await pkg.arrayBuffer())).toEqual(Buffer.from([0, 1, 2, 255]));
+
+      // Avatars decode on a worker thread, whose code the executable carries packed: a PNG large
+      // enough to be scaled down, and a WebP (libwebp's module handed to the thread).
+      const png = new PNG({ width: 720, height: 600 });
+      let seed = 7;
+      for (let i = 0; i < png.data.length; i++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        png.data[i] = i % 4 === 3 ? 255 : Math.min(255, ((i >> 2) % 720) / 3 + (seed % 24));
+      }
+      const big = PNG.sync.write(png);
+      expect(big.length).toBeGreaterThan(262144);
+      await expectStatus(await call('api/v1/user/avatar', { method: 'POST', auth: alice, json: { image: big.toString('base64') } }), 204);
+      const me = await expectStatus(await call('api/v1/user', { auth: alice }), 200);
+      const avatar = PNG.sync.read(Buffer.from(await (await fetch(me.avatar_url)).arrayBuffer()));
+      expect([avatar.width, avatar.height]).toEqual([512, 512]);
+      const webp = 'UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==';
+      await expectStatus(await call('api/v1/repos/alice/proj/avatar', { method: 'POST', auth: tokenAuth, json: { image: webp } }), 204);
+      await expectStatus(await call('api/v1/repos/alice/proj/avatar', { method: 'POST', auth: tokenAuth, json: { image: Buffer.from('RIFF\x1a\0\0\0WEBPVP8L\x0d\0\0\0/garbage', 'latin1').toString('base64') } }), 422);
 
       // The web home page, then a clean shutdown on SIGTERM.
       expect(await (await call('')).text()).toContain('<!DOCTYPE html>');

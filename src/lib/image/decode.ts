@@ -15,7 +15,7 @@ export function decodeImage(kind: ImageKind, data: Buffer): Rgba {
       return { width: png.width, height: png.height, data: png.data };
     }
     case 'jpeg': {
-      const img = jpegJs().decode(data, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 256 });
+      const img = jpegJs().decode(data, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 512 });
       return { width: img.width, height: img.height, data: Buffer.from(img.data.buffer, img.data.byteOffset, img.data.length) };
     }
     case 'gif': {

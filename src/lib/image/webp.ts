@@ -18,12 +18,23 @@ type Wasm = { Module: new (code: Uint8Array) => object; Instance: new (m: object
 const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 
 let instance: WebpExports | undefined;
+let provided: Uint8Array | undefined;
+
+/** libwebp's module bytes: packed in the executable, else the package's file. */
+export function webpCode(): Buffer {
+  // A name in a variable: the bundler leaves this require.resolve alone (the executable never reaches it).
+  const pkg = '@cwasm/webp/package.json';
+  return payloadFile('webp.wasm') ?? fs.readFileSync(path.join(path.dirname(require.resolve(pkg)), 'webp.wasm'));
+}
+
+/** A worker thread gets the module's bytes from its parent (lib/image/avatar-worker). */
+export function provideWebpCode(code: Uint8Array): void {
+  provided = code;
+}
 
 function load(): WebpExports {
   if (instance) return instance;
-  // A name in a variable: the bundler leaves this require.resolve alone (the executable never reaches it).
-  const pkg = '@cwasm/webp/package.json';
-  const code = payloadFile('webp.wasm') ?? fs.readFileSync(path.join(path.dirname(require.resolve(pkg)), 'webp.wasm'));
+  const code = provided ?? webpCode();
   // libwebp never does I/O: the WASI imports it links against are never called.
   const unused = () => { throw new Error('WASI call not available'); };
   const module = new wasm.Module(code);

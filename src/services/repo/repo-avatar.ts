@@ -8,7 +8,7 @@ import { hashAvatar, prepareAvatar, removeAvatarHash, writeAvatarFile } from '..
 // under avatars/repo/<hash>; the same picture uploaded again changes nothing.
 
 export async function uploadRepoAvatar(db: DB, config: Config, repo: Repository, image: string): Promise<void> {
-  const { original, stored } = prepareAvatar(config, image);
+  const { original, stored } = await prepareAvatar(config, image);
   const hash = hashAvatar(repo.id, original);
   if (hash === repo.avatar) return;
   writeAvatarFile(config, 'repo', hash, stored);

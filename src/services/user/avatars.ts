@@ -4,9 +4,10 @@ import path from 'node:path';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
-import { AvatarImageError, processAvatarImage } from '../../lib/image/avatar-image';
+import { AvatarImageError } from '../../lib/image/avatar-image';
+import { AvatarBusyError, processAvatarOffThread } from '../../lib/image/avatar-decoder';
 import { imageKind } from '../../lib/image/image-size';
-import { BadRequestError, InvalidError } from '../../lib/errors';
+import { BadRequestError, InvalidError, UnavailableError } from '../../lib/errors';
 import { getUserIdByAvatar } from '../../models/avatar';
 import { getUserById, updateUser } from '../../models/user';
 
@@ -36,7 +37,7 @@ export const imageType = (data: Buffer): string | undefined => {
  * Decodes an Update*AvatarOption image (standard base64, as Go decodes it), checks it and
  * prepares what is stored: 400 for bad base64 as Gitea, 422 for what is not an acceptable image.
  */
-export function prepareAvatar(config: Config, image: string): { original: Buffer; stored: Buffer } {
+export async function prepareAvatar(config: Config, image: string): Promise<{ original: Buffer; stored: Buffer }> {
   const text = image.replace(/\s+/g, '');
   if (!BASE64.test(text)) throw new BadRequestError('illegal base64 data');
   const original = Buffer.from(text, 'base64');
@@ -44,9 +45,10 @@ export function prepareAvatar(config: Config, image: string): { original: Buffer
   if (original.length > max) throw new InvalidError(`[image]: avatar is larger than ${max} bytes`, 'image');
   try {
     const limits = { maxWidth: config.picture.avatar_max_width, maxHeight: config.picture.avatar_max_height, maxOriginSize: config.picture.avatar_max_origin_size };
-    return { original, stored: processAvatarImage(original, limits).data };
+    return { original, stored: (await processAvatarOffThread(original, limits)).data };
   } catch (err) {
     if (err instanceof AvatarImageError) throw new InvalidError(`[image]: ${err.message}`, 'image');
+    if (err instanceof AvatarBusyError) throw new UnavailableError(err.message);
     throw err;
   }
 }
@@ -70,7 +72,7 @@ export function removeAvatarHash(config: Config, kind: AvatarKind, hash: string)
 
 /** Stores the image, then points the user (or organization) at it. */
 export async function uploadAvatar(db: DB, config: Config, user: User, image: string): Promise<User> {
-  const { original, stored } = prepareAvatar(config, image);
+  const { original, stored } = await prepareAvatar(config, image);
   const hash = hashAvatar(user.id, original);
   if (hash !== user.avatar) {
     writeAvatarFile(config, 'user', hash, stored);
