@@ -1,4 +1,5 @@
 import { Lru } from '../lib/lru';
+import { ownedCopy } from '../lib/owned-copy';
 import { gitBytes } from './exec';
 import { streamGit, type GitStream } from './stream';
 
@@ -46,7 +47,7 @@ export async function blobsBytes(dir: string, shas: string[]): Promise<Map<strin
     const n = Number(size);
     if (type === 'blob') {
       // A copy: a view would keep the whole batch's buffer alive in the cache.
-      const bytes = n <= SMALL_BLOB ? Buffer.from(buf.subarray(pos, pos + n)) : buf.subarray(pos, pos + n);
+      const bytes = n <= SMALL_BLOB ? ownedCopy(buf.subarray(pos, pos + n)) : buf.subarray(pos, pos + n);
       if (n <= SMALL_BLOB) blobs.set(`${dir}\0${sha}`, bytes);
       out.set(sha!, bytes);
     }

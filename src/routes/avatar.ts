@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { identiconPng } from '../lib/image/identicon';
 import { Lru } from '../lib/lru';
+import { ownedCopy } from '../lib/owned-copy';
 import { findUploadedAvatar, type AvatarKind } from '../services/user/avatars';
 
 // Listings show the same few generated avatars over and over: each PNG is drawn once.
@@ -11,7 +12,7 @@ export async function avatar(req: Request, res: Response): Promise<void> {
   if (await sendUploaded(req, res, 'user')) return;
   const seed = String(req.params.hash);
   let png = generated.get(seed);
-  if (!png) generated.set(seed, (png = identiconPng(seed)));
+  if (!png) generated.set(seed, (png = ownedCopy(identiconPng(seed))));
   res.type('image/png').setHeader('Cache-Control', 'public, max-age=86400');
   res.send(png);
 }
