@@ -102,11 +102,13 @@ const source = fs.readFileSync(bundle, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `
 fs.writeFileSync(bundle, `(function (exports, require, module, __filename, __dirname) {${source}\n})`);
 
 // Worker threads' code (src/lib/serial-worker.ts runs it from the payload).
-const avatarWorker = path.join(work, 'avatar-worker.cjs');
-await build({
-  ...esbuildOptions, entryPoints: [path.join(root, 'src/lib/image/avatar-worker.ts')], outfile: avatarWorker, keepNames: true,
-  define: { 'process.env.NODE_ENV': '"production"' },
-});
+const WORKERS = { 'avatar-worker': 'src/lib/image/avatar-worker.ts', 'markdown-worker': 'src/lib/markdown-worker.ts' };
+for (const [name, entry] of Object.entries(WORKERS)) {
+  await build({
+    ...esbuildOptions, entryPoints: [path.join(root, entry)], outfile: path.join(work, `${name}.cjs`), keepNames: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+}
 
 // The SEA main script: answers --version, else compiles the bundle with the code cache.
 const bootstrap = path.join(work, 'bootstrap.cjs');
@@ -133,7 +135,7 @@ for (const kind of fs.readdirSync(optionsDir)) {
 files['options-manifest.json'] = Buffer.from(JSON.stringify(manifest));
 files['swagger-ui.css'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui.css'));
 files['swagger-ui-bundle.js'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui-bundle.js'));
-files['avatar-worker.cjs'] = fs.readFileSync(avatarWorker);
+for (const name of Object.keys(WORKERS)) files[`${name}.cjs`] = fs.readFileSync(path.join(work, `${name}.cjs`));
 // libwebp in WebAssembly, for WebP avatars (src/lib/image/webp.ts).
 files['webp.wasm'] = fs.readFileSync(path.join(path.dirname(require.resolve('@cwasm/webp/package.json')), 'webp.wasm'));
 files['better_sqlite3.node'] = addonBytes;

@@ -2,8 +2,9 @@ import path from 'node:path';
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
-import { InvalidError } from '../lib/errors';
-import { mentionCandidates, renderMarkdown, type RenderEnv } from '../lib/markdown';
+import { InvalidError, UnavailableError } from '../lib/errors';
+import { mentionCandidates, type RenderEnv } from '../lib/markdown';
+import { RenderRefusedError, renderMarkdownOffThread } from '../lib/markdown-offthread';
 import { accountsByNames } from '../models/mentions';
 import { canSeeOwner } from './permissions';
 
@@ -59,7 +60,12 @@ export async function renderMarkup(db: DB, config: Config, viewer: User | null, 
     rootUrl,
     mentionable: await mentionable(db, req.text, viewer),
   };
-  return renderMarkdown(req.text, env);
+  try {
+    return await renderMarkdownOffThread(req.text, env);
+  } catch (err) {
+    if (err instanceof RenderRefusedError) throw new UnavailableError(err.message);
+    throw err;
+  }
 }
 
 /** /markdown/raw: the body is the document, rendered without context. */

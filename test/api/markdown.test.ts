@@ -63,6 +63,22 @@ describe('POST /markdown', () => {
     expect(out).not.toContain(`href="${root}hidden"`);
   });
 
+  it('renders a large document the same, while other requests are answered (regression: a 4 MB document held the server for a second)', async () => {
+    const paragraph = 'Hi @alice, see #7 and [docs](guide.md): **bold** `code`.\n\n';
+    const text = paragraph.repeat(Math.ceil(4_000_000 / paragraph.length));
+    const order: string[] = [];
+    const rendering = render('markdown', { Text: text, Mode: 'gfm', Context: '/alice/repo' }).then((res) => { order.push('markdown'); return res; });
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await s.request('api/v1/version')).status).toBe(200);
+    order.push('version');
+    const out = await html(await rendering);
+    expect(order).toEqual(['version', 'markdown']);
+    const one = await html(await render('markdown', { Text: paragraph, Mode: 'gfm', Context: '/alice/repo' }));
+    expect(one).toContain(`<a href="${root}alice" class="mention" rel="nofollow">@alice</a>`);
+    expect(one).toContain(`<a href="${root}alice/repo/issues/7" class="ref-issue" rel="nofollow">#7</a>`);
+    expect(out).toBe(one.repeat(text.length / paragraph.length));
+  });
+
   it('resolves relative links against the context', async () => {
     const out = await html(await render('markdown', { Text: '[doc](docs/a.md) [abs](/x) [anchor](#top)', Context: '/alice/repo/src/branch/main' }));
     expect(out).toContain(`href="${root}alice/repo/src/branch/main/docs/a.md"`);

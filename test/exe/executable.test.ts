@@ -117,6 +117,12 @@ describe(`hearth in its own process (${runsExecutable ? process.env.HEARTH_EXECU
       await expectStatus(await call('api/v1/repos/alice/proj/avatar', { method: 'POST', auth: tokenAuth, json: { image: webp } }), 204);
       await expectStatus(await call('api/v1/repos/alice/proj/avatar', { method: 'POST', auth: tokenAuth, json: { image: Buffer.from('RIFF\x1a\0\0\0WEBPVP8L\x0d\0\0\0/garbage', 'latin1').toString('base64') } }), 422);
 
+      // A large document renders on the markdown thread, also packed.
+      const doc = 'Some **bold** text for @alice.\n\n'.repeat(2000);
+      const rendered = await expectStatus(await call('api/v1/markdown', { method: 'POST', auth: alice, json: { Text: doc, Mode: 'comment' } }), 200);
+      expect(rendered.split('<strong>bold</strong>').length).toBe(2001);
+      expect(rendered).toContain('class="mention"');
+
       // The web home page, then a clean shutdown on SIGTERM.
       expect(await (await call('')).text()).toContain('<!DOCTYPE html>');
       expect((await call('api/healthz')).status).toBe(200);
