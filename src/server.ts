@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { deriveRootUrl } from './config/load';
 import type { Config } from './config/schema';
+import { locateGit } from './git/locate';
 import { closeHearth, openHearth, type Hearth } from './hearth';
 import { acquirePidLock, makeDirectory, type PidLock } from './lib/pid-lock';
 import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
@@ -30,7 +31,9 @@ export const pidFileOf = (config: Config) => path.join(config.server.data_dir, '
  * password was never shown.
  */
 export async function startServer(config: Config, opts: { host?: string; port?: number } = {}): Promise<RunningServer> {
-  // Creating the directory and the lock first: an unwritable data directory fails here, by name.
+  // git first: without it nothing is made. Then the directory and the lock: an unwritable data
+  // directory fails here, by name.
+  locateGit();
   makeDirectory(config.server.data_dir);
   const lock = acquirePidLock(pidFileOf(config));
   let hearth: Hearth;

@@ -345,6 +345,16 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     expect(fs.existsSync(path.join(d, 'hearth.pid'))).toBe(false);
   });
 
+  it('without git on PATH the start is one line and creates nothing (regression: it started and answered 500)', () => {
+    // A PATH with node alone (tsx needs it).
+    const bin = tmp();
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    const d = tmp();
+    const r = runHearthSync(['web', '--port', '0', '--data', path.join(d, 'data')], { PATH: bin });
+    expectOneLineFailure(r, /cannot start: git is not installed or not on PATH/);
+    expect(fs.existsSync(path.join(d, 'data'))).toBe(false);
+  });
+
   it('a data directory under a file is one line naming ENOTDIR, not ENOENT', () => {
     const file = path.join(tmp(), 'a-file');
     fs.writeFileSync(file, '');

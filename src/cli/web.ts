@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../config/schema';
 import type { Logger } from '../lib/logger';
+import { GitUnusableError } from '../git/locate';
 import { PidLockHeldError } from '../lib/pid-lock';
 import { startupDone } from '../lib/v8-tuning';
 import { startServer, type RunningServer } from '../server';
@@ -94,6 +95,7 @@ const LISTEN_REASONS: Record<string, string> = {
 /** The expected ways a start fails, as one line each; anything else is a bug and keeps its stack. */
 function startupFailure(err: unknown, config: Config): unknown {
   if (err instanceof PidLockHeldError) return new CliError(`cannot start: data directory ${err.message}`);
+  if (err instanceof GitUnusableError) return new CliError(`cannot start: ${err.message}`);
   const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
   if (e?.syscall === 'listen' && e.code && LISTEN_REASONS[e.code]) {
     const host = e.address ?? config.server.http_addr;

@@ -22,6 +22,10 @@ export async function mergeCommits(dir: string, ours: string, theirs: string, ba
   const args = ['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages', '--allow-unrelated-histories'];
   if (base) args.push(`--merge-base=${base}`);
   const r = await gitRun([...args, ours, theirs], { gitDir: dir });
+  if (r.code === 129 && /write-tree/.test(r.stderr)) {
+    // git before 2.38 prints its usage: say what is missing instead of a bare exit status.
+    throw new GitError(['merge-tree'], r.code, 'this git has no `merge-tree --write-tree`: hearth needs git 2.38 or newer for merges');
+  }
   if (r.code !== 0 && r.code !== 1) throw new GitError(['merge-tree'], r.code, r.stderr);
   const [tree, ...rest] = r.stdout.toString('utf8').split('\0');
   const conflicts = r.code === 1 ? [...new Set(rest.filter(Boolean))] : [];
