@@ -9,6 +9,7 @@ import { acquirePidLock, makeDirectory, type PidLock } from './lib/pid-lock';
 import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
 import { createApp } from './routes/app';
 import { setUpBackground } from './services/background';
+import { recoverPendingOps } from './services/recovery/recover';
 import { startEmbeddedRunner } from './services/actions/embedded-runner';
 import { startCron } from './services/cron/scheduler';
 import { ensureInitialAdmin, type InitialAdmin } from './services/user/setup';
@@ -45,6 +46,15 @@ export async function startServer(config: Config, opts: { host?: string; port?: 
   }
   // Subscribers before the first request: what a request emits reaches them.
   const background = setUpBackground(hearth);
+  // Before serving: work a crash interrupted is finished or undone (what it emits reaches the
+  // subscribers; their jobs wait in the database for the job queue to start).
+  try {
+    await recoverPendingOps(hearth.db, config, hearth.log);
+  } catch (err) {
+    await closeHearth(hearth);
+    lock.release();
+    throw err;
+  }
   const server = http.createServer(createApp(hearth));
   server.keepAliveTimeout = 5_000;
   const host = opts.host ?? config.server.http_addr;

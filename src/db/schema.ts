@@ -527,7 +527,14 @@ export interface UserKeypairTable {
   created_unix: number;
 }
 
+/** Two-step disk and database work begun and not yet completed (0036; services/recovery). */
+export interface PendingOpTable {
+  id: Generated<number>; kind: string; payload: string; created_unix: number;
+}
+export type PendingOp = Selectable<PendingOpTable>;
+
 export interface Database {
+  pending_op: PendingOpTable;
   user_keypair: UserKeypairTable;
   user: UserTable;
   email_address: EmailAddressTable;

@@ -9,7 +9,8 @@ export class PidLockHeldError extends Error {
   }
 }
 
-export type PidLock = { file: string; release: () => void };
+/** `takenOver`: a lock left by a process that did not stop cleanly (killed, power lost) was taken. */
+export type PidLock = { file: string; release: () => void; takenOver: boolean };
 
 const held = new Set<string>();
 let exitHookInstalled = false;
@@ -23,6 +24,7 @@ let exitHookInstalled = false;
 export function acquirePidLock(file: string): PidLock {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${process.pid}\n`);
+  let takenOver = false;
   try {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -35,13 +37,14 @@ export function acquirePidLock(file: string): PidLock {
       if (owner !== null && isAlive(owner)) throw new PidLockHeldError(file, owner);
       // Re-read just before removing: a process that took it over meanwhile keeps it.
       if (readPid(file) === owner) fs.rmSync(file, { force: true });
+      takenOver = true;
     }
   } finally {
     fs.rmSync(tmp, { force: true });
   }
   held.add(file);
   installExitHook();
-  return { file, release: () => releasePidLock(file) };
+  return { file, release: () => releasePidLock(file), takenOver };
 }
 
 /** Removes the lock if it is still ours (never another process's). */

@@ -38,6 +38,7 @@ const LANDED: Record<string, string> = {
   '0032-job-concurrency.ts': '89a4288d4e937194a3f648d1856100f1711d8bce820fe2dc4bc865fa3a871654',
   '0034-max-parallel.ts': '096c690e534122c79cc70cd98595c72e10b2a5510968879869abb5b88cee0083',
   '0035-hot-query-indexes.ts': '896b0f4860a88e5f062ccbb7cef3efd7ab1f79679a2dddf9dff94fb726eee1eb',
+  '0036-pending-ops.ts': '132b68566ede782982ab24a4771852116334956e0a8fea4513a0cfa6d685addb',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

@@ -25,6 +25,7 @@ import * as m0031 from './0031-mirror-lfs';
 import * as m0032 from './0032-job-concurrency';
 import * as m0034 from './0034-max-parallel';
 import * as m0035 from './0035-hot-query-indexes';
+import * as m0036 from './0036-pending-ops';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0032-job-concurrency': m0032,
   '0034-max-parallel': m0034,
   '0035-hot-query-indexes': m0035,
+  '0036-pending-ops': m0036,
 };

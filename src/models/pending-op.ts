@@ -1,0 +1,19 @@
+import type { DB } from '../db/connect';
+import type { PendingOp } from '../db/schema';
+
+// Intents of two-step disk and database work (migration 0036; services/recovery).
+
+export async function addPendingOp(db: DB, kind: string, payload: object): Promise<number> {
+  const row = await db.insertInto('pending_op')
+    .values({ kind, payload: JSON.stringify(payload), created_unix: Math.floor(Date.now() / 1000) })
+    .returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function removePendingOp(db: DB, id: number): Promise<void> {
+  await db.deleteFrom('pending_op').where('id', '=', id).execute();
+}
+
+export function listPendingOps(db: DB): Promise<PendingOp[]> {
+  return db.selectFrom('pending_op').selectAll().orderBy('id').execute();
+}

@@ -1,0 +1,7 @@
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+
+// STUB: to be written.
+export async function recoverMerge(_db: DB, _config: Config, _payload: unknown): Promise<string> {
+  return 'nothing to do';
+}
