@@ -10,6 +10,7 @@ import { AppError, ForbiddenError, NotFoundError } from '../lib/errors';
 import { authorizeGit } from '../services/repo/git-access';
 import { openWikiForGit, splitWikiName } from '../services/wiki/wiki-repo';
 import { checkRefUpdates } from '../services/repo/push-rules';
+import { finishPush, recordAcceptedPush } from '../services/repo/push-intent';
 import { refsMoved } from '../services/repo/refs-moved';
 import type { RepoAccess } from '../services/repo/repos';
 import { countGitBytes, countGitRequest } from '../services/metrics/registry';
@@ -86,7 +87,7 @@ async function runService(
     env: hookDir ? { HEARTH_HOOK_DIR: hookDir } : {},
     config: hookDir ? [`core.hooksPath=${o.hooksPath}`] : [],
   });
-  const stopHook = hookDir ? answerHook(h, access, req, dir, hookDir) : () => {};
+  const hook = hookDir ? answerHook(h, access, req, dir, hookDir) : null;
   const body = /gzip/i.test(req.get('Content-Encoding') ?? '') ? req.pipe(zlib.createGunzip()) : req;
   body.on('error', () => child.kill('SIGKILL'));
   countGitRequest(service);
@@ -99,34 +100,45 @@ async function runService(
   child.stdout!.pipe(res, { end: false });
   res.on('close', () => { if (child.exitCode === null) child.kill('SIGKILL'); });
   await new Promise<void>((resolve) => child.on('close', () => resolve()));
-  stopHook();
-  if (hookDir) {
+  if (hookDir && hook) {
+    const intent = await hook.stop();
     const request = path.join(hookDir, 'request');
     const updates = fs.existsSync(request) ? parseHookRequest(fs.readFileSync(request, 'utf8')).updates : [];
     fs.rmSync(hookDir, { recursive: true, force: true });
     // The database follows the refs before the client hears the push is done; what follows a
     // push (feed, pull requests, webhooks) hangs on the refs.moved event.
-    if (updates.length && req.ctx.doer) {
-      await refsMoved(h.db, access.repo, req.ctx.doer, dir, updates, 'push')
-        .catch((err: unknown) => h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'sync after push failed'));
-    }
+    const doer = req.ctx.doer;
+    await finishPush(h.db, intent, async () => {
+      if (updates.length && doer) await refsMoved(h.db, access.repo, doer, dir, updates, 'push');
+    }).catch((err: unknown) => h.log.error({ err, repo: access.repo.id, requestId: req.ctx.requestId }, 'sync after push failed'));
   }
   res.end();
 }
 
-/** Watches the per-push directory for the pre-receive hook's request and writes the verdict. */
-function answerHook(h: Hearth, access: RepoAccess, req: Request, dir: string, hookDir: string): () => void {
+/**
+ * Watches the per-push directory for the pre-receive hook's request and writes the verdict; an
+ * accepted push is recorded as an intent first (push-intent). stop() answers the intent's id.
+ */
+function answerHook(h: Hearth, access: RepoAccess, req: Request, dir: string, hookDir: string): { stop: () => Promise<number | null> } {
   let answered = false;
+  let intent: number | null = null;
+  let verdict: Promise<unknown> = Promise.resolve();
   const check = () => {
     if (answered || !fs.existsSync(path.join(hookDir, 'request'))) return;
     answered = true;
     const { quarantine, updates } = parseHookRequest(fs.readFileSync(path.join(hookDir, 'request'), 'utf8'));
-    checkRefUpdates(h.db, access, req.ctx.doer!, dir, quarantine, updates)
+    verdict = checkRefUpdates(h.db, access, req.ctx.doer!, dir, quarantine, updates)
       .catch((err: unknown) => {
         h.log.error({ err, requestId: req.ctx.requestId }, 'pre-receive check failed');
         return 'internal error while checking the push';
       })
-      .then((refusal) => {
+      .then(async (checked) => {
+        let refusal = checked;
+        if (!refusal) {
+          intent = await recordAcceptedPush(h.db, access.repo.id, req.ctx.doer!.id, updates)
+            .catch((err: unknown) => { h.log.error({ err, requestId: req.ctx.requestId }, 'recording the push failed'); return null; });
+          if (intent === null) refusal = 'internal error while accepting the push';
+        }
         if (refusal) fs.writeFileSync(path.join(hookDir, 'message'), `${refusal}\n`);
         fs.writeFileSync(path.join(hookDir, 'verdict.tmp'), refusal ? '1' : '0');
         fs.renameSync(path.join(hookDir, 'verdict.tmp'), path.join(hookDir, 'verdict'));
@@ -135,9 +147,13 @@ function answerHook(h: Hearth, access: RepoAccess, req: Request, dir: string, ho
   };
   const watcher = fs.watch(hookDir, check);
   const timer = setInterval(check, 100);
-  return () => {
-    watcher.close();
-    clearInterval(timer);
+  return {
+    stop: async () => {
+      watcher.close();
+      clearInterval(timer);
+      await verdict;
+      return intent;
+    },
   };
 }
 

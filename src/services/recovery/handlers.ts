@@ -1,5 +1,6 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
+import { recoverPush } from '../repo/push-intent';
 import { recoverMerge } from './merge-recovery';
 import { recoverRepoCreate } from './repo-create-recovery';
 import { recoverOwnerMove, recoverRepoDelete, recoverRepoMove } from './repo-move-recovery';
@@ -13,4 +14,5 @@ export const RECOVERIES: Record<string, Recovery> = {
   'owner.move': recoverOwnerMove,
   'repo.delete': recoverRepoDelete,
   'pull.merge': recoverMerge,
+  push: recoverPush,
 };

@@ -6,7 +6,7 @@ import { addPendingOp, removePendingOp } from '../../models/pending-op';
 // between (SIGKILL, power loss), the row survives and the next start hands it to its kind's
 // recovery (recover.ts), which looks at what the database says and finishes or undoes the disk part.
 
-export type IntentKind = 'repo.create' | 'repo.move' | 'owner.move' | 'repo.delete' | 'pull.merge';
+export type IntentKind = 'repo.create' | 'repo.move' | 'owner.move' | 'repo.delete' | 'pull.merge' | 'push';
 
 /** Records the intent on its own (outside any transaction, so it is durable before the work). */
 export function recordIntent(db: DB, kind: IntentKind, payload: object): Promise<number> {

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import type { Config } from '../../config/schema';
+import type { DB } from '../../db/connect';
+import type { RefUpdate } from '../../git/hooks';
+import { repoDir } from '../../git/repo';
+import { crashPoint } from '../../lib/crash-point';
+import { getRepoById } from '../../models/repo';
+import { getUserById } from '../../models/user';
+import { clearIntent, recordIntent } from '../recovery/intent';
+import { refsMoved } from './refs-moved';
+
+// A push moves the refs in git (receive-pack, after the pre-receive verdict) before the database
+// follows and refs.moved goes out. Killed in between, the push had landed but its events never
+// came (no webhook, no feed, no pull request update), and git told the pusher it failed, so a
+// second push found nothing to send. The accepted push is now an intent: the next start syncs
+// and emits for what landed.
+
+type PushPayload = { repoId: number; doerId: number; updates: RefUpdate[] };
+
+/** Records an accepted push before git is told to go on. */
+export function recordAcceptedPush(db: DB, repoId: number, doerId: number, updates: RefUpdate[]): Promise<number> {
+  return recordIntent(db, 'push', { repoId, doerId, updates } satisfies PushPayload);
+}
+
+/** The push ended: the database follows what landed, then the intent goes. */
+export async function finishPush(db: DB, intent: number | null, sync: () => Promise<unknown>): Promise<void> {
+  crashPoint('push.before-sync');
+  try {
+    await sync();
+  } finally {
+    if (intent !== null) await clearIntent(db, intent);
+  }
+}
+
+/** Recovery of a push a crash interrupted: the refs that landed are synced and announced. */
+export async function recoverPush(db: DB, config: Config, p: PushPayload): Promise<string> {
+  const repo = await getRepoById(db, p.repoId);
+  if (!repo) return 'the repository is gone';
+  const dir = repoDir(config.repository.root, repo.owner_name, repo.name);
+  if (!fs.existsSync(dir)) return 'the repository directory is gone';
+  const doer = (await getUserById(db, p.doerId)) ?? (await getUserById(db, repo.owner_id));
+  if (!doer) return 'no user to attribute the push to';
+  await refsMoved(db, repo, doer, dir, p.updates, 'push');
+  return `synced ${p.updates.length} ref update(s) of ${repo.owner_name}/${repo.name}`;
+}
