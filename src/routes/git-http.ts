@@ -10,7 +10,7 @@ import { AppError, ForbiddenError, NotFoundError } from '../lib/errors';
 import { authorizeGit } from '../services/repo/git-access';
 import { openWikiForGit, splitWikiName } from '../services/wiki/wiki-repo';
 import { checkRefUpdates } from '../services/repo/push-rules';
-import { finishPush, recordAcceptedPush } from '../services/repo/push-intent';
+import { finishPush, recordAcceptedPush } from '../services/repo/ref-intent';
 import { refsMoved } from '../services/repo/refs-moved';
 import type { RepoAccess } from '../services/repo/repos';
 import { countGitBytes, countGitRequest } from '../services/metrics/registry';

@@ -21,8 +21,9 @@ describe('a push cut short by a crash', () => {
     const data = tmp('hearth-crash-push-');
     const env = { HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' };
     let server = await startHearthProcess(data, env);
-    const password = /password:\s+(\S+)/.exec(server.out())?.[1] ?? (await eventually(async () => /password:\s+(\S+)/.exec(server.out())?.[1], 10_000, 'first admin'));
-    const auth = basicHeader('root', password!);
+    await eventually(async () => /password:\s+\S+/.test(server.out()), 10_000, 'first admin printed');
+    const password = /password:\s+(\S+)/.exec(server.out())![1]!;
+    const auth = basicHeader('root', password);
     const call = (url: string, p: string, method = 'GET', json?: unknown) => fetch(`${url}/api/v1/${p}`, {
       method, headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json),
     });
@@ -54,6 +55,18 @@ describe('a push cut short by a crash', () => {
       expect(rx.requests.some((r) => JSON.parse(r.body).ref === 'refs/heads/topic')).toBe(true);
       const pusher = JSON.parse(rx.requests.find((r) => JSON.parse(r.body).ref === 'refs/heads/main')!.body).pusher.login;
       expect(pusher).toBe('root');
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+
+      // A commit through the contents API, killed after the branch moved: the same at the next start.
+      server = await startHearthProcess(data, { ...env, HEARTH_TEST_CRASH_AT: 'refs.after-move' });
+      await call(server.url, 'repos/root/proj/contents/api.txt', 'POST', { content: Buffer.from('via the API\n').toString('base64'), message: 'API commit' })
+        .catch(() => { /* the server died mid-request */ });
+      expect(await server.exited).not.toBe(0);
+      server = await startHearthProcess(data, env);
+      const main = await (await call(server.url, 'repos/root/proj/branches/main')).json() as { commit: { id: string; message: string } };
+      expect(main.commit.message.trim()).toBe('API commit');
+      await eventually(async () => rx.requests.some((r) => JSON.parse(r.body).after === main.commit.id), 15_000, 'webhook of the API commit');
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
       const doctor = await runHearth(['doctor', '--data', data]);

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
-import { recoverPush } from '../repo/push-intent';
+import { recoverPush } from '../repo/ref-intent';
 import { recoverMerge } from './merge-recovery';
 import { recoverRepoCreate } from './repo-create-recovery';
 import { recoverOwnerMove, recoverRepoDelete, recoverRepoMove } from './repo-move-recovery';

@@ -13,6 +13,7 @@ import { ACCESS } from '../permissions';
 import { loadRules } from './protected-branches';
 import { canUserMerge, canUserPush, effectiveRule, type ProtectionRule } from './protection-rules';
 import type { RepoAccess } from './repos';
+import { moveRefDurably } from './ref-intent';
 import { refsMoved } from './refs-moved';
 
 /** What the Branch JSON needs: the head commit, its governing rule and the caller's rights. */
@@ -109,8 +110,9 @@ export async function createBranch(db: DB, config: Config, access: RepoAccess, d
   const sha = await startOf(dir, access, input);
   await assertNoRefConflict(dir, input.name);
   const zero = zeroId(access.repo.object_format_name);
-  if (!(await updateRef(dir, `refs/heads/${input.name}`, sha, null, zero))) throw new ConflictError('The branch already exists.');
-  await refsMoved(db, access.repo, doer, dir, [{ ref: `refs/heads/${input.name}`, oldId: zero, newId: sha }], 'branch');
+  const ref = `refs/heads/${input.name}`;
+  const created = await moveRefDurably(db, access.repo, doer, dir, { ref, oldId: zero, newId: sha }, 'branch', () => updateRef(dir, ref, sha, null, zero));
+  if (!created) throw new ConflictError('The branch already exists.');
   return getBranch(db, config, access, doer, input.name);
 }
 

@@ -8,7 +8,7 @@ import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../.
 import { dirOfRepo } from './contents-paths';
 import { loadRules } from './protected-branches';
 import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protection-rules';
-import { refsMoved } from './refs-moved';
+import { moveRefDurably } from './ref-intent';
 import { withRefsLock } from './refs-lock';
 import type { RepoAccess } from './repos';
 import { hostOf } from '../../lib/url-host';
@@ -105,10 +105,10 @@ export function commitMessage(opts: CommitOptions, fallback: string, committer: 
 export async function landCommit(db: DB, config: Config, access: RepoAccess, doer: User, t: CommitTarget, commit: string): Promise<void> {
   const expected = t.newBranch === t.oldBranch ? t.parent : null;
   const zero = zeroId(access.repo.object_format_name);
-  if (!(await updateRef(t.dir, `refs/heads/${t.newBranch}`, commit, expected, zero))) {
-    throw new ConflictError(`branch ${t.newBranch} was updated meanwhile, try again`);
-  }
-  await refsMoved(db, access.repo, doer, t.dir, [{ ref: `refs/heads/${t.newBranch}`, oldId: expected ?? zero, newId: commit }], 'commit');
+  const ref = `refs/heads/${t.newBranch}`;
+  const moved = await moveRefDurably(db, access.repo, doer, t.dir, { ref, oldId: expected ?? zero, newId: commit }, 'commit',
+    () => updateRef(t.dir, ref, commit, expected, zero));
+  if (!moved) throw new ConflictError(`branch ${t.newBranch} was updated meanwhile, try again`);
 }
 
 /**

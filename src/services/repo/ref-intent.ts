@@ -7,15 +7,18 @@ import { crashPoint } from '../../lib/crash-point';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { clearIntent, recordIntent } from '../recovery/intent';
+import type { Repository, User } from '../../db/schema';
+import { landedUpdates } from '../../git/refs';
+import type { RefSource } from '../events/types';
 import { refsMoved } from './refs-moved';
 
 // A push moves the refs in git (receive-pack, after the pre-receive verdict) before the database
 // follows and refs.moved goes out. Killed in between, the push had landed but its events never
 // came (no webhook, no feed, no pull request update), and git told the pusher it failed, so a
 // second push found nothing to send. The accepted push is now an intent: the next start syncs
-// and emits for what landed.
+// and emits for what landed. API commits and branches created through the API do the same.
 
-type PushPayload = { repoId: number; doerId: number; updates: RefUpdate[] };
+type PushPayload = { repoId: number; doerId: number; updates: RefUpdate[]; source?: RefSource };
 
 /** Records an accepted push before git is told to go on. */
 export function recordAcceptedPush(db: DB, repoId: number, doerId: number, updates: RefUpdate[]): Promise<number> {
@@ -32,7 +35,25 @@ export async function finishPush(db: DB, intent: number | null, sync: () => Prom
   }
 }
 
-/** Recovery of a push a crash interrupted: the refs that landed are synced and announced. */
+/**
+ * One ref moved through the API (a commit, a new branch), crash-safe as a push: the intent, the
+ * move (false: refused, nothing happened), the database sync and refs.moved, the intent gone.
+ */
+export async function moveRefDurably(
+  db: DB, repo: Repository, doer: User, dir: string, update: RefUpdate, source: RefSource, move: () => Promise<boolean>,
+): Promise<boolean> {
+  const intent = await recordIntent(db, 'push', { repoId: repo.id, doerId: doer.id, updates: [update], source } satisfies PushPayload);
+  try {
+    if (!(await move())) return false;
+    crashPoint('refs.after-move');
+    await refsMoved(db, repo, doer, dir, [update], source);
+    return true;
+  } finally {
+    await clearIntent(db, intent);
+  }
+}
+
+/** Recovery of a push (or API ref move) a crash interrupted: the refs that landed are synced and announced. */
 export async function recoverPush(db: DB, config: Config, p: PushPayload): Promise<string> {
   const repo = await getRepoById(db, p.repoId);
   if (!repo) return 'the repository is gone';
@@ -40,6 +61,7 @@ export async function recoverPush(db: DB, config: Config, p: PushPayload): Promi
   if (!fs.existsSync(dir)) return 'the repository directory is gone';
   const doer = (await getUserById(db, p.doerId)) ?? (await getUserById(db, repo.owner_id));
   if (!doer) return 'no user to attribute the push to';
-  await refsMoved(db, repo, doer, dir, p.updates, 'push');
-  return `synced ${p.updates.length} ref update(s) of ${repo.owner_name}/${repo.name}`;
+  const landed = await landedUpdates(dir, p.updates);
+  await refsMoved(db, repo, doer, dir, landed, p.source ?? 'push');
+  return `synced ${landed.length} of ${p.updates.length} ref update(s) of ${repo.owner_name}/${repo.name}`;
 }
