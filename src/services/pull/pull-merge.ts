@@ -1,23 +1,20 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Issue, PullRequest, User } from '../../db/schema';
-import { updateRef } from '../../git/commit';
 import { MERGE_STYLES, type BuiltStyle } from '../../git/merge-styles';
 import { isAncestor } from '../../git/refs';
-import { revParse, zeroId } from '../../git/repo';
+import { revParse } from '../../git/repo';
 import { AppError, ConflictError, InvalidError, NotFoundError } from '../../lib/errors';
-import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
-import { deleteBranch } from '../repo/branches';
 import { canWrite } from '../issue/issue-access';
 import { checkMergeProtection } from './pull-protection';
 import { markMerged } from './pull-state';
 import { dirOfRepo } from './pull-git';
+import { headRepoAccess, landMerge } from './pull-merge-land';
 import { loadPull } from './pull-views';
 import { settingsOf } from '../repo/repo-settings';
-import { accessOf, type RepoAccess } from '../repo/repos';
+import type { RepoAccess } from '../repo/repos';
 import { withRefsLock } from '../repo/refs-lock';
-import { refsMoved } from '../repo/refs-moved';
 import { signMerge } from '../signing/sign-rules';
 
 export const MERGE_DO = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
@@ -100,23 +97,16 @@ async function mergeNow(
     if (built.diverged) throw notAllowed('Diverging fast-forward-only merge: the head does not descend from the base');
     throw new ConflictError(`merge had a conflict: ${built.conflicts.join(', ')}`);
   }
-  if (!(await updateRef(dir, `refs/heads/${pr.base_branch}`, built.commit, baseSha, zeroId(baseSha.length === 64 ? 'sha256' : 'sha1')))) {
-    throw new ConflictError('the base branch moved during the merge, try again');
-  }
-  // As Gitea's merge push: the base branch moved (its new commits in the feed), then the merge itself.
-  await refsMoved(db, access.repo, doer, dir, [{ ref: `refs/heads/${pr.base_branch}`, oldId: baseSha, newId: built.commit }], 'merge');
-  await markMerged(db, access.repo.id, doer.id, issue, pr, built.commit, opts.auto);
-  if (input.delete_branch_after_merge ?? settingsOf(access.repo).default_delete_branch_after_merge) await deleteHead(db, config, pr, doer);
+  await landMerge(db, config, access.repo, doer, issue, pr, dir, {
+    repoId: access.repo.id, issueId: issue.id, index: issue.index, baseBranch: pr.base_branch, oldSha: baseSha, commit: built.commit,
+    doerId: doer.id, auto: opts.auto === true,
+    deleteBranch: input.delete_branch_after_merge ?? settingsOf(access.repo).default_delete_branch_after_merge,
+  });
 }
 
 async function posterSignature(db: DB, issue: Issue, fallback: { name: string; email: string; date: Date }) {
   const u = await getUserById(db, issue.poster_id);
   return u ? { name: u.full_name || u.name, email: u.email || `${u.lower_name}@noreply.localhost`, date: fallback.date } : fallback;
-}
-
-async function headRepoAccess(db: DB, pr: PullRequest, doer: User): Promise<RepoAccess | null> {
-  const repo = await getRepoById(db, pr.head_repo_id);
-  return repo ? accessOf(db, repo, doer) : null;
 }
 
 /** Gitea's MergedManually: the given commit must be on the base branch. */
@@ -125,13 +115,6 @@ async function manuallyMerged(db: DB, config: Config, access: RepoAccess, doer: 
   const commit = /^[0-9a-f]{4,64}$/i.test(commitId) ? await revParse(dir, `${commitId}^{commit}`) : null;
   if (!commit || !baseSha || !(await isAncestor(dir, commit, baseSha))) throw new InvalidError('Wrong commit ID', 'MergeCommitID');
   await markMerged(db, access.repo.id, doer.id, issue, pr, commit);
-}
-
-/** delete_branch_after_merge: best effort (a protected or default branch stays). */
-async function deleteHead(db: DB, config: Config, pr: PullRequest, doer: User): Promise<void> {
-  const head = await headRepoAccess(db, pr, doer);
-  if (!head) return;
-  await deleteBranch(db, config, head, doer, pr.head_branch).catch(() => undefined);
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{index}/merge: whether it is merged (404 otherwise). */

@@ -11,10 +11,15 @@ import { getIssueById } from '../../models/issue';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { refreshIssueCounters } from '../issue/issue-state';
+import { clearIntent } from '../recovery/intent';
 
-/** Records a merge: the pull row, the merge event, the issue closed and every counter following. */
+/**
+ * Records a merge: the pull row, the merge event, the issue closed and every counter following.
+ * `intentId`, the merge's 'pull.merge' intent, goes in the same transaction: merged and done together.
+ */
 export async function markMerged(
-  db: DB, repoId: number, doerId: number, issue: Pick<Issue, 'id' | 'milestone_id' | 'index' | 'title'>, pr: PullRequest, commit: string, auto = false,
+  db: DB, repoId: number, doerId: number, issue: Pick<Issue, 'id' | 'milestone_id' | 'index' | 'title'>, pr: PullRequest, commit: string,
+  auto = false, intentId?: number,
 ): Promise<void> {
   const now = nowUnix();
   await db.transaction().execute(async (trx) => {
@@ -24,6 +29,7 @@ export async function markMerged(
     // Closed without a close event (the merge event stands for it), dependencies or not, as Gitea.
     await updateIssueRow(trx, issue.id, { is_closed: 1, closed_unix: now, updated_unix: now });
     await refreshIssueCounters(trx, repoId, await labelIdsOfIssue(trx, issue.id), [issue.milestone_id]);
+    if (intentId !== undefined) await clearIntent(trx, intentId);
   });
   const [repo, doer, merged] = await Promise.all([getRepoById(db, repoId), getUserById(db, doerId), getIssueById(db, issue.id)]);
   if (repo && doer && merged) await emit(db, 'pull.merged', { repo, doer, issue: merged, auto });
