@@ -10,6 +10,7 @@ import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
 import { createApp } from './routes/app';
 import { setUpBackground } from './services/background';
 import { recoverPendingOps } from './services/recovery/recover';
+import { removeSpooledUploads } from './services/issue/attachment-files';
 import { startEmbeddedRunner } from './services/actions/embedded-runner';
 import { startCron } from './services/cron/scheduler';
 import { ensureInitialAdmin, type InitialAdmin } from './services/user/setup';
@@ -39,6 +40,8 @@ export async function startServer(config: Config, opts: { host?: string; port?: 
   const lock = acquirePidLock(pidFileOf(config));
   let hearth: Hearth;
   try {
+    // Uploads a killed process was receiving: none can be under way before this server listens.
+    removeSpooledUploads(config);
     hearth = await openHearth(config);
   } catch (err) {
     lock.release();

@@ -15,6 +15,18 @@ export const attachmentPath = (config: Config, uuid: string) =>
 /** Where uploads are spooled while they arrive: on the same file system, so a rename stores them. */
 export const uploadTmpDir = (config: Config) => path.join(config.server.data_dir, 'tmp', 'uploads');
 
+/**
+ * Removes what is spooled there: called at start (under the data directory's lock, before
+ * listening), when nothing can be arriving, so each file is an upload a killed process cut short.
+ * The directory itself stays: the upload middleware made it once and keeps using it.
+ */
+export function removeSpooledUploads(config: Config): number {
+  const dir = uploadTmpDir(config);
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  for (const name of names) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  return names.length;
+}
+
 export function readHead(file: string, bytes = 512): Buffer {
   const fd = fs.openSync(file, 'r');
   try {

@@ -2,7 +2,7 @@ import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { cloneBare } from '../../git/fork-copy';
-import { removeRepoDir, repoDir, repoExists } from '../../git/repo';
+import { repoDir } from '../../git/repo';
 import { ConflictError, ForbiddenError, InvalidError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { isBlockedBy } from '../../models/blocking';
@@ -16,6 +16,7 @@ import { isOrgMember } from '../../models/team-access';
 import { assertValidRepoName } from '../names';
 import { accessMode } from '../permissions';
 import { DEFAULT_SETTINGS } from './repo-settings';
+import { createRepoFilesFirst, finishNewRepo } from './repo-create-intent';
 import { syncRepoFromGit } from './repo-sync';
 import { withAccess, type RepoAccess, type RepoWithParent } from './repos';
 import { markWatch } from './stars';
@@ -65,8 +66,9 @@ async function insertFork(db: DB, doer: User, base: RepoAccess, owner: User, nam
 }
 
 /**
- * POST /repos/{owner}/{repo}/forks: the row and the bare copy are made together; if the copy
- * fails the row is rolled back and the directory removed.
+ * POST /repos/{owner}/{repo}/forks: the bare copy first, then the row (repo-create-intent.ts): if
+ * the copy or the row fails the directory is removed; a crash before the commit leaves an intent
+ * by which the next start removes it, one after the commit an intent by which it syncs.
  */
 export async function forkRepository(db: DB, config: Config, doer: User, base: RepoAccess, input: ForkInput): Promise<RepoWithParent> {
   const owner = await forkOwner(db, doer, input.organization);
@@ -75,23 +77,14 @@ export async function forkRepository(db: DB, config: Config, doer: User, base: R
   if (await isBlockedBy(db, doer.id, [base.owner.id])) throw new ForbiddenError('user is blocked by the repository owner');
   const src = repoDir(config.repository.root, base.owner.name, base.repo.name);
   const dir = repoDir(config.repository.root, owner.name, name);
-  let cloned = false;
-  let created: Repository;
-  try {
-    created = await db.transaction().execute(async (trx) => {
-      await assertForkable(trx, base, owner, name);
-      if (repoExists(dir)) throw new ConflictError(`repository files already exist [${owner.name}/${name}]`);
-      const fork = await insertFork(trx, doer, base, owner, name);
-      cloned = true;
-      await cloneBare(src, dir, base.repo.default_branch);
-      return fork;
-    });
-  } catch (err) {
-    // Whatever failed (the copy or the commit), the directory goes with the row.
-    if (cloned) removeRepoDir(dir);
-    throw err;
-  }
-  const fork = await syncRepoFromGit(db, created, dir, doer.id);
+  await assertForkable(db, base, owner, name);
+  const target = { area: 'repo-fork' as const, ownerId: owner.id, ownerName: owner.name, name, dir, doerId: doer.id, forkOf: base.repo.id };
+  const { repo: created, intent } = await createRepoFilesFirst(db, target, () => cloneBare(src, dir, base.repo.default_branch), async (trx) => {
+    // Checked again with the row: another fork may have committed while this one copied.
+    await assertForkable(trx, base, owner, name);
+    return insertFork(trx, doer, base, owner, name);
+  });
+  const fork = await finishNewRepo(db, 'repo-fork', intent, () => syncRepoFromGit(db, created, dir, doer.id));
   await emit(db, 'repo.forked', { repo: base.repo, doer, fork });
   return { repo: fork, owner, mode: await accessMode(db, doer, fork, owner), parent: base };
 }

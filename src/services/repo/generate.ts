@@ -13,11 +13,8 @@ import { touchTopics } from '../../models/topic';
 import { getUserByName } from '../../models/user';
 import { ACCESS, ORG_TYPE } from '../permissions';
 import { createRepository } from './repo-create';
-import { deleteRepository } from './repo-edit';
 import { topicsOf } from './repo-settings';
-import { syncRepoFromGit } from './repo-sync';
 import type { RepoAccess } from './repos';
-import { syncRepoLicenses } from './licenses';
 
 export type GenerateInput = {
   owner: string; name: string; description?: string; private?: boolean; defaultBranch?: string;
@@ -38,34 +35,31 @@ async function generateOwner(db: DB, doer: User, name: string): Promise<User> {
   return owner;
 }
 
-/** The template's default branch tree as the new repository's single root commit. */
-async function copyContent(db: DB, config: Config, doer: User, template: RepoAccess, repo: Repository, owner: User): Promise<Repository> {
+/** The template's default branch tree as the new repository's single root commit: git only. */
+async function copyContent(config: Config, doer: User, template: RepoAccess, dir: string, branch: string): Promise<void> {
   const src = repoDir(config.repository.root, template.owner.name, template.repo.name);
-  const dir = repoDir(config.repository.root, owner.name, repo.name);
   const author = { name: doer.full_name || doer.name, email: doer.email };
   const commit = await copyTreeAsRoot(src, dir, `refs/heads/${template.repo.default_branch}`, { message: 'Initial commit', author });
-  await updateRef(dir, `refs/heads/${repo.default_branch}`, commit, null, zeroId(repo.object_format_name));
-  return syncRepoFromGit(db, repo, dir, doer.id);
+  await updateRef(dir, `refs/heads/${branch}`, commit, null, zeroId(template.repo.object_format_name));
 }
 
 /** Template items stored in rows: the template link, topics, labels, branch protections. */
-async function copyRows(db: DB, template: Repository, repo: Repository, input: GenerateInput): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const now = nowUnix();
-    await updateRepo(trx, repo.id, { template_id: template.id });
-    if (input.topics) {
-      const topics = topicsOf(template);
-      await touchTopics(trx, topics, now);
-      await updateRepo(trx, repo.id, { topics: JSON.stringify(topics) });
-    }
-    if (input.labels) await copyRepoLabels(trx, template.id, repo.id, now);
-    if (input.protectedBranch) await copyProtectedBranches(trx, template.id, repo.id, now);
-  });
+async function copyRows(trx: DB, template: Repository, repo: Repository, input: GenerateInput): Promise<void> {
+  const now = nowUnix();
+  await updateRepo(trx, repo.id, { template_id: template.id });
+  if (input.topics) {
+    const topics = topicsOf(template);
+    await touchTopics(trx, topics, now);
+    await updateRepo(trx, repo.id, { topics: JSON.stringify(topics) });
+  }
+  if (input.labels) await copyRepoLabels(trx, template.id, repo.id, now);
+  if (input.protectedBranch) await copyProtectedBranches(trx, template.id, repo.id, now);
 }
 
 /**
  * POST /repos/{template_owner}/{template_repo}/generate: a new repository from a template. It is
- * created as any other, then filled; if filling fails the new repository is deleted again.
+ * created as any other, its files filled before the row is inserted and the template's rows
+ * copied in the creating transaction: it comes to be whole or not at all.
  */
 export async function generateRepository(db: DB, config: Config, doer: User, template: RepoAccess, input: GenerateInput): Promise<RepoAccess> {
   if (!template.repo.is_template) throw new InvalidError('this is not a template repo');
@@ -77,14 +71,8 @@ export async function generateRepository(db: DB, config: Config, doer: User, tem
     name: input.name, description: input.description, private: input.private,
     defaultBranch: input.defaultBranch || (withContent ? template.repo.default_branch : undefined),
     objectFormat: template.repo.object_format_name,
+    fill: withContent ? (dir, branch) => copyContent(config, doer, template, dir, branch) : undefined,
+    onCreated: (trx, repo) => copyRows(trx, template.repo, repo, input),
   });
-  try {
-    const repo = withContent ? await copyContent(db, config, doer, template, created, owner) : created;
-    await copyRows(db, template.repo, repo, input);
-    if (withContent) await syncRepoLicenses(db, config, repo);
-    return { repo: (await getRepoById(db, repo.id))!, owner, mode: ACCESS.owner };
-  } catch (err) {
-    await deleteRepository(db, config, { repo: created, owner, mode: ACCESS.owner });
-    throw err;
-  }
+  return { repo: (await getRepoById(db, created.id))!, owner, mode: ACCESS.owner };
 }

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { writeCommit, updateRef, type FileChange } from '../../git/commit';
 import { isValidBranchName } from '../../git/refs';
-import { initBare, removeRepoDir, repoDir, zeroId, type ObjectFormat } from '../../git/repo';
+import { initBare, repoDir, zeroId, type ObjectFormat } from '../../git/repo';
 import { ConflictError, InvalidError } from '../../lib/errors';
 import { fillLicense } from '../../lib/license-fill';
 import { readTemplate } from '../../lib/templates';
@@ -18,8 +17,10 @@ import { syncRepoFromGit } from './repo-sync';
 import { markWatch } from './stars';
 import { emit } from '../events/bus';
 import { recordAudit, repoTarget } from '../audit/record';
-import { recordLicenses } from './licenses';
+import { recordLicenses, syncRepoLicenses } from './licenses';
+import { createRepoFilesFirst, finishNewRepo } from './repo-create-intent';
 import { signInitialCommit } from '../signing/sign-rules';
+import type { CommitSigner } from '../signing/instance-key';
 
 export type CreateRepoInput = {
   name: string;
@@ -34,6 +35,8 @@ export type CreateRepoInput = {
   objectFormat?: string;
   /** Runs in the creating transaction once the row exists (organizations: team access). */
   onCreated?: (trx: DB, repo: Repository) => Promise<void>;
+  /** Writes the first content into the new bare repository, before the row (a template's tree). */
+  fill?: (dir: string, defaultBranch: string) => Promise<void>;
 };
 
 function objectFormatOf(value: string | undefined): ObjectFormat {
@@ -69,53 +72,69 @@ function initialFiles(input: CreateRepoInput, owner: User): FileChange[] {
   return files;
 }
 
+type NewRepo = { objectFormat: ObjectFormat; defaultBranch: string; dir: string };
+
+/** The bare repository with its first commit (auto-init files, or what `fill` writes): git only. */
+async function makeFiles(doer: User, input: CreateRepoInput, at: NewRepo, files: FileChange[], signer: CommitSigner | null): Promise<void> {
+  const { dir, objectFormat, defaultBranch } = at;
+  await initBare(dir, { objectFormat, defaultBranch });
+  if (input.fill) await input.fill(dir, defaultBranch);
+  if (files.length) {
+    const sig = { name: doer.full_name || doer.name, email: doer.email };
+    const commit = await writeCommit(dir, { parent: null, changes: files, message: 'Initial commit', author: sig, committer: sig, signer });
+    await updateRef(dir, `refs/heads/${defaultBranch}`, commit, null, zeroId(objectFormat));
+  }
+}
+
+/** The row and what comes with it, in the creating transaction. */
+async function insertNewRepo(trx: DB, doer: User, owner: User, input: CreateRepoInput, at: NewRepo): Promise<Repository> {
+  if (await getRepoByOwnerAndName(trx, owner.id, input.name)) {
+    throw new ConflictError('The repository with the same name already exists.');
+  }
+  const now = nowUnix();
+  const repo = await insertRepo(trx, {
+    owner_id: owner.id, owner_name: owner.name, lower_name: input.name.toLowerCase(), name: input.name,
+    description: input.description ?? '', default_branch: at.defaultBranch, object_format_name: at.objectFormat,
+    is_private: input.private ? 1 : 0, is_template: input.template ? 1 : 0,
+    settings: JSON.stringify(DEFAULT_SETTINGS), created_unix: now, updated_unix: now,
+  });
+  if (input.onCreated) await input.onCreated(trx, repo);
+  await bumpUserRepos(trx, owner.id, 1);
+  // As Gitea (AutoWatchNewRepos): the creator watches the new repository.
+  await markWatch(trx, doer.id, repo.id, true);
+  await copyDefaultWebhooksToRepo(trx, repo.id, now);
+  await recordAudit(trx, { op: 'repo.create', target: repoTarget(repo), repo, extra: { private: !!repo.is_private } });
+  return (await getRepoById(trx, repo.id))!;
+}
+
 /**
- * Creates the row and the bare repository together: if git fails the row is rolled back and
- * the directory removed; if the row fails the directory is removed.
+ * Creates the bare repository and then the row (repo-create-intent.ts): if git fails nothing is
+ * inserted and the directory is removed; if the row fails the directory is removed; a crash
+ * before the commit leaves an intent by which the next start removes the directory.
  */
 export async function createRepository(db: DB, config: Config, doer: User, owner: User, input: CreateRepoInput): Promise<Repository> {
   assertValidRepoName(input.name);
   const objectFormat = objectFormatOf(input.objectFormat);
   const defaultBranch = input.defaultBranch?.trim() || config.repository.default_branch;
   if (!(await isValidBranchName(defaultBranch))) throw new InvalidError('[default_branch]: invalid branch name', 'default_branch');
-  const dir = repoDir(config.repository.root, owner.name, input.name);
+  const at: NewRepo = { objectFormat, defaultBranch, dir: repoDir(config.repository.root, owner.name, input.name) };
   const files = input.autoInit ? initialFiles(input, owner) : [];
   // Decided before the transaction: the rules read the database.
   const signer = files.length ? await signInitialCommit(db, config, doer) : null;
-  const created = await db.transaction().execute(async (trx) => {
-    if (await getRepoByOwnerAndName(trx, owner.id, input.name)) {
-      throw new ConflictError('The repository with the same name already exists.');
-    }
-    if (fs.existsSync(dir)) throw new ConflictError(`repository files already exist [${owner.name}/${input.name}]`);
-    const now = nowUnix();
-    const repo = await insertRepo(trx, {
-      owner_id: owner.id, owner_name: owner.name, lower_name: input.name.toLowerCase(), name: input.name,
-      description: input.description ?? '', default_branch: defaultBranch, object_format_name: objectFormat,
-      is_private: input.private ? 1 : 0, is_template: input.template ? 1 : 0,
-      settings: JSON.stringify(DEFAULT_SETTINGS), created_unix: now, updated_unix: now,
-    });
-    if (input.onCreated) await input.onCreated(trx, repo);
-    try {
-      await initBare(dir, { objectFormat, defaultBranch });
-      if (files.length) {
-        const sig = { name: doer.full_name || doer.name, email: doer.email };
-        const commit = await writeCommit(dir, { parent: null, changes: files, message: 'Initial commit', author: sig, committer: sig, signer });
-        await updateRef(dir, `refs/heads/${defaultBranch}`, commit, null, zeroId(objectFormat));
-      }
-      await bumpUserRepos(trx, owner.id, 1);
-      // As Gitea (AutoWatchNewRepos): the creator watches the new repository.
-      await markWatch(trx, doer.id, repo.id, true);
-      await copyDefaultWebhooksToRepo(trx, repo.id, now);
-      await recordAudit(trx, { op: 'repo.create', target: repoTarget(repo), repo, extra: { private: !!repo.is_private } });
-    } catch (err) {
-      removeRepoDir(dir);
-      throw err;
-    }
-    return (await getRepoById(trx, repo.id))!;
+  if (await getRepoByOwnerAndName(db, owner.id, input.name)) throw new ConflictError('The repository with the same name already exists.');
+  // Crash points of their own for a template's content (repo-generate.*), for the tests.
+  const area = input.fill ? 'repo-generate' : 'repo-create';
+  const { repo: created, intent } = await createRepoFilesFirst(
+    db, { area, ownerId: owner.id, ownerName: owner.name, name: input.name, dir: at.dir, doerId: doer.id },
+    () => makeFiles(doer, input, at, files, signer), (trx) => insertNewRepo(trx, doer, owner, input, at),
+  );
+  const repo = await finishNewRepo(db, area, intent, async () => {
+    const synced = files.length || input.fill ? await syncRepoFromGit(db, created, at.dir, doer.id) : created;
+    // As Gitea: the license chosen at creation is the repository's, in the answer already.
+    if (input.license && input.autoInit) return recordLicenses(db, synced, [input.license]);
+    if (input.fill) return { ...synced, licenses: JSON.stringify(await syncRepoLicenses(db, config, synced)) };
+    return synced;
   });
-  let repo = files.length ? await syncRepoFromGit(db, created, dir, doer.id) : created;
-  // As Gitea: the license chosen at creation is the repository's, in the answer already.
-  if (input.license && input.autoInit) repo = await recordLicenses(db, repo, [input.license]);
   await emit(db, 'repo.created', { repo, doer, owner });
   return repo;
 }
