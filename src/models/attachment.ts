@@ -55,6 +55,12 @@ export async function deleteAttachmentsOfComment(db: DB, commentId: number): Pro
   await db.deleteFrom('attachment').where('comment_id', '=', commentId).execute();
 }
 
+/** UUIDs of every attachment of a repository (issues, comments, releases), read before it is deleted. */
+export async function attachmentUuidsOfRepo(db: DB, repoId: number): Promise<string[]> {
+  const rows = await db.selectFrom('attachment').select('uuid').where('repo_id', '=', repoId).execute();
+  return rows.map((r) => r.uuid);
+}
+
 /** Deletes every attachment row of a repository (issues, comments, releases); their UUIDs, for the files. */
 export async function deleteAttachmentsOfRepo(db: DB, repoId: number): Promise<string[]> {
   const rows = await db.deleteFrom('attachment').where('repo_id', '=', repoId).returning('uuid').execute();

@@ -4,6 +4,7 @@ import type { DB } from '../../db/connect';
 import { listBranchHeads, repoDir } from '../../git/repo';
 import { listBranchRows } from '../../models/branch';
 import { getRepoById } from '../../models/repo';
+import { listPendingOps } from '../../models/pending-op';
 import { listRepoLocations, type RepoLocation } from '../../models/repo-counters';
 import { isUnadopted } from '../admin/unadopted';
 import { runGitMaintenance } from '../cron/git-command';
@@ -45,7 +46,8 @@ function listRepoDirs(root: string): string[] {
  * Directories under the repository root that no row names. An unadopted repository (its owner
  * exists: the admin unadopted API lists it) is reported and left for adoption or deletion there;
  * --fix moves the others aside into <data>/doctor-orphans/<stamp>/<owner>/<name>.git: never
- * deleted, they may be all that is left.
+ * deleted, they may be all that is left. Not while work a crash interrupted is pending (a
+ * repository may be moved halfway): the next start of hearth settles that first.
  */
 export async function checkOrphanDirectories(db: DB, ctx: DoctorContext): Promise<Findings> {
   const root = ctx.config.repository.root;
@@ -59,6 +61,7 @@ export async function checkOrphanDirectories(db: DB, ctx: DoctorContext): Promis
   const unadopted: string[] = [];
   const problems: string[] = [];
   const fixed: string[] = [];
+  const pending = ctx.fix ? (await listPendingOps(db)).length : 0;
   for (const dir of orphans) {
     const rel = path.relative(root, dir);
     const [ownerName, name] = [path.basename(path.dirname(dir)), path.basename(dir, '.git')];
@@ -66,8 +69,8 @@ export async function checkOrphanDirectories(db: DB, ctx: DoctorContext): Promis
       unadopted.push(`${rel}: unadopted (adopt or delete it: POST or DELETE /api/v1/admin/unadopted/${ownerName}/${name})`);
       continue;
     }
-    if (!ctx.fix) {
-      problems.push(`${rel}: no repository row`);
+    if (!ctx.fix || pending) {
+      problems.push(`${rel}: no repository row${pending ? ` (not moved: ${pending} pieces of work a crash interrupted are pending; start hearth once to settle them)` : ''}`);
       continue;
     }
     const target = path.join(ctx.config.server.data_dir, 'doctor-orphans', ctx.stamp, rel);

@@ -5,7 +5,8 @@ import type { DB } from '../../db/connect';
 import type { Repository, RepositoryUpdate, User } from '../../db/schema';
 import { git } from '../../git/exec';
 import { isValidBranchName } from '../../git/refs';
-import { moveRepoDir, removeRepoDir, repoDir, repoExists, revParse } from '../../git/repo';
+import { removeRepoDir, repoDir, revParse } from '../../git/repo';
+import { crashPoint } from '../../lib/crash-point';
 import { InvalidError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import {
@@ -16,7 +17,7 @@ import { deleteWebhooksOf } from '../../models/webhook';
 import { forgetStarsOf } from '../../models/stars';
 import { assertValidRepoName } from '../names';
 import { settingsOf, type RepoSettings } from './repo-settings';
-import { deleteAttachmentsOfRepo } from '../../models/attachment';
+import { attachmentUuidsOfRepo, deleteAttachmentsOfRepo } from '../../models/attachment';
 import { uncountRepoOnTeams } from '../../models/team';
 import { updateMirror, type MirrorPatch } from '../../models/mirror';
 import { nextUpdateAt, parseMirrorInterval } from '../mirror/pull-mirror-interval';
@@ -25,7 +26,9 @@ import type { RepoAccess } from './repos';
 import { emit } from '../events/bus';
 import { recordAudit, repoTarget } from '../audit/record';
 import { removeRepoAvatarFile } from './repo-avatar';
-import { moveWikiDir, removeWikiDir } from '../wiki/wiki-repo';
+import { wikiDir } from '../wiki/wiki-repo';
+import { clearIntent } from '../recovery/intent';
+import { inTransactionWithMoves, repoAndWikiMoves } from './dir-moves';
 import { syncRepoLicenses } from './licenses';
 
 export type RepoEdit = Partial<Omit<RepoSettings, 'mirror_interval'>> & {
@@ -92,7 +95,10 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
 
   const newName = edit.name !== undefined && edit.name !== repo.name ? edit.name : undefined;
   if (newName !== undefined) assertValidRepoName(newName);
-  const updated = await db.transaction().execute(async (trx) => {
+  // The directory and the wiki move after the rows, in the transaction, under a 'repo.move' intent.
+  const moves = newName !== undefined ? repoAndWikiMoves(config, owner.name, repo.name, owner.name, newName) : [];
+  const staged = { kind: 'repo.move' as const, payload: { repoId: repo.id }, moves, crashAt: 'repo.rename.after-move' };
+  const { value: updated } = await inTransactionWithMoves(db, staged, async (trx) => {
     if (newName !== undefined) {
       const taken = await getRepoByOwnerAndName(trx, owner.id, newName);
       if (taken && taken.id !== repo.id) throw new InvalidError(`repo name is already taken [name: ${newName}]`, 'name');
@@ -106,14 +112,12 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
     await updateRepo(trx, repo.id, patch);
     await auditRepoEdit(trx, repo, patch);
     if (mirrorPatch) await updateMirror(trx, repo.id, mirrorPatch);
-    // Disk last: if the move fails the transaction rolls back and nothing changed.
+    // Disk last: if it fails the transaction rolls back and nothing changed.
     if (patch.default_branch && patch.default_branch !== repo.default_branch) {
       await git(['symbolic-ref', 'HEAD', `refs/heads/${patch.default_branch}`], { gitDir: dir });
     }
-    if (newName !== undefined) moveRepoDir(dir, repoDir(config.repository.root, owner.name, newName));
     return (await getRepoById(trx, repo.id))!;
   });
-  if (newName !== undefined) moveWikiDir(config, owner.name, repo.name, owner.name, newName);
   // As Gitea: the licenses are those of the new default branch.
   if (patch.default_branch && patch.default_branch !== repo.default_branch && !repo.is_empty) {
     updated.licenses = JSON.stringify(await syncRepoLicenses(db, config, updated));
@@ -133,43 +137,43 @@ async function auditRepoEdit(trx: DB, repo: Repository, patch: RepositoryUpdate)
   }
 }
 
-/** Deletes the row (and everything hanging off it) and the bare repository. */
+/** Deletes the row (and everything hanging off it), the bare repository and its wiki. */
 export async function deleteRepository(db: DB, config: Config, access: RepoAccess, doer?: User): Promise<void> {
   const { repo, owner } = access;
-  const dir = repoDir(config.repository.root, owner.name, repo.name);
-  const aside = `${dir}.deleting`;
-  let moved = false;
-  let files: string[] = [];
-  let lfsOids: string[] = [];
-  try {
-    await db.transaction().execute(async (trx) => {
-    await detachForks(trx, repo.id);
-    if (repo.fork_id) await bumpCounter(trx, repo.fork_id, 'num_forks', -1);
-    await bumpUserRepos(trx, owner.id, -1);
-    await deleteRedirectsTo(trx, repo.id);
-    await forgetStarsOf(trx, repo.id);
-    await uncountRepoOnTeams(trx, repo.id);
-    files = await deleteAttachmentsOfRepo(trx, repo.id);
-    lfsOids = await oidsOfRepo(trx, repo.id);
-    await deleteWebhooksOf(trx, { repoId: repo.id });
-    await deleteRepoRow(trx, repo.id);
-    await recordAudit(trx, { op: 'repo.delete', target: repoTarget(repo), repo });
-    // Move the directory aside inside the transaction, remove it once committed.
-    if (repoExists(dir)) {
-      moveRepoDir(dir, aside);
-      moved = true;
-    }
-    });
-  } catch (err) {
-    if (moved) moveRepoDir(aside, dir);
-    throw err;
-  }
-  removeRepoDir(aside);
-  removeWikiDir(config, owner.name, repo.name);
+  // Repository and wiki move aside before the commit (a new repository of the same name never
+  // finds them), and are removed after it; the 'repo.delete' intent lasts until that is done.
+  const asides = [repoDir(config.repository.root, owner.name, repo.name), wikiDir(config, owner.name, repo.name)]
+    .map((from) => ({ from, to: `${from}.deleting` }));
+  // Left by a crash before intents existed: in the way of the move aside (ENOTEMPTY) for good.
+  for (const a of asides) removeRepoDir(a.to);
+  const payload = {
+    repoId: repo.id, avatar: repo.avatar,
+    attachments: await attachmentUuidsOfRepo(db, repo.id), lfsOids: await oidsOfRepo(db, repo.id),
+  };
+  const staged = { kind: 'repo.delete' as const, payload, moves: asides, crashAt: 'repo.delete.after-move', keepIntent: true };
+  const { value: files, intent } = await inTransactionWithMoves(db, staged, (trx) => deleteRepoRows(trx, repo, owner));
+  crashPoint('repo.delete.after-commit');
+  for (const a of asides) removeRepoDir(a.to);
   // Attachment files go once the rows are gone for good.
   for (const uuid of files) removeFile(attachmentPath(config, uuid));
   // LFS meta objects went with the row (ON DELETE CASCADE); bytes no other repository uses go too.
-  await removeOrphanObjects(db, config.server.data_dir, lfsOids);
+  await removeOrphanObjects(db, config.server.data_dir, payload.lfsOids);
   removeRepoAvatarFile(config, repo);
+  if (intent !== null) await clearIntent(db, intent);
   if (doer) await emit(db, 'repo.deleted', { repo, doer, owner });
+}
+
+/** The rows of a deleted repository; the UUIDs of its attachments, whose files go after the commit. */
+async function deleteRepoRows(trx: DB, repo: Repository, owner: User): Promise<string[]> {
+  await detachForks(trx, repo.id);
+  if (repo.fork_id) await bumpCounter(trx, repo.fork_id, 'num_forks', -1);
+  await bumpUserRepos(trx, owner.id, -1);
+  await deleteRedirectsTo(trx, repo.id);
+  await forgetStarsOf(trx, repo.id);
+  await uncountRepoOnTeams(trx, repo.id);
+  const files = await deleteAttachmentsOfRepo(trx, repo.id);
+  await deleteWebhooksOf(trx, { repoId: repo.id });
+  await deleteRepoRow(trx, repo.id);
+  await recordAudit(trx, { op: 'repo.delete', target: repoTarget(repo), repo });
+  return files;
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, Team, User } from '../../db/schema';
-import { moveRepoDir, repoDir, repoExists } from '../../git/repo';
+import { repoDir, repoExists } from '../../git/repo';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { isBlockedBy } from '../../models/blocking';
@@ -18,7 +18,7 @@ import { markWatch } from './stars';
 import { VISIBILITY } from '../visibility';
 import { emit } from '../events/bus';
 import { recordAudit, repoTarget } from '../audit/record';
-import { moveWikiDir } from '../wiki/wiki-repo';
+import { inTransactionWithMoves, repoAndWikiMoves } from './dir-moves';
 
 export type PendingTransfer = { doer: User; recipient: User; teams: Team[] };
 
@@ -77,31 +77,19 @@ async function moveRows(db: DB, doer: User, repo: Repository, from: User, to: Us
 }
 
 /**
- * Moves the repository to `to`: rows in one transaction, the directory renamed last inside it
- * and renamed back if the transaction does not commit.
+ * Moves the repository to `to`: rows in one transaction, then the directory and its wiki, in it,
+ * under a 'repo.move' intent (dir-moves.ts): moved back if the transaction does not commit.
  */
 async function transferOwnership(db: DB, config: Config, doer: User, repo: Repository, from: User, to: User, teams: Team[]): Promise<Repository> {
-  const src = repoDir(config.repository.root, from.name, repo.name);
-  const dst = repoDir(config.repository.root, to.name, repo.name);
-  let moved = false;
-  let result: Repository;
-  try {
-    result = await db.transaction().execute(async (trx) => {
-      await assertNameFree(trx, config, to, repo);
-      await moveRows(trx, doer, repo, from, to, teams);
-      const now = { ...repo, owner_id: to.id, owner_name: to.name };
-      await recordAudit(trx, { op: 'repo.transfer', target: repoTarget(now), repo: now, extra: { from: from.name, to: to.name } });
-      if (repoExists(src)) {
-        moveRepoDir(src, dst);
-        moved = true;
-      }
-      return (await getRepoById(trx, repo.id))!;
-    });
-  } catch (err) {
-    if (moved) moveRepoDir(dst, src);
-    throw err;
-  }
-  moveWikiDir(config, from.name, repo.name, to.name, repo.name);
+  const moves = repoAndWikiMoves(config, from.name, repo.name, to.name, repo.name);
+  const staged = { kind: 'repo.move' as const, payload: { repoId: repo.id }, moves, crashAt: 'repo.transfer.after-move' };
+  const { value: result } = await inTransactionWithMoves(db, staged, async (trx) => {
+    await assertNameFree(trx, config, to, repo);
+    await moveRows(trx, doer, repo, from, to, teams);
+    const now = { ...repo, owner_id: to.id, owner_name: to.name };
+    await recordAudit(trx, { op: 'repo.transfer', target: repoTarget(now), repo: now, extra: { from: from.name, to: to.name } });
+    return (await getRepoById(trx, repo.id))!;
+  });
   await emit(db, 'repo.transferred', { repo: result, doer, oldOwner: from.name });
   return result;
 }

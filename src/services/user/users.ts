@@ -15,6 +15,7 @@ import { assertValidEmail, assertValidUserName } from '../names';
 import { canSeeOwner } from '../permissions';
 import { VISIBILITY, type VisibilityName } from '../visibility';
 import { recordAudit, userTarget, type AuditEntry } from '../audit/record';
+import { inTransactionWithMoves } from '../repo/dir-moves';
 
 export type CreateUserInput = {
   username: string;
@@ -142,15 +143,17 @@ export async function updateUserWithEmail(db: DB, user: User, patch: UserUpdate,
 }
 
 /**
- * Renames a user or organization: the row, the owner name cached on its repositories and,
- * last, its directory of repositories on disk, so a failed move rolls the rows back.
+ * Renames a user or organization: the row, the owner name cached on its repositories and, last
+ * in the transaction, its directory of repositories, under an 'owner.move' intent (dir-moves.ts):
+ * a failed move rolls the rows back, a crash is finished or undone at the next start.
  */
 export async function renameUser(db: DB, config: Config, user: User, newName: string, field = 'new_username'): Promise<void> {
   assertValidUserName(newName, field);
   if (newName === user.name) return;
   const from = ownerDir(config.repository.root, user.name);
   const to = ownerDir(config.repository.root, newName);
-  await db.transaction().execute(async (trx) => {
+  const staged = { kind: 'owner.move' as const, payload: { userId: user.id }, moves: [{ from, to }], crashAt: 'owner.rename.after-move' };
+  await inTransactionWithMoves(db, staged, async (trx) => {
     await assertNameFree(trx, newName, user.id);
     await users.updateUser(trx, user.id, { name: newName, lower_name: newName.toLowerCase(), updated_unix: nowUnix() });
     await setOwnerNameOfRepos(trx, user.id, newName);
@@ -158,13 +161,10 @@ export async function renameUser(db: DB, config: Config, user: User, newName: st
       op: user.type === 1 ? 'org.rename' : 'user.rename', target: { ...userTarget(user), name: newName }, owner: user,
       extra: { old_name: user.name, new_name: newName },
     });
-    if (from === to || !fs.existsSync(from)) return;
-    // An empty directory left by a deleted owner of that name is no obstacle.
-    if (fs.existsSync(to)) {
-      if (fs.readdirSync(to).length) throw new ConflictError(`repository files already exist for [${newName}]`);
-      fs.rmdirSync(to);
+    // An empty directory left by a deleted owner of that name is no obstacle (the move replaces it).
+    if (from !== to && fs.existsSync(from) && fs.existsSync(to) && fs.readdirSync(to).length) {
+      throw new ConflictError(`repository files already exist for [${newName}]`);
     }
-    fs.renameSync(from, to);
   });
 }
 

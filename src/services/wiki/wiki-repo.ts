@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import type { Config } from '../../config/schema';
 import type { Repository } from '../../db/schema';
-import { initBare, moveRepoDir, removeRepoDir, repoDir, type ObjectFormat } from '../../git/repo';
+import { initBare, repoDir, type ObjectFormat } from '../../git/repo';
 import { headBranch } from '../../git/wiki-log';
 import { NotFoundError } from '../../lib/errors';
 
 // The wiki of a repository is a bare `{name}.wiki.git` beside the repository directory, as
 // Gitea's (repo.WikiPath()); it is created with the first page (or the first push), and it
-// follows the repository when it is renamed, transferred or deleted.
+// follows the repository when it is renamed, transferred or deleted (services/repo/dir-moves.ts).
 
 export const wikiDir = (config: Config, ownerName: string, repoName: string) =>
   repoDir(config.repository.root, ownerName, repoName).replace(/\.git$/, '.wiki.git');
@@ -41,13 +41,3 @@ export async function openWikiForGit(
   if (!fs.existsSync(dir)) throw new NotFoundError('repository not found');
   return dir;
 }
-
-/** After a rename or transfer (the repository directory moved): its wiki follows. */
-export function moveWikiDir(config: Config, fromOwner: string, fromName: string, toOwner: string, toName: string): void {
-  const from = wikiDir(config, fromOwner, fromName);
-  const to = wikiDir(config, toOwner, toName);
-  if (from !== to && fs.existsSync(from)) moveRepoDir(from, to);
-}
-
-/** After the repository was deleted. */
-export const removeWikiDir = (config: Config, ownerName: string, repoName: string) => removeRepoDir(wikiDir(config, ownerName, repoName));
