@@ -10,6 +10,7 @@ import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
 import { createApp } from './routes/app';
 import { setUpBackground } from './services/background';
 import { recoverPendingOps } from './services/recovery/recover';
+import { resyncAfterUncleanStop } from './services/recovery/unclean-stop';
 import { removeSpooledUploads } from './services/issue/attachment-files';
 import { startEmbeddedRunner } from './services/actions/embedded-runner';
 import { startCron } from './services/cron/scheduler';
@@ -53,6 +54,7 @@ export async function startServer(config: Config, opts: { host?: string; port?: 
   // subscribers; their jobs wait in the database for the job queue to start).
   try {
     await recoverPendingOps(hearth.db, config, hearth.log);
+    if (lock.takenOver) await resyncAfterUncleanStop(hearth);
   } catch (err) {
     await closeHearth(hearth);
     lock.release();

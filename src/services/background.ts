@@ -11,6 +11,7 @@ import { registerPullMirrorJobs } from './mirror/pull-mirror';
 import { subscribeLicenses } from './repo/licenses';
 import { subscribeActions } from './actions/triggers';
 import { subscribeDependencyAlerts } from './security/alerts';
+import { registerRecoveryJobs } from './recovery/unclean-stop';
 
 // What runs beside the requests: the event subscribers (registered in this order: the feed,
 // notifications, pull requests, closing keywords, webhooks) and the durable job queue's workers.
@@ -31,5 +32,6 @@ export function setUpBackground(h: Hearth): Background {
   subscribeLicenses(bus, h.db, h.config);
   subscribeActions(bus, h.db, h.config, h.secret, jobs);
   subscribeDependencyAlerts(bus, h.db, h.config, jobs);
+  registerRecoveryJobs(jobs, h);
   return { jobs, start: () => jobs.start(), stop: () => jobs.stop() };
 }

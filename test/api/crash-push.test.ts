@@ -67,6 +67,17 @@ describe('a push cut short by a crash', () => {
       const main = await (await call(server.url, 'repos/root/proj/branches/main')).json() as { commit: { id: string; message: string } };
       expect(main.commit.message.trim()).toBe('API commit');
       await eventually(async () => rx.requests.some((r) => JSON.parse(r.body).after === main.commit.id), 15_000, 'webhook of the API commit');
+
+      // A branch deleted through the API (no intent), killed after git: the start after an unclean
+      // stop resyncs the branch rows in the background.
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      server = await startHearthProcess(data, { ...env, HEARTH_TEST_CRASH_AT: 'branch.after-delete' });
+      await call(server.url, 'repos/root/proj/branches/topic', 'DELETE').catch(() => { /* the server died */ });
+      expect(await server.exited).not.toBe(0);
+      server = await startHearthProcess(data, env);
+      await eventually(async () => /branch rows checked against git after an unclean stop/.test(server.out()), 15_000, 'resync after the unclean stop');
+      expect((await call(server.url, 'repos/root/proj/branches/topic')).status).toBe(404);
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
       const doctor = await runHearth(['doctor', '--data', data]);

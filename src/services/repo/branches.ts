@@ -13,6 +13,7 @@ import { ACCESS } from '../permissions';
 import { loadRules } from './protected-branches';
 import { canUserMerge, canUserPush, effectiveRule, type ProtectionRule } from './protection-rules';
 import type { RepoAccess } from './repos';
+import { crashPoint } from '../../lib/crash-point';
 import { moveRefDurably } from './ref-intent';
 import { refsMoved } from './refs-moved';
 
@@ -125,6 +126,7 @@ export async function deleteBranch(db: DB, config: Config, access: RepoAccess, d
   const sha = name ? await refTarget(dir, `refs/heads/${name}`) : null;
   if (!sha) throw new NotFoundError();
   await deleteRef(dir, `refs/heads/${name}`, sha);
+  crashPoint('branch.after-delete');
   await refsMoved(db, access.repo, doer, dir, [{ ref: `refs/heads/${name}`, oldId: sha, newId: zeroId(access.repo.object_format_name) }], 'branch');
 }
 

@@ -1,0 +1,28 @@
+import type { Hearth } from '../../hearth';
+import { checkBranchRows } from '../doctor/repo-checks';
+import { enqueueJob, type JobQueue } from '../jobs/queue';
+
+// After a stop that was not clean (the pid lock of a killed process was taken over), refs that
+// moved without an intent (a branch deleted or a tag made through the API, a pull request's head
+// updated, a mirror synced, when the kill came between git and the database) may have left branch
+// rows behind git. A background job resyncs them as `hearth doctor --fix` would, once per such start.
+
+const RESYNC_JOB = 'recovery.branch-rows';
+
+export function registerRecoveryJobs(jobs: JobQueue, h: Hearth): void {
+  jobs.register(RESYNC_JOB, {
+    backoff: () => 60,
+    handler: async () => {
+      const ctx = { config: h.config, fix: true, fsckTimeoutMs: 0, stamp: '', signal: new AbortController().signal };
+      const found = await checkBranchRows(h.db, ctx);
+      if (found.fixed.length || found.problems.length) {
+        h.log.warn({ fixed: found.fixed, problems: found.problems }, 'branch rows checked against git after an unclean stop');
+      }
+    },
+  });
+}
+
+/** Called at a start that took over a killed process's lock. */
+export async function resyncAfterUncleanStop(h: Hearth): Promise<void> {
+  await enqueueJob(h.db, { kind: RESYNC_JOB, payload: {} });
+}
