@@ -1,55 +1,25 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deleteBranchRows } from '../../src/models/branch';
 import { updateRepo } from '../../src/models/repo';
 import { recoverRepoCreate } from '../../src/services/recovery/repo-create-recovery';
-import { runHearth, startHearthProcess, type HearthProcess } from '../helpers/process';
+import { crashTmp, killedBy, startCrashable, stopAndDoctor } from '../helpers/crash';
 import { basicHeader, createUser, ok, startTestServer } from '../helpers/server';
-import { eventually } from '../helpers/wait';
 
 // Repository creation (create, fork, generate) killed between its steps (SIGKILL at a crash
 // point, as a power loss would stop it): the next start removes a directory whose row never
 // committed, or syncs a committed repository the database did not yet show as filled.
 
-const dirs: string[] = [];
-const tmp = (prefix: string) => { const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix)); dirs.push(d); return d; };
-afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+/** alice's credentials: she forks. */
+const aliceAuth = basicHeader('alice', 'alice-password');
 
-type Api = (p: string, method?: string, json?: unknown, user?: string) => Promise<Response>;
-
-/** The first start: the first admin's password, usable at once, and a caller for any server. */
-async function firstStart(data: string, crashAt: string): Promise<{ server: HearthProcess; api: (s: HearthProcess) => Api }> {
-  const server = await startHearthProcess(data, { HEARTH_TEST_CRASH_AT: crashAt });
-  await eventually(async () => /password:\s+\S+/.test(server.out()), 10_000, 'first admin printed');
-  const password = /password:\s+(\S+)/.exec(server.out())![1]!;
-  const auths: Record<string, string> = { root: basicHeader('root', password), alice: basicHeader('alice', 'alice-password') };
-  const api = (s: HearthProcess): Api => (p, method = 'GET', json, user = 'root') => fetch(`${s.url}/api/v1/${p}`, {
-    method, headers: { Authorization: auths[user]!, 'Content-Type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  await ok(await api(server)('admin/users/root', 'PATCH', { login_name: 'root', source_id: 0, must_change_password: false }));
-  return { server, api };
-}
-
-/** The request the crash point stops: the connection drops, the process is gone. */
-async function killedBy(server: HearthProcess, request: Promise<Response>): Promise<void> {
-  await request.then(() => { throw new Error('the request answered: the crash point was not reached'); }, () => undefined);
-  expect(await server.exited).not.toBe(0);
-}
-
-async function stopAndDoctor(server: HearthProcess, data: string): Promise<void> {
-  server.child.kill('SIGTERM');
-  expect(await server.exited).toBe(0);
-  const doctor = await runHearth(['doctor', '--data', data]);
-  expect(doctor.code, doctor.out + doctor.err).toBe(0);
-}
-
+/** The request the crash point stops: an answer means the crash point was not reached. */
 describe('repository creation cut short by a crash', () => {
   it('frees the name of a create killed before its row committed, and start clears cut-short uploads (regression: a directory without a row, 409 "repository files already exist" for good)', async () => {
-    const data = tmp('hearth-crash-create-');
-    const { server: first, api } = await firstStart(data, 'repo-create.before-commit');
-    await killedBy(first, api(first)('user/repos', 'POST', { name: 'proj', auto_init: true, license: 'MIT' }));
+    const data = crashTmp('hearth-crash-create-');
+    const first = await startCrashable(data, 'repo-create.before-commit');
+    await killedBy(first, first.call('user/repos', 'POST', { name: 'proj', auto_init: true, license: 'MIT' }));
     const dir = path.join(data, 'repositories', 'root', 'proj.git');
     expect(fs.existsSync(path.join(dir, 'HEAD'))).toBe(true);
     // An attachment upload the same kill cut short.
@@ -57,16 +27,15 @@ describe('repository creation cut short by a crash', () => {
     fs.mkdirSync(uploads, { recursive: true });
     fs.writeFileSync(path.join(uploads, '0f1e2d3c4b5a69788796a5b4c3d2e1f0'), Buffer.alloc(64 * 1024));
 
-    const server = await startHearthProcess(data);
+    const server = await startCrashable(data);
     try {
       expect(server.out()).toContain('recovered work a crash interrupted');
       expect(fs.existsSync(dir)).toBe(false);
       expect(fs.readdirSync(uploads)).toEqual([]);
-      const call = api(server);
-      expect((await call('repos/root/proj')).status).toBe(404);
-      const repo = await ok(await call('user/repos', 'POST', { name: 'proj', auto_init: true, license: 'MIT' }), 201);
+      expect((await server.call('repos/root/proj')).status).toBe(404);
+      const repo = await ok(await server.call('user/repos', 'POST', { name: 'proj', auto_init: true, license: 'MIT' }), 201);
       expect(repo.empty).toBe(false);
-      expect((await ok(await call('repos/root/proj/branches'))).map((b: { name: string }) => b.name)).toEqual(['main']);
+      expect((await ok(await server.call('repos/root/proj/branches'))).map((b: { name: string }) => b.name)).toEqual(['main']);
       await stopAndDoctor(server, data);
     } finally {
       server.child.kill('SIGKILL');
@@ -74,24 +43,23 @@ describe('repository creation cut short by a crash', () => {
   }, 120_000);
 
   it('shows the branch and first commit of a create killed after its row committed (regression: empty, no branches, /commits 409 until a push)', async () => {
-    const data = tmp('hearth-crash-create-');
-    const { server: first, api } = await firstStart(data, 'repo-create.after-commit');
-    await killedBy(first, api(first)('user/repos', 'POST', { name: 'proj', auto_init: true, license: 'MIT' }));
+    const data = crashTmp('hearth-crash-create-');
+    const first = await startCrashable(data, 'repo-create.after-commit');
+    await killedBy(first, first.call('user/repos', 'POST', { name: 'proj', auto_init: true, license: 'MIT' }));
 
-    const server = await startHearthProcess(data);
+    const server = await startCrashable(data);
     try {
-      const call = api(server);
-      const repo = await ok(await call('repos/root/proj'));
+      const repo = await ok(await server.call('repos/root/proj'));
       expect(repo.empty).toBe(false);
       expect(repo.licenses).toEqual(['MIT']);
-      const branches = await ok(await call('repos/root/proj/branches'));
+      const branches = await ok(await server.call('repos/root/proj/branches'));
       expect(branches.map((b: { name: string }) => b.name)).toEqual(['main']);
-      const commits = await ok(await call('repos/root/proj/commits'));
+      const commits = await ok(await server.call('repos/root/proj/commits'));
       expect(commits.map((c: { commit: { message: string } }) => c.commit.message.trim())).toEqual(['Initial commit']);
       expect(commits[0].sha).toBe(branches[0].commit.id);
-      await ok(await call('repos/root/proj/contents/README.md'));
+      await ok(await server.call('repos/root/proj/contents/README.md'));
       // The event the request never sent: the feed shows the creation.
-      const feed = await ok(await call('users/root/activities/feeds?only-performed-by=true'));
+      const feed = await ok(await server.call('users/root/activities/feeds?only-performed-by=true'));
       expect(feed.some((a: { op_type: string }) => a.op_type === 'create_repo')).toBe(true);
       await stopAndDoctor(server, data);
     } finally {
@@ -100,25 +68,23 @@ describe('repository creation cut short by a crash', () => {
   }, 120_000);
 
   it('lets a fork killed mid-copy be tried again (regression: the fork\'s directory stayed without a row, every retry 409)', async () => {
-    const data = tmp('hearth-crash-fork-');
-    const { server: first, api } = await firstStart(data, 'repo-fork.before-commit');
-    const before = api(first);
-    await ok(await before('user/repos', 'POST', { name: 'proj', auto_init: true }), 201);
-    await ok(await before('admin/users', 'POST', { username: 'alice', email: 'alice@example.com', password: 'alice-password', must_change_password: false }), 201);
-    await killedBy(first, before('repos/root/proj/forks', 'POST', {}, 'alice'));
+    const data = crashTmp('hearth-crash-fork-');
+    const first = await startCrashable(data, 'repo-fork.before-commit');
+    await ok(await first.call('user/repos', 'POST', { name: 'proj', auto_init: true }), 201);
+    await ok(await first.call('admin/users', 'POST', { username: 'alice', email: 'alice@example.com', password: 'alice-password', must_change_password: false }), 201);
+    await killedBy(first, first.call('repos/root/proj/forks', 'POST', {}, aliceAuth));
     const dir = path.join(data, 'repositories', 'alice', 'proj.git');
     expect(fs.existsSync(path.join(dir, 'HEAD'))).toBe(true);
 
-    const server = await startHearthProcess(data);
+    const server = await startCrashable(data);
     try {
-      const call = api(server);
       expect(fs.existsSync(dir)).toBe(false);
-      expect((await call('repos/alice/proj')).status).toBe(404);
-      expect((await ok(await call('repos/root/proj'))).forks_count).toBe(0);
-      const fork = await ok(await call('repos/root/proj/forks', 'POST', {}, 'alice'), 202);
+      expect((await server.call('repos/alice/proj')).status).toBe(404);
+      expect((await ok(await server.call('repos/root/proj'))).forks_count).toBe(0);
+      const fork = await ok(await server.call('repos/root/proj/forks', 'POST', {}, aliceAuth), 202);
       expect(fork.full_name).toBe('alice/proj');
       expect(fork.empty).toBe(false);
-      expect((await ok(await call('repos/alice/proj/branches', 'GET', undefined, 'alice'))).map((b: { name: string }) => b.name)).toEqual(['main']);
+      expect((await ok(await server.call('repos/alice/proj/branches', 'GET', undefined, aliceAuth))).map((b: { name: string }) => b.name)).toEqual(['main']);
       await stopAndDoctor(server, data);
     } finally {
       server.child.kill('SIGKILL');

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git } from '../helpers/git';
-import { runHearth, startHearthProcess, type HearthProcess } from '../helpers/process';
+import { crashTmp, killedBy, startCrashable, stopAndDoctor, type CrashCall, type Crashable } from '../helpers/crash';
 import { as, cloneWork, ok } from '../helpers/pull-fixtures';
-import { basicHeader, createUser, startTestServer, type TestServer } from '../helpers/server';
-import { eventually } from '../helpers/wait';
+import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import type { MergeIntent } from '../../src/services/pull/pull-merge-land';
 import { recoverMerge } from '../../src/services/recovery/merge-recovery';
 
@@ -14,98 +11,60 @@ import { recoverMerge } from '../../src/services/recovery/merge-recovery';
 // the base branch moved and before the database recorded the merge: the next start finishes
 // the bookkeeping, so the pull request reads merged and a retry cannot merge it a second time.
 
-const dirs: string[] = [];
-const tmp = (prefix: string) => { const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix)); dirs.push(d); return d; };
-afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
-
-type Api = (p: string, method?: string, json?: unknown) => Promise<Response>;
-
-/** A first start: root usable over the API, its password kept for the later starts. */
-async function firstStart(data: string, crashAt: string): Promise<{ server: HearthProcess; password: string }> {
-  const server = await startHearthProcess(data, { HEARTH_TEST_CRASH_AT: crashAt });
-  await eventually(async () => /password:\s+\S+/.test(server.out()), 10_000, 'first admin');
-  const password = /password:\s+(\S+)/.exec(server.out())![1]!;
-  await apiOf(server, password)('admin/users/root', 'PATCH', { login_name: 'root', source_id: 0, must_change_password: false });
-  return { server, password };
-}
-
-const apiOf = (server: HearthProcess, password: string): Api => (p, method = 'GET', json) => fetch(`${server.url}/api/v1/${p}`, {
-  method, headers: { Authorization: basicHeader('root', password), 'Content-Type': 'application/json' },
-  body: json === undefined ? undefined : JSON.stringify(json),
-});
-
-async function json(res: Response, status: number): Promise<any> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
-
 /** Commits `file` on `branch` (made from main when new) through the contents API. */
-async function commitFile(api: Api, branch: string, file: string, fresh: boolean): Promise<void> {
+async function commitFile(call: CrashCall, branch: string, file: string, fresh: boolean): Promise<void> {
   const body = { content: Buffer.from(`${file} on ${branch}\n`).toString('base64'), message: `Add ${file}`, ...(fresh ? { branch: 'main', new_branch: branch } : { branch }) };
-  await json(await api(`repos/root/proj/contents/${file}`, 'POST', body), 201);
+  await ok(await call(`repos/root/proj/contents/${file}`, 'POST', body), 201);
 }
 
 /** A merge request whose answer never comes: the server kills itself at the crash point. */
-async function mergeUntilKilled(server: HearthProcess, api: Api, index: number, body: object): Promise<void> {
-  await api(`repos/root/proj/pulls/${index}/merge`, 'POST', body).then((r) => r.text()).catch(() => { /* the connection dropped */ });
-  expect(await server.exited).not.toBe(0);
-}
+const mergeUntilKilled = (server: Crashable, index: number, body: object): Promise<void> =>
+  killedBy(server, server.call(`repos/root/proj/pulls/${index}/merge`, 'POST', body));
 
 /** Recovered at start: merged by root at the commit main now holds; a retry is refused as for any merged pull request. */
-async function expectRecoveredMerge(server: HearthProcess, api: Api, bare: string, index: number, style: string): Promise<string> {
+async function expectRecoveredMerge(server: Crashable, bare: string, index: number, style: string): Promise<string> {
   expect(server.out()).toContain('recovered work a crash interrupted');
   const tip = (await git(bare, 'rev-parse', 'main')).trim();
-  const pr = await json(await api(`repos/root/proj/pulls/${index}`), 200);
+  const pr = await ok(await server.call(`repos/root/proj/pulls/${index}`), 200);
   expect([pr.merged, pr.state, pr.merged_by?.login, pr.merge_commit_sha]).toEqual([true, 'closed', 'root', tip]);
-  expect((await api(`repos/root/proj/pulls/${index}/merge`)).status).toBe(204);
-  const retry = await api(`repos/root/proj/pulls/${index}/merge`, 'POST', { Do: style });
+  expect((await server.call(`repos/root/proj/pulls/${index}/merge`)).status).toBe(204);
+  const retry = await server.call(`repos/root/proj/pulls/${index}/merge`, 'POST', { Do: style });
   expect(retry.status, await retry.text()).toBe(405);
   expect((await git(bare, 'rev-parse', 'main')).trim()).toBe(tip);
-  const timeline = await json(await api(`repos/root/proj/issues/${index}/timeline`), 200) as { type: string }[];
+  const timeline = await ok(await server.call(`repos/root/proj/issues/${index}/timeline`), 200) as { type: string }[];
   expect(timeline.filter((e) => e.type === 'merge_pull')).toHaveLength(1);
-  const branch = await json(await api('repos/root/proj/branches/main'), 200);
+  const branch = await ok(await server.call('repos/root/proj/branches/main'), 200);
   expect(branch.commit.id).toBe(tip);
   return tip;
 }
 
-async function stopAndDoctor(server: HearthProcess, data: string): Promise<void> {
-  server.child.kill('SIGTERM');
-  expect(await server.exited).toBe(0);
-  const doctor = await runHearth(['doctor', '--data', data]);
-  expect(doctor.code, doctor.out + doctor.err).toBe(0);
-}
-
 describe('a pull request merge cut short by a crash', () => {
   it('is finished at the next start, squash and merge (regression: main held the merge, the pull request read open and a retry merged it twice)', async () => {
-    const data = tmp('hearth-crash-merge-');
+    const data = crashTmp('hearth-crash-merge-');
     const bare = path.join(data, 'repositories', 'root', 'proj.git');
-    let { server, password } = await firstStart(data, 'merge.after-ref');
-    let api = apiOf(server, password);
-    await json(await api('user/repos', 'POST', { name: 'proj', auto_init: true }), 201);
-    await commitFile(api, 'topic-a', 'a.txt', true);
-    await commitFile(api, 'topic-b', 'b.txt', true);
-    await json(await api('repos/root/proj/pulls', 'POST', { title: 'A', head: 'topic-a', base: 'main' }), 201);
-    await json(await api('repos/root/proj/pulls', 'POST', { title: 'B', head: 'topic-b', base: 'main' }), 201);
+    let server = await startCrashable(data, 'merge.after-ref');
+    await ok(await server.call('user/repos', 'POST', { name: 'proj', auto_init: true }), 201);
+    await commitFile(server.call, 'topic-a', 'a.txt', true);
+    await commitFile(server.call, 'topic-b', 'b.txt', true);
+    await ok(await server.call('repos/root/proj/pulls', 'POST', { title: 'A', head: 'topic-a', base: 'main' }), 201);
+    await ok(await server.call('repos/root/proj/pulls', 'POST', { title: 'B', head: 'topic-b', base: 'main' }), 201);
     const before = (await git(bare, 'rev-parse', 'main')).trim();
     const headB = (await git(bare, 'rev-parse', 'topic-b')).trim();
-    await mergeUntilKilled(server, api, 1, { Do: 'squash' });
+    await mergeUntilKilled(server, 1, { Do: 'squash' });
 
-    server = await startHearthProcess(data, { HEARTH_TEST_CRASH_AT: 'merge.after-ref' });
+    server = await startCrashable(data, 'merge.after-ref');
     try {
-      api = apiOf(server, password);
-      const squashed = await expectRecoveredMerge(server, api, bare, 1, 'squash');
+      const squashed = await expectRecoveredMerge(server, bare, 1, 'squash');
       // Exactly one squash commit on the old base.
       expect((await git(bare, 'rev-parse', 'main~1')).trim()).toBe(before);
-      await mergeUntilKilled(server, api, 2, { Do: 'merge', delete_branch_after_merge: true });
+      await mergeUntilKilled(server, 2, { Do: 'merge', delete_branch_after_merge: true });
 
-      server = await startHearthProcess(data);
-      api = apiOf(server, password);
-      const merged = await expectRecoveredMerge(server, api, bare, 2, 'merge');
+      server = await startCrashable(data);
+      const merged = await expectRecoveredMerge(server, bare, 2, 'merge');
       // One merge commit, of the squash and the head; the head branch deleted as asked.
       expect((await git(bare, 'rev-list', '--parents', '-n', '1', merged)).trim()).toBe(`${merged} ${squashed} ${headB}`);
       expect((await git(bare, 'rev-list', '--merges', 'main')).trim().split('\n')).toEqual([merged]);
-      expect((await api('repos/root/proj/branches/topic-b')).status).toBe(404);
+      expect((await server.call('repos/root/proj/branches/topic-b')).status).toBe(404);
       await stopAndDoctor(server, data);
     } finally {
       server.child.kill('SIGKILL');
@@ -113,23 +72,21 @@ describe('a pull request merge cut short by a crash', () => {
   }, 120_000);
 
   it('announces the base push once when killed after the refs sync (regression: the merge and its events were lost)', async () => {
-    const data = tmp('hearth-crash-merge-sync-');
+    const data = crashTmp('hearth-crash-merge-sync-');
     const bare = path.join(data, 'repositories', 'root', 'proj.git');
-    let { server, password } = await firstStart(data, 'merge.after-sync');
-    let api = apiOf(server, password);
-    await json(await api('user/repos', 'POST', { name: 'proj', auto_init: true }), 201);
-    await commitFile(api, 'topic-c', 'c.txt', true);
-    await commitFile(api, 'topic-c', 'd.txt', false);
-    await json(await api('repos/root/proj/pulls', 'POST', { title: 'C', head: 'topic-c', base: 'main' }), 201);
+    let server = await startCrashable(data, 'merge.after-sync');
+    await ok(await server.call('user/repos', 'POST', { name: 'proj', auto_init: true }), 201);
+    await commitFile(server.call, 'topic-c', 'c.txt', true);
+    await commitFile(server.call, 'topic-c', 'd.txt', false);
+    await ok(await server.call('repos/root/proj/pulls', 'POST', { title: 'C', head: 'topic-c', base: 'main' }), 201);
     const before = (await git(bare, 'rev-parse', 'main')).trim();
-    await mergeUntilKilled(server, api, 1, { Do: 'rebase' });
+    await mergeUntilKilled(server, 1, { Do: 'rebase' });
 
-    server = await startHearthProcess(data);
+    server = await startCrashable(data);
     try {
-      api = apiOf(server, password);
-      await expectRecoveredMerge(server, api, bare, 1, 'rebase');
+      await expectRecoveredMerge(server, bare, 1, 'rebase');
       expect((await git(bare, 'rev-parse', 'main~2')).trim()).toBe(before);
-      const feed = await json(await api('repos/root/proj/activities/feeds'), 200) as { op_type: string; ref_name: string }[];
+      const feed = await ok(await server.call('repos/root/proj/activities/feeds'), 200) as { op_type: string; ref_name: string }[];
       expect(feed.filter((a) => a.op_type === 'commit_repo' && a.ref_name === 'refs/heads/main')).toHaveLength(1);
       expect(feed.filter((a) => a.op_type === 'merge_pull_request')).toHaveLength(1);
       await stopAndDoctor(server, data);

@@ -1,90 +1,49 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverOwnerMove, recoverRepoDelete, recoverRepoMove } from '../../src/services/recovery/repo-move-recovery';
 import { git } from '../helpers/git';
-import { runHearth, startHearthProcess, type HearthProcess } from '../helpers/process';
-import { as, basicHeader, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
-import { eventually } from '../helpers/wait';
+import { crashTmp, killedBy, startCrashable, stopAndDoctor, type Crashable } from '../helpers/crash';
+import { runHearth } from '../helpers/process';
+import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 
 // A rename, transfer, organization rename or delete killed (SIGKILL at a crash point, as a power
 // loss would stop it) between the directory move and the commit, or after the commit and before
 // the cleanup: the next start makes the disk match the database, and the request can be retried.
 
-const dirs: string[] = [];
-const tmp = (prefix: string) => { const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix)); dirs.push(d); return d; };
-afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
-
-type Hearth = HearthProcess & { call: (p: string, method?: string, json?: unknown) => Promise<Response> };
-const secret = { password: '' };
-
-/** hearth over `data`, set to die at `crashAt`; the first start reads the admin's password and clears its must-change flag. */
-async function boot(data: string, crashAt?: string): Promise<Hearth> {
-  const server = await startHearthProcess(data, crashAt ? { HEARTH_TEST_CRASH_AT: crashAt } : {});
-  const first = !secret.password;
-  if (first) {
-    await eventually(async () => /password:\s+\S+/.test(server.out()), 10_000, 'first admin');
-    secret.password = /password:\s+(\S+)/.exec(server.out())![1]!;
-  }
-  const call = (p: string, method = 'GET', json?: unknown) => fetch(`${server.url}/api/v1/${p}`, {
-    method, headers: { Authorization: basicHeader('root', secret.password), 'Content-Type': 'application/json' },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  if (first) await call('admin/users/root', 'PATCH', { login_name: 'root', source_id: 0, must_change_password: false });
-  return { ...server, call };
-}
-
 /** The request the crash point cuts short: the connection drops as the process dies. */
-async function crashOn(h: Hearth, p: string, method: string, json?: unknown): Promise<void> {
-  await h.call(p, method, json).then((r) => r.text(), () => undefined);
-  expect(await h.exited).not.toBe(0);
-}
-
-async function expectStatus(res: Response, status: number): Promise<any> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return text ? JSON.parse(text) : undefined;
-}
+const crashOn = (h: Crashable, p: string, method: string, json?: unknown): Promise<void> => killedBy(h, h.call(p, method, json));
 
 /** The repository answers under `full` through the API and git, its wiki included. */
-async function expectWhole(h: Hearth, full: string): Promise<void> {
-  expect((await expectStatus(await h.call(`repos/${full}`), 200)).full_name).toBe(full);
-  expect((await expectStatus(await h.call(`repos/${full}/branches`), 200)).map((b: { name: string }) => b.name)).toContain('main');
-  expect((await expectStatus(await h.call(`repos/${full}/contents`), 200)).length).toBeGreaterThan(0);
-  expect((await expectStatus(await h.call(`repos/${full}/wiki/page/Home`), 200)).title).toBe('Home');
-  const work = tmp('hearth-crash-move-wt-');
-  await git(work, 'clone', '-q', `${h.url.replace('://', `://root:${secret.password}@`)}/${full}.git`, 'c');
+async function expectWhole(h: Crashable, full: string): Promise<void> {
+  expect((await ok(await h.call(`repos/${full}`), 200)).full_name).toBe(full);
+  expect((await ok(await h.call(`repos/${full}/branches`), 200)).map((b: { name: string }) => b.name)).toContain('main');
+  expect((await ok(await h.call(`repos/${full}/contents`), 200)).length).toBeGreaterThan(0);
+  expect((await ok(await h.call(`repos/${full}/wiki/page/Home`), 200)).title).toBe('Home');
+  const work = crashTmp('hearth-crash-move-wt-');
+  await git(work, 'clone', '-q', `${h.url.replace('://', `://root:${h.password}@`)}/${full}.git`, 'c');
   expect(fs.readdirSync(path.join(work, 'c')).length).toBeGreaterThan(1);
 }
 
 /** Recovery ran at this start, and doctor finds nothing wrong. */
-async function expectRecovered(h: Hearth, data: string): Promise<void> {
+async function expectRecovered(h: Crashable, data: string): Promise<void> {
   expect(h.out()).toContain('recovered work a crash interrupted');
   const doctor = await runHearth(['doctor', '--data', data]);
   expect(doctor.code, doctor.out + doctor.err).toBe(0);
 }
 
-async function stopAndDoctor(h: Hearth, data: string): Promise<void> {
-  h.child.kill('SIGTERM');
-  expect(await h.exited).toBe(0);
-  const doctor = await runHearth(['doctor', '--data', data]);
-  expect(doctor.code, doctor.out + doctor.err).toBe(0);
-}
-
-async function makeRepoWithWiki(h: Hearth, name: string): Promise<void> {
-  await expectStatus(await h.call('user/repos', 'POST', { name, auto_init: true }), 201);
+async function makeRepoWithWiki(h: Crashable, name: string): Promise<void> {
+  await ok(await h.call('user/repos', 'POST', { name, auto_init: true }), 201);
   const page = { title: 'Home', content_base64: Buffer.from('# The wiki\n').toString('base64') };
-  await expectStatus(await h.call(`repos/root/${name}/wiki/new`, 'POST', page), 201);
+  await ok(await h.call(`repos/root/${name}/wiki/new`, 'POST', page), 201);
 }
 
 describe('repository moves and deletes cut short by a crash', () => {
   it('rename, transfer and organization rename killed after the move are undone at the next start, and retrying works (regression: row at the old name, directory at the new one: listed but git and /branches failed, retries 500/422)', async () => {
-    const data = tmp('hearth-crash-move-');
+    const data = crashTmp('hearth-crash-move-');
     const root = path.join(data, 'repositories');
-    secret.password = '';
-    let h = await boot(data, 'repo.rename.after-move');
-    await expectStatus(await h.call('orgs', 'POST', { username: 'acme' }), 201);
+    let h = await startCrashable(data, 'repo.rename.after-move');
+    await ok(await h.call('orgs', 'POST', { username: 'acme' }), 201);
     await makeRepoWithWiki(h, 'proj');
     await crashOn(h, 'repos/root/proj', 'PATCH', { name: 'renamed' });
     expect(fs.existsSync(path.join(root, 'root', 'renamed.git'))).toBe(true); // the crash came after the move
@@ -93,53 +52,52 @@ describe('repository moves and deletes cut short by a crash', () => {
     expect(early.out).toContain('crash interrupted are pending');
     expect(fs.existsSync(path.join(root, 'root', 'renamed.git'))).toBe(true);
 
-    h = await boot(data, 'repo.transfer.after-move');
+    h = await startCrashable(data, 'repo.transfer.after-move');
     await expectRecovered(h, data);
     await expectWhole(h, 'root/proj');
-    expect((await expectStatus(await h.call('repos/root/proj', 'PATCH', { name: 'renamed' }), 200)).full_name).toBe('root/renamed');
+    expect((await ok(await h.call('repos/root/proj', 'PATCH', { name: 'renamed' }), 200)).full_name).toBe('root/renamed');
     await expectWhole(h, 'root/renamed');
     await crashOn(h, 'repos/root/renamed/transfer', 'POST', { new_owner: 'acme' });
     expect(fs.existsSync(path.join(root, 'acme', 'renamed.wiki.git'))).toBe(true);
 
-    h = await boot(data, 'owner.rename.after-move');
+    h = await startCrashable(data, 'owner.rename.after-move');
     await expectRecovered(h, data);
     await expectWhole(h, 'root/renamed');
-    await expectStatus(await h.call('repos/root/renamed/transfer', 'POST', { new_owner: 'acme' }), 202);
+    await ok(await h.call('repos/root/renamed/transfer', 'POST', { new_owner: 'acme' }), 202);
     await expectWhole(h, 'acme/renamed');
     await crashOn(h, 'orgs/acme/rename', 'POST', { new_name: 'acme2' });
     expect(fs.existsSync(path.join(root, 'acme2', 'renamed.git'))).toBe(true);
 
-    h = await boot(data);
+    h = await startCrashable(data);
     await expectRecovered(h, data);
     await expectWhole(h, 'acme/renamed');
-    await expectStatus(await h.call('orgs/acme/rename', 'POST', { new_name: 'acme2' }), 204);
+    await ok(await h.call('orgs/acme/rename', 'POST', { new_name: 'acme2' }), 204);
     await expectWhole(h, 'acme2/renamed');
     await stopAndDoctor(h, data);
   }, 180_000);
 
   it('a delete killed before or after the commit leaves no trace and no wiki for a new repository of that name (regression: .deleting and the wiki stayed forever, the new repository took the wiki over and could not be deleted)', async () => {
-    const data = tmp('hearth-crash-delete-');
+    const data = crashTmp('hearth-crash-delete-');
     const owned = path.join(data, 'repositories', 'root');
-    secret.password = '';
-    let h = await boot(data, 'repo.delete.after-move');
+    let h = await startCrashable(data, 'repo.delete.after-move');
     await makeRepoWithWiki(h, 'gone');
     await crashOn(h, 'repos/root/gone', 'DELETE');
 
-    h = await boot(data, 'repo.delete.after-commit');
+    h = await startCrashable(data, 'repo.delete.after-commit');
     await expectRecovered(h, data);
     await expectWhole(h, 'root/gone');
     await crashOn(h, 'repos/root/gone', 'DELETE');
     expect(fs.readdirSync(owned).sort()).toEqual(['gone.git.deleting', 'gone.wiki.git.deleting']);
 
-    h = await boot(data);
+    h = await startCrashable(data);
     await expectRecovered(h, data);
     expect(fs.readdirSync(owned)).toEqual([]);
-    await expectStatus(await h.call('repos/root/gone'), 404);
+    await ok(await h.call('repos/root/gone'), 404);
     for (let round = 0; round < 2; round++) {
-      await expectStatus(await h.call('user/repos', 'POST', { name: 'gone', auto_init: true }), 201);
+      await ok(await h.call('user/repos', 'POST', { name: 'gone', auto_init: true }), 201);
       expect((await h.call('repos/root/gone/wiki/page/Home')).status).toBe(404);
       expect(fs.existsSync(path.join(owned, 'gone.wiki.git'))).toBe(false);
-      await expectStatus(await h.call('repos/root/gone', 'DELETE'), 204);
+      await ok(await h.call('repos/root/gone', 'DELETE'), 204);
     }
     expect(fs.readdirSync(owned)).toEqual([]);
     await stopAndDoctor(h, data);
