@@ -111,6 +111,24 @@ describe('doctor checks (service)', () => {
     expect(row).toEqual({ num_issues: 0, num_stars: 0 });
   });
 
+  it('finds git lock files a killed git left, and removes those over an hour old with --fix (regression: they blocked their branch for good)', async () => {
+    const dir = await addRepo('locked');
+    await initBare(dir, { objectFormat: 'sha1', defaultBranch: 'main' });
+    fs.mkdirSync(path.join(dir, 'refs', 'heads'), { recursive: true });
+    const stale = [path.join(dir, 'refs', 'heads', 'main.lock'), path.join(dir, 'HEAD.lock')];
+    const fresh = path.join(dir, 'packed-refs.lock');
+    for (const f of [...stale, fresh]) fs.writeFileSync(f, '');
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    for (const f of stale) fs.utimesSync(f, hoursAgo, hoursAgo);
+    let r = byName(await runDoctor(db, ctx(false)));
+    expect(r['git-lock-files']!.problems).toEqual(['stale git lock files (over an hour old; their refs cannot be updated): alice/locked.git/HEAD.lock, alice/locked.git/refs/heads/main.lock']);
+    r = byName(await runDoctor(db, ctx(true)));
+    expect(r['git-lock-files']!.fixed).toHaveLength(1);
+    expect(stale.map((f) => fs.existsSync(f))).toEqual([false, false]);
+    // Younger than an hour: git may be holding it right now.
+    expect(fs.existsSync(fresh)).toBe(true);
+  });
+
   it('reports attachment, avatar and package blob rows whose file is gone', async () => {
     const uuid = 'a1b2c3d4-0000-4000-8000-000000000001';
     await sql`INSERT INTO attachment (uuid, name, created_unix) VALUES (${uuid}, 'notes.txt', 0)`.execute(db);
@@ -164,7 +182,7 @@ describe('hearth doctor (CLI)', () => {
     const list = doctor(d, '--list');
     expect(list.code).toBe(0);
     expect(list.lines).toEqual(['database-version', 'database-integrity', 'foreign-keys', 'repository-directories', 'orphan-directories',
-      'git-fsck', 'branch-rows', 'repository-counters', 'attachment-files', 'avatar-files', 'package-blob-files']);
+      'git-fsck', 'git-lock-files', 'branch-rows', 'repository-counters', 'attachment-files', 'avatar-files', 'package-blob-files']);
     expect(runHearthSync(['migrate', '--data', d]).code).toBe(0);
     const some = runHearthSync(['doctor', 'check', '--run', 'branch-rows,foreign-keys', '--data', d]);
     expect(some.code, some.err).toBe(0);

@@ -59,11 +59,16 @@ describe('ref moves cut short by a crash', () => {
 
       // A branch deleted through the API (no intent), killed after git: the start after an
       // unclean stop resyncs the branch rows in the background.
+      // The lock a git killed with the server leaves (as receive-pack or update-ref would): the
+      // start after an unclean stop removes it, or main could never move again (409 for good).
       server = await startCrashable(data, 'branch.after-delete', env);
       await killedBy(server, server.call('repos/root/proj/branches/topic', 'DELETE'));
+      fs.writeFileSync(path.join(data, 'repositories', 'root', 'proj.git', 'refs', 'heads', 'main.lock'), '');
       server = await startCrashable(data, undefined, env);
+      expect(server.out()).toContain('removed git lock files a killed process left');
       await eventually(async () => /branch rows checked against git after an unclean stop/.test(server.out()), 15_000, 'resync after the unclean stop');
       expect((await server.call('repos/root/proj/branches/topic')).status).toBe(404);
+      await ok(await server.call('repos/root/proj/contents/after.txt', 'POST', { content: Buffer.from('after\n').toString('base64'), message: 'After' }), 201);
       await stopAndDoctor(server, data);
     } finally {
       server.child.kill('SIGKILL');

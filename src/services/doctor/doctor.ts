@@ -1,6 +1,7 @@
 import type { DB } from '../../db/connect';
 import { checkDatabaseIntegrity, checkDatabaseVersion, checkForeignKeys, checkRepoCounters } from './database-checks';
 import { checkAttachmentFiles, checkAvatarFiles, checkPackageBlobFiles } from './file-checks';
+import { checkGitLocks } from './lock-checks';
 import { checkBranchRows, checkGitFsck, checkOrphanDirectories, checkRepoDirectories } from './repo-checks';
 import type { CheckResult, DoctorCheck, DoctorContext } from './types';
 
@@ -12,6 +13,7 @@ export const DOCTOR_CHECKS: DoctorCheck[] = [
   { name: 'repository-directories', run: checkRepoDirectories },
   { name: 'orphan-directories', run: checkOrphanDirectories },
   { name: 'git-fsck', run: checkGitFsck },
+  { name: 'git-lock-files', run: checkGitLocks },
   { name: 'branch-rows', run: checkBranchRows },
   { name: 'repository-counters', run: checkRepoCounters },
   { name: 'attachment-files', run: checkAttachmentFiles },

@@ -1,4 +1,5 @@
 import type { Hearth } from '../../hearth';
+import { removeStaleLocks, repoDirsUnder } from '../../git/stale-locks';
 import { checkBranchRows } from '../doctor/repo-checks';
 import { enqueueJob, type JobQueue } from '../jobs/queue';
 
@@ -22,7 +23,14 @@ export function registerRecoveryJobs(jobs: JobQueue, h: Hearth): void {
   });
 }
 
-/** Called at a start that took over a killed process's lock. */
+/**
+ * Called at a start that took over a killed process's lock, before the server listens: the git
+ * lock files the killed process's git children left (none of ours can be running yet) are
+ * removed, then the branch rows are resynced in the background.
+ */
 export async function resyncAfterUncleanStop(h: Hearth): Promise<void> {
+  const startedAt = Date.now() - process.uptime() * 1000;
+  const removed = repoDirsUnder(h.config.repository.root).flatMap((dir) => removeStaleLocks(dir, startedAt));
+  if (removed.length) h.log.warn({ files: removed }, 'removed git lock files a killed process left');
   await enqueueJob(h.db, { kind: RESYNC_JOB, payload: {} });
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { repoDir, repoSize } from '../../../git/repo';
+import { removeStaleLocks } from '../../../git/stale-locks';
 import { listRepoLocations, type RepoLocation } from '../../../models/repo-counters';
 import { updateRepo } from '../../../models/repo';
 import { runGitMaintenance, splitArgs } from '../git-command';
@@ -26,6 +27,8 @@ async function eachRepo(ctx: CronContext, what: string, fn: (r: RepoLocation, di
 const report = (count: number, failed: string[], ok: string, bad: string) =>
   (failed.length ? `${failed.length} of ${count} repositories ${bad}: ${failed.join('; ')}` : `${count} repositories ${ok}`);
 
+const STALE_LOCK_MS = 3_600_000;
+
 /**
  * repo_health_check: `git fsck` of every repository (Gitea's GitFsckRepos). A broken repository
  * is logged and named in the result; the task itself still finishes, as Gitea's.
@@ -35,6 +38,9 @@ export async function checkRepoHealth(ctx: CronContext, s: GitTaskSettings): Pro
   // Dangling objects are no fault and their listing could be long: hearth never asks for it.
   const args = ['fsck', '--no-dangling', ...splitArgs(s.args)];
   const { count, failed } = await eachRepo(ctx, 'health check', async (r, dir) => {
+    // Lock files an hour old are debris of a killed git: they would block their refs for good.
+    const stale = removeStaleLocks(dir, Date.now() - STALE_LOCK_MS);
+    if (stale.length) ctx.log.warn({ repo: fullName(r), files: stale }, 'removed stale git lock files');
     const outcome = await runGitMaintenance(dir, args, timeout, ctx.signal);
     if (outcome.ok) return null;
     ctx.log.warn({ repo: fullName(r), problem: outcome.problem }, 'repository health check failed');
