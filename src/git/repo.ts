@@ -25,6 +25,18 @@ export async function initBare(dir: string, opts: { objectFormat: ObjectFormat; 
 
 export const repoExists = (dir: string) => fs.existsSync(dir);
 
+/** Every <owner>/<name>.git directory under the repository root (wikis included). */
+export function listRepoDirs(root: string): string[] {
+  const subdirs = (d: string) => {
+    try {
+      return fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(d, e.name));
+    } catch {
+      return [];
+    }
+  };
+  return subdirs(root).flatMap((owner) => subdirs(owner).filter((d) => d.endsWith('.git')));
+}
+
 export function removeRepoDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -29,32 +29,23 @@ export function lockFilesOf(repoDir: string): string[] {
   return out;
 }
 
-/** Removes the lock files last changed before `before` (ms since the epoch); returns them. */
-export function removeStaleLocks(repoDir: string, before: number): string[] {
-  const removed: string[] = [];
-  for (const file of lockFilesOf(repoDir)) {
+/** A lock older than this is debris whatever runs: git holds a ref lock for milliseconds. */
+export const STALE_LOCK_MS = 3_600_000;
+
+/** The lock files of a repository last changed before `before` (ms since the epoch). */
+export function staleLocksOf(repoDir: string, before: number): string[] {
+  return lockFilesOf(repoDir).filter((file) => {
     try {
-      if (fs.statSync(file).mtimeMs >= before) continue;
-      fs.rmSync(file, { force: true });
-      removed.push(file);
-    } catch { /* gone meanwhile */ }
-  }
-  return removed;
+      return fs.statSync(file).mtimeMs < before;
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
 }
 
-/** Every bare repository directory under the root (`<owner>/<name>.git`, wikis included). */
-export function repoDirsUnder(root: string): string[] {
-  const out: string[] = [];
-  for (const owner of safeList(root)) {
-    for (const name of safeList(path.join(root, owner))) if (name.endsWith('.git')) out.push(path.join(root, owner, name));
-  }
-  return out;
+/** Removes the lock files last changed before `before`; returns them. */
+export function removeStaleLocks(repoDir: string, before: number): string[] {
+  const stale = staleLocksOf(repoDir, before);
+  for (const file of stale) fs.rmSync(file, { force: true });
+  return stale;
 }
-
-const safeList = (dir: string): string[] => {
-  try {
-    return fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-};

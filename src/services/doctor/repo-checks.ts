@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../../db/connect';
-import { listBranchHeads, repoDir } from '../../git/repo';
+import { listBranchHeads, listRepoDirs, repoDir } from '../../git/repo';
 import { listBranchRows } from '../../models/branch';
 import { getRepoById } from '../../models/repo';
 import { listPendingOps } from '../../models/pending-op';
@@ -28,18 +28,6 @@ export async function checkRepoDirectories(db: DB, ctx: DoctorContext): Promise<
     ...reportOnly(missing.map((r) => `${fullName(r)}: no directory ${r.dir}`)),
     hint: missing.length ? MISSING_HINT : undefined,
   };
-}
-
-/** Every <owner>/<name>.git directory under the repository root. */
-function listRepoDirs(root: string): string[] {
-  const subdirs = (d: string) => {
-    try {
-      return fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(d, e.name));
-    } catch {
-      return [];
-    }
-  };
-  return subdirs(root).flatMap((owner) => subdirs(owner).filter((d) => d.endsWith('.git')));
 }
 
 /**

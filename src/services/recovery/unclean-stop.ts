@@ -1,5 +1,6 @@
 import type { Hearth } from '../../hearth';
-import { removeStaleLocks, repoDirsUnder } from '../../git/stale-locks';
+import { listRepoDirs } from '../../git/repo';
+import { removeStaleLocks } from '../../git/stale-locks';
 import { checkBranchRows } from '../doctor/repo-checks';
 import { enqueueJob, type JobQueue } from '../jobs/queue';
 
@@ -30,7 +31,7 @@ export function registerRecoveryJobs(jobs: JobQueue, h: Hearth): void {
  */
 export async function resyncAfterUncleanStop(h: Hearth): Promise<void> {
   const startedAt = Date.now() - process.uptime() * 1000;
-  const removed = repoDirsUnder(h.config.repository.root).flatMap((dir) => removeStaleLocks(dir, startedAt));
+  const removed = listRepoDirs(h.config.repository.root).flatMap((dir) => removeStaleLocks(dir, startedAt));
   if (removed.length) h.log.warn({ files: removed }, 'removed git lock files a killed process left');
   await enqueueJob(h.db, { kind: RESYNC_JOB, payload: {} });
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { repoDir, repoSize } from '../../../git/repo';
-import { removeStaleLocks } from '../../../git/stale-locks';
+import { removeStaleLocks, STALE_LOCK_MS } from '../../../git/stale-locks';
 import { listRepoLocations, type RepoLocation } from '../../../models/repo-counters';
 import { updateRepo } from '../../../models/repo';
 import { runGitMaintenance, splitArgs } from '../git-command';
@@ -26,8 +26,6 @@ async function eachRepo(ctx: CronContext, what: string, fn: (r: RepoLocation, di
 
 const report = (count: number, failed: string[], ok: string, bad: string) =>
   (failed.length ? `${failed.length} of ${count} repositories ${bad}: ${failed.join('; ')}` : `${count} repositories ${ok}`);
-
-const STALE_LOCK_MS = 3_600_000;
 
 /**
  * repo_health_check: `git fsck` of every repository (Gitea's GitFsckRepos). A broken repository
