@@ -133,6 +133,8 @@ for (const kind of fs.readdirSync(optionsDir)) {
   for (const name of manifest[kind]) files[`options/${kind}/${name}`] = fs.readFileSync(path.join(optionsDir, kind, name));
 }
 files['options-manifest.json'] = Buffer.from(JSON.stringify(manifest));
+// The web pages' stylesheet and script (src/lib/web-assets.ts names them by content hash).
+for (const name of ['hearth.css', 'hearth.js']) files[`web/${name}`] = fs.readFileSync(path.join(root, 'assets', 'web', name));
 files['swagger-ui.css'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui.css'));
 files['swagger-ui-bundle.js'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui-bundle.js'));
 for (const name of Object.keys(WORKERS)) files[`${name}.cjs`] = fs.readFileSync(path.join(work, `${name}.cjs`));

@@ -4,6 +4,7 @@ import { assertMaySignIn, assertPasswordCurrent, authenticateBasic, authenticate
 import { findUserByName } from '../../services/user/users';
 import { recordSignIn, recordSignInFailure, recordSudo } from '../../services/audit/record';
 import { jobTokenMayCall } from '../../services/actions/actions-user';
+import { signInLimiter } from '../../services/user/signin-limit';
 
 type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; login: string; password: string };
 
@@ -54,9 +55,13 @@ export function authenticate(): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const creds = credentialsOf(req);
     if (!creds) return next();
-    const found = await verify(req, creds);
     const ip = req.ctx.actor.ip;
+    // Passwords are what gets guessed: Basic attempts pass the sign-in limiter first.
+    const limiter = creds.kind === 'basic' ? signInLimiter(req.ctx.db) : null;
+    if (limiter && creds.kind === 'basic') await limiter.beforeAttempt(ip, creds.login);
+    const found = await verify(req, creds);
     if (!found) {
+      if (limiter && creds.kind === 'basic') limiter.recordFailure(ip, creds.login);
       // One fixed message with the name and the address: what fail2ban and the like match on.
       req.ctx.log.warn({ user: creds.kind === 'basic' ? creds.login : '', ip: req.ip, auth: creds.kind }, 'failed sign-in');
       await recordSignInFailure(req.ctx.db, creds.kind === 'basic' ? creds.login : '', ip, creds.kind);

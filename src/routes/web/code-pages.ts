@@ -18,7 +18,7 @@ import { sendStream } from '../stream';
 import { pathParam } from '../table';
 import { diffView } from './diff-view';
 import { unitsOf } from './guards';
-import { pager, repoHeader, repoLink, sendPage, webUrl, when, type RepoTab } from './layout';
+import { codeRegion, pager, repoHeader, repoLink, sendPage, webUrl, when, type RepoTab } from './layout';
 
 // The code pages of a repository: home, src (directory or file), commit, history, branches,
 // tags and compare. Their URLs are the html_url of repositories, contents, commits and files.
@@ -26,7 +26,7 @@ import { pager, repoHeader, repoLink, sendPage, webUrl, when, type RepoTab } fro
 function repoPage(req: Request, res: Response, title: string, tab: RepoTab, body: SafeHtml): void {
   const access = repoOf(req);
   const full = `${access.owner.name}/${access.repo.name}`;
-  sendPage(req, res, { title: title ? `${title} - ${full}` : full, body: html`${repoHeader(req.ctx.config, access, unitsOf(res), tab)}\n${body}` });
+  sendPage(req, res, { title: title || full, body: html`${repoHeader(req.ctx.config, access, unitsOf(res), tab)}\n${body}` });
 }
 
 /** Links to each directory of `path` at the target's ref. */
@@ -56,7 +56,7 @@ function fileView(config: Config, access: RepoAccess, page: FilePage): SafeHtml 
   if (page.image) return html`${head}<p><img src="${rawUrl}" alt="${page.item.entry.name}"></p>`;
   if (page.text === null) return html`${head}<p>This file is binary or too large to show: <a href="${rawUrl}">download it</a>.</p>`;
   const lines = page.text.replace(/\n$/, '').split('\n').map((l, i) => html`<tr id="L${i + 1}"><td class="num">${i + 1}</td><td>${l}</td></tr>`);
-  return html`${head}<table class="code">${lines}</table>`;
+  return html`${head}${codeRegion('File content', html`<table class="code">${lines}</table>`)}`;
 }
 
 /** GET /{owner}/{repo}: the default branch's root and README. */

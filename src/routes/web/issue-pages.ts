@@ -22,7 +22,6 @@ import { repoHeader, repoLink, sendPage, type RepoTab } from './layout';
 const MAX_PAGE = 100_000;
 
 const viewOf = (req: Request): View => ({ config: req.ctx.config, access: repoOf(req) });
-const fullName = (req: Request) => `${repoOf(req).owner.name}/${repoOf(req).repo.name}`;
 
 function stateOf(req: Request): ListState {
   const s = queryString(req, 'state');
@@ -39,7 +38,7 @@ function numberParam(value: string | undefined): number {
 
 function send(req: Request, res: Response, tab: RepoTab, title: string, body: SafeHtml): void {
   const { config } = req.ctx;
-  sendPage(req, res, { title: `${title} - ${fullName(req)}`, body: html`${repoHeader(config, repoOf(req), unitsOf(res), tab)}\n${body}` });
+  sendPage(req, res, { title, body: html`${repoHeader(config, repoOf(req), unitsOf(res), tab)}\n${body}` });
 }
 
 /** The kind's unit must be readable: the route could not know the kind before loading. */
