@@ -103,7 +103,7 @@ export function sendPage(req: Request, res: Response, page: Page): void {
   const asset = (name: 'hearth.css' | 'hearth.js') => webUrl(config, `assets/${webAssetFile(name)}`);
   const doc = html`<!DOCTYPE html>
 <html lang="en" data-theme="${themeOf(config, doer)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${fullTitle(req, page.title)}</title>
+<title>${fullTitle(req, page.title)}</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="${asset('hearth.css')}">${styles ? html`<style nonce="${nonce}">${raw(styles)}</style>` : ''}
 ${token ? html`<meta name="csrf-token" content="${token}">` : ''}<script src="${asset('hearth.js')}" defer></script></head>
 <body data-shortcuts="${doer && !doer.keyboard_shortcuts ? 'off' : 'on'}"><a class="skip" href="#main">Skip to content</a>
