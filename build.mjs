@@ -102,7 +102,9 @@ const source = fs.readFileSync(bundle, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `
 fs.writeFileSync(bundle, `(function (exports, require, module, __filename, __dirname) {${source}\n})`);
 
 // Worker threads' code (src/lib/serial-worker.ts runs it from the payload).
-const WORKERS = { 'avatar-worker': 'src/lib/image/avatar-worker.ts', 'markdown-worker': 'src/lib/markdown-worker.ts' };
+const WORKERS = {
+  'avatar-worker': 'src/lib/image/avatar-worker.ts', 'markdown-worker': 'src/lib/markdown-worker.ts', 'highlight-worker': 'src/lib/highlight-worker.ts',
+};
 for (const [name, entry] of Object.entries(WORKERS)) {
   await build({
     ...esbuildOptions, entryPoints: [path.join(root, entry)], outfile: path.join(work, `${name}.cjs`), keepNames: true,
