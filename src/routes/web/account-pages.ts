@@ -6,6 +6,7 @@ import { changeOwnPassword, createUser } from '../../services/user/users';
 import { checkbox, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
 import { CHANGE_PASSWORD_PATH, localPath, rootPath } from './guards';
 import { sendPage } from './layout';
+import { checkPasswordForm } from './passport-web';
 import { endSessionCookie, sessionOf, startSession } from './session';
 
 // Signing in and out, signing up (when registration is open) and the forced password change:
@@ -51,7 +52,6 @@ export async function login(req: Request, res: Response): Promise<void> {
   if (!text(body, 'password')) errors.password = 'Enter your password.';
   if (Object.keys(errors).length) return loginPage(req, res, body, errors, 422);
   try {
-    const { checkPasswordForm } = await import('./passport-local');
     const user = await checkPasswordForm(req, res);
     const old = sessionOf(res);
     if (old) await revokeSession(req.ctx.db, user, old.id).catch(() => undefined);

@@ -2,9 +2,10 @@ import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { WebSession } from '../../db/schema';
 import { ForbiddenError } from '../../lib/errors';
-import { createSession, REMEMBER_SECONDS, resolveSession } from '../../services/user/sessions';
+import { createSession, REMEMBER_SECONDS } from '../../services/user/sessions';
 import type { User } from '../../db/schema';
 import { authenticate, credentialsOf } from '../middleware/auth';
+import { sessionOfCookie } from './passport-web';
 
 // Who a browser is: the session cookie first; GET pages also take Basic and tokens (scripts,
 // curl), POSTs never (browsers replay cached Basic credentials on forms other sites post). The
@@ -75,11 +76,10 @@ export function expectedCsrf(req: Request, res: Response): string {
   return pre ? hmac(req, 'csrf-pre', pre) : '';
 }
 
-/** The session of the cookie, if any, as the request's user. */
+/** The session of the cookie, if any, as the request's user (a passport strategy, passport-web.ts). */
 const fromSession: RequestHandler = async (req, res, next) => {
-  const id = readCookie(req, SESSION);
-  if (!id) return next();
-  const found = await resolveSession(req.ctx.db, id);
+  if (!readCookie(req, SESSION)) return next();
+  const found = await sessionOfCookie(req, res, (r) => readCookie(r, SESSION));
   if (!found) {
     endSessionCookie(req, res);
     return next();

@@ -1,0 +1,62 @@
+import type { Request, Response } from 'express';
+import { Passport } from 'passport';
+import { Strategy as LocalStrategy } from 'passport-local';
+import { Strategy } from 'passport-strategy';
+import type { User } from '../../db/schema';
+import { resolveSession, type ActiveSession } from '../../services/user/sessions';
+import { signInWithPassword } from '../../services/user/signin';
+
+// The web's passport: the sign-in form (passport-local) and the session cookie (a strategy of
+// ours), loaded with the pages. The strategies only ask the services: the limiter, the audit
+// rows and the one message for an unknown user and a wrong password live in the sign-in
+// service; sessions are rows of our own (services/user/sessions), not passport's session.
+
+/** The browser's session: the cookie's id found and live, else no one (not an error). */
+class SessionStrategy extends Strategy {
+  name = 'hearth-session';
+  constructor(private readonly idOf: (req: Request) => string) { super(); }
+  override authenticate(req: Request): void {
+    const id = this.idOf(req);
+    if (!id) return this.pass();
+    resolveSession(req.ctx.db, id).then((found) => (found ? this.success(found) : this.pass()), (err: unknown) => this.error(err as Error));
+  }
+}
+
+const passport = new Passport();
+passport.use('local', new LocalStrategy(
+  { usernameField: 'user_name', passwordField: 'password', passReqToCallback: true, session: false },
+  (req, login, password, done) => {
+    signInWithPassword(req.ctx.db, login.trim(), password, req.ctx.actor.ip, 'web').then((user) => done(null, user), done);
+  },
+));
+
+let sessionStrategyReady = false;
+
+/** The live session the request's cookie names, or null. */
+export function sessionOfCookie(req: Request, res: Response, idOf: (req: Request) => string): Promise<ActiveSession | null> {
+  if (!sessionStrategyReady) {
+    passport.use(new SessionStrategy(idOf));
+    sessionStrategyReady = true;
+  }
+  return new Promise((resolve, reject) => {
+    const run = passport.authenticate('hearth-session', { session: false }, (err: unknown, found: ActiveSession | false) => {
+      if (err) return reject(err);
+      resolve(found || null);
+    });
+    // pass() (no session) ends in next(): the request is anonymous.
+    run(req, res, () => resolve(null));
+  });
+}
+
+/** The user the form's credentials name; rejects with the service's domain error. */
+export function checkPasswordForm(req: Request, res: Response): Promise<User> {
+  return new Promise((resolve, reject) => {
+    const run = passport.authenticate('local', { session: false }, (err: unknown, user: User | false) => {
+      if (err) return reject(err);
+      // Empty fields: passport-local fails before asking; the page checked them already.
+      if (!user) return reject(new Error('sign-in form reached passport without credentials'));
+      resolve(user);
+    });
+    run(req, res, reject);
+  });
+}
