@@ -71,7 +71,10 @@ function fullTitle(req: Request, title: string): string {
 function accountMenu(req: Request, res: Response, user: User): SafeHtml {
   const { config } = req.ctx;
   const unread = (res.locals.unread as number | undefined) ?? 0;
-  const token = csrfToken(req, res);
+  // Basic and token callers (scripts) have no session to end.
+  const signOut = req.ctx.auth === 'session'
+    ? html`<li><form method="post" action="${webUrl(config, 'user/logout')}"><input type="hidden" name="_csrf" value="${csrfToken(req, res)}"><button type="submit">Sign out</button></form></li>`
+    : '';
   return html`<details class="menu"><summary aria-label="Create…"><span aria-hidden="true">+</span></summary><ul>
 <li><a href="${webUrl(config, 'repo/create')}">New repository</a></li>
 <li><a href="${webUrl(config, 'repo/migrate')}">New migration</a></li>
@@ -80,7 +83,7 @@ function accountMenu(req: Request, res: Response, user: User): SafeHtml {
 <details class="menu"><summary aria-label="Account menu of ${user.name}"><img class="avatar" src="${avatarUrl(config, user)}" alt="" width="20" height="20"><span>${user.name}</span></summary><ul>
 <li><a href="${webUrl(config, encodePath(user.name))}">Your profile</a></li>
 <li><a href="${webUrl(config, 'user/settings')}">Settings</a></li>
-<li><form method="post" action="${webUrl(config, 'user/logout')}"><input type="hidden" name="_csrf" value="${token}"><button type="submit">Sign out</button></form></li>
+${signOut}
 </ul></details>`;
 }
 

@@ -30,6 +30,8 @@ export async function createSession(
 ): Promise<{ id: string; session: WebSession }> {
   const id = crypto.randomBytes(32).toString('base64url');
   const now = nowUnix();
+  // Rows of ended sessions go as new ones come (an indexed delete): reads ignore them anyway.
+  await deleteExpiredWebSessions(db, now);
   const session = await insertWebSession(db, {
     key_hash: hashId(id), uid: user.id, created_unix: now, last_seen_unix: now,
     expires_unix: now + lifetime(remember), remember: remember ? 1 : 0,
@@ -76,6 +78,3 @@ export async function revokeSession(db: DB, user: User, sessionId: number): Prom
 
 /** Ends every session of the user but `keep` (a password change keeps the browser that made it). */
 export const revokeOtherSessions = (db: DB, uid: number, keep = 0): Promise<number> => deleteWebSessionsOfUser(db, uid, keep);
-
-/** Removes the rows of sessions that ended (the cron's cleanup; reads ignore them already). */
-export const removeExpiredSessions = (db: DB): Promise<number> => deleteExpiredWebSessions(db, nowUnix());
