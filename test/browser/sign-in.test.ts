@@ -151,3 +151,27 @@ for (const js of ['on', 'off'] as Js[]) {
     });
   });
 }
+
+describe.skipIf(!haveChromium)('the page script', () => {
+  let env: BrowserEnv;
+  beforeAll(async () => { env = await startBrowser(); });
+  afterAll(async () => { await env?.close(); });
+
+  it('lists the shortcuts on "?", focuses the search on "/", and keeps quiet when the user turned single keys off', async () => {
+    const u = await createUser(env.server, 'keyboard');
+    const page = await env.open('on');
+    await signIn(env, page, u.username, u.password);
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(await dialog.isVisible()).toBe(true);
+    await checkPage(page);
+    await page.keyboard.press('Escape');
+    expect(await dialog.isVisible()).toBe(false);
+    await page.keyboard.press('/');
+    expect(await page.locator(':focus').getAttribute('name')).toBe('q');
+    await env.server.hearth.db.updateTable('user').set({ keyboard_shortcuts: 0 }).where('id', '=', u.id).execute();
+    await page.reload();
+    await page.keyboard.press('?');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+});
