@@ -79,6 +79,24 @@ describe('every page', () => {
   });
 });
 
+describe('user colours', () => {
+  it('come from one style block under the page\'s CSP nonce, never a style attribute', async () => {
+    const u = await createUser(s, 'painter');
+    await createRepo(s, u, 'colours');
+    for (const [name, color] of [['bug', '#b60205'], ['docs', '#c5def5']]) {
+      const made = await s.request('api/v1/repos/painter/colours/labels', { method: 'POST', auth: { basic: [u.username, u.password] }, json: { name, color } });
+      expect(made.status).toBe(201);
+    }
+    const res = await s.request('painter/colours/labels');
+    const html = await res.text();
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get('content-security-policy')!)![1];
+    // White text on the dark red, black on the light blue: readable either way.
+    expect(html).toContain(`<style nonce="${nonce}">.c-b60205{--c:#b60205;--cfg:#fff}.c-c5def5{--c:#c5def5;--cfg:#000}</style>`);
+    expect(html).toContain('<span class="label c-b60205">bug</span>');
+    expect(html).not.toMatch(/ style="/);
+  });
+});
+
 describe('form helpers', () => {
   it('tie a field\'s error and hint to it, keep its value and never echo a password', () => {
     const out = field({ name: 'email', label: 'E-mail', value: 'a"b@example.com', hint: 'Yours' }, { email: 'Taken' }).value;
