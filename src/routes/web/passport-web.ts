@@ -11,12 +11,11 @@ import { signInWithPassword } from '../../services/user/signin';
 // rows and the one message for an unknown user and a wrong password live in the sign-in
 // service; sessions are rows of our own (services/user/sessions), not passport's session.
 
-/** The browser's session: the cookie's id found and live, else no one (not an error). */
+/** The browser's session: the cookie's id (given as `sessionId`) found and live, else no one (not an error). */
 class SessionStrategy extends Strategy {
   name = 'hearth-session';
-  constructor(private readonly idOf: (req: Request) => string) { super(); }
-  override authenticate(req: Request): void {
-    const id = this.idOf(req);
+  override authenticate(req: Request, options?: { sessionId?: string }): void {
+    const id = options?.sessionId ?? '';
     if (!id) return this.pass();
     resolveSession(req.ctx.db, id).then((found) => (found ? this.success(found) : this.pass()), (err: unknown) => this.error(err as Error));
   }
@@ -29,17 +28,13 @@ passport.use('local', new LocalStrategy(
     signInWithPassword(req.ctx.db, login.trim(), password, req.ctx.actor.ip, 'web').then((user) => done(null, user), done);
   },
 ));
+passport.use(new SessionStrategy());
 
-let sessionStrategyReady = false;
-
-/** The live session the request's cookie names, or null. */
-export function sessionOfCookie(req: Request, res: Response, idOf: (req: Request) => string): Promise<ActiveSession | null> {
-  if (!sessionStrategyReady) {
-    passport.use(new SessionStrategy(idOf));
-    sessionStrategyReady = true;
-  }
+/** The live session the cookie's id names, or null. */
+export function sessionOfCookie(req: Request, res: Response, sessionId: string): Promise<ActiveSession | null> {
   return new Promise((resolve, reject) => {
-    const run = passport.authenticate('hearth-session', { session: false }, (err: unknown, found: ActiveSession | false) => {
+    const options = { session: false, sessionId };
+    const run = passport.authenticate('hearth-session', options, (err: unknown, found: ActiveSession | false) => {
       if (err) return reject(err);
       resolve(found || null);
     });

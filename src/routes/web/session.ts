@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { WebSession } from '../../db/schema';
+import type { User, WebSession } from '../../db/schema';
 import { ForbiddenError } from '../../lib/errors';
 import { createSession, REMEMBER_SECONDS } from '../../services/user/sessions';
-import type { User } from '../../db/schema';
 import { authenticate, credentialsOf } from '../middleware/auth';
 import { sessionOfCookie } from './passport-web';
 
@@ -78,8 +77,9 @@ export function expectedCsrf(req: Request, res: Response): string {
 
 /** The session of the cookie, if any, as the request's user (a passport strategy, passport-web.ts). */
 const fromSession: RequestHandler = async (req, res, next) => {
-  if (!readCookie(req, SESSION)) return next();
-  const found = await sessionOfCookie(req, res, (r) => readCookie(r, SESSION));
+  const id = readCookie(req, SESSION);
+  if (!id) return next();
+  const found = await sessionOfCookie(req, res, id);
   if (!found) {
     endSessionCookie(req, res);
     return next();
