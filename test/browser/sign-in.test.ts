@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { checkPage, haveChromium, pathOf, startBrowser, type BrowserEnv, type Js } from '../helpers/browser';
+import { checkPage, haveChromium, pathOf, startBrowser, type BrowserEnv, type Js, signInThroughForm } from '../helpers/browser';
 import { createRepo } from '../helpers/git';
 import { basicHeader, createUser, startTestServer } from '../helpers/server';
 
 // The sign-in flows in a real Chromium, each with JavaScript on and off: every page they pass
 // through is held to checkPage's bar.
 
-async function signIn(env: BrowserEnv, page: Page, login: string, password: string): Promise<void> {
-  await page.goto(`${env.server.hearth.config.server.root_url}user/login`);
-  await page.getByLabel('User name or e-mail address').fill(login);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForLoadState('load');
-}
 
 for (const js of ['on', 'off'] as Js[]) {
   describe.skipIf(!haveChromium)(`with JavaScript ${js}`, () => {
@@ -31,7 +23,7 @@ for (const js of ['on', 'off'] as Js[]) {
       const page = await env.open(js);
       await page.goto(`${root()}user/login`);
       await checkPage(page);
-      await signIn(env, page, admin.username, admin.password);
+      await signInThroughForm(env, page, admin.username, admin.password);
       expect(pathOf(s, page)).toBe('user/settings/change_password');
       await expect(page.getByText('You must change your password before going on.')).toBeTruthy();
       await checkPage(page);
@@ -58,12 +50,12 @@ for (const js of ['on', 'off'] as Js[]) {
         const own = { ...env, server: s } as BrowserEnv;
         let last = 0;
         page.on('response', (r) => { if (r.request().isNavigationRequest()) last = r.status(); });
-        await signIn(own, page, 'guessed', 'wrong-password');
+        await signInThroughForm(own, page, 'guessed', 'wrong-password');
         expect(last).toBe(422);
         expect(await page.getByRole('alert').textContent()).toBe('The user name or password is incorrect.');
         await checkPage(page);
-        for (let i = 0; i < 9; i++) await signIn(own, page, 'guessed', 'wrong-password');
-        await signIn(own, page, 'guessed', u.password);
+        for (let i = 0; i < 9; i++) await signInThroughForm(own, page, 'guessed', 'wrong-password');
+        await signInThroughForm(own, page, 'guessed', u.password);
         expect(last).toBe(429);
         expect(await page.getByRole('alert').textContent()).toContain('too many failed sign-in attempts');
         await checkPage(page);
@@ -96,7 +88,7 @@ for (const js of ['on', 'off'] as Js[]) {
     it('refuses a form posted without its CSRF token, and changes nothing', async () => {
       const u = await createUser(env.server, `forged-${js}`);
       const page = await env.open(js);
-      await signIn(env, page, u.username, u.password);
+      await signInThroughForm(env, page, u.username, u.password);
       // The form arrives without its token (as a page of another site would post it).
       await page.route('**/user/settings/change_password', async (route) => {
         if (route.request().method() !== 'GET') return route.continue();
@@ -121,7 +113,7 @@ for (const js of ['on', 'off'] as Js[]) {
       await createRepo(env.server, owner, 'secret', { private: true });
       const other = await createUser(env.server, `other-${js}`);
       const page = await env.open(js);
-      await signIn(env, page, other.username, other.password);
+      await signInThroughForm(env, page, other.username, other.password);
       const hidden = await page.goto(`${root()}${owner.username}/secret`);
       expect(hidden!.status()).toBe(404);
       const hiddenText = await page.locator('main').textContent();
@@ -131,7 +123,7 @@ for (const js of ['on', 'off'] as Js[]) {
       expect(await page.locator('main').textContent()).toBe(hiddenText);
       // The owner sees it.
       const mine = await env.open(js);
-      await signIn(env, mine, owner.username, owner.password);
+      await signInThroughForm(env, mine, owner.username, owner.password);
       expect((await mine.goto(`${root()}${owner.username}/secret`))!.status()).toBe(200);
       await checkPage(mine);
     });
@@ -139,7 +131,7 @@ for (const js of ['on', 'off'] as Js[]) {
     it('signs out from the account menu', async () => {
       const u = await createUser(env.server, `out-${js}`);
       const page = await env.open(js);
-      await signIn(env, page, u.username, u.password);
+      await signInThroughForm(env, page, u.username, u.password);
       await page.getByLabel(`Account menu of ${u.username}`).click();
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForLoadState('load');
@@ -151,27 +143,3 @@ for (const js of ['on', 'off'] as Js[]) {
     });
   });
 }
-
-describe.skipIf(!haveChromium)('the page script', () => {
-  let env: BrowserEnv;
-  beforeAll(async () => { env = await startBrowser(); });
-  afterAll(async () => { await env?.close(); });
-
-  it('lists the shortcuts on "?", focuses the search on "/", and keeps quiet when the user turned single keys off', async () => {
-    const u = await createUser(env.server, 'keyboard');
-    const page = await env.open('on');
-    await signIn(env, page, u.username, u.password);
-    await page.keyboard.press('?');
-    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
-    expect(await dialog.isVisible()).toBe(true);
-    await checkPage(page);
-    await page.keyboard.press('Escape');
-    expect(await dialog.isVisible()).toBe(false);
-    await page.keyboard.press('/');
-    expect(await page.locator(':focus').getAttribute('name')).toBe('q');
-    await env.server.hearth.db.updateTable('user').set({ keyboard_shortcuts: 0 }).where('id', '=', u.id).execute();
-    await page.reload();
-    await page.keyboard.press('?');
-    expect(await page.getByRole('dialog').count()).toBe(0);
-  });
-});

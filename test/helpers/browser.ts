@@ -111,3 +111,12 @@ export async function checkPage(page: Page): Promise<void> {
 
 /** Where the page is, relative to the server's root (`''` for the home page). */
 export const pathOf = (s: TestServer, page: Page): string => page.url().slice(s.hearth.config.server.root_url.length);
+
+/** Signs in through the form, as a person would. */
+export async function signInThroughForm(env: BrowserEnv, page: Page, login: string, password: string): Promise<void> {
+  await page.goto(`${env.server.hearth.config.server.root_url}user/login`);
+  await page.getByLabel('User name or e-mail address').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForLoadState('load');
+}

@@ -41,7 +41,7 @@ describe('src pages', () => {
   it('shows a text file with numbered, escaped lines', async () => {
     const { res, html } = await page('alice/code/src/branch/main/src/app.js');
     expect(res.status).toBe(200);
-    expect(html).toContain('<tr id="L1"><td class="num">1</td><td>const a = &quot;&lt;i&gt;&quot;;</td></tr>');
+    expect(html).toContain('<tr id="L1"><td class="num"><a href="#L1">1</a></td><td>const a = &quot;&lt;i&gt;&quot;;</td></tr>');
     expect(html).toContain(`href="${root()}alice/code/raw/branch/main/src/app.js"`);
   });
 

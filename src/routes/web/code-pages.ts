@@ -55,7 +55,7 @@ function fileView(config: Config, access: RepoAccess, page: FilePage): SafeHtml 
   if (page.rendered !== null) return html`${head}<div class="markdown">${raw(page.rendered)}</div>`;
   if (page.image) return html`${head}<p><img src="${rawUrl}" alt="${page.item.entry.name}"></p>`;
   if (page.text === null) return html`${head}<p>This file is binary or too large to show: <a href="${rawUrl}">download it</a>.</p>`;
-  const lines = page.text.replace(/\n$/, '').split('\n').map((l, i) => html`<tr id="L${i + 1}"><td class="num">${i + 1}</td><td>${l}</td></tr>`);
+  const lines = page.text.replace(/\n$/, '').split('\n').map((l, i) => html`<tr id="L${i + 1}"><td class="num"><a href="#L${i + 1}">${i + 1}</a></td><td>${l}</td></tr>`);
   return html`${head}${codeRegion('File content', html`<table class="code">${lines}</table>`)}`;
 }
 
@@ -63,7 +63,7 @@ function fileView(config: Config, access: RepoAccess, page: FilePage): SafeHtml 
 export async function home(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const { config } = req.ctx;
-  const clone = html`<p class="meta">Clone: <code>${repoLink(config, access)}.git</code></p>`;
+  const clone = html`<p class="meta">Clone: <code>${repoLink(config, access)}.git</code> <button type="button" class="copy" data-copy="${repoLink(config, access)}.git" hidden>Copy</button></p>`;
   if (!unitsOf(res).has('repo.code')) return repoPage(req, res, '', 'none', html``);
   const page = await homePage(req.ctx.db, config, access, req.ctx.doer);
   if (page.kind === 'empty') return repoPage(req, res, '', 'code', html`${clone}<p class="empty">This repository is empty.</p>`);
