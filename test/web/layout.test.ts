@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import { WebClient } from '../helpers/web-client';
-import { field } from '../../src/routes/web/forms';
+import { field, markdownField } from '../../src/routes/web/forms';
 
 // What every page carries: the headers (CSP with a nonce and no inline script, referrer policy,
 // nosniff), compression, landmarks and the skip link, the theme, the title's shape.
@@ -105,5 +105,12 @@ describe('form helpers', () => {
     expect(out).toContain('aria-invalid="true" aria-describedby="f-email-hint f-email-error"');
     expect(out).toContain('<p class="error" id="f-email-error">Taken</p>');
     expect(field({ name: 'password', label: 'P', type: 'password', value: 'secret' }).value).not.toContain('secret');
+  });
+
+  it('give markdown fields a preview the script fills (hidden without it)', () => {
+    const out = markdownField({ name: 'body', label: 'Comment', value: '**hi** <b>', previewUrl: '/-/markdown', context: 'o/r' }).value;
+    expect(out).toContain('<textarea id="f-body" name="body">**hi** &lt;b&gt;</textarea>');
+    expect(out).toContain('<button type="button" data-preview-for="f-body" data-preview-into="f-body-preview" data-preview-url="/-/markdown" data-preview-context="o/r" hidden>Preview</button>');
+    expect(out).toContain('id="f-body-preview" role="region" aria-label="Preview" aria-live="polite" hidden');
   });
 });

@@ -150,3 +150,38 @@ describe('under an https root_url', () => {
     }
   });
 });
+
+describe('the sessions service', () => {
+  it('lists a user\'s live sessions and ends one only for its owner', async () => {
+    const { listSessions, revokeSession } = await import('../../src/services/user/sessions');
+    const u = await createUser(s, 'lister');
+    await createUser(s, 'lister2');
+    const [a, b] = [new WebClient(s), new WebClient(s)];
+    await a.signIn('lister', u.password);
+    await b.signIn('lister', u.password);
+    const db = s.hearth.db;
+    const row = (name: string) => db.selectFrom('user').selectAll().where('lower_name', '=', name).executeTakeFirstOrThrow();
+    const mine = await listSessions(db, await row('lister'));
+    expect(mine).toHaveLength(2);
+    expect(mine[0]!.user_agent).toBeTypeOf('string');
+    expect(mine[0]!.ip).toBe('127.0.0.1');
+    await expect(revokeSession(db, await row('lister2'), mine[0]!.id)).rejects.toThrow();
+    await revokeSession(db, await row('lister'), mine[0]!.id);
+    expect(await listSessions(db, await row('lister'))).toHaveLength(1);
+  });
+
+  it('writes `last seen` at most once a minute', async () => {
+    const u = await createUser(s, 'seen');
+    const c = new WebClient(s);
+    await c.signIn('seen', u.password);
+    const now = Math.floor(Date.now() / 1000);
+    const set = (ago: number) => s.hearth.db.updateTable('web_session').set({ last_seen_unix: now - ago }).where('uid', '=', u.id).execute();
+    const seen = async () => (await sessionRows(u.id))[0]!.last_seen_unix;
+    await set(30);
+    await c.get('');
+    expect(await seen()).toBe(now - 30);
+    await set(120);
+    await c.get('');
+    expect(await seen()).toBeGreaterThanOrEqual(now);
+  });
+});

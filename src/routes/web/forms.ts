@@ -30,6 +30,19 @@ export function field(spec: FieldSpec, errors: FieldErrors = {}): SafeHtml {
 ${spec.hint ? html`<p class="meta" id="${id}-hint">${spec.hint}</p>` : ''}${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}</div>`;
 }
 
+/**
+ * A markdown text area; with the script, a Preview button renders it (POST /-/markdown with the
+ * session's CSRF header) into the region below, resolving #N against `context` (`owner/repo`).
+ */
+export function markdownField(spec: FieldSpec & { context?: string; previewUrl: string }, errors: FieldErrors = {}): SafeHtml {
+  const id = `f-${spec.name}`;
+  const error = errors[spec.name];
+  return html`<div class="field${error ? ' invalid' : ''}"><label for="${id}">${spec.label}</label>
+<textarea id="${id}" name="${spec.name}"${spec.required ? html` required` : ''}${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${spec.value ?? ''}</textarea>
+${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}<button type="button" data-preview-for="${id}" data-preview-into="${id}-preview" data-preview-url="${spec.previewUrl}" data-preview-context="${spec.context ?? ''}" hidden>Preview</button>
+<div class="markdown" id="${id}-preview" role="region" aria-label="Preview" aria-live="polite" hidden></div></div>`;
+}
+
 export function checkbox(name: string, label: string, checked: boolean): SafeHtml {
   return html`<div class="field check"><label><input type="checkbox" name="${name}" value="on"${checked ? html` checked` : ''}> ${label}</label></div>`;
 }
