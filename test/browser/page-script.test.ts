@@ -54,5 +54,9 @@ describe.skipIf(!haveChromium)('code pages with the script', () => {
     await page.goto(`${root}coder/lines`);
     expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
     await checkPage(page);
+    // Without the script the button would do nothing: it stays hidden.
+    const plain = await env.open('off');
+    await plain.goto(`${root}coder/lines`);
+    expect(await plain.getByText('Copy', { exact: true }).isVisible()).toBe(false);
   });
 });
