@@ -80,10 +80,9 @@ const fromSession: RequestHandler = async (req, res, next) => {
   const id = readCookie(req, SESSION);
   if (!id) return next();
   const found = await sessionOfCookie(req, res, id);
-  if (!found) {
-    endSessionCookie(req, res);
-    return next();
-  }
+  // An id this server does not know stays in the browser: it may be another instance's on the
+  // same host (cookies do not tell ports apart), and it signs no one in here either way.
+  if (!found) return next();
   res.locals.session = found.session;
   req.ctx.doer = found.user;
   req.ctx.signer = found.user;
