@@ -5,6 +5,7 @@ import { GitUnusableError } from '../git/locate';
 import { PidLockHeldError } from '../lib/pid-lock';
 import { startupDone } from '../lib/v8-tuning';
 import { startServer, type RunningServer } from '../server';
+import type { InitialAdmin } from '../services/user/setup';
 import { configFrom, CliError, dataDirFailure, withCommonOptions, type CommonOptions } from './options';
 
 type WebOptions = CommonOptions & { port?: string; data?: string };
@@ -15,16 +16,32 @@ export async function runWeb(opts: WebOptions, cmd: Command): Promise<void> {
   if (cmd.args.length) throw unknownCommand(cmd.args[0]!, cmd.parent ?? cmd);
   const config = configFrom(opts);
   const early = signalsWhileStarting();
-  const running = await startServer(config).catch((err: unknown) => { throw startupFailure(err, config); });
+  const running = await startServer(config, { announceAdmin: printFirstAdmin(config) })
+    .catch((err: unknown) => { throw startupFailure(err, config); });
   const { log } = running.hearth;
-  if (running.initialAdmin) {
-    const { username, password } = running.initialAdmin;
-    // Printed once, on the console, not through the log: it is never stored in plain text.
-    process.stderr.write(`\nCreated the first site administrator.\n  user name: ${username}\n  password:  ${password}\nKeep it now: it will not be shown again.\n\n`);
-  }
   log.info({ url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir }, 'hearth listening');
   startupDone();
   stopOnSignals(running, early.take());
+}
+
+/**
+ * The first admin's name and password, printed once on stderr (never through the log: it is
+ * stored only as a hash), as a block that stands out from the log lines on a terminal and in a
+ * file. The `  user name: ` and `  password:  ` lines are what scripts read.
+ */
+export function printFirstAdmin(config: Config, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr) {
+  return ({ username, password }: InitialAdmin): void => {
+    const rule = '='.repeat(72);
+    const bold = (s: string) => (out.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+    out.write([
+      '', rule, bold('  hearth: the first site administrator was created'), '',
+      `  user name: ${username}`,
+      `  password:  ${password}`, '',
+      `  Sign in at ${config.server.root_url}user/login (or use it with the API and git).`,
+      '  Keep the password now: it is stored only as a hash and will not be shown again.',
+      rule, '', '',
+    ].join('\n'));
+  };
 }
 
 /**
