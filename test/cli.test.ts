@@ -33,7 +33,7 @@ function startWeb(dataDir: string, port = '0') {
   child.stdout!.on('data', (b) => { out += b; });
   child.stderr!.on('data', (b) => { out += b; });
   const exit = new Promise<number | null>((r) => child.on('exit', r));
-  // To tsx (or the executable) alone, which relays it once: a second SIGTERM would mean "exit now".
+  // To the server's process alone: a second, separate SIGTERM would mean "exit now".
   const stop = async () => { child.kill('SIGTERM'); return exit; };
   return { child, exit, stop, output: () => out, url: () => waitFor(() => /"url":"(http:[^"]+)"/.exec(out)?.[1]) };
 }
@@ -372,7 +372,7 @@ describe('hearth web: start-up failures and the data directory lock', () => {
   });
 
   it('without git on PATH the start is one line and creates nothing (regression: it started and answered 500)', () => {
-    // A PATH with node alone (tsx needs it).
+    // A PATH with node alone (the tsx loader needs none, the executable needs nothing).
     const bin = tmp();
     fs.symlinkSync(process.execPath, path.join(bin, 'node'));
     const d = tmp();

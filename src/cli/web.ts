@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger';
 import { GitUnusableError } from '../git/locate';
 import { PidLockHeldError } from '../lib/pid-lock';
 import { startupDone } from '../lib/v8-tuning';
+import { onStopSignals } from './signals';
 import { startServer, type RunningServer } from '../server';
 import type { InitialAdmin } from '../services/user/setup';
 import { configFrom, CliError, dataDirFailure, withCommonOptions, type CommonOptions } from './options';
@@ -15,13 +16,13 @@ export async function runWeb(opts: WebOptions, cmd: Command): Promise<void> {
   // `web` is the default command: commander hands it whatever word it did not know.
   if (cmd.args.length) throw unknownCommand(cmd.args[0]!, cmd.parent ?? cmd);
   const config = configFrom(opts);
-  const early = signalsWhileStarting();
+  const signals = stopSignals();
   const running = await startServer(config, { announceAdmin: printFirstAdmin(config) })
     .catch((err: unknown) => { throw startupFailure(err, config); });
   const { log } = running.hearth;
   log.info({ url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir }, 'hearth listening');
   startupDone();
-  stopOnSignals(running, early.take());
+  signals.started(running);
 }
 
 /**
@@ -45,44 +46,32 @@ export function printFirstAdmin(config: Config, out: NodeJS.WritableStream & { i
 }
 
 /**
- * SIGINT/SIGTERM while the server starts: the server answers as soon as it listens, before the
- * first admin, the jobs, cron and the runner are up, and Node's default there killed it mid-start
- * (log lines lost, requests cut). The signal is kept and acted on once the start is done; a
- * second one exits at once.
+ * SIGINT/SIGTERM from the start on: the server answers as soon as it is ready, before the jobs,
+ * cron and the runner are up, and Node's default there killed it mid-start (log lines lost,
+ * requests cut). A signal while starting is kept and acted on once the start is done; a second,
+ * separate one exits at once.
  */
-function signalsWhileStarting(): { take(): string | null } {
-  let got: string | null = null;
-  const handlers = { SIGINT: () => record('SIGINT'), SIGTERM: () => record('SIGTERM') };
-  const record = (signal: string) => {
-    if (got) process.exit(1);
-    got = signal;
-  };
-  for (const [signal, fn] of Object.entries(handlers)) process.on(signal, fn);
-  return {
-    take: () => {
-      for (const [signal, fn] of Object.entries(handlers)) process.off(signal, fn);
-      return got;
-    },
-  };
-}
-
-function stopOnSignals(running: RunningServer, pending: string | null): void {
-  const { log } = running.hearth;
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
+function stopSignals(): { started(running: RunningServer): void } {
+  let running: RunningServer | null = null;
+  let pending: NodeJS.Signals | null = null;
+  const stop = (server: RunningServer, signal: NodeJS.Signals) => {
+    const { log } = server.hearth;
     log.info({ signal }, 'shutting down');
-    running.close().then(() => { log.flush(); process.exitCode = 0; }, (err) => {
+    server.close().then(() => { log.flush(); process.exitCode = 0; }, (err) => {
       log.error({ err }, 'shutdown failed');
       process.exitCode = 1;
     });
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('uncaughtException', fatalHandler(log, 'uncaught exception'));
-  process.on('unhandledRejection', fatalHandler(log, 'unhandled promise rejection'));
-  if (pending) stop(pending);
+  onStopSignals((signal) => { if (running) stop(running, signal); else pending = signal; });
+  return {
+    started(server) {
+      running = server;
+      const { log } = server.hearth;
+      process.on('uncaughtException', fatalHandler(log, 'uncaught exception'));
+      process.on('unhandledRejection', fatalHandler(log, 'unhandled promise rejection'));
+      if (pending) stop(server, pending);
+    },
+  };
 }
 
 /**
