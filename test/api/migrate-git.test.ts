@@ -192,9 +192,9 @@ describe('POST /repos/migrate (service git)', () => {
   });
 
   it('answers 422 for unsupported services, bad addresses and missing fields', async () => {
-    const github = await migrate(bob, { clone_addr: 'https://github.com/go-gitea/gitea', repo_name: 'g', service: 'github' });
-    expect(github.status).toBe(422);
-    expect((await json(github)).message).toMatch(/not supported yet/);
+    const svn = await migrate(bob, { clone_addr: 'https://example.com/svn/trunk', repo_name: 'g', service: 'subversion' });
+    expect(svn.status).toBe(422);
+    expect((await json(svn)).message).toMatch(/not supported/);
     for (const clone_addr of ['not a url', 'ftp://example.com/x.git', '/etc']) {
       const res = await migrate(bob, { clone_addr, repo_name: 'bad' });
       expect(res.status, clone_addr).toBe(422);

@@ -1,0 +1,58 @@
+import { InvalidError } from '../../../lib/errors';
+import type { Downloader } from '../downloader';
+import type { HttpOptions } from '../source-http';
+import { GiteaDownloader } from './gitea';
+import { githubApiBase, GithubDownloader } from './github';
+
+// One downloader per service, chosen by MigrateRepoOptions.service; each reads the clone
+// address the way its service shapes it. `gitAddress` is where git fetches from when the
+// service's web address is not its git address (OneDev's /projects/<name>).
+
+export const FORGE_SERVICES = ['gitea', 'forgejo', 'gogs', 'github', 'gitlab', 'onedev', 'gitbucket', 'codebase', 'codecommit'] as const;
+export type ForgeService = (typeof FORGE_SERVICES)[number];
+
+export type SourceSpec = {
+  service: ForgeService;
+  /** The checked clone address, without credentials. */
+  address: string;
+  username: string; password: string; token: string;
+  awsAccessKeyId: string; awsSecretAccessKey: string;
+  http: HttpOptions;
+};
+
+export type Source = { downloader: Downloader; gitAddress?: string };
+
+/** The clone address's path segments, `.git` dropped from the last. */
+export function pathParts(address: string): { url: URL; parts: string[] } {
+  const url = new URL(address);
+  if (url.protocol === 'git:') throw new InvalidError('Invalid Url: expected https://host/owner/repo', 'clone_addr');
+  const parts = url.pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+  if (parts.length) parts[parts.length - 1] = parts[parts.length - 1]!.replace(/\.git$/, '');
+  return { url, parts };
+}
+
+/** `https://host[/prefix]/owner/repo(.git)`: the root, owner and name. */
+export function ownerRepo(address: string): { root: string; owner: string; repo: string } {
+  const { url, parts } = pathParts(address);
+  if (parts.length < 2) throw new InvalidError('Invalid Url: expected https://host/owner/repo', 'clone_addr');
+  const repo = parts.pop()!;
+  const owner = parts.pop()!;
+  const prefix = parts.length ? `${parts.join('/')}/` : '';
+  return { root: `${url.origin}/${prefix}`, owner, repo };
+}
+
+export function createSource(spec: SourceSpec): Source {
+  switch (spec.service) {
+    case 'gitea': case 'forgejo': case 'gogs': {
+      const { root, owner, repo } = ownerRepo(spec.address);
+      return { downloader: new GiteaDownloader({ baseUrl: root, owner, repo, token: spec.token || spec.password, service: spec.service }, spec.http) };
+    }
+    case 'github': case 'gitbucket': {
+      const { owner, repo } = ownerRepo(spec.address);
+      const apiBase = githubApiBase(spec.address);
+      return { downloader: new GithubDownloader({ apiBase, owner, repo, token: spec.token, username: spec.username, password: spec.password, service: spec.service }, spec.http) };
+    }
+    default:
+      throw new InvalidError(`Migrating from ${spec.service} is not supported yet`, 'service');
+  }
+}
