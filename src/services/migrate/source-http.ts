@@ -86,6 +86,7 @@ export class SourceHttp {
         lastError = new SourceError(`source answered ${status} for ${new URL(url).pathname}: ${text}`, status);
         const rateWait = rateLimitWait(status, res.headers);
         if (rateWait !== null && rateWaits++ < MAX_RATE_WAITS) {
+          this.resumeAt = 0; // the refusal says how long; that wait is enough
           await this.wait(rateWait, `${status}`);
           attempt--; // a rate-limit wait is not a failed attempt
           continue;

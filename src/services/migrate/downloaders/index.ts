@@ -3,6 +3,7 @@ import type { Downloader } from '../downloader';
 import type { HttpOptions } from '../source-http';
 import { GiteaDownloader } from './gitea';
 import { githubApiBase, GithubDownloader } from './github';
+import { GitlabDownloader } from './gitlab';
 
 // One downloader per service, chosen by MigrateRepoOptions.service; each reads the clone
 // address the way its service shapes it. `gitAddress` is where git fetches from when the
@@ -51,6 +52,12 @@ export function createSource(spec: SourceSpec): Source {
       const { owner, repo } = ownerRepo(spec.address);
       const apiBase = githubApiBase(spec.address);
       return { downloader: new GithubDownloader({ apiBase, owner, repo, token: spec.token, username: spec.username, password: spec.password, service: spec.service }, spec.http) };
+    }
+    case 'gitlab': {
+      const { url, parts } = pathParts(spec.address);
+      if (parts.length < 2) throw new InvalidError('Invalid Url: expected https://host/group/project', 'clone_addr');
+      // GitLab takes a personal access token as the password of any user name.
+      return { downloader: new GitlabDownloader({ origin: url.origin, projectPath: parts.join('/'), token: spec.token || spec.password }, spec.http) };
     }
     default:
       throw new InvalidError(`Migrating from ${spec.service} is not supported yet`, 'service');
