@@ -4,7 +4,7 @@ import { GithubShapes } from './github-shapes';
 import type { Story } from './migrate-story';
 
 // GitHub's REST API v3 as GitHub Enterprise Server serves it (under /api/v3/), over a story:
-// bearer-token auth, per_page/page paging with Link headers, the X-RateLimit-* headers on every
+// token auth, per_page/page paging with Link headers, the X-RateLimit-* headers on every
 // answer, a window that runs out once (a request before its reset is refused with 403, as
 // GitHub does), and one secondary-limit 429 with Retry-After. `gitbucket` drops what GitBucket
 // lacks: reactions, reviews, topics and Link headers.
@@ -71,7 +71,7 @@ export function githubApi(story: Story, opts: { token: string; base: () => strin
 
   const api: ApiHandler = (req): ApiReply => {
     if (req.url.pathname === `/storage/${story.release.asset.name}`) return { raw: story.release.asset.bytes, headers: { 'content-type': 'application/octet-stream' } };
-    if (req.headers.authorization !== `Bearer ${opts.token}`) return { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } };
+    if (req.headers.authorization !== `token ${opts.token}`) return { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } };
     if (resetAt && Date.now() < resetAt) {
       state.early++;
       return { status: 403, headers: limitHeaders(0), body: { message: 'API rate limit exceeded', documentation_url: 'https://docs.github.com/rest' } };

@@ -45,9 +45,13 @@ const labelsOf = (list: Issue['labels']) => (list ?? []).flatMap((l) => {
   return name ? [{ name }] : [];
 });
 
-/** `https://api.github.com/` for github.com, `<origin>/api/v3/` for any other host. */
-export function githubApiBase(address: string): string {
+/**
+ * `https://api.github.com/` for github.com, `<origin>/api/v3/` for GitHub Enterprise Server;
+ * GitBucket's under its context path (`root`), its git addresses' `/git/` left out.
+ */
+export function githubApiBase(address: string, root: string, service: 'github' | 'gitbucket'): string {
   const url = new URL(address);
+  if (service === 'gitbucket') return `${root.replace(/\/git\/$/, '/')}api/v3/`;
   return url.hostname === 'github.com' || url.hostname === 'www.github.com' ? 'https://api.github.com/' : `${url.origin}/api/v3/`;
 }
 
@@ -62,7 +66,8 @@ export class GithubDownloader implements Downloader {
 
   private auth(): Record<string, string> {
     const h: Record<string, string> = { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' };
-    if (this.s.token) h.authorization = `Bearer ${this.s.token}`;
+    // `token` rather than `Bearer`: GitHub takes both, GitBucket only this one.
+    if (this.s.token) h.authorization = `token ${this.s.token}`;
     else if (this.s.username || this.s.password) h.authorization = `Basic ${Buffer.from(`${this.s.username}:${this.s.password}`).toString('base64')}`;
     return h;
   }

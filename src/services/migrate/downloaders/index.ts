@@ -49,8 +49,8 @@ export function createSource(spec: SourceSpec): Source {
       return { downloader: new GiteaDownloader({ baseUrl: root, owner, repo, token: spec.token || spec.password, service: spec.service }, spec.http) };
     }
     case 'github': case 'gitbucket': {
-      const { owner, repo } = ownerRepo(spec.address);
-      const apiBase = githubApiBase(spec.address);
+      const { root, owner, repo } = ownerRepo(spec.address);
+      const apiBase = githubApiBase(spec.address, root, spec.service);
       return { downloader: new GithubDownloader({ apiBase, owner, repo, token: spec.token, username: spec.username, password: spec.password, service: spec.service }, spec.http) };
     }
     case 'gitlab': {
