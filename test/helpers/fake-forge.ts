@@ -26,6 +26,8 @@ export type FakeForgeOptions = {
   /** username:password git must present (the importer's credentials reach git). */
   gitAuth?: { username: string; password: string };
   lfs?: Map<string, Buffer>;
+  /** Paths git http-backend answers (default: those with a `.git` segment). */
+  gitPath?: RegExp;
 };
 
 function cgi(reposDir: string, req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
@@ -94,7 +96,7 @@ export async function startFakeForge(o: FakeForgeOptions): Promise<FakeForge> {
     }
     const oid = /^\/lfs-objects\/([0-9a-f]{64})$/.exec(url.pathname)?.[1];
     if (oid) return void (lfs.has(oid) ? res.writeHead(200).end(lfs.get(oid)) : res.writeHead(404).end());
-    if (/\.git(\/|$)/.test(url.pathname)) {
+    if ((o.gitPath ?? /\.git(\/|$)/).test(url.pathname)) {
       if (!authorized(req, o.gitAuth)) return void res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' }).end();
       return cgi(o.reposDir, req, res, url);
     }

@@ -141,7 +141,7 @@ function sourceOf(deps: MigrateDeps, input: MigrateInput, checked: CheckedRemote
   return createSource({
     service, address: checked.address,
     username: input.authUsername || checked.username, password: input.authPassword || checked.password, token: input.authToken ?? '',
-    awsAccessKeyId: input.awsAccessKeyId ?? '', awsSecretAccessKey: input.awsSecretAccessKey ?? '',
+    awsAccessKeyId: input.awsAccessKeyId ?? '', awsSecretAccessKey: input.awsSecretAccessKey ?? '', gitOnly: !!input.mirror,
     http: {
       dispatcher: migrationDispatcher(deps.config), signal, deadline,
       maxAttempts: deps.config.migrations.max_attempts, retryBackoffMs: deps.config.migrations.retry_backoff * 1000,

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 // How long a source asks us to wait, from its answer's headers, as each service documents it:
 // GitHub's X-RateLimit-Remaining/X-RateLimit-Reset (epoch seconds) and, for its secondary limits,
-// a 403 or 429 with Retry-After; GitLab's RateLimit-Remaining/RateLimit-Reset and a 429 with
+// a 403 or 429 with Retry-After; AWS's 400 ThrottlingException; GitLab's RateLimit-Remaining/RateLimit-Reset and a 429 with
 // Retry-After; any other source's 429 with Retry-After (seconds or an HTTP date).
 
 const header = (h: IncomingHttpHeaders, name: string): string | undefined => {
@@ -32,6 +32,8 @@ function exhaustedMs(h: IncomingHttpHeaders, now: number): number | null {
  * (1 s when it says nothing), 403 only with rate-limit headers (else it is a real refusal).
  */
 export function rateLimitWait(status: number, h: IncomingHttpHeaders, now = Date.now()): number | null {
+  // AWS's JSON APIs refuse with 400 and the error type in a header; AWS asks for a backoff.
+  if (status === 400 && /^Throttling/.test(header(h, 'x-amzn-errortype') ?? '')) return retryAfterMs(h, now) ?? 1000;
   if (status !== 429 && status !== 403) return null;
   const wait = retryAfterMs(h, now) ?? exhaustedMs(h, now);
   if (wait !== null) return wait;

@@ -1,6 +1,7 @@
 import { InvalidError } from '../../../lib/errors';
 import type { Downloader } from '../downloader';
 import type { HttpOptions } from '../source-http';
+import { CodecommitDownloader, codecommitEndpoint } from './codecommit';
 import { GiteaDownloader } from './gitea';
 import { githubApiBase, GithubDownloader } from './github';
 import { GitlabDownloader } from './gitlab';
@@ -18,6 +19,8 @@ export type SourceSpec = {
   address: string;
   username: string; password: string; token: string;
   awsAccessKeyId: string; awsSecretAccessKey: string;
+  /** A mirror: only the git address is wanted (no API credentials needed). */
+  gitOnly: boolean;
   http: HttpOptions;
 };
 
@@ -58,6 +61,14 @@ export function createSource(spec: SourceSpec): Source {
       if (parts.length < 2) throw new InvalidError('Invalid Url: expected https://host/group/project', 'clone_addr');
       // GitLab takes a personal access token as the password of any user name.
       return { downloader: new GitlabDownloader({ origin: url.origin, projectPath: parts.join('/'), token: spec.token || spec.password }, spec.http) };
+    }
+    case 'codecommit': {
+      const { parts } = pathParts(spec.address);
+      if (!spec.gitOnly && (!spec.awsAccessKeyId || !spec.awsSecretAccessKey)) throw new InvalidError('CodeCommit needs aws_access_key_id and aws_secret_access_key', 'aws_access_key_id');
+      const repo = parts[parts.length - 1];
+      if (!repo) throw new InvalidError('Invalid Url: expected https://git-codecommit.<region>.amazonaws.com/v1/repos/<name>', 'clone_addr');
+      const credentials = { accessKeyId: spec.awsAccessKeyId, secretAccessKey: spec.awsSecretAccessKey };
+      return { downloader: new CodecommitDownloader({ ...codecommitEndpoint(spec.address), repo, credentials }, spec.http) };
     }
     default:
       throw new InvalidError(`Migrating from ${spec.service} is not supported yet`, 'service');
