@@ -12,13 +12,15 @@ import { as, ok, type TestServer } from './server';
 export type StoryCaps = {
   labels: boolean; milestones: boolean; issues: boolean; issueReactions: boolean; commentReactions: boolean;
   pullReactions: boolean; reviews: boolean; reviewBodies: boolean; lineComments: boolean; releases: boolean; topics: boolean;
+  /** The source gives when an issue was closed (OneDev's list does not). */
+  closedDates: boolean;
   /** The source's numeric user ids reach original_author_id (services that give ids). */
   authorIds: boolean;
 };
 
 export const ALL_CAPS: StoryCaps = {
   labels: true, milestones: true, issues: true, issueReactions: true, commentReactions: true, pullReactions: true,
-  reviews: true, reviewBodies: true, lineComments: true, releases: true, topics: true, authorIds: true,
+  reviews: true, reviewBodies: true, lineComments: true, releases: true, topics: true, authorIds: true, closedDates: true,
 };
 
 type Creds = { username: string; password: string };
@@ -59,7 +61,7 @@ async function expectIssues(api: (p: string) => Promise<any>, story: Story, caps
   expect(two.user.login).toBe('alice');
   const three = await api('/issues/3');
   expect(three.state).toBe('closed');
-  expect(time(three.closed_at)).toBe(time(story.issues[2]!.closed_at));
+  if (caps.closedDates) expect(time(three.closed_at)).toBe(time(story.issues[2]!.closed_at));
   const comments = await api('/issues/1/comments');
   expect(comments.map((c: { body: string; user: { login: string }; original_author: string }) => [c.body, c.user.login, c.original_author]))
     .toEqual(s1.comments.map((c) => [c.body, 'alice', c.user.login === 'alice' ? '' : c.user.login]));

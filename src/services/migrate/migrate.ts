@@ -87,6 +87,8 @@ type Plan = {
   input: MigrateInput; owner: User; doer: User; checked: CheckedRemote; auth: RemoteAuth;
   service: 'git' | ForgeService; source: Downloader | null; intervalSeconds: number; signal: AbortSignal;
   progress: ProgressReporter;
+  /** The address as given (credentials removed): the repository's original_url. */
+  originalUrl: string;
 };
 
 /** Fetches the refs into the new bare repository and brings the database in line. */
@@ -154,6 +156,7 @@ async function plan(deps: MigrateDeps, doer: User, input: MigrateInput, signal: 
   const owner = await migrationOwner(deps.db, doer, input.repoOwner, input.uid);
   const intervalSeconds = input.mirror ? parseMirrorInterval(deps.config, input.mirrorInterval) : 0;
   let checked = await checkRemote(deps.config, input.cloneAddr, doer);
+  const originalUrl = checked.address;
   const auth = authOf(input, checked);
   const service = (input.service || 'git').toLowerCase() as Plan['service'];
   let source: Downloader | null = null;
@@ -165,7 +168,7 @@ async function plan(deps: MigrateDeps, doer: User, input: MigrateInput, signal: 
     if (!input.mirror) source = found.downloader;
   }
   const progress = startProgress(owner.name, input.repoName, service, doer.id);
-  return { input, owner, doer, checked, auth, service, source, intervalSeconds, signal, progress };
+  return { input, owner, doer, checked, auth, service, source, intervalSeconds, signal, progress, originalUrl };
 }
 
 /** Deletes a repository whose migration failed; a failure here is logged, the first one answered. */
@@ -193,7 +196,7 @@ export async function migrateRepository(deps: MigrateDeps, doer: User, input: Mi
     created = await createTarget(deps.db, deps.config, doer, p.owner, {
       name: input.repoName, description: input.description, private: input.private, defaultBranch: head ?? undefined,
     });
-    await updateRepo(deps.db, created.id, { is_mirror: input.mirror ? 1 : 0, original_url: p.checked.address });
+    await updateRepo(deps.db, created.id, { is_mirror: input.mirror ? 1 : 0, original_url: p.originalUrl });
     const repo = await cloneInto(deps, p, created);
     await syncRepoLicenses(deps.db, deps.config, repo);
     if (input.wiki) {

@@ -5,6 +5,7 @@ import { CodecommitDownloader, codecommitEndpoint } from './codecommit';
 import { GiteaDownloader } from './gitea';
 import { githubApiBase, GithubDownloader } from './github';
 import { GitlabDownloader } from './gitlab';
+import { OnedevDownloader, onedevProject } from './onedev';
 
 // One downloader per service, chosen by MigrateRepoOptions.service; each reads the clone
 // address the way its service shapes it. `gitAddress` is where git fetches from when the
@@ -69,6 +70,12 @@ export function createSource(spec: SourceSpec): Source {
       if (!repo) throw new InvalidError('Invalid Url: expected https://git-codecommit.<region>.amazonaws.com/v1/repos/<name>', 'clone_addr');
       const credentials = { accessKeyId: spec.awsAccessKeyId, secretAccessKey: spec.awsSecretAccessKey };
       return { downloader: new CodecommitDownloader({ ...codecommitEndpoint(spec.address), repo, credentials }, spec.http) };
+    }
+    case 'onedev': {
+      const { origin, project } = onedevProject(spec.address);
+      const downloader = new OnedevDownloader({ origin, project, username: spec.username, password: spec.token || spec.password }, spec.http);
+      // The web address names the project; git serves it at the root.
+      return { downloader, gitAddress: `${origin}/${encodeURIComponent(project)}` };
     }
     default:
       throw new InvalidError(`Migrating from ${spec.service} is not supported yet`, 'service');
