@@ -28,3 +28,5 @@ export const yauzl = (): typeof import('yauzl') => require('yauzl');
 export const nodeCron = (): typeof import('node-cron') => require('node-cron');
 /** markdown-it's constructor (its CommonJS build exports the function), for rendered markdown. */
 export const markdownIt = (): (opts: object) => MarkdownIt => require('markdown-it');
+/** fast-xml-parser, for migrations from Codebase (its API speaks XML). */
+export const fastXmlParser = (): typeof import('fast-xml-parser') => require('fast-xml-parser');

@@ -1,6 +1,7 @@
 import { InvalidError } from '../../../lib/errors';
 import type { Downloader } from '../downloader';
 import type { HttpOptions } from '../source-http';
+import { CodebaseDownloader, codebaseSource } from './codebase';
 import { CodecommitDownloader, codecommitEndpoint } from './codecommit';
 import { GiteaDownloader } from './gitea';
 import { githubApiBase, GithubDownloader } from './github';
@@ -77,6 +78,8 @@ export function createSource(spec: SourceSpec): Source {
       // The web address names the project; git serves it at the root.
       return { downloader, gitAddress: `${origin}/${encodeURIComponent(project)}` };
     }
+    case 'codebase':
+      return { downloader: new CodebaseDownloader({ ...codebaseSource(spec.address), username: spec.username, password: spec.password || spec.token }, spec.http) };
     default:
       throw new InvalidError(`Migrating from ${spec.service} is not supported yet`, 'service');
   }
