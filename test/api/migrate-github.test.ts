@@ -22,9 +22,9 @@ let story: Story;
 let fake: FakeForge;
 let state: GithubFakeState;
 
-async function startGithub(opts: { gitbucket?: boolean } = {}): Promise<{ fake: FakeForge; state: GithubFakeState }> {
+async function startGithub(opts: { resetInMs?: number } = {}): Promise<{ fake: FakeForge; state: GithubFakeState }> {
   let base = '';
-  const gh = githubApi(story, { token: TOKEN, base: () => base, gitbucket: opts.gitbucket });
+  const gh = githubApi(story, { token: TOKEN, base: () => base, resetInMs: opts.resetInMs });
   const f = await startFakeForge({ reposDir, api: gh.api, gitAuth: { username: 'oauth2', password: TOKEN }, lfs: new Map([[story.lfs.oid, story.lfs.bytes]]) });
   base = f.base;
   return { fake: f, state: gh.state };
@@ -97,6 +97,23 @@ describe('POST /repos/migrate with service github', () => {
       await dying.fake.close();
     }
   }, 60_000);
+
+  it('a rate limit that resets past [migrations] timeout fails at once (422) rather than waiting in vain', async () => {
+    const limited = await startGithub({ resetInMs: 2 * 3_600_000 });
+    try {
+      const started = Date.now();
+      const res = await dst.request('api/v1/repos/migrate', {
+        method: 'POST', auth: as(alice),
+        json: { clone_addr: `${limited.fake.base}alice/proj.git`, repo_name: 'limited', service: 'github', auth_token: TOKEN, issues: true, labels: true, milestones: true, releases: true },
+      });
+      expect(res.status).toBe(422);
+      expect((await json(res)).message).toMatch(/rate limit .* resets after the migration's time limit/);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect((await dst.request('api/v1/repos/alice/limited', { auth: as(alice) })).status).toBe(404);
+    } finally {
+      await limited.fake.close();
+    }
+  }, 30_000);
 
   it('a wrong token is refused by the source: 422, nothing created', async () => {
     const res = await migrate('badtoken', { auth_token: 'wrong', wiki: false, lfs: false });

@@ -14,7 +14,7 @@ export type GithubFakeState = {
   early: number; secondaryLimited: number; exhaustedAt: number;
 };
 
-export function githubApi(story: Story, opts: { token: string; base: () => string; gitbucket?: boolean; exhaustAfter?: number }): { api: ApiHandler; state: GithubFakeState } {
+export function githubApi(story: Story, opts: { token: string; base: () => string; gitbucket?: boolean; exhaustAfter?: number; resetInMs?: number }): { api: ApiHandler; state: GithubFakeState } {
   const state: GithubFakeState = { early: 0, secondaryLimited: 0, exhaustedAt: 0 };
   let used = 0;
   let resetAt = 0;
@@ -86,7 +86,7 @@ export function githubApi(story: Story, opts: { token: string; base: () => strin
     let remaining = 4000;
     if (used === (opts.exhaustAfter ?? 5)) {
       remaining = 0;
-      resetAt = Date.now() + 1000;
+      resetAt = Date.now() + (opts.resetInMs ?? 1000);
       state.exhaustedAt = Date.now();
     }
     const reply = route(req);

@@ -83,6 +83,8 @@ async function expectPulls(api: (p: string) => Promise<any>, dst: TestServer, wh
   expect(merged).toMatchObject({ title: 'add feature', state: 'closed', merged: true, base: { ref: 'main' } });
   if (caps.mergeCommits) expect(merged.merge_commit_sha).toBe(story.shas.merge);
   expect(merged.head.sha).toBe(story.shas.feat);
+  expect(time(merged.created_at)).toBe(time(story.pulls[0]!.created_at));
+  if (caps.closedDates) expect(time(merged.merged_at)).toBe(time(story.pulls[0]!.merged_at));
   expect(open).toMatchObject({ title: 'a fix', state: 'open', merged: false, body: 'fixes #1' });
   // A pull's JSON has no original author (Gitea's neither): its issue does.
   expect((await api('/issues/62')).original_author).toBe('carol');
