@@ -60,6 +60,8 @@ describe('POST /repos/migrate with service gitlab', () => {
       // The token went in PRIVATE-TOKEN, never in an address.
       expect(fake.requests.every((r) => !r.url.search.includes(TOKEN))).toBe(true);
       expect(fake.requests.filter((r) => r.url.pathname.endsWith('/issues') && r.url.searchParams.get('page') === '2').length).toBe(2);
+      // A merge request's notes are read once, for its comments and its line comments.
+      expect(fake.requests.filter((r) => r.url.pathname.endsWith('/merge_requests/2/notes')).length).toBe(1);
       expect(migrationStatus('alice', 'proj')).toMatchObject({ state: 'finished', counts: { issues: 60, pull_requests: 3, reviews: 2 } });
       await expectDoctorClean(dst);
     } finally {

@@ -53,6 +53,8 @@ export class GitlabDownloader implements Downloader {
   private readonly api: string;
   private project: { id: number; topics: string[] } | null = null;
   private issueOffset: number | null = null;
+  /** A merge request's notes, read once for its comments and its line comments. */
+  private readonly mrNotes = new Map<number, Note[]>();
 
   constructor(private readonly s: GitlabSource, opts: HttpOptions) {
     this.api = `${s.origin}/api/v4/`;
@@ -139,11 +141,19 @@ export class GitlabDownloader implements Downloader {
   async getComments(item: SourceIssue): Promise<SourceComment[]> {
     const f = item.foreign as { kind: string; iid: number; notes: number };
     if (!f.notes) return [];
-    const notes = await this.all<Note>(`/${f.kind}/${f.iid}/notes`, { sort: 'asc', order_by: 'created_at' });
+    const notes = await this.notes(f.kind, f.iid);
     // System notes (label changes, mentions) and diff notes (line comments of reviews) are not comments.
     return notes.filter((n) => !n.system && n.type !== 'DiffNote').map((n) => ({
       id: n.id, body: n.body, user: user(n.author), created_at: n.created_at, updated_at: n.updated_at, reactions: [],
     }));
+  }
+
+  private async notes(kind: string, iid: number): Promise<Note[]> {
+    const cached = kind === 'merge_requests' ? this.mrNotes.get(iid) : undefined;
+    if (cached) return cached;
+    const notes = await this.all<Note>(`/${kind}/${iid}/notes`, { sort: 'asc', order_by: 'created_at' });
+    if (kind === 'merge_requests') this.mrNotes.set(iid, notes);
+    return notes;
   }
 
   /** The largest issue number: merge requests are numbered after it. */
@@ -181,7 +191,8 @@ export class GitlabDownloader implements Downloader {
     const reviews: SourceReview[] = (approvals?.approved_by ?? []).map((a, i) => ({
       id: i + 1, user: user(a.user), state: 'APPROVED', body: '', commit_id: pull.head?.sha, submitted_at: pull.updated_at,
     }));
-    const notes = await this.all<Note>(`/merge_requests/${iid}/notes`, { sort: 'asc', order_by: 'created_at' });
+    const notes = await this.notes('merge_requests', iid);
+    this.mrNotes.delete(iid);
     for (const n of notes.filter((x) => x.type === 'DiffNote' && x.position)) {
       const p = n.position!;
       const line = p.new_line ? p.new_line : -(p.old_line ?? 0);

@@ -120,7 +120,8 @@ export class OnedevDownloader extends NullDownloader {
   override async getComments(item: SourceIssue): Promise<SourceComment[]> {
     const { kind, id } = item.foreign as { kind: string; id: number };
     const comments = (await this.http.getJson<{ date: string; userId: number; content?: string }[]>(this.url(`api/${kind}/${id}/comments`))) ?? [];
-    const changes = (await this.http.getJson<Change[]>(this.url(`api/${kind}/${id}/changes`))) ?? [];
+    // Changes are optional here (a OneDev without the endpoint answers 404): only their comments count.
+    const changes = (await this.http.tryJson<Change[]>(this.url(`api/${kind}/${id}/changes`))) ?? [];
     const out: SourceComment[] = [];
     for (const c of comments) if (c.content) out.push({ id: 0, body: c.content, user: await this.user(c.userId), created_at: c.date, updated_at: c.date });
     for (const ch of changes) {
