@@ -22,6 +22,8 @@ describe('rate limits of migration sources', () => {
 
   it('a plain 403 is a refusal, not a limit; a bare 429 waits a second; AWS throttling backs off', () => {
     expect(rateLimitWait(403, {}, NOW)).toBeNull();
+    // GitHub's secondary limit without a time: wait a minute, as its documentation asks.
+    expect(rateLimitWait(403, {}, NOW, '{"message":"You have exceeded a secondary rate limit."}')).toBe(60_000);
     expect(rateLimitWait(404, { 'retry-after': '1' }, NOW)).toBeNull();
     expect(rateLimitWait(429, {}, NOW)).toBe(1000);
     expect(rateLimitWait(400, { 'x-amzn-errortype': 'ThrottlingException:http://internal' }, NOW)).toBe(1000);

@@ -29,14 +29,16 @@ function exhaustedMs(h: IncomingHttpHeaders, now: number): number | null {
 
 /**
  * The wait a refused answer asks for, or null when the status is no rate limit: 429 always is
- * (1 s when it says nothing), 403 only with rate-limit headers (else it is a real refusal).
+ * (1 s when it says nothing), 403 only with rate-limit headers or GitHub's secondary-limit
+ * message (a minute, as GitHub asks, when it names no time); else it is a real refusal.
  */
-export function rateLimitWait(status: number, h: IncomingHttpHeaders, now = Date.now()): number | null {
+export function rateLimitWait(status: number, h: IncomingHttpHeaders, now = Date.now(), body = ''): number | null {
   // AWS's JSON APIs refuse with 400 and the error type in a header; AWS asks for a backoff.
   if (status === 400 && /^Throttling/.test(header(h, 'x-amzn-errortype') ?? '')) return retryAfterMs(h, now) ?? 1000;
   if (status !== 429 && status !== 403) return null;
   const wait = retryAfterMs(h, now) ?? exhaustedMs(h, now);
   if (wait !== null) return wait;
+  if (/secondary rate limit|abuse detection/i.test(body)) return 60_000;
   return status === 429 ? 1000 : null;
 }
 

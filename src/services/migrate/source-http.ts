@@ -84,7 +84,7 @@ export class SourceHttp {
         }
         const text = (await res.body.text().catch(() => '')).slice(0, 200);
         lastError = new SourceError(`source answered ${status} for ${new URL(url).pathname}: ${text}`, status);
-        const rateWait = rateLimitWait(status, res.headers);
+        const rateWait = rateLimitWait(status, res.headers, Date.now(), text);
         if (rateWait !== null && rateWaits++ < MAX_RATE_WAITS) {
           this.resumeAt = 0; // the refusal says how long; that wait is enough
           await this.wait(rateWait, `${status}`);
