@@ -64,7 +64,7 @@ export async function startFakeGithub(dir, { issues, comments }) {
     closed_at: null, author_association: 'OWNER', reactions: rollup,
   });
   const comment = (i) => ({
-    id: 100000 + i, node_id: `C_${i}`, body: `Comment ${i}`, user: user('root', 1), created_at: at(issues + i), updated_at: at(issues + i),
+    id: 100000 + i, node_id: `C_${i}`, body: `Comment ${i}`, issue_url: `${base}api/v3/repos/owner/tracker/issues/${(i % issues) + 1}`, user: user('root', 1), created_at: at(issues + i), updated_at: at(issues + i),
     author_association: 'OWNER', reactions: rollup,
   });
   const server = http.createServer((req, res) => {
@@ -75,6 +75,7 @@ export async function startFakeGithub(dir, { issues, comments }) {
     let headers = {};
     let m;
     if (sub === '/issues') [body, headers] = page(req, url, Array.from({ length: issues }, (_, i) => issue(i + 1)));
+    else if (sub === '/issues/comments') [body, headers] = page(req, url, Array.from({ length: comments }, (_, i) => comment(i)));
     else if ((m = /^\/issues\/(\d+)\/comments$/.exec(sub))) [body, headers] = page(req, url, (byIssue[Number(m[1]) - 1] ?? []).map(comment));
     else if (sub === '/topics') body = { names: [] };
     else if (['/labels', '/milestones', '/pulls', '/releases'].includes(sub)) body = [];

@@ -65,11 +65,17 @@ describe('POST /repos/migrate with service github', () => {
     expect(state.early).toBe(0);
     // Two pages of issues (50 a page), each followed through its Link header.
     expect(fake.requests.filter((r) => r.url.pathname.endsWith('/issues') && r.url.searchParams.get('page') === '2').length).toBe(2);
-    // Comments and reactions asked for only where the counts say there are some.
+    // Reactions asked for only where the counts say there are some; comments from the
+    // repository-wide list (one page of 100), none issue by issue.
     expect(fake.requests.filter((r) => /\/issues\/\d+\/reactions$/.test(r.url.pathname)).length).toBe(1 + story.pulls.length);
+    expect(fake.requests.filter((r) => /\/issues\/\d+\/comments$/.test(r.url.pathname)).length).toBe(0);
+    expect(fake.requests.filter((r) => r.url.pathname.endsWith('/issues/comments')).length).toBe(1);
     const status = migrationStatus('alice', 'proj');
     expect(status).toMatchObject({ state: 'finished', stage: 'done', error: '', service: 'github' });
-    expect(status!.counts).toMatchObject({ issues: 60, pull_requests: 3, labels: 3, milestones: 2, releases: 1, release_assets: 1, reviews: 2 });
+    expect(status!.counts).toMatchObject({
+      issues: 60, pull_requests: 3, labels: 3, milestones: 2, releases: 1, release_assets: 1, reviews: 2,
+      issue_comments: 61, pull_comments: 1, comment_reactions: 1, comments_skipped: 0,
+    });
     await expectDoctorClean(dst);
   }, 60_000);
 

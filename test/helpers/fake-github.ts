@@ -48,6 +48,10 @@ export function githubApi(story: Story, opts: { token: string; base: () => strin
     if (sub === '/pulls') return paged(req, story.pulls.map((p) => s.pull(p)));
     if (sub === '/releases') return paged(req, [s.release()]);
     if (sub === '/topics') return opts.gitbucket ? undefined : { body: s.topics() };
+    if (sub === '/issues/comments' && !opts.gitbucket) {
+      const every = all.flatMap((i) => i.comments.map((c) => ({ n: i.number, c }))).sort((a, b) => Date.parse(a.c.created_at) - Date.parse(b.c.created_at));
+      return paged(req, every.map(({ n, c }) => s.comment(n, c)));
+    }
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(sub))) return paged(req, (byNumber(m[1]!)?.comments ?? []).map((c) => s.comment(Number(m![1]), c)));
     if ((m = /^\/issues\/(\d+)\/reactions$/.exec(sub)) && !opts.gitbucket) return paged(req, s.reactions(byNumber(m[1]!)?.reactions ?? []));
     if ((m = /^\/issues\/comments\/(\d+)\/reactions$/.exec(sub)) && !opts.gitbucket) {

@@ -20,6 +20,9 @@ export type SourceComment = {
   id: number; body?: string; user: SourceUser; created_at?: string; updated_at?: string; reactions?: SourceReaction[];
 };
 
+/** A comment of the repository-wide list: `issue` is its issue's or pull request's number. */
+export type RepoComment = SourceComment & { issue: number };
+
 export type SourceIssue = {
   number: number; title: string; body?: string; user: SourceUser; state: string; is_locked?: boolean;
   labels?: { name: string }[] | null; milestone?: { title: string } | null; ref?: string;
@@ -71,6 +74,12 @@ export interface Downloader {
   getIssues(): AsyncIterable<SourceIssue[]>;
   /** An issue's or a pull request's comments with their reactions, oldest first. */
   getComments(item: SourceIssue): Promise<SourceComment[]>;
+  /**
+   * Where the service lists every comment of the repository at once (GitHub): pages of them,
+   * each naming its issue or pull request. With it, comments come after the items, a page at a
+   * time, instead of a request per item (Gitea's SupportGetRepoComments).
+   */
+  getAllComments?: () => AsyncIterable<RepoComment[]>;
   /** Pull requests with their reactions; numbers already distinct from the issues'. */
   getPullRequests(): AsyncIterable<SourcePull[]>;
   getReviews(pull: SourcePull): Promise<SourceReview[]>;

@@ -4,6 +4,7 @@ import type { Logger } from '../../lib/logger';
 import { repoLabelIdsByName, repoMilestoneIdsByName } from '../../models/migrated-rows';
 import type { Downloader } from './downloader';
 import { GiteaDownloader, type GiteaSource } from './downloaders/gitea';
+import { importRepoComments } from './upload/comments';
 import { AuthorMap, type ImportContext } from './upload/context';
 import { importIssues, refreshCounters } from './upload/issues';
 import { importLabels, importMilestones } from './upload/labels';
@@ -51,7 +52,7 @@ export async function importFromSource(
     db, ...target, source, log: opts.log, signal: opts.signal, gitDir: opts.gitDir, attachmentsDir: opts.attachmentsDir,
     authors: new AuthorMap(db, target.doer),
     labels: await repoLabelIdsByName(db, target.repo.id),
-    milestones: await repoMilestoneIdsByName(db, target.repo.id),
+    milestones: await repoMilestoneIdsByName(db, target.repo.id), imported: new Map(),
   };
   const stage = opts.onStage ?? (() => {});
   // The token is never logged: only the source's address and what is read.
@@ -81,6 +82,10 @@ export async function importFromSource(
       pull_requests: c.items, pull_comments: c.comments, pull_reactions: c.reactions, pulls_skipped: c.skipped,
       reviews: c.reviews, pull_heads_missing: c.missingHeads,
     });
+  }
+  if ((items.issues || items.pull_requests) && source.getAllComments) {
+    stage('comments');
+    Object.assign(counts, await importRepoComments(ctx, source.getAllComments()));
   }
   if (items.issues || items.pull_requests || items.labels || items.milestones) await refreshCounters(ctx);
   opts.log.info({ repo: target.repo.id, counts }, 'migration: import finished');

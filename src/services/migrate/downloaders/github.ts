@@ -1,5 +1,5 @@
 import type {
-  Downloader, SourceAsset, SourceComment, SourceIssue, SourceLabel, SourceMilestone, SourcePull, SourceReaction, SourceRelease,
+  Downloader, RepoComment, SourceAsset, SourceComment, SourceIssue, SourceLabel, SourceMilestone, SourcePull, SourceReaction, SourceRelease,
   SourceReview, SourceReviewComment, SourceUser,
 } from '../downloader';
 import { nextLink } from '../rate-limit';
@@ -8,8 +8,8 @@ import { isUnder, SourceError, SourceHttp, type HttpOptions } from '../source-ht
 // GitHub's REST API v3 (Gitea's github downloader): api.github.com for github.com, <host>/api/v3
 // for GitHub Enterprise Server and GitBucket (which speaks the same API, without reactions or
 // reviews). Lists are followed through their Link headers; reactions and comments are read only
-// where the item's counts say there are some, so a large tracker costs a request per issue at most
-// once more than it must.
+// where the counts say there are some, and comments come from the repository-wide list (100 a
+// request) rather than one request per issue: GitHub's hourly quota goes a long way.
 
 export type GithubSource = {
   apiBase: string; owner: string; repo: string; token: string; username: string; password: string;
@@ -62,7 +62,11 @@ export class GithubDownloader implements Downloader {
   constructor(private readonly s: GithubSource, opts: HttpOptions) {
     this.http = new SourceHttp(opts, new URL(s.apiBase).host, () => this.auth());
     this.describe = `${s.service} ${this.url('')}`;
+    // GitHub lists every comment of a repository at once (GitBucket does not).
+    if (s.service === 'github') this.getAllComments = () => this.repoComments();
   }
+
+  getAllComments?: () => AsyncIterable<RepoComment[]>;
 
   private auth(): Record<string, string> {
     const h: Record<string, string> = { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' };
@@ -140,13 +144,26 @@ export class GithubDownloader implements Downloader {
 
   async getComments(item: SourceIssue): Promise<SourceComment[]> {
     if ((item.foreign as { comments?: number } | undefined)?.comments === 0) return [];
-    const list = await this.all<Comment>(`/issues/${item.number}/comments`);
     const out: SourceComment[] = [];
-    for (const c of list) {
-      const reactions = (c.reactions?.total_count ?? 0) > 0 ? await this.reactions(`/issues/comments/${c.id}/reactions`) : [];
-      out.push({ id: c.id, body: c.body ?? '', user: user(c.user), created_at: c.created_at, updated_at: c.updated_at, reactions });
-    }
+    for (const c of await this.all<Comment>(`/issues/${item.number}/comments`)) out.push(await this.comment(c));
     return out;
+  }
+
+  private async comment(c: Comment): Promise<SourceComment> {
+    const reactions = (c.reactions?.total_count ?? 0) > 0 ? await this.reactions(`/issues/comments/${c.id}/reactions`) : [];
+    return { id: c.id, body: c.body ?? '', user: user(c.user), created_at: c.created_at, updated_at: c.updated_at, reactions };
+  }
+
+  /** The repository's comments, oldest first, each with its item's number (from its issue_url). */
+  private async *repoComments(): AsyncGenerator<RepoComment[]> {
+    for await (const page of this.pages<Comment & { issue_url?: string }>('/issues/comments', { sort: 'created', direction: 'asc' }, LONG_PAGE)) {
+      const out: RepoComment[] = [];
+      for (const c of page) {
+        const issue = Number(/\/issues\/(\d+)$/.exec(c.issue_url ?? '')?.[1] ?? 0);
+        if (issue > 0) out.push({ ...(await this.comment(c)), issue });
+      }
+      yield out;
+    }
   }
 
   private branch(b: Branch): SourcePull['head'] {

@@ -25,6 +25,8 @@ export type ImportContext = {
   authors: AuthorMap;
   labels: Map<string, number>;
   milestones: Map<string, number>;
+  /** The items written by this import, by number: where repository-wide comments go. */
+  imported: Map<number, { id: number; isPull: boolean; created: number }>;
 };
 
 /** ISO time (or null/empty) -> unix seconds, 0 when absent. */

@@ -23,7 +23,9 @@ export type RowCounts = { items: number; comments: number; reactions: number; sk
 
 /** Reads an item's comments with their reactions (Gitea's GetComments); its own reactions came with it. */
 export async function fetchExtras<T extends SourceIssue>(ctx: ImportContext, item: T): Promise<Fetched<T>> {
-  const comments = (await ctx.source.getComments(item)).map((comment) => ({ comment, reactions: comment.reactions ?? [] }));
+  // A source that lists the repository's comments at once has them read after the items.
+  const list = ctx.source.getAllComments ? [] : await ctx.source.getComments(item);
+  const comments = list.map((comment) => ({ comment, reactions: comment.reactions ?? [] }));
   return { item, reactions: item.reactions ?? [], comments };
 }
 
@@ -37,7 +39,7 @@ export async function primeAuthors<T extends SourceIssue>(ctx: ImportContext, pa
   await ctx.authors.prime(users);
 }
 
-async function writeReactions(
+export async function writeReactions(
   ctx: ImportContext, trx: DB, at: { issueId: number; commentId: number; time: number }, list: SourceReaction[], counts: RowCounts,
 ) {
   for (const r of list) {
@@ -84,6 +86,7 @@ export async function writePage<T extends SourceIssue>(
         continue;
       }
       const issue = await insertIssue(trx, issueRow(ctx, f.item, isPull));
+      ctx.imported.set(issue.index, { id: issue.id, isPull, created: issue.created_unix });
       const labelIds = (f.item.labels ?? []).flatMap((l) => (ctx.labels.has(l.name) ? [ctx.labels.get(l.name)!] : []));
       await addIssueLabels(trx, issue.id, labelIds);
       await writeReactions(ctx, trx, { issueId: issue.id, commentId: 0, time: issue.created_unix }, f.reactions, counts);
