@@ -1,12 +1,14 @@
 // Migrations: (1) POST /repos/migrate with service git of the ~40,000-object repository against
 // `git clone --mirror` of the same remote (target: within 1.2x); (2) a service gitea migration of
-// 1,000 issues with 5,000 comments from a second hearth: time and the importing server's peak
-// memory (RSS of it and its git children, sampled every 50 ms).
+// 1,000 issues with 5,000 comments from a second hearth and (3) a service github migration of
+// the same numbers from a GitHub-shaped fake (bench/fake-github.mjs): time and the importing
+// server's peak memory (RSS of it and its git children, sampled every 50 ms), side by side.
 // Usage: node bench/migrate.mjs [runs=3] [issues=1000] [comments=5000]
 //   (uses dist/hearth when built, else the source via tsx)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startFakeGithub } from './fake-github.mjs';
 import { generateRepo, git, median, rssTree, startHearth, time } from './lib.mjs';
 
 const runs = Number(process.argv[2] ?? 3);
@@ -77,6 +79,17 @@ try {
   }));
   const copied = await dst('GET', 'repos/root/tracker');
   console.log(`service gitea: ${(ms / 1000).toFixed(1)} s, peak RSS of the importing hearth ${mb(peak)} (at rest ${mb(rssTree(target.child.pid))}); open issues ${copied.open_issues_count}`);
+
+  // (3) github: the same numbers from a GitHub-shaped source.
+  const gh = await startFakeGithub(path.join(tmp, 'github'), { issues, comments });
+  const [ghMs, ghPeak] = await measured(target.child.pid, () => dst('POST', 'repos/migrate', {
+    clone_addr: gh.cloneAddr, auth_token: 'bench-token', repo_name: 'from-github', service: 'github',
+    issues: true, labels: true, milestones: true, pull_requests: true, releases: true,
+  }));
+  const fromGithub = await dst('GET', 'repos/root/from-github');
+  console.log(`service github: ${(ghMs / 1000).toFixed(1)} s, peak RSS of the importing hearth ${mb(ghPeak)} (at rest ${mb(rssTree(target.child.pid))}); open issues ${fromGithub.open_issues_count}`);
+  console.log(`github / gitea: time ${(ghMs / ms).toFixed(2)}x, peak RSS ${(ghPeak / peak).toFixed(2)}x`);
+  await gh.close();
   source.child.kill('SIGTERM');
   target.child.kill('SIGTERM');
 } finally {

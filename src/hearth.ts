@@ -17,7 +17,9 @@ export class DatabaseOutdatedError extends Error {}
  * With `migrate: false` (the admin commands, as Gitea's CLI) an older database is refused
  * instead: migrating under a server of the previous version would change its schema.
  */
-export async function openHearth(config: Config, log = createLogger(config.log), opts: { migrate?: boolean } = {}): Promise<Hearth> {
+export async function openHearth(
+  config: Config, log = createLogger(config.log), opts: { migrate?: boolean; migrated?: (applied: string[]) => void } = {},
+): Promise<Hearth> {
   // Not mkdirSync({ recursive }): it never returns for a path under /proc (seen in the CLI tests).
   makeDirectory(config.server.data_dir);
   makeDirectory(config.repository.root);
@@ -36,6 +38,7 @@ export async function openHearth(config: Config, log = createLogger(config.log),
     } else {
       const applied = await migrate(db);
       if (applied.length) log.info({ migrations: applied }, 'database migrated');
+      opts.migrated?.(applied);
     }
   } catch (err) {
     await db.destroy();

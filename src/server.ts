@@ -28,52 +28,72 @@ export type RunningServer = {
 /** The lock file naming the process that serves a data directory. */
 export const pidFileOf = (config: Config) => path.join(config.server.data_dir, 'hearth.pid');
 
+export type StartOptions = {
+  host?: string; port?: number;
+  /** Shows the first admin's password: called before any request is answered. */
+  announceAdmin?: (admin: InitialAdmin) => void;
+};
+
 /**
- * Locks the data directory, opens and migrates the database, listens, and only then creates
- * the first admin when none exists: a start that fails (port in use) leaves no account whose
- * password was never shown.
+ * Listens first, so that a busy port stops the start before anything is made on disk; requests
+ * that arrive meanwhile wait in the gate. Then locks the data directory, opens and migrates the
+ * database, finishes what a crash interrupted and creates the first admin when none exists, and
+ * only then lets requests through: a script that waits for the first answer and signs in with
+ * the printed password never finds the account missing.
  */
-export async function startServer(config: Config, opts: { host?: string; port?: number } = {}): Promise<RunningServer> {
-  // git first: without it nothing is made. Then the directory and the lock: an unwritable data
-  // directory fails here, by name.
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  // git first: without it nothing is made.
   locateGit();
+  const gate = requestGate();
+  const server = http.createServer(gate.handle);
+  server.keepAliveTimeout = 5_000;
+  const host = opts.host ?? config.server.http_addr;
+  await listen(server, opts.port ?? config.server.http_port, host);
+  const address = server.address() as AddressInfo;
+  if (config.rootUrlDerived) config.server.root_url = deriveRootUrl(host, address.port);
+  let prepared: Prepared;
+  try {
+    prepared = await prepare(config);
+  } catch (err) {
+    gate.refuse();
+    await new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); });
+    throw err;
+  }
+  if (prepared.initialAdmin) opts.announceAdmin?.(prepared.initialAdmin);
+  gate.open(createApp(prepared.hearth));
+  return serve({ ...prepared, server, address });
+}
+
+type Prepared = { hearth: Hearth; background: ReturnType<typeof setUpBackground>; lock: PidLock; initialAdmin: InitialAdmin | null };
+
+/** Everything before the first request is served; undone on failure (the lock released, the database closed). */
+async function prepare(config: Config): Promise<Prepared> {
+  // The directory and the lock: an unwritable data directory fails here, by name.
   makeDirectory(config.server.data_dir);
   const lock = acquirePidLock(pidFileOf(config));
   let hearth: Hearth;
   try {
-    // Uploads a killed process was receiving: none can be under way before this server listens.
+    // Uploads a killed process was receiving: none can be under way before this server serves.
     removeSpooledUploads(config);
     hearth = await openHearth(config);
   } catch (err) {
     lock.release();
     throw err;
   }
-  // Subscribers before the first request: what a request emits reaches them.
-  const background = setUpBackground(hearth);
-  // Before serving: work a crash interrupted is finished or undone (what it emits reaches the
-  // subscribers; their jobs wait in the database for the job queue to start).
   try {
+    // Subscribers before the first request: what a request emits reaches them.
+    const background = setUpBackground(hearth);
+    // Work a crash interrupted is finished or undone (what it emits reaches the subscribers;
+    // their jobs wait in the database for the job queue to start).
     await recoverPendingOps(hearth.db, config, hearth.log);
     if (lock.takenOver) await resyncAfterUncleanStop(hearth);
+    const initialAdmin = await ensureInitialAdmin(hearth.db, config);
+    return { hearth, background, lock, initialAdmin };
   } catch (err) {
     await closeHearth(hearth);
     lock.release();
     throw err;
   }
-  const server = http.createServer(createApp(hearth));
-  server.keepAliveTimeout = 5_000;
-  const host = opts.host ?? config.server.http_addr;
-  let initialAdmin: InitialAdmin | null;
-  try {
-    await listen(server, opts.port ?? config.server.http_port, host);
-    initialAdmin = await ensureInitialAdmin(hearth.db, config);
-  } catch (err) {
-    if (server.listening) await new Promise((resolve) => server.close(resolve));
-    await closeHearth(hearth);
-    lock.release();
-    throw err;
-  }
-  return serve({ hearth, server, host, background, lock, initialAdmin });
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -83,16 +103,31 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
   });
 }
 
-type Listening = {
-  hearth: Hearth; server: http.Server; host: string; background: ReturnType<typeof setUpBackground>;
-  lock: PidLock; initialAdmin: InitialAdmin | null;
-};
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+/** Holds the requests that arrive while the server starts, and hands them to the app once it is ready. */
+function requestGate() {
+  let app: Handler | null = null;
+  let waiting: [http.IncomingMessage, http.ServerResponse][] = [];
+  return {
+    handle: ((req, res) => { if (app) app(req, res); else waiting.push([req, res]); }) as Handler,
+    open(next: Handler) {
+      app = next;
+      for (const [req, res] of waiting) next(req, res);
+      waiting = [];
+    },
+    /** The start failed: what waited is told so instead of being cut off. */
+    refuse() {
+      for (const [, res] of waiting) res.writeHead(503, { 'Content-Type': 'text/plain', Connection: 'close' }).end('hearth failed to start\n');
+      waiting = [];
+    },
+  };
+}
+
+type Listening = Prepared & { server: http.Server; address: AddressInfo };
 
 /** Starts the background work on a listening server and returns how to stop it all. */
-async function serve({ hearth, server, host, background, lock, initialAdmin }: Listening): Promise<RunningServer> {
-  const { config } = hearth;
-  const address = server.address() as AddressInfo;
-  if (config.rootUrlDerived) config.server.root_url = deriveRootUrl(host, address.port);
+async function serve({ hearth, server, address, background, lock, initialAdmin }: Listening): Promise<RunningServer> {
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // Jobs once root_url is known (a job left by the last run may start at once).
   await background.start();

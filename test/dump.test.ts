@@ -258,7 +258,7 @@ describe('hearth dump and restore interrupted', () => {
     expect(dump.err).toMatch(/dump failed: interrupted \(SIGINT\)/);
     expect(fs.existsSync(partial)).toBe(false);
     expect(fs.existsSync(archive)).toBe(false);
-    expect(fs.readdirSync(tmpDir).filter((n) => n.startsWith('hearth-'))).toEqual([]); // tsx keeps its own cache there
+    expect(fs.readdirSync(tmpDir).filter((n) => n.startsWith('hearth-'))).toEqual([]); // tsx's loader keeps its own cache there
 
     expect((await hearth('dump', '--data', data, '-o', archive)).code).toBe(0);
     const target = path.join(tmp('hearth-int-dst-'), 'data');

@@ -2,22 +2,18 @@
 // partial archive, the database copy, a half-restored data directory) instead of Node's default
 // leaving them behind; a second signal exits at once.
 
+import { onStopSignals } from './signals';
+
 /** What the signal aborts with: `interrupted (SIGINT)`. */
 export class Interrupted extends Error {}
 
 /** An AbortSignal that SIGINT/SIGTERM abort while `fn` runs. */
 export async function interruptible<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ac = new AbortController();
-  const onSignal = (name: NodeJS.Signals) => {
-    if (ac.signal.aborted) process.exit(130);
-    ac.abort(new Interrupted(`interrupted (${name})`));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const remove = onStopSignals((name) => ac.abort(new Interrupted(`interrupted (${name})`)), 130);
   try {
     return await fn(ac.signal);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    remove();
   }
 }

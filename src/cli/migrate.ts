@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import { closeHearth, openHearth } from '../hearth';
 import { createLogger } from '../lib/logger';
@@ -14,8 +15,13 @@ export function migrateCommand(program: Command): void {
       } catch (err) {
         throw dataDirFailure(err, config.server.data_dir) ?? err;
       }
-      const h = await openHearth(config, createLogger('warn'));
+      const file = config.database.path;
+      const existed = fs.existsSync(file);
+      let applied: string[] = [];
+      const h = await openHearth(config, createLogger('warn'), { migrated: (names) => { applied = names; } });
       await closeHearth(h);
-      console.log(`database ${h.config.database.path} is up to date`);
+      if (!existed) console.log(`created the database ${file} (${applied.length} migrations)`);
+      else if (applied.length) console.log(`upgraded the database ${file}: ${applied.length} migration${applied.length > 1 ? 's' : ''} applied`);
+      else console.log(`database ${file} is up to date`);
     });
 }

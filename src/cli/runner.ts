@@ -1,6 +1,7 @@
 // `hearth runner register` and `hearth runner daemon`: hearth's own runner, speaking Gitea's
 // runner protocol to any hearth (or Gitea) over HTTP and running jobs on this host.
 
+import { onStopSignals } from './signals';
 import os from 'node:os';
 import path from 'node:path';
 import Module, { createRequire } from 'node:module';
@@ -54,14 +55,11 @@ async function daemon(opts: DaemonOptions): Promise<void> {
   }).catch((err: Error) => { throw new CliError(`cannot declare the runner to ${reg.address}: ${err.message}`); });
   log('runner started', { name: reg.name, instance: reg.address, labels: reg.labels, capacity });
   let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) process.exit(1);
+  onStopSignals((signal) => {
     stopping = true;
     log('stopping: cancelling running tasks', { signal });
     runner.stop().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  });
   // an ephemeral runner ends after its one task
   void runner.done.then(() => { if (!stopping) process.exit(0); });
 }

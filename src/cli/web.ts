@@ -4,7 +4,9 @@ import type { Logger } from '../lib/logger';
 import { GitUnusableError } from '../git/locate';
 import { PidLockHeldError } from '../lib/pid-lock';
 import { startupDone } from '../lib/v8-tuning';
+import { onStopSignals } from './signals';
 import { startServer, type RunningServer } from '../server';
+import type { InitialAdmin } from '../services/user/setup';
 import { configFrom, CliError, dataDirFailure, withCommonOptions, type CommonOptions } from './options';
 
 type WebOptions = CommonOptions & { port?: string; data?: string };
@@ -14,58 +16,62 @@ export async function runWeb(opts: WebOptions, cmd: Command): Promise<void> {
   // `web` is the default command: commander hands it whatever word it did not know.
   if (cmd.args.length) throw unknownCommand(cmd.args[0]!, cmd.parent ?? cmd);
   const config = configFrom(opts);
-  const early = signalsWhileStarting();
-  const running = await startServer(config).catch((err: unknown) => { throw startupFailure(err, config); });
+  const signals = stopSignals();
+  const running = await startServer(config, { announceAdmin: printFirstAdmin(config) })
+    .catch((err: unknown) => { throw startupFailure(err, config); });
   const { log } = running.hearth;
-  if (running.initialAdmin) {
-    const { username, password } = running.initialAdmin;
-    // Printed once, on the console, not through the log: it is never stored in plain text.
-    process.stderr.write(`\nCreated the first site administrator.\n  user name: ${username}\n  password:  ${password}\nKeep it now: it will not be shown again.\n\n`);
-  }
   log.info({ url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir }, 'hearth listening');
   startupDone();
-  stopOnSignals(running, early.take());
+  signals.started(running);
 }
 
 /**
- * SIGINT/SIGTERM while the server starts: the server answers as soon as it listens, before the
- * first admin, the jobs, cron and the runner are up, and Node's default there killed it mid-start
- * (log lines lost, requests cut). The signal is kept and acted on once the start is done; a
- * second one exits at once.
+ * The first admin's name and password, printed once on stderr (never through the log: it is
+ * stored only as a hash), as a block that stands out from the log lines on a terminal and in a
+ * file. The `  user name: ` and `  password:  ` lines are what scripts read.
  */
-function signalsWhileStarting(): { take(): string | null } {
-  let got: string | null = null;
-  const handlers = { SIGINT: () => record('SIGINT'), SIGTERM: () => record('SIGTERM') };
-  const record = (signal: string) => {
-    if (got) process.exit(1);
-    got = signal;
-  };
-  for (const [signal, fn] of Object.entries(handlers)) process.on(signal, fn);
-  return {
-    take: () => {
-      for (const [signal, fn] of Object.entries(handlers)) process.off(signal, fn);
-      return got;
-    },
+export function printFirstAdmin(config: Config, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stderr) {
+  return ({ username, password }: InitialAdmin): void => {
+    const rule = '='.repeat(72);
+    const bold = (s: string) => (out.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+    out.write([
+      '', rule, bold('  hearth: the first site administrator was created'), '',
+      `  user name: ${username}`,
+      `  password:  ${password}`, '',
+      `  Sign in at ${config.server.root_url}user/login (or use it with the API and git).`,
+      '  Keep the password now: it is stored only as a hash and will not be shown again.',
+      rule, '', '',
+    ].join('\n'));
   };
 }
 
-function stopOnSignals(running: RunningServer, pending: string | null): void {
-  const { log } = running.hearth;
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) process.exit(1);
-    stopping = true;
+/**
+ * SIGINT/SIGTERM from the start on: the server answers as soon as it is ready, before the jobs,
+ * cron and the runner are up, and Node's default there killed it mid-start (log lines lost,
+ * requests cut). A signal while starting is kept and acted on once the start is done; a second,
+ * separate one exits at once.
+ */
+function stopSignals(): { started(running: RunningServer): void } {
+  let running: RunningServer | null = null;
+  let pending: NodeJS.Signals | null = null;
+  const stop = (server: RunningServer, signal: NodeJS.Signals) => {
+    const { log } = server.hearth;
     log.info({ signal }, 'shutting down');
-    running.close().then(() => { log.flush(); process.exitCode = 0; }, (err) => {
+    server.close().then(() => { log.flush(); process.exitCode = 0; }, (err) => {
       log.error({ err }, 'shutdown failed');
       process.exitCode = 1;
     });
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('uncaughtException', fatalHandler(log, 'uncaught exception'));
-  process.on('unhandledRejection', fatalHandler(log, 'unhandled promise rejection'));
-  if (pending) stop(pending);
+  onStopSignals((signal) => { if (running) stop(running, signal); else pending = signal; });
+  return {
+    started(server) {
+      running = server;
+      const { log } = server.hearth;
+      process.on('uncaughtException', fatalHandler(log, 'uncaught exception'));
+      process.on('unhandledRejection', fatalHandler(log, 'unhandled promise rejection'));
+      if (pending) stop(server, pending);
+    },
+  };
 }
 
 /**

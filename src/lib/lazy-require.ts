@@ -42,3 +42,5 @@ export type HighlightJs = {
   getLanguage: (name: string) => object | undefined;
 };
 export const highlightJs = (): HighlightJs => require('highlight.js/lib/common');
+/** fast-xml-parser, for migrations from Codebase (its API speaks XML). */
+export const fastXmlParser = (): typeof import('fast-xml-parser') => require('fast-xml-parser');

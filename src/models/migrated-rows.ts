@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
 
-// Rows written by a repository migration (services/migrate/gitea): given numbers and dates, and
+// Rows written by a repository migration (services/migrate/upload): given numbers and dates, and
 // the counters recounted once a kind is imported rather than bumped per row.
 
 /** Name -> id of the repository's labels (a migration attaches issue labels by name). */

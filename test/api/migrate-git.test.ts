@@ -192,9 +192,18 @@ describe('POST /repos/migrate (service git)', () => {
   });
 
   it('answers 422 for unsupported services, bad addresses and missing fields', async () => {
-    const github = await migrate(bob, { clone_addr: 'https://github.com/go-gitea/gitea', repo_name: 'g', service: 'github' });
-    expect(github.status).toBe(422);
-    expect((await json(github)).message).toMatch(/not supported yet/);
+    const svn = await migrate(bob, { clone_addr: 'https://example.com/svn/trunk', repo_name: 'g', service: 'subversion' });
+    expect(svn.status).toBe(422);
+    expect((await json(svn)).message).toMatch(/not supported/);
+    // A forge's address its API cannot be read from, and CodeCommit without its keys: refused up front.
+    for (const [service, addr, why] of [
+      ['github', 'http://127.0.0.1:9/onlyowner', /Invalid Url/], ['gitlab', 'http://127.0.0.1:9/proj', /Invalid Url/],
+      ['codebase', 'http://127.0.0.1:9/a/b/c.git', /Invalid Url/], ['codecommit', 'http://127.0.0.1:9/v1/repos/app', /aws_access_key_id/],
+    ] as const) {
+      const res = await migrate(bob, { clone_addr: addr, repo_name: `bad-${service}`, service, issues: true });
+      expect(res.status, service).toBe(422);
+      expect((await json(res)).message).toMatch(why);
+    }
     for (const clone_addr of ['not a url', 'ftp://example.com/x.git', '/etc']) {
       const res = await migrate(bob, { clone_addr, repo_name: 'bad' });
       expect(res.status, clone_addr).toBe(422);

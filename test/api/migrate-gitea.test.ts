@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRepoByOwnerAndName } from '../../src/models/repo';
 import { getUserByName } from '../../src/models/user';
-import { importFromGitea, type ImportCounts } from '../../src/services/migrate/gitea-import';
+import { importFromGitea, type ImportCounts } from '../../src/services/migrate/import-items';
 import { migrationDispatcher } from '../../src/services/migrate/remote-address';
 import { createRepo, git, remoteUrl } from '../helpers/git';
 import { cloneWork } from '../helpers/pull-fixtures';

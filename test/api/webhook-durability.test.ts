@@ -31,7 +31,7 @@ describe('durable deliveries', () => {
       await eventually(async () => rx.requests.length === 1);
       killHard(first.child);
       await new Promise((r) => first.child.once('exit', r));
-      // The server itself is gone (not only tsx's wrapper): nothing answers on its port.
+      // The server itself is gone: nothing answers on its port.
       await eventually(async () => (await fetch(`${first.url}/api/healthz`).catch(() => null)) === null, 10_000, 'server gone');
       procs.push(await startProcess(dataDir));
       await eventually(async () => rx.requests.length === 2, 20_000, 'redelivery after restart');

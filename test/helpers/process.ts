@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
 import { eventually } from './wait';
 
@@ -9,15 +10,20 @@ import { eventually } from './wait';
 const root = path.resolve(__dirname, '../..');
 const executable = process.env.HEARTH_EXECUTABLE ? path.resolve(root, process.env.HEARTH_EXECUTABLE) : undefined;
 
+// From source, one Node process with tsx's loader (as `npm start`): the tsx command would run
+// hearth in a child of its own and relay signals to it, and under load it turns one SIGINT into
+// two, then a SIGKILL when the child does not answer within 30 ms.
+const tsxLoader = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+
 /** The command line that runs hearth with `args`. */
 export function hearthCommand(args: string[]): [string, string[]] {
-  return executable ? [executable, args] : [path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts'), ...args]];
+  return executable ? [executable, args] : [process.execPath, ['--import', tsxLoader, path.join(root, 'src/main.ts'), ...args]];
 }
 
 export const runsExecutable = executable !== undefined;
 
 const children: ChildProcess[] = [];
-/** SIGKILL to the whole process group: tsx runs the server in a child process of its own. */
+/** SIGKILL to the whole process group: the server's own children (git, workers) go with it. */
 export const killHard = (c: ChildProcess) => { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } };
 afterAll(() => { for (const c of children) killHard(c); });
 

@@ -15,34 +15,37 @@ import { ACCESS } from '../permissions';
 import { deleteRepository } from '../repo/repo-edit';
 import { syncRepoFromGit } from '../repo/repo-sync';
 import { accessOf, type RepoAccess } from '../repo/repos';
-import { importFromGitea, type GiteaSource, type ImportItems } from './gitea-import';
+import type { Downloader } from './downloader';
+import { createSource, FORGE_SERVICES, type ForgeService } from './downloaders';
+import { importFromSource, type ImportItems } from './import-items';
+import { startProgress, type ProgressReporter } from './progress';
+import { SourceError } from './source-http';
 import { createTarget, migrationOwner } from './migrate-target';
 import { checkRemote, migrationDispatcher, type CheckedRemote } from './remote-address';
-import { MIRROR_REFSPECS, RemoteGitError, redact, remoteGit, remoteHead, type RemoteAuth } from './remote-git';
+import { dropTemporaryRefs, MIRROR_REFSPECS, RemoteGitError, redact, remoteGit, remoteHead, type RemoteAuth } from './remote-git';
 import { migrateWiki } from './migrate-wiki';
 import { migrateLfs } from './migrate-lfs';
 import { syncRepoLicenses } from '../repo/licenses';
 
-// POST /repos/migrate: a repository cloned from another server (any git remote; for Gitea,
-// Forgejo and Gogs also its issues, pull requests, labels, milestones and releases), optionally
-// kept as a pull mirror. The call runs to completion; a migration that fails leaves nothing.
+// POST /repos/migrate: a repository cloned from another server (any git remote; from a forge
+// (Gitea, Forgejo, Gogs, GitHub, GitLab, OneDev, GitBucket, Codebase, CodeCommit) also what its
+// API has of issues, pull requests, labels, milestones, releases and topics), optionally kept as
+// a pull mirror. The call runs to completion; a migration that fails leaves nothing.
 
 export type MigrateInput = {
   cloneAddr: string; repoName: string; repoOwner?: string; uid?: number; description?: string;
   private?: boolean; mirror?: boolean; mirrorInterval?: string; authUsername?: string;
-  authPassword?: string; authToken?: string; service?: string; wiki?: boolean; lfs?: boolean; lfsEndpoint?: string;
+  authPassword?: string; authToken?: string; awsAccessKeyId?: string; awsSecretAccessKey?: string; service?: string; wiki?: boolean; lfs?: boolean; lfsEndpoint?: string;
   items: ImportItems;
 };
 export type MigrateDeps = { db: DB; config: Config; secret: string; log: Logger };
 
-const GITEA_LIKE = ['gitea', 'forgejo', 'gogs'] as const;
-type GiteaLike = (typeof GITEA_LIKE)[number];
 
 /** Refusals that need no remote: the service, migrations or new mirrors turned off. */
 function assertAllowed(config: Config, input: MigrateInput): void {
   const service = (input.service || 'git').toLowerCase();
-  if (service !== 'git' && !(GITEA_LIKE as readonly string[]).includes(service)) {
-    throw new InvalidError(`Migrating from ${service} is not supported yet`, 'service');
+  if (service !== 'git' && !(FORGE_SERVICES as readonly string[]).includes(service)) {
+    throw new InvalidError(`Migrating from ${service} is not supported`, 'service');
   }
   if (config.repository.disable_migrations) throw new ForbiddenError('the site administrator has disabled migrations');
   const noMirrors = !config.mirror.enabled || config.mirror.disable_new_pull || config.repository.disable_mirrors;
@@ -55,17 +58,6 @@ function authOf(input: MigrateInput, checked: CheckedRemote): RemoteAuth {
   return { username: input.authUsername || checked.username, password: input.authPassword || checked.password };
 }
 
-/** `https://host[/prefix]/owner/repo(.git)` as the importer's source. */
-function giteaSource(address: string, service: GiteaLike, token: string): GiteaSource {
-  const url = new URL(address);
-  const parts = url.pathname.split('/').filter(Boolean);
-  if (parts.length < 2 || url.protocol === 'git:') throw new InvalidError('Invalid Url: expected https://host/owner/repo', 'clone_addr');
-  const repo = parts.pop()!.replace(/\.git$/, '');
-  const owner = parts.pop()!;
-  const prefix = parts.length ? `${parts.join('/')}/` : '';
-  return { baseUrl: `${url.origin}/${prefix}`, owner, repo, token, service };
-}
-
 /** A failure as the API answers it: remote failures 422 with a message free of credentials. */
 function failureOf(err: unknown, auth: RemoteAuth, signal: AbortSignal, timeout: string): Error {
   if (signal.aborted || (err instanceof RemoteGitError && err.aborted)) {
@@ -73,6 +65,10 @@ function failureOf(err: unknown, auth: RemoteAuth, signal: AbortSignal, timeout:
   }
   if (err instanceof AppError) return err;
   const text = redact(err instanceof Error ? err.message : String(err), auth);
+  if (err instanceof SourceError) {
+    const denied = err.status === 401 || err.status === 403;
+    return new InvalidError(denied ? `Authentication failed: ${text}.` : `Migration failed: ${text}.`);
+  }
   if (err instanceof RemoteGitError) {
     const denied = /Authentication failed|could not read Username|Bad credentials|401|403/i.test(err.stderr);
     return new InvalidError(denied ? `Authentication failed: ${text}.` : `Migration failed: ${text}.`);
@@ -80,18 +76,28 @@ function failureOf(err: unknown, auth: RemoteAuth, signal: AbortSignal, timeout:
   return new Error(`Migration failed: ${text}`);
 }
 
+/** The AWS secret never appears in an answer either (the git credentials are redacted above). */
+function redactAws(failure: Error, input: MigrateInput): Error {
+  const secret = input.awsSecretAccessKey;
+  if (secret && failure.message.includes(secret)) failure.message = failure.message.split(secret).join('***');
+  return failure;
+}
+
 type Plan = {
   input: MigrateInput; owner: User; doer: User; checked: CheckedRemote; auth: RemoteAuth;
-  service: 'git' | GiteaLike; source: GiteaSource | null; intervalSeconds: number; signal: AbortSignal;
+  service: 'git' | ForgeService; source: Downloader | null; intervalSeconds: number; signal: AbortSignal;
+  progress: ProgressReporter;
+  /** The address as given (credentials removed): the repository's original_url. */
+  originalUrl: string;
 };
 
 /** Fetches the refs into the new bare repository and brings the database in line. */
 async function cloneInto(deps: MigrateDeps, plan: Plan, repo: Repository): Promise<Repository> {
   const dir = repoDir(deps.config.repository.root, plan.owner.name, repo.name);
   deps.log.info({ repo: `${plan.owner.name}/${repo.name}`, from: plan.checked.address }, 'migration: fetching');
-  // From a forge, its pull requests' heads too (refs/pull/N/head): merged ones whose branch is
-  // gone are reachable only so, and the importer keeps them under the same numbers.
-  const refspecs = plan.source && plan.input.items.pull_requests ? [...MIRROR_REFSPECS, '+refs/pull/*/head:refs/pull/*/head'] : MIRROR_REFSPECS;
+  // From a forge, its pull requests' heads too (refs/pull/N/head, GitLab's merge-requests):
+  // merged ones whose branch is gone are reachable only so.
+  const refspecs = plan.source && plan.input.items.pull_requests ? [...MIRROR_REFSPECS, ...plan.source.pullRefspecs()] : MIRROR_REFSPECS;
   await remoteGit(plan.checked, plan.auth, ['fetch', '--prune', '--no-write-fetch-head'], refspecs, { gitDir: dir, signal: plan.signal });
   return syncRepoFromGit(deps.db, repo, dir, plan.doer.id);
 }
@@ -99,12 +105,14 @@ async function cloneInto(deps: MigrateDeps, plan: Plan, repo: Repository): Promi
 async function importItems(deps: MigrateDeps, plan: Plan, repo: Repository): Promise<void> {
   if (!plan.source) return;
   deps.log.info({ repo: repo.id, service: plan.service }, 'migration: importing');
-  const counts = await importFromGitea(deps.db, { repo, owner: plan.owner, doer: plan.doer }, plan.source, {
+  const gitDir = repoDir(deps.config.repository.root, plan.owner.name, repo.name);
+  const counts = await importFromSource(deps.db, { repo, owner: plan.owner, doer: plan.doer }, plan.source, {
     items: plan.input.items, log: deps.log, signal: plan.signal, dispatcher: migrationDispatcher(deps.config),
     maxAttempts: deps.config.migrations.max_attempts, retryBackoffMs: deps.config.migrations.retry_backoff * 1000,
-    attachmentsDir: path.join(deps.config.server.data_dir, 'attachments'),
-    gitDir: repoDir(deps.config.repository.root, plan.owner.name, repo.name),
+    attachmentsDir: path.join(deps.config.server.data_dir, 'attachments'), gitDir, onStage: (s) => plan.progress.stage(s),
   });
+  await dropTemporaryRefs(gitDir);
+  plan.progress.counts(counts);
   deps.log.info({ repo: repo.id, counts }, 'migration: imported');
 }
 
@@ -130,17 +138,37 @@ async function recordMirror(deps: MigrateDeps, plan: Plan, repo: Repository): Pr
   });
 }
 
-async function plan(deps: MigrateDeps, doer: User, input: MigrateInput, signal: AbortSignal): Promise<Plan> {
+/** The forge's downloader, and where git fetches from when that is not the address given. */
+function sourceOf(deps: MigrateDeps, input: MigrateInput, checked: CheckedRemote, service: ForgeService, signal: AbortSignal, deadline: number) {
+  return createSource({
+    service, address: checked.address,
+    username: input.authUsername || checked.username, password: input.authPassword || checked.password, token: input.authToken ?? '',
+    awsAccessKeyId: input.awsAccessKeyId ?? '', awsSecretAccessKey: input.awsSecretAccessKey ?? '', gitOnly: !!input.mirror,
+    http: {
+      dispatcher: migrationDispatcher(deps.config), signal, deadline,
+      maxAttempts: deps.config.migrations.max_attempts, retryBackoffMs: deps.config.migrations.retry_backoff * 1000,
+    },
+  });
+}
+
+async function plan(deps: MigrateDeps, doer: User, input: MigrateInput, signal: AbortSignal, deadline: number): Promise<Plan> {
   assertAllowed(deps.config, input);
   const owner = await migrationOwner(deps.db, doer, input.repoOwner, input.uid);
   const intervalSeconds = input.mirror ? parseMirrorInterval(deps.config, input.mirrorInterval) : 0;
-  const checked = await checkRemote(deps.config, input.cloneAddr, doer);
+  let checked = await checkRemote(deps.config, input.cloneAddr, doer);
+  const originalUrl = checked.address;
   const auth = authOf(input, checked);
   const service = (input.service || 'git').toLowerCase() as Plan['service'];
-  // As Gitea: a mirror takes the git data only.
-  const source = service !== 'git' && !input.mirror && !checked.local
-    ? giteaSource(checked.address, service, input.authToken || input.authPassword || checked.password) : null;
-  return { input, owner, doer, checked, auth, service, source, intervalSeconds, signal };
+  let source: Downloader | null = null;
+  if (service !== 'git' && !checked.local) {
+    const found = sourceOf(deps, input, checked, service, signal, deadline);
+    // Same host, another path: the check made above still holds.
+    if (found.gitAddress) checked = { ...checked, address: found.gitAddress };
+    // As Gitea: a mirror takes the git data only.
+    if (!input.mirror) source = found.downloader;
+  }
+  const progress = startProgress(owner.name, input.repoName, service, doer.id);
+  return { input, owner, doer, checked, auth, service, source, intervalSeconds, signal, progress, originalUrl };
 }
 
 /** Deletes a repository whose migration failed; a failure here is logged, the first one answered. */
@@ -157,28 +185,34 @@ async function undo(deps: MigrateDeps, repo: Repository, owner: User, failure: E
 export async function migrateRepository(deps: MigrateDeps, doer: User, input: MigrateInput): Promise<RepoAccess> {
   const timeout = deps.config.migrations.timeout;
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), parseDuration(timeout));
+  const limitMs = parseDuration(timeout);
+  const timer = setTimeout(() => abort.abort(), limitMs);
   let created: Repository | null = null;
   let p: Plan | null = null;
   try {
-    p = await plan(deps, doer, input, abort.signal);
+    p = await plan(deps, doer, input, abort.signal, Date.now() + limitMs);
     // Reaching the remote first: a wrong address or password creates nothing.
     const head = await remoteHead(p.checked, p.auth, abort.signal);
     created = await createTarget(deps.db, deps.config, doer, p.owner, {
       name: input.repoName, description: input.description, private: input.private, defaultBranch: head ?? undefined,
     });
-    await updateRepo(deps.db, created.id, { is_mirror: input.mirror ? 1 : 0, original_url: p.checked.address });
+    await updateRepo(deps.db, created.id, { is_mirror: input.mirror ? 1 : 0, original_url: p.originalUrl });
     const repo = await cloneInto(deps, p, created);
     await syncRepoLicenses(deps.db, deps.config, repo);
-    if (input.wiki) await migrateWiki({ ...deps, remote: p.checked, auth: p.auth, ownerName: p.owner.name, repo, signal: abort.signal });
-    if (input.lfs) await fetchLfs(deps, p, repo);
+    if (input.wiki) {
+      p.progress.stage('wiki');
+      await migrateWiki({ ...deps, remote: p.checked, auth: p.auth, ownerName: p.owner.name, repo, signal: abort.signal });
+    }
+    if (input.lfs) { p.progress.stage('lfs'); await fetchLfs(deps, p, repo); }
     await importItems(deps, p, repo);
-    if (input.mirror) await recordMirror(deps, p, repo);
+    if (input.mirror) { p.progress.stage('mirror'); await recordMirror(deps, p, repo); }
+    p.progress.finish();
     deps.log.info({ repo: `${p.owner.name}/${repo.name}` }, 'migration: done');
     // Read again: the import changed its counters and topics.
     return accessOf(deps.db, (await getRepoById(deps.db, repo.id)) ?? repo, doer);
   } catch (err) {
-    const failure = failureOf(err, p?.auth ?? { username: '', password: input.authPassword || input.authToken || '' }, abort.signal, timeout);
+    const failure = redactAws(failureOf(err, p?.auth ?? { username: '', password: input.authPassword || input.authToken || '' }, abort.signal, timeout), input);
+    p?.progress.fail(failure.message);
     if (created && p) await undo(deps, created, p.owner, failure);
     throw failure;
   } finally {

@@ -80,3 +80,11 @@ export async function localRefs(dir: string, prefixes: string[]): Promise<Map<st
   }
   return refs;
 }
+
+/** Drops refs/migrate/* (a source's pull heads fetched only to be kept under our numbers). */
+export async function dropTemporaryRefs(gitDir: string): Promise<void> {
+  const refs = await localRefs(gitDir, ['refs/migrate/']);
+  if (!refs.size) return;
+  const script = [...refs.keys()].map((r) => `delete ${r}\n`).join('');
+  await git(['update-ref', '--stdin'], { gitDir, input: script });
+}

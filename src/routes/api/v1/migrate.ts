@@ -17,6 +17,7 @@ const migrateSchema = z.object({
   description: opt(z.string().max(2048)),
   private: flag, mirror: flag, mirror_interval: opt(z.string()),
   auth_username: opt(z.string()), auth_password: opt(z.string()), auth_token: opt(z.string()),
+  aws_access_key_id: opt(z.string()), aws_secret_access_key: opt(z.string()),
   service: opt(z.string()), wiki: flag, lfs: flag, lfs_endpoint: opt(z.string()),
   issues: flag, labels: flag, milestones: flag, pull_requests: flag, releases: flag,
 });
@@ -29,6 +30,7 @@ export async function migrate(req: Request, res: Response): Promise<void> {
     cloneAddr: b.clone_addr, repoName: b.repo_name, repoOwner: b.repo_owner, uid: b.uid,
     description: b.description, private: b.private, mirror: b.mirror, mirrorInterval: b.mirror_interval,
     authUsername: b.auth_username, authPassword: b.auth_password, authToken: b.auth_token,
+    awsAccessKeyId: b.aws_access_key_id, awsSecretAccessKey: b.aws_secret_access_key,
     service: b.service, wiki: b.wiki, lfs: b.lfs, lfsEndpoint: b.lfs_endpoint,
     items: {
       issues: !!b.issues, labels: !!b.labels, milestones: !!b.milestones,

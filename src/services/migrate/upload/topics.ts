@@ -5,8 +5,7 @@ import type { ImportContext } from './context';
 // Topics (Gitea's GetTopics / CreateTopics): the source's valid names, at most the limit here.
 
 export async function importTopics(ctx: ImportContext): Promise<number> {
-  const body = await ctx.client.tryJson<{ topics?: string[] | null }>(ctx.client.repoUrl('/topics'));
-  const { valid, invalid } = sanitizeTopics(body?.topics ?? []);
+  const { valid, invalid } = sanitizeTopics(await ctx.source.getTopics());
   if (invalid.length) ctx.log.warn({ repo: ctx.repo.id, invalid }, 'migration: invalid topics left out');
   const topics = valid.slice(0, MAX_TOPICS);
   if (!topics.length) return 0;

@@ -2,12 +2,12 @@ import type { DB } from '../../../db/connect';
 import type { Repository, User } from '../../../db/schema';
 import type { Logger } from '../../../lib/logger';
 import { usersByNames } from '../../../models/user-lookup';
-import type { GiteaClient } from './client';
+import type { Downloader, SourceUser } from '../downloader';
 
-// What every per-kind importer shares: the target, the source client, the author mapping, and
+// What every per-kind importer shares: the target, the source's downloader, the author mapping, and
 // the name -> id maps of labels and milestones that issues and pulls are attached by.
 
-export type SourceUser = { id: number; login: string } | null | undefined;
+export type { SourceUser };
 
 export type Authored = { poster_id: number; original_author: string; original_author_id: number };
 
@@ -16,7 +16,7 @@ export type ImportContext = {
   repo: Repository;
   owner: User;
   doer: User;
-  client: GiteaClient;
+  source: Downloader;
   log: Logger;
   signal: AbortSignal;
   /** The target's bare repository, when the caller gave it (refs/pull/N/head, release commits). */
@@ -25,6 +25,8 @@ export type ImportContext = {
   authors: AuthorMap;
   labels: Map<string, number>;
   milestones: Map<string, number>;
+  /** The items written by this import, by number: where repository-wide comments go. */
+  imported: Map<number, { id: number; isPull: boolean; created: number }>;
 };
 
 /** ISO time (or null/empty) -> unix seconds, 0 when absent. */

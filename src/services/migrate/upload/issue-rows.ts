@@ -4,19 +4,14 @@ import { COMMENT_TYPE } from '../../../lib/comment-type';
 import { insertComment } from '../../../models/comment';
 import { insertIssue } from '../../../models/issue';
 import { addIssueLabels, insertMigratedReaction, takenIssueIndexes } from '../../../models/migrated-rows';
-import { unix, type ImportContext, type SourceUser } from './context';
+import type { SourceComment, SourceIssue, SourceReaction, SourceUser } from '../downloader';
+import { unix, type ImportContext } from './context';
 
 // Issues and pull requests share these rows: the issue with its number, state, dates and
 // author, its labels and milestone by name, its comments and the reactions of both. One page of
 // the source is read with what hangs off each item, then written in one transaction.
 
-export type SourceReaction = { user: SourceUser; content: string; created_at?: string };
-export type SourceComment = { id: number; body?: string; user: SourceUser; created_at?: string; updated_at?: string };
-export type SourceIssue = {
-  number: number; title: string; body?: string; user: SourceUser; state: string; is_locked?: boolean;
-  labels?: { name: string }[] | null; milestone?: { title: string } | null; ref?: string;
-  created_at?: string; updated_at?: string; closed_at?: string | null; due_date?: string | null;
-};
+export type { SourceComment, SourceIssue, SourceReaction };
 
 export type Fetched<T extends SourceIssue> = {
   item: T;
@@ -26,16 +21,12 @@ export type Fetched<T extends SourceIssue> = {
 
 export type RowCounts = { items: number; comments: number; reactions: number; skipped: number };
 
-/** Reads an item's comments and reactions (Gitea's GetComments / getIssueReactions). */
+/** Reads an item's comments with their reactions (Gitea's GetComments); its own reactions came with it. */
 export async function fetchExtras<T extends SourceIssue>(ctx: ImportContext, item: T): Promise<Fetched<T>> {
-  const reactions = await ctx.client.allOrNone<SourceReaction>(`/issues/${item.number}/reactions`);
-  const comments = [];
-  // Gitea's API gives an issue's comments in one list (no paging parameters).
-  for (const comment of await ctx.client.list<SourceComment>(`/issues/${item.number}/comments`)) {
-    const r = await ctx.client.tryJson<SourceReaction[] | null>(ctx.client.repoUrl(`/issues/comments/${comment.id}/reactions`));
-    comments.push({ comment, reactions: r ?? [] });
-  }
-  return { item, reactions, comments };
+  // A source that lists the repository's comments at once has them read after the items.
+  const list = ctx.source.getAllComments ? [] : await ctx.source.getComments(item);
+  const comments = list.map((comment) => ({ comment, reactions: comment.reactions ?? [] }));
+  return { item, reactions: item.reactions ?? [], comments };
 }
 
 /** Looks up every author of a fetched page at once. */
@@ -48,7 +39,7 @@ export async function primeAuthors<T extends SourceIssue>(ctx: ImportContext, pa
   await ctx.authors.prime(users);
 }
 
-async function writeReactions(
+export async function writeReactions(
   ctx: ImportContext, trx: DB, at: { issueId: number; commentId: number; time: number }, list: SourceReaction[], counts: RowCounts,
 ) {
   for (const r of list) {
@@ -95,6 +86,7 @@ export async function writePage<T extends SourceIssue>(
         continue;
       }
       const issue = await insertIssue(trx, issueRow(ctx, f.item, isPull));
+      ctx.imported.set(issue.index, { id: issue.id, isPull, created: issue.created_unix });
       const labelIds = (f.item.labels ?? []).flatMap((l) => (ctx.labels.has(l.name) ? [ctx.labels.get(l.name)!] : []));
       await addIssueLabels(trx, issue.id, labelIds);
       await writeReactions(ctx, trx, { issueId: issue.id, commentId: 0, time: issue.created_unix }, f.reactions, counts);

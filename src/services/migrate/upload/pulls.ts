@@ -5,23 +5,15 @@ import { refTarget } from '../../../git/refs';
 import { COMMENT_TYPE } from '../../../lib/comment-type';
 import { insertComment } from '../../../models/comment';
 import { insertPull } from '../../../models/pull';
-import { insertReview, REVIEW_TYPE } from '../../../models/review';
-import { unix, type ImportContext, type SourceUser } from './context';
-import { addCounts, fetchExtras, primeAuthors, writePage, type Fetched, type RowCounts, type SourceIssue } from './issue-rows';
+import { insertReview, insertReviewComment, REVIEW_TYPE } from '../../../models/review';
+import type { SourcePull, SourceReview } from '../downloader';
+import { unix, type ImportContext } from './context';
+import { addCounts, fetchExtras, primeAuthors, writePage, type Fetched, type RowCounts } from './issue-rows';
 
 // Pull requests (Gitea's GetPullRequests / CreatePullRequests / CreateReviews): an issue row with
 // is_pull, a pull_request row with the branches and the merge record, the head commit kept as
 // refs/pull/N/head, and the submitted reviews.
 
-type Branch = { ref?: string; sha?: string; repo_id?: number; repo?: { id?: number; full_name?: string } | null };
-type SourcePull = SourceIssue & {
-  merged?: boolean; merged_at?: string | null; merge_commit_sha?: string | null; merged_by?: SourceUser;
-  merge_base?: string; head?: Branch; base?: Branch;
-};
-type SourceReview = {
-  id: number; user: SourceUser; state: string; body?: string; commit_id?: string; stale?: boolean; dismissed?: boolean;
-  official?: boolean; submitted_at?: string; updated_at?: string;
-};
 type FetchedPull = Fetched<SourcePull> & { reviews: SourceReview[] };
 
 const TYPE_OF_STATE: Record<string, number> = {
@@ -30,23 +22,15 @@ const TYPE_OF_STATE: Record<string, number> = {
 
 export type PullCounts = RowCounts & { reviews: number; missingHeads: number };
 
-// Gogs and old Gitea have no reviews.
-const fetchReviews = (ctx: ImportContext, number: number) => ctx.client.allOrNone<SourceReview>(`/pulls/${number}/reviews`);
-
 /** A pull request from another repository keeps the branch name Gitea gives it: `owner/branch`. */
-function headBranch(ctx: ImportContext, pull: SourcePull): string {
-  const ref = pull.head?.ref ?? '';
-  const full = pull.head?.repo?.full_name;
-  const own = `${ctx.client.sourceOwner}/${ctx.client.sourceRepo}`.toLowerCase();
-  return full && full.toLowerCase() !== own ? `${full.split('/')[0]}/${ref}` : ref;
-}
+const headBranch = (pull: SourcePull): string => (pull.head?.fork ? `${pull.head.fork}/${pull.head.ref ?? ''}` : pull.head?.ref ?? '');
 
 async function writePullRows(ctx: ImportContext, trx: DB, issue: Issue, f: FetchedPull, counts: PullCounts): Promise<void> {
   const p = f.item;
   const merged = !!p.merged;
   await insertPull(trx, {
     issue_id: issue.id, index: issue.index, head_repo_id: ctx.repo.id, base_repo_id: ctx.repo.id,
-    head_branch: headBranch(ctx, p), base_branch: p.base?.ref ?? ctx.repo.default_branch,
+    head_branch: headBranch(p), base_branch: p.base?.ref ?? ctx.repo.default_branch,
     head_commit_id: p.head?.sha ?? '', merge_base: p.merge_base ?? '',
     has_merged: merged ? 1 : 0, merged_commit_id: merged ? p.merge_commit_sha ?? '' : '',
     merged_unix: merged ? unix(p.merged_at) || issue.closed_unix : 0,
@@ -68,7 +52,20 @@ async function writePullRows(ctx: ImportContext, trx: DB, issue: Issue, f: Fetch
       type: COMMENT_TYPE.review, issue_id: issue.id, content: r.body ?? '', meta: JSON.stringify({ review_id: review.id }),
       created_unix: created, updated_unix: created, ...a,
     });
+    await writeLineComments(ctx, trx, issue, review.id, r);
     counts.reviews++;
+  }
+}
+
+/** A review's line comments; their authors as the review's (the rows keep no original author). */
+async function writeLineComments(ctx: ImportContext, trx: DB, issue: Issue, reviewId: number, r: SourceReview): Promise<void> {
+  for (const c of r.comments ?? []) {
+    const created = unix(c.created_at) || unix(r.submitted_at) || issue.created_unix;
+    await insertReviewComment(trx, {
+      review_id: reviewId, issue_id: issue.id, poster_id: ctx.authors.of(c.user).poster_id, path: c.path, line: c.line,
+      diff_hunk: c.diff_hunk ?? '', commit_id: c.commit_id ?? r.commit_id ?? '', content: c.body ?? '',
+      created_unix: created, updated_unix: unix(c.updated_at) || created,
+    });
   }
 }
 
@@ -92,10 +89,10 @@ async function keepHeadRef(ctx: ImportContext, p: SourcePull, counts: PullCounts
 
 export async function importPulls(ctx: ImportContext): Promise<PullCounts> {
   const total: PullCounts = { items: 0, comments: 0, reactions: 0, skipped: 0, reviews: 0, missingHeads: 0 };
-  for await (const page of ctx.client.pages<SourcePull>('/pulls', { state: 'all' })) {
+  for await (const page of ctx.source.getPullRequests()) {
     const fetched: FetchedPull[] = [];
-    for (const item of page) fetched.push({ ...(await fetchExtras(ctx, item)), reviews: await fetchReviews(ctx, item.number) });
-    await primeAuthors(ctx, fetched, fetched.flatMap((f) => [f.item.merged_by, ...f.reviews.map((r) => r.user)]));
+    for (const item of page) fetched.push({ ...(await fetchExtras(ctx, item)), reviews: await ctx.source.getReviews(item) });
+    await primeAuthors(ctx, fetched, fetched.flatMap((f) => [f.item.merged_by, ...f.reviews.flatMap((r) => [r.user, ...(r.comments ?? []).map((c) => c.user)])]));
     const extra = { reviews: 0 } as PullCounts;
     const counts = await writePage(ctx, fetched, true, (trx, issue, f) => writePullRows(ctx, trx, issue, f as FetchedPull, extra));
     addCounts(total, counts);

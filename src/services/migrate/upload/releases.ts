@@ -7,18 +7,14 @@ import { getTag } from '../../../git/refs';
 import { insertAttachment } from '../../../models/attachment';
 import { getReleaseRowByTag, insertReleaseRow, updateReleaseRow } from '../../../models/release';
 import { syncReleaseCounter } from '../../release/releases';
-import { unix, type ImportContext, type SourceUser } from './context';
+import type { SourceAsset, SourceRelease } from '../downloader';
+import { unix, type ImportContext } from './context';
 
 // Releases with their assets (Gitea's GetReleases / CreateReleases). Asset files are streamed into
 // the attachment store (<attachmentsDir>/<u[0]>/<u[1]>/<uuid>, as release uploads) before the
 // page's rows are written; only assets under the source's root are downloaded (Gitea refuses
 // others too), so a release cannot point the importer at another host.
 
-type SourceAsset = { id: number; name: string; size?: number; download_count?: number; created_at?: string; browser_download_url: string };
-type SourceRelease = {
-  id: number; tag_name: string; target_commitish?: string; name?: string; body?: string; draft?: boolean;
-  prerelease?: boolean; created_at?: string; published_at?: string; author?: SourceUser; assets?: SourceAsset[] | null;
-};
 type Stored = { asset: SourceAsset; uuid: string; file: string; size: number };
 
 export type ReleaseCounts = { releases: number; assets: number };
@@ -28,7 +24,7 @@ const storePath = (dir: string, uuid: string) => path.join(dir, uuid[0]!, uuid[1
 async function downloadAssets(ctx: ImportContext, rel: SourceRelease, stored: Stored[]): Promise<Stored[]> {
   const out: Stored[] = [];
   for (const asset of rel.assets ?? []) {
-    if (!ctx.client.isSourceUrl(asset.browser_download_url)) {
+    if (!ctx.source.isSourceAsset(asset)) {
       ctx.log.warn({ repo: ctx.repo.id, tag: rel.tag_name, asset: asset.name }, 'migration: asset outside the source, not downloaded');
       continue;
     }
@@ -38,7 +34,7 @@ async function downloadAssets(ctx: ImportContext, rel: SourceRelease, stored: St
     const entry = { asset, uuid, file, size: 0 };
     // Registered before the download: a failure removes the partial file with the others.
     stored.push(entry);
-    entry.size = await ctx.client.download(asset.browser_download_url, file);
+    entry.size = await ctx.source.downloadAsset(asset, file);
     out.push(entry);
   }
   return out;
@@ -79,7 +75,7 @@ async function writeRelease(ctx: ImportContext, trx: DB, rel: SourceRelease, com
 
 export async function importReleases(ctx: ImportContext): Promise<ReleaseCounts> {
   const counts: ReleaseCounts = { releases: 0, assets: 0 };
-  for await (const page of ctx.client.pages<SourceRelease>('/releases')) {
+  for await (const page of ctx.source.getReleases()) {
     const stored: Stored[] = [];
     try {
       const ready: { rel: SourceRelease; commit: { sha1: string; num_commits: number }; assets: Stored[] }[] = [];

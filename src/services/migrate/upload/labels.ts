@@ -7,14 +7,7 @@ import { unix, type ImportContext } from './context';
 // Labels and milestones (Gitea's CreateLabels / CreateMilestones): written page by page, and
 // remembered by name so issues and pulls can be attached to them.
 
-type SourceLabel = { name: string; color: string; description?: string; exclusive?: boolean; is_archived?: boolean };
-
-type SourceMilestone = {
-  title: string; description?: string; state?: string; due_on?: string | null; closed_at?: string | null;
-  created_at?: string | null; updated_at?: string | null;
-};
-
-/** Gitea's API gives "rrggbb" (older versions "#rrggbb"); a color it would refuse becomes white. */
+/** Sources give "rrggbb" or "#rrggbb"; a color this server would refuse becomes white. */
 const color = (c: string | undefined) => {
   try {
     return normalizeLabelColor(c ?? '');
@@ -25,7 +18,7 @@ const color = (c: string | undefined) => {
 
 export async function importLabels(ctx: ImportContext): Promise<number> {
   let n = 0;
-  for await (const page of ctx.client.pages<SourceLabel>('/labels')) {
+  for await (const page of ctx.source.getLabels()) {
     await ctx.db.transaction().execute(async (trx) => {
       const now = nowUnix();
       for (const l of page) {
@@ -45,7 +38,7 @@ export async function importLabels(ctx: ImportContext): Promise<number> {
 
 export async function importMilestones(ctx: ImportContext): Promise<number> {
   let n = 0;
-  for await (const page of ctx.client.pages<SourceMilestone>('/milestones', { state: 'all' })) {
+  for await (const page of ctx.source.getMilestones()) {
     await ctx.db.transaction().execute(async (trx) => {
       for (const m of page) {
         if (!m.title || ctx.milestones.has(m.title)) continue;

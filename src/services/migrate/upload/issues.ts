@@ -3,16 +3,15 @@ import { refreshRepoIssueCounts } from '../../../models/issue';
 import { refreshRepoMilestoneCounts } from '../../../models/milestone';
 import { refreshRepoLabelAndMilestoneCounts, refreshRepoNumComments, syncIssueIndex } from '../../../models/migrated-rows';
 import type { ImportContext } from './context';
-import { addCounts, fetchExtras, primeAuthors, writePage, type RowCounts, type SourceIssue } from './issue-rows';
+import { addCounts, fetchExtras, primeAuthors, writePage, type RowCounts } from './issue-rows';
 
 // Issues (Gitea's GetIssues with type=issues, then CreateIssues and CreateComments), page by page.
 
 export async function importIssues(ctx: ImportContext): Promise<RowCounts> {
   const total: RowCounts = { items: 0, comments: 0, reactions: 0, skipped: 0 };
-  for await (const page of ctx.client.pages<SourceIssue & { pull_request?: unknown }>('/issues', { state: 'all', type: 'issues' })) {
+  for await (const page of ctx.source.getIssues()) {
     const fetched = [];
-    // A source that ignores type=issues still marks its pulls.
-    for (const item of page) if (!item.pull_request) fetched.push(await fetchExtras(ctx, item));
+    for (const item of page) fetched.push(await fetchExtras(ctx, item));
     await primeAuthors(ctx, fetched);
     addCounts(total, await writePage(ctx, fetched, false));
     ctx.log.info({ repo: ctx.repo.id, issues: total.items, comments: total.comments }, 'migration: issues imported');
