@@ -102,7 +102,9 @@ const source = fs.readFileSync(bundle, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `
 fs.writeFileSync(bundle, `(function (exports, require, module, __filename, __dirname) {${source}\n})`);
 
 // Worker threads' code (src/lib/serial-worker.ts runs it from the payload).
-const WORKERS = { 'avatar-worker': 'src/lib/image/avatar-worker.ts', 'markdown-worker': 'src/lib/markdown-worker.ts' };
+const WORKERS = {
+  'avatar-worker': 'src/lib/image/avatar-worker.ts', 'markdown-worker': 'src/lib/markdown-worker.ts', 'highlight-worker': 'src/lib/highlight-worker.ts',
+};
 for (const [name, entry] of Object.entries(WORKERS)) {
   await build({
     ...esbuildOptions, entryPoints: [path.join(root, entry)], outfile: path.join(work, `${name}.cjs`), keepNames: true,
@@ -133,6 +135,8 @@ for (const kind of fs.readdirSync(optionsDir)) {
   for (const name of manifest[kind]) files[`options/${kind}/${name}`] = fs.readFileSync(path.join(optionsDir, kind, name));
 }
 files['options-manifest.json'] = Buffer.from(JSON.stringify(manifest));
+// The web pages' stylesheet and script (src/lib/web-assets.ts names them by content hash).
+for (const name of ['hearth.css', 'hearth.js']) files[`web/${name}`] = fs.readFileSync(path.join(root, 'assets', 'web', name));
 files['swagger-ui.css'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui.css'));
 files['swagger-ui-bundle.js'] = fs.readFileSync(path.join(swaggerDir, 'swagger-ui-bundle.js'));
 for (const name of Object.keys(WORKERS)) files[`${name}.cjs`] = fs.readFileSync(path.join(work, `${name}.cjs`));

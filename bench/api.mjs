@@ -27,6 +27,28 @@ async function startBare(dbFile, repoDir) {
   return { child, base: `http://127.0.0.1:${port}/` };
 }
 
+/**
+ * GET /user with the API's credentials checked through passport strategies (the server's way)
+ * against the same checks by a direct call (HEARTH_API_AUTH=direct), two servers side by side,
+ * measured in turns (A B A B) so drift of the machine falls on both. Passport stays within 3%.
+ */
+async function passportCost(viaPassport) {
+  const direct = await startHearth(path.join(tmp, 'data-direct'), { HEARTH_API_AUTH: 'direct' });
+  const url = (h) => `${h.base}api/v1/user`;
+  const headersOf = (h) => ({ Authorization: `Basic ${Buffer.from(`root:${h.password}`).toString('base64')}` });
+  // The new server warms up as the other did during the cases above.
+  await cannon(url(direct), { headers: headersOf(direct), duration: 3 });
+  const runs = { direct: [], passport: [] };
+  for (let i = 0; i < 2; i++) {
+    runs.direct.push((await cannon(url(direct), { headers: headersOf(direct) })).requests.average);
+    runs.passport.push((await cannon(url(viaPassport), { headers: headersOf(viaPassport) })).requests.average);
+  }
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const [d, p] = [mean(runs.direct), mean(runs.passport)];
+  console.log(`GET /user, Basic: direct ${d.toFixed(0)} req/s, passport strategies ${p.toFixed(0)} req/s: passport costs ${((d / p - 1) * 100).toFixed(1)}% (target: within 3%)`);
+  direct.child.kill('SIGTERM');
+}
+
 try {
   const h = await startHearth(path.join(tmp, 'data'));
   const auth = `Basic ${Buffer.from(`root:${h.password}`).toString('base64')}`;
@@ -52,6 +74,7 @@ try {
     console.log(name.padEnd(38), `${row(a)} | ${row(b)} | ${(b.requests.average / a.requests.average).toFixed(2)}x${errs}`);
   }
   console.log('targets: reads within 2x and p99 under 20 ms; the issue create within 3x');
+  await passportCost(h);
   bare.child.kill();
   h.child.kill('SIGTERM');
 } finally {

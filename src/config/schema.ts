@@ -82,6 +82,10 @@ export const configSchema = z.strictObject({
     default_allow_create_organization: boolDefault(true),
     initial_admin_username: z.string().min(1).default('root'),
     initial_admin_email: z.string().min(3).default('root@hearth.local'),
+    // Gitea's [service] keys. Registration is closed by default (Gitea's is open): accounts come
+    // from the admin; false opens /user/sign_up. require_signin_view: every page asks to sign in.
+    disable_registration: boolDefault(true),
+    require_signin_view: boolDefault(false),
   }),
   api: section({
     default_paging_num: z.number().int().min(1).default(30),

@@ -45,6 +45,21 @@ export interface UserTable {
   repo_admin_change_team_access: Generated<number>;
   /** Hash of an uploaded avatar (file under <data_dir>/avatars/<id>); empty: generated. */
   avatar: Generated<string>;
+  /** The web pages' single-key shortcuts (1 on, 0 off). */
+  keyboard_shortcuts: Generated<number>;
+}
+
+/** A signed-in browser: the SHA-256 of its cookie's id, never the id. */
+export interface WebSessionTable {
+  id: Generated<number>;
+  key_hash: string;
+  uid: number;
+  created_unix: number;
+  last_seen_unix: number;
+  expires_unix: number;
+  remember: Generated<number>;
+  ip: Generated<string>;
+  user_agent: Generated<string>;
 }
 
 export interface EmailAddressTable {
@@ -534,6 +549,7 @@ export interface PendingOpTable {
 export type PendingOp = Selectable<PendingOpTable>;
 
 export interface Database {
+  web_session: WebSessionTable;
   pending_op: PendingOpTable;
   user_keypair: UserKeypairTable;
   user: UserTable;
@@ -615,6 +631,7 @@ export interface Database {
 }
 
 export type User = Selectable<UserTable>;
+export type WebSession = Selectable<WebSessionTable>;
 export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
 export type EmailAddress = Selectable<EmailAddressTable>;

@@ -47,3 +47,11 @@ export class UnavailableError extends AppError {
 export class RangeNotSatisfiableError extends AppError {
   constructor(message = 'requested range not satisfiable') { super(416, message); }
 }
+/** Too many attempts (failed sign-ins from one address); `retryAfter` seconds until the next may pass. */
+export class TooManyRequestsError extends AppError {
+  readonly retryAfter: number;
+  constructor(retryAfter: number, message = 'too many failed sign-in attempts, try again later') {
+    super(429, message);
+    this.retryAfter = retryAfter;
+  }
+}

@@ -28,5 +28,19 @@ export const yauzl = (): typeof import('yauzl') => require('yauzl');
 export const nodeCron = (): typeof import('node-cron') => require('node-cron');
 /** markdown-it's constructor (its CommonJS build exports the function), for rendered markdown. */
 export const markdownIt = (): (opts: object) => MarkdownIt => require('markdown-it');
+/** sanitize-html, for the user HTML rendered markdown may hold. */
+export const sanitizeHtml = (): typeof import('sanitize-html') => require('sanitize-html');
+/** markdown-it-emoji's full shortcode table (`:+1:`), a markdown-it plugin. */
+export const markdownItEmoji = (): { full: (md: MarkdownIt) => void } => require('markdown-it-emoji');
+/**
+ * highlight.js's common languages, for code pages. Typed by hand: its own types pull in the DOM
+ * library, which changes Node's global types for the whole project.
+ */
+export type HighlightJs = {
+  highlight: (code: string, opts: { language: string; ignoreIllegals?: boolean }) => { value: string };
+  highlightAuto: (code: string) => { value: string; language?: string };
+  getLanguage: (name: string) => object | undefined;
+};
+export const highlightJs = (): HighlightJs => require('highlight.js/lib/common');
 /** fast-xml-parser, for migrations from Codebase (its API speaks XML). */
 export const fastXmlParser = (): typeof import('fast-xml-parser') => require('fast-xml-parser');

@@ -1,10 +1,12 @@
 import type MarkdownIt from 'markdown-it';
-import { markdownIt } from './lazy-require';
+import { markdownIt, markdownItEmoji } from './lazy-require';
+import { sanitizeRendered } from './markdown-sanitize';
 
-// Markdown to HTML as Gitea's renderer outputs it, on markdown-it: raw HTML is escaped (never
-// passed through), dangerous link schemes are dropped by markdown-it's own validator, links get
-// rel="nofollow", headings get `user-content-` ids, and `#N` / `owner/repo#N` / `@user` in text
-// (outside links and code) become links.
+// Markdown to HTML as Gitea's renderer outputs it, on markdown-it: user HTML passes through
+// sanitize-html (markdown-sanitize.ts: what Gitea allows, nothing that runs), dangerous link
+// schemes are dropped, links get rel="nofollow", headings get `user-content-` ids, emoji
+// shortcodes (`:+1:`) become emoji, `- [ ]` items checkboxes, and `#N` / `owner/repo#N` /
+// `@user` in text (outside links and code) become links.
 
 type Token = ReturnType<MarkdownIt['parse']>[number];
 type State = { tokens: Token[]; Token: new (type: string, tag: string, nesting: -1 | 0 | 1) => Token; env: RenderEnv };
@@ -32,7 +34,9 @@ let instance: MarkdownIt | null = null;
 /** Loaded on first use: the parser is not needed to start serving. */
 function parser(): MarkdownIt {
   if (instance) return instance;
-  const md = markdownIt()({ html: false, linkify: true, breaks: false, typographer: false });
+  const md = markdownIt()({ html: true, linkify: true, breaks: false, typographer: false });
+  md.use(markdownItEmoji().full);
+  md.core.ruler.push('hearth_task_lists', (state) => taskLists(state as unknown as State));
   md.core.ruler.push('hearth_refs', (state) => linkReferences(state as unknown as State));
   md.core.ruler.push('hearth_heading_ids', (state) => headingIds(state as unknown as State));
   md.core.ruler.push('hearth_link_attrs', (state) => linkAttrs(state as unknown as State));
@@ -41,7 +45,7 @@ function parser(): MarkdownIt {
 }
 
 export function renderMarkdown(text: string, env: RenderEnv): string {
-  return parser().render(text, env);
+  return sanitizeRendered(parser().render(text, env));
 }
 
 /** Names written as `@name` in the text, lower-cased and unique, for a batch existence check. */
@@ -141,4 +145,29 @@ function linkAttrs(state: State): void {
     }
   };
   visit(state.tokens);
+}
+
+const TASK = /^\[([ xX])\]\s/;
+
+/** GitHub's task lists: a list item opening with `[ ]` or `[x]` shows a (disabled) checkbox. */
+function taskLists(state: State): void {
+  const tokens = state.tokens;
+  tokens.forEach((t, i) => {
+    if (t.type !== 'inline' || tokens[i - 1]?.type !== 'paragraph_open' || tokens[i - 2]?.type !== 'list_item_open') return;
+    const first = t.children?.[0];
+    const m = first?.type === 'text' ? TASK.exec(first.content) : null;
+    if (!m || !first) return;
+    first.content = first.content.slice(m[0].length);
+    const box = new state.Token('html_inline', '', 0);
+    box.content = `<input type="checkbox" disabled${m[1] === ' ' ? '' : ' checked'}> `;
+    t.children!.unshift(box);
+    tokens[i - 2]!.attrJoin('class', 'task-list-item');
+    for (let j = i - 3; j >= 0; j--) {
+      const open = tokens[j]!;
+      if ((open.type === 'bullet_list_open' || open.type === 'ordered_list_open') && open.level === tokens[i - 2]!.level - 1) {
+        if (!(open.attrGet('class') ?? '').includes('contains-task-list')) open.attrJoin('class', 'contains-task-list');
+        break;
+      }
+    }
+  });
 }

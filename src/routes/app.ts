@@ -16,7 +16,6 @@ import { actionsArtifactsRouter } from './actions-artifacts';
 import { lfsRouter } from './lfs';
 import { packagesRouter } from './packages/index';
 import { containerRouter } from './packages/container';
-import { webRouter } from './web/index';
 import { setBackgroundLogger } from '../lib/background-log';
 import { observeRequest } from '../services/metrics/registry';
 import { metricsHandler, routePattern } from './metrics';
@@ -111,8 +110,9 @@ export function createApp(h: Hearth): Express {
   app.get('/avatars/:hash', avatar);
   app.get('/repo-avatars/:hash', repoAvatar);
   if (h.config.api.enable_swagger) mountSwagger(app, h);
-  // Last: `/{owner}/{repo}` pages must not shadow the API, git, avatar or swagger routes.
-  app.use(webRouter());
+  // Last: `/{owner}/{repo}` pages must not shadow the API, git, avatar or swagger routes. The
+  // pages' code loads with the first page asked for.
+  app.use(lazyHandler(() => import('./web/index').then((m) => m.webRouter())));
   app.use(errorHandler);
   return app;
 }

@@ -8,7 +8,7 @@ import type { AuditActor } from '../services/audit/actor';
 import type { OrgAccess } from '../services/org/orgs';
 import type { RepoAccess } from '../services/repo/repos';
 
-export type AuthMethod = 'none' | 'basic' | 'token';
+export type AuthMethod = 'none' | 'basic' | 'token' | 'session';
 
 /** Built once per request by middleware; later areas add the repository and access mode. */
 export type RequestContext = {

@@ -15,6 +15,7 @@ import { refsMoved } from '../services/repo/refs-moved';
 import type { RepoAccess } from '../services/repo/repos';
 import { countGitBytes, countGitRequest } from '../services/metrics/registry';
 import { authenticate } from './middleware/auth';
+import { errorHeaders } from './middleware/errors';
 
 const serviceOf = (value: unknown): GitService | null =>
   value === 'git-upload-pack' ? 'upload-pack' : value === 'git-receive-pack' ? 'receive-pack' : null;
@@ -161,6 +162,7 @@ function answerHook(h: Hearth, access: RepoAccess, req: Request, dir: string, ho
 const gitErrors: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   if (err instanceof AppError) {
+    errorHeaders(res, err);
     if (err.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="Hearth"');
     res.status(err.status).type('text/plain').send(`${err.message}\n`);
     return;

@@ -6,6 +6,7 @@ import { batch, downloadObject, LFS_MEDIA_TYPE, lfsRepo, uploadObject, verifyObj
 import { createLock, listLocks, LockExistsError, unlock, verifyLocks, type LockQuery } from '../services/lfs/locks';
 import type { RepoAccess } from '../services/repo/repos';
 import { authenticate } from './middleware/auth';
+import { errorHeaders } from './middleware/errors';
 
 // Git LFS at /{owner}/{repo}(.git)/info/lfs, as Gitea's routes: the batch API, basic
 // transfers, verify and the locks API. Answers and errors are `application/vnd.git-lfs+json`.
@@ -138,6 +139,7 @@ const lfsErrors: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   if (err instanceof LockExistsError) return send(res, 409, { lock: toLfsLock(err.existing), message: err.message });
   if (err instanceof AppError) {
+    errorHeaders(res, err);
     if (err.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="gitea-lfs"');
     return send(res, err.status, { message: err.message });
   }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
@@ -5,6 +6,7 @@ import type { User } from '../db/schema';
 import { InvalidError, UnavailableError } from '../lib/errors';
 import { mentionCandidates, type RenderEnv } from '../lib/markdown';
 import { RenderRefusedError, renderMarkdownOffThread } from '../lib/markdown-offthread';
+import { Lru } from '../lib/lru';
 import { accountsByNames } from '../models/mentions';
 import { canSeeOwner } from './permissions';
 
@@ -43,7 +45,7 @@ async function mentionable(db: DB, text: string, viewer: User | null): Promise<S
   return out;
 }
 
-export async function renderMarkup(db: DB, config: Config, viewer: User | null, req: MarkupRequest): Promise<string> {
+async function renderEnv(db: DB, config: Config, viewer: User | null, req: MarkupRequest): Promise<RenderEnv> {
   // The deprecated Wiki flag wins over the mode, as in Gitea 1.25.
   const mode = req.wiki ? 'wiki' : req.mode;
   if (mode !== '' && mode !== 'markdown' && !MODES.has(mode)) throw new InvalidError(`Unknown mode: ${mode}`);
@@ -54,18 +56,44 @@ export async function renderMarkup(db: DB, config: Config, viewer: User | null, 
   const rootUrl = config.server.root_url;
   const { linkBase, repo } = parseContext(rootUrl, req.context);
   const document = mode === '' || mode === 'markdown';
-  const env: RenderEnv = {
+  return {
     linkBase,
     repoBase: !document && repo ? `${rootUrl}${repo.map(encodeURIComponent).join('/')}/` : null,
     rootUrl,
     mentionable: await mentionable(db, req.text, viewer),
   };
+}
+
+async function render(text: string, env: RenderEnv): Promise<string> {
   try {
-    return await renderMarkdownOffThread(req.text, env);
+    return await renderMarkdownOffThread(text, env);
   } catch (err) {
     if (err instanceof RenderRefusedError) throw new UnavailableError(err.message);
     throw err;
   }
+}
+
+export async function renderMarkup(db: DB, config: Config, viewer: User | null, req: MarkupRequest): Promise<string> {
+  return render(req.text, await renderEnv(db, config, viewer, req));
+}
+
+// Rendered comments (and other stored texts) by what names them and when they last changed: a
+// page of 200 comments renders once, then comes from here until one is edited. The key also
+// holds the context and the mentions the viewer may see, the only inputs that vary by reader.
+const rendered = new Lru<string, string>(5000, (html) => html.length, 32 * 1024 * 1024);
+
+export type StoredText = { kind: string; id: number; updatedUnix: number };
+
+export async function renderStoredMarkup(db: DB, config: Config, viewer: User | null, stored: StoredText, req: MarkupRequest): Promise<string> {
+  const env = await renderEnv(db, config, viewer, req);
+  // The text's digest too: two edits within one second share an update time.
+  const digest = crypto.createHash('sha1').update(req.text).digest('base64');
+  const key = [stored.kind, stored.id, stored.updatedUnix, digest, req.mode, req.context, [...env.mentionable].sort().join(',')].join('\0');
+  const hit = rendered.get(key);
+  if (hit !== undefined) return hit;
+  const out = await render(req.text, env);
+  rendered.set(key, out);
+  return out;
 }
 
 /** /markdown/raw: the body is the document, rendered without context. */

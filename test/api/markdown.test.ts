@@ -33,11 +33,13 @@ describe('POST /markdown', () => {
     expect(out).toContain('<a href="https://example.com" rel="nofollow">https://example.com</a>');
   });
 
-  it('escapes raw HTML and drops javascript: links', async () => {
-    const out = await html(await render('markdown', { text: '<script>alert(1)</script> <img src=x onerror=alert(1)> [x](javascript:alert(1))' }));
+  it('keeps the user HTML Gitea allows, drops scripts, event attributes and javascript: links', async () => {
+    const out = await html(await render('markdown', { text: '<script>alert(1)</script> <img src="https://example.com/a.png" onerror=alert(1)> <kbd>K</kbd> [x](javascript:alert(1))' }));
     expect(out).not.toContain('<script');
-    expect(out).not.toContain('<img');
-    expect(out).toContain('&lt;script&gt;');
+    expect(out).not.toContain('alert(1)</');
+    expect(out).not.toContain('onerror');
+    expect(out).toContain('<img src="https://example.com/a.png" />');
+    expect(out).toContain('<kbd>K</kbd>');
     expect(out).not.toContain('href="javascript:');
   });
 

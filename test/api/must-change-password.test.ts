@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
+import { WebClient } from '../helpers/web-client';
 
 // must_change_password is enforced as Gitea does: the API answers 403 with the page to change it
-// at, for a password or a token, until the user changes it at /user/change_password.
+// at, for a password or a token, until the user changes it; the web sends every page there.
 
 let s: TestServer;
 const pw = 'first-password-1';
 const as = (password: string): Auth => ({ basic: ['newbie', password] });
-const form = (fields: Record<string, string>, auth: Auth = as(pw)) => s.request('user/change_password', {
-  method: 'POST', auth, body: new URLSearchParams(fields).toString(),
-  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-});
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -41,11 +38,14 @@ describe('a user who must change their password', () => {
     expect((await s.request('api/v1/user', { auth: { basic: [other.username, other.password] } })).status).toBe(200);
   });
 
-  it('is shown the form (and 401 without credentials, so a browser asks)', async () => {
-    const anon = await s.request('user/change_password');
-    expect(anon.status).toBe(401);
-    expect(anon.headers.get('www-authenticate')).toMatch(/^Basic/);
-    const page = await s.request('user/change_password', { auth: as(pw) });
+  it('the page the message names leads to the form, which asks a browser to sign in first', async () => {
+    const old = await s.request('user/change_password', { redirect: 'manual' });
+    expect(old.status).toBe(301);
+    expect(old.headers.get('location')).toMatch(/\/user\/settings\/change_password$/);
+    const anon = await s.request('user/settings/change_password', { redirect: 'manual' });
+    expect(anon.status).toBe(303);
+    expect(anon.headers.get('location')).toContain('/user/login?redirect_to=%2Fuser%2Fsettings%2Fchange_password');
+    const page = await s.request('user/settings/change_password', { auth: as(pw) });
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('name="old_password"');
@@ -53,18 +53,41 @@ describe('a user who must change their password', () => {
     expect(page.headers.get('content-security-policy')).toContain('form-action \'self\'');
   });
 
-  it('must give the current password and the same new one twice', async () => {
-    expect((await form({ old_password: 'wrong', password: 'second-password-2', retype: 'second-password-2' })).status).toBe(400);
-    expect((await form({ old_password: pw, password: 'second-password-2', retype: 'other-password-2' })).status).toBe(400);
-    expect((await form({ old_password: pw, password: 'short', retype: 'short' })).status).toBe(400);
-    expect((await form({ old_password: pw, password: pw, retype: pw })).status).toBe(400);
+  it('is sent to the form by every page once signed in', async () => {
+    const c = new WebClient(s);
+    expect(await c.signIn('newbie', pw)).toMatch(/\/user\/settings\/change_password$/);
+    for (const path of ['', 'explore/repos', 'newbie']) {
+      const res = await c.get(path);
+      expect(res.status, path).toBe(303);
+      expect(res.headers.get('location')).toMatch(/\/user\/settings\/change_password$/);
+    }
+  });
+
+  it('must give the current password and the same new one twice (422, the error beside its field)', async () => {
+    const c = new WebClient(s);
+    await c.signIn('newbie', pw);
+    const post = (fields: Record<string, string>) => c.post('user/settings/change_password', fields);
+    const wrong = await post({ old_password: 'wrong', password: 'second-password-2', retype: 'second-password-2' });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toMatch(/aria-describedby="f-old_password-error"[\s\S]*id="f-old_password-error">The current password is not correct/);
+    expect((await post({ old_password: pw, password: 'second-password-2', retype: 'other-password-2' })).status).toBe(422);
+    expect((await post({ old_password: pw, password: 'short', retype: 'short' })).status).toBe(422);
+    expect((await post({ old_password: pw, password: pw, retype: pw })).status).toBe(422);
     expect((await s.request('api/v1/user', { auth: as(pw) })).status).toBe(403);
   });
 
-  it('uses the API again once the password is changed; the old one no longer signs in', async () => {
-    const res = await form({ old_password: pw, password: 'second-password-2', retype: 'second-password-2' });
-    expect(res.status).toBe(200);
-    expect(await res.text()).toContain('Password changed');
+  it('uses the API again once the password is changed; the old one no longer signs in; other browsers are signed out', async () => {
+    const other = new WebClient(s);
+    await other.signIn('newbie', pw);
+    const c = new WebClient(s);
+    await c.signIn('newbie', pw);
+    const res = await c.post('user/settings/change_password', { old_password: pw, password: 'second-password-2', retype: 'second-password-2' });
+    expect(res.status).toBe(303);
+    const home = await c.get('');
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('Dashboard');
+    // The other browser's session ended with the change.
+    expect((await other.get('user/settings/change_password')).status).toBe(303);
     const me = await s.request('api/v1/user', { auth: as('second-password-2') });
     expect(me.status).toBe(200);
     expect((await json(me) as { login: string }).login).toBe('newbie');

@@ -41,7 +41,7 @@ describe('src pages', () => {
   it('shows a text file with numbered, escaped lines', async () => {
     const { res, html } = await page('alice/code/src/branch/main/src/app.js');
     expect(res.status).toBe(200);
-    expect(html).toContain('<tr id="L1"><td class="num">1</td><td>const a = &quot;&lt;i&gt;&quot;;</td></tr>');
+    expect(html).toContain('<tr id="L1"><td class="num"><a href="#L1">1</a></td><td>const a = &quot;&lt;i&gt;&quot;;</td></tr>');
     expect(html).toContain(`href="${root()}alice/code/raw/branch/main/src/app.js"`);
   });
 
@@ -151,9 +151,18 @@ describe('URL forms and the 404 page', () => {
     }
   });
 
-  it('serves the stylesheet the layout links', async () => {
-    const res = await s.request('assets/css/hearth.css');
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/css/);
+  it('serves the stylesheet and script the layout links, at hashed URLs kept a year', async () => {
+    const page = await (await s.request('')).text();
+    for (const [re, type] of [[/<link rel="stylesheet" href="([^"]+)"/, /^text\/css/], [/<script src="([^"]+)" defer>/, /^text\/javascript/]] as const) {
+      const url = re.exec(page)?.[1] ?? '';
+      expect(url).toMatch(/\/assets\/hearth\.[0-9a-f]{12}\.(css|js)$/);
+      const res = await fetch(url, { headers: { 'Accept-Encoding': 'br' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(type);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.get('content-encoding')).toBe('br');
+      // Another hash is not this file: 404, never a stale copy under a name kept a year.
+      expect((await s.request(new URL(url).pathname.slice(1).replace(/\.[0-9a-f]{12}\./, '.000000000000.'))).status).toBe(404);
+    }
   });
 });

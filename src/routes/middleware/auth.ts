@@ -4,8 +4,9 @@ import { assertMaySignIn, assertPasswordCurrent, authenticateBasic, authenticate
 import { findUserByName } from '../../services/user/users';
 import { recordSignIn, recordSignInFailure, recordSudo } from '../../services/audit/record';
 import { jobTokenMayCall } from '../../services/actions/actions-user';
+import { signInLimiter } from '../../services/user/signin-limit';
 
-type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; login: string; password: string };
+export type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; login: string; password: string };
 
 /** Token from `?token=` / `?access_token=` or `Authorization: token|bearer X`; else Basic. */
 export function credentialsOf(req: Request): Credentials | null {
@@ -29,7 +30,7 @@ export function credentialsOf(req: Request): Credentials | null {
   return null;
 }
 
-type Verified = Authenticated & { method: 'basic' | 'token' };
+export type Verified = Authenticated & { method: 'basic' | 'token' };
 
 /** The caller the credentials name, or null when they name no one (a wrong password, an unknown token). */
 async function verify(req: Request, creds: Credentials): Promise<Verified | null> {
@@ -47,29 +48,53 @@ async function verify(req: Request, creds: Credentials): Promise<Verified | null
 }
 
 /**
+ * The caller the credentials name, after the sign-in limiter for passwords; a failure is logged,
+ * recorded and thrown (401), so every way of checking credentials answers the same.
+ */
+export async function checkCredentials(req: Request, creds: Credentials): Promise<Verified> {
+  const ip = req.ctx.actor.ip;
+  // Passwords are what gets guessed: Basic attempts pass the sign-in limiter first.
+  const limiter = creds.kind === 'basic' ? signInLimiter(req.ctx.db) : null;
+  if (limiter && creds.kind === 'basic') await limiter.beforeAttempt(ip, creds.login);
+  const found = await verify(req, creds);
+  if (found) return found;
+  if (limiter && creds.kind === 'basic') limiter.recordFailure(ip, creds.login);
+  // One fixed message with the name and the address: what fail2ban and the like match on.
+  req.ctx.log.warn({ user: creds.kind === 'basic' ? creds.login : '', ip: req.ip, auth: creds.kind }, 'failed sign-in');
+  await recordSignInFailure(req.ctx.db, creds.kind === 'basic' ? creds.login : '', ip, creds.kind);
+  throw new UnauthorizedError();
+}
+
+/** The request acts as the verified caller (unless the account may not sign in). */
+export async function actAs(req: Request, found: Verified): Promise<void> {
+  assertMaySignIn(found.user);
+  req.ctx.doer = found.user;
+  req.ctx.signer = found.user;
+  req.ctx.auth = found.method;
+  req.ctx.scopes = found.scopes;
+  Object.assign(req.ctx.actor, { id: found.user.id, name: found.user.name });
+  if (found.method === 'basic') await recordSignIn(req.ctx.db, found.user, req.ctx.actor.ip, 'password');
+}
+
+let viaPassport: RequestHandler | null = null;
+
+/**
  * Who is calling: fills req.ctx.doer/auth/scopes; anonymous when no credentials were sent.
- * A direct call, not passport: its strategy wrapping was a few percent of a request (bench/api).
+ * Credentials go through passport strategies (passport-api.ts, loaded with the first request
+ * that has any); HEARTH_API_AUTH=direct checks them by a direct call instead, the variant
+ * bench/api measures passport against.
  */
 export function authenticate(): RequestHandler {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+  const direct = process.env.HEARTH_API_AUTH === 'direct';
+  return async (req: Request, res: Response, next: NextFunction) => {
     const creds = credentialsOf(req);
     if (!creds) return next();
-    const found = await verify(req, creds);
-    const ip = req.ctx.actor.ip;
-    if (!found) {
-      // One fixed message with the name and the address: what fail2ban and the like match on.
-      req.ctx.log.warn({ user: creds.kind === 'basic' ? creds.login : '', ip: req.ip, auth: creds.kind }, 'failed sign-in');
-      await recordSignInFailure(req.ctx.db, creds.kind === 'basic' ? creds.login : '', ip, creds.kind);
-      throw new UnauthorizedError();
+    if (direct) {
+      await actAs(req, await checkCredentials(req, creds));
+      return next();
     }
-    assertMaySignIn(found.user);
-    req.ctx.doer = found.user;
-    req.ctx.signer = found.user;
-    req.ctx.auth = found.method;
-    req.ctx.scopes = found.scopes;
-    Object.assign(req.ctx.actor, { id: found.user.id, name: found.user.name });
-    if (found.method === 'basic') await recordSignIn(req.ctx.db, found.user, ip, 'password');
-    next();
+    const handler = viaPassport ?? (viaPassport = (await import('./passport-api')).authenticateViaPassport);
+    handler(req, res, next);
   };
 }
 

@@ -1,8 +1,13 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { AppError } from '../../lib/errors';
+import { AppError, TooManyRequestsError } from '../../lib/errors';
 
 export function apiErrorBody(req: Request, message: string) {
   return { message, url: `${req.ctx?.config.server.root_url ?? '/'}api/swagger` };
+}
+
+/** Headers some errors carry beside their status (the wait of a 429). */
+export function errorHeaders(res: Response, err: AppError): void {
+  if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfter));
 }
 
 export function sendError(req: Request, res: Response, status: number, message: string): void {
@@ -20,7 +25,10 @@ type HttpishError = Error & { status?: number; statusCode?: number; type?: strin
 /** Domain errors map to their status; body-parser errors keep theirs; anything else is a logged 500. */
 export const errorHandler: ErrorRequestHandler = (err: HttpishError, req, res, next) => {
   if (res.headersSent) return next(err);
-  if (err instanceof AppError) return sendError(req, res, err.status, err.message);
+  if (err instanceof AppError) {
+    errorHeaders(res, err);
+    return sendError(req, res, err.status, err.message);
+  }
   const status = err.status ?? err.statusCode;
   if (status && status >= 400 && status < 500 && err.expose !== false) {
     const message = err.type === 'entity.parse.failed' ? `invalid JSON body: ${err.message}` : err.message;

@@ -7,6 +7,7 @@ import { listCatalog } from '../../services/packages/container/tags';
 import { authenticate, passwordCurrent } from '../middleware/auth';
 import { assertPackageAccess } from './access';
 import { IMAGE_ROUTES, type ImageRoute } from './container-routes';
+import { errorHeaders } from '../middleware/errors';
 
 // Gitea's container registry (routers/api/packages/container, OCI distribution 1.1), served at
 // /v2 at the root: its own authentication (a bearer token from /v2/token, or Basic / access
@@ -74,6 +75,7 @@ const imageRoutes: RequestHandler = async (req, res, next) => {
 
 const errors: ErrorRequestHandler = (err: Error, req, res, next) => {
   if (res.headersSent || !(err instanceof AppError)) return next(err);
+  errorHeaders(res, err);
   if (err.status === 401) res.setHeader('WWW-Authenticate', challenge(req));
   const detail = err instanceof OciError ? err.detail : undefined;
   res.status(err.status).json({ errors: [{ code: ociCodeOf(err), message: err.message, ...(detail === undefined ? {} : { detail }) }] });

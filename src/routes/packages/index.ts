@@ -7,6 +7,7 @@ import { genericRegistry } from './generic';
 import { npmRegistry } from './npm';
 import { mavenRegistry } from './maven';
 import { pypiRegistry } from './pypi';
+import { errorHeaders } from '../middleware/errors';
 
 // /api/packages/{owner}/{type}/... (Gitea's routers/api/packages/api.go): its own authentication
 // (Basic user:password or user:token, `Authorization: token|bearer`), the owner (a user or an
@@ -55,6 +56,7 @@ const dispatch: RequestHandler = async (req, res, next) => {
 const errors: ErrorRequestHandler = (err: Error, req, res, next) => {
   if (res.headersSent || !(err instanceof AppError)) return next(err);
   const registry = res.locals.packageRegistry as PackageRegistry | null | undefined;
+  errorHeaders(res, err);
   if (err.status === 401) res.setHeader('WWW-Authenticate', PACKAGE_REALM);
   (registry?.replyError ?? plainText)(req, res, err.status, err.message);
 };

@@ -18,7 +18,7 @@ import { sendStream } from '../stream';
 import { pathParam } from '../table';
 import { diffView } from './diff-view';
 import { unitsOf } from './guards';
-import { pager, repoHeader, repoLink, sendPage, webUrl, when, type RepoTab } from './layout';
+import { codeRegion, pager, repoHeader, repoLink, sendPage, webUrl, when, type RepoTab } from './layout';
 
 // The code pages of a repository: home, src (directory or file), commit, history, branches,
 // tags and compare. Their URLs are the html_url of repositories, contents, commits and files.
@@ -26,7 +26,7 @@ import { pager, repoHeader, repoLink, sendPage, webUrl, when, type RepoTab } fro
 function repoPage(req: Request, res: Response, title: string, tab: RepoTab, body: SafeHtml): void {
   const access = repoOf(req);
   const full = `${access.owner.name}/${access.repo.name}`;
-  sendPage(req, res, { title: title ? `${title} - ${full}` : full, body: html`${repoHeader(req.ctx.config, access, unitsOf(res), tab)}\n${body}` });
+  sendPage(req, res, { title: title || full, body: html`${repoHeader(req.ctx.config, access, unitsOf(res), tab)}\n${body}` });
 }
 
 /** Links to each directory of `path` at the target's ref. */
@@ -55,15 +55,15 @@ function fileView(config: Config, access: RepoAccess, page: FilePage): SafeHtml 
   if (page.rendered !== null) return html`${head}<div class="markdown">${raw(page.rendered)}</div>`;
   if (page.image) return html`${head}<p><img src="${rawUrl}" alt="${page.item.entry.name}"></p>`;
   if (page.text === null) return html`${head}<p>This file is binary or too large to show: <a href="${rawUrl}">download it</a>.</p>`;
-  const lines = page.text.replace(/\n$/, '').split('\n').map((l, i) => html`<tr id="L${i + 1}"><td class="num">${i + 1}</td><td>${l}</td></tr>`);
-  return html`${head}<table class="code">${lines}</table>`;
+  const lines = page.text.replace(/\n$/, '').split('\n').map((l, i) => html`<tr id="L${i + 1}"><td class="num"><a href="#L${i + 1}">${i + 1}</a></td><td>${l}</td></tr>`);
+  return html`${head}${codeRegion('File content', html`<table class="code">${lines}</table>`)}`;
 }
 
 /** GET /{owner}/{repo}: the default branch's root and README. */
 export async function home(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const { config } = req.ctx;
-  const clone = html`<p class="meta">Clone: <code>${repoLink(config, access)}.git</code></p>`;
+  const clone = html`<p class="meta">Clone: <code>${repoLink(config, access)}.git</code> <button type="button" class="copy" data-copy="${repoLink(config, access)}.git" hidden>Copy</button></p>`;
   if (!unitsOf(res).has('repo.code')) return repoPage(req, res, '', 'none', html``);
   const page = await homePage(req.ctx.db, config, access, req.ctx.doer);
   if (page.kind === 'empty') return repoPage(req, res, '', 'code', html`${clone}<p class="empty">This repository is empty.</p>`);

@@ -1,19 +1,56 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { encodePath } from '../../lib/html';
-import { NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { NotFoundError } from '../../lib/errors';
 import { hasScope } from '../../lib/scopes';
 import { followUpsSettled } from '../../services/pull/pull-follow-queue';
 import { lookupRepo } from '../../services/repo/repos';
 import { readableUnits, type WebUnit } from '../../services/web/units';
-import { authenticate } from '../middleware/auth';
 import { repoOf } from '../context';
 
 // Guards of the web routes, in the API table's style: each does one check and either passes,
-// redirects or throws. A page the visitor may not see is 404 (its existence is not told).
+// redirects or throws. A page the visitor may not see is 404 (its existence is not told); one
+// they see but may not use is 403.
+
+/** Where a signed-in page sends a browser without a session. */
+export const CHANGE_PASSWORD_PATH = '/user/settings/change_password';
+
+/** A path on this server, or '' (an absolute URL, `//host`, `/\\host` lead elsewhere). */
+export function localPath(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 2048) return '';
+  if (!value.startsWith('/') || value.startsWith('//') || /[\\\x00-\x1f\x7f]/.test(value)) return '';
+  return value;
+}
+
+/** `/path` under the root URL (which may carry a sub-path). */
+export const rootPath = (req: Request, path: string): string => `${req.ctx.config.server.root_url}${path.replace(/^\//, '')}`;
+
+export function loginUrl(req: Request): string {
+  const back = localPath(req.method === 'GET' ? req.originalUrl : '');
+  return rootPath(req, `/user/login${back && back !== '/' ? `?redirect_to=${encodeURIComponent(back)}` : ''}`);
+}
+
+const toLogin = (req: Request, res: Response): void => res.redirect(303, loginUrl(req));
+
+/** A page for signed-in users: others are sent to sign in, and come back here after. */
+export const signedInPage: RequestHandler = (req, res, next) => {
+  if (!req.ctx.doer) return toLogin(req, res);
+  next();
+};
+
+/** `[service] require_signin_view`: every page but signing in needs a signed-in user. */
+export const siteView: RequestHandler = (req, res, next) => {
+  if (req.ctx.config.service.require_signin_view && !req.ctx.doer) return toLogin(req, res);
+  next();
+};
+
+/** A user flagged must-change-password sees only the page that changes it, until they do. */
+export const passwordChanged: RequestHandler = (req, res, next) => {
+  if (req.ctx.signer?.must_change_password) return res.redirect(303, rootPath(req, CHANGE_PASSWORD_PATH));
+  next();
+};
 
 /**
- * Who is looking: credentials by Basic or token as on the API (sessions come with the web
- * interface). A token that may not read repositories, or only public ones, shows the pages an
+ * A token that may not read these categories, or only public ones, shows the pages an
  * anonymous visitor sees.
  */
 function narrowViewer(categories: Parameters<typeof hasScope>[1][]): RequestHandler {
@@ -24,16 +61,9 @@ function narrowViewer(categories: Parameters<typeof hasScope>[1][]): RequestHand
   };
 }
 
-export const viewer: RequestHandler[] = [authenticate(), narrowViewer(['repository'])];
-
+export const repoViewer = narrowViewer(['repository']);
 /** Attachments belong to issues as much as to repositories: a token reading either sees them. */
-export const attachmentViewer: RequestHandler[] = [authenticate(), narrowViewer(['repository', 'issue'])];
-
-/** The page needs a signed-in visitor: a 401 makes the browser ask for credentials. */
-export const signedIn: RequestHandler = (req, _res, next) => {
-  if (!req.ctx.signer) throw new UnauthorizedError();
-  next();
-};
+export const attachmentViewer = narrowViewer(['repository', 'issue']);
 
 /** The units the repository's visitor reads, set by assignWebRepo. */
 export const unitsOf = (res: Response): ReadonlySet<WebUnit> => res.locals.units as ReadonlySet<WebUnit>;
@@ -85,5 +115,9 @@ export const codeUnit = webUnit('repo.code');
 export const issuesUnit = webUnit('repo.issues');
 export const pullsUnit = webUnit('repo.pulls');
 export const releasesUnit = webUnit('repo.releases');
+
+/** Guard sets of the groups: what every page shows needs, and what a signed-in page needs. */
+export const viewing: readonly RequestHandler[] = [siteView, passwordChanged];
+export const signedInViewing: readonly RequestHandler[] = [signedInPage, passwordChanged];
 
 export { repoOf };

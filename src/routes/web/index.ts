@@ -1,86 +1,120 @@
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
-import { AppError, NotFoundError } from '../../lib/errors';
+import { AppError, NotFoundError, TooManyRequestsError } from '../../lib/errors';
 import { html } from '../../lib/html';
+import { countNew } from '../../services/notification/notifications';
 import { downloadReleaseAsset } from '../release-download';
+import * as account from './account-pages';
+import { serveWebAsset } from './assets';
 import * as code from './code-pages';
 import * as files from './files';
 import {
-  assignWebRepo as repo, attachmentViewer, codeUnit as code_, issuesOrPulls, issuesUnit, pullsUnit, releasesUnit, signedIn, viewer,
+  assignWebRepo as repo, attachmentViewer, codeUnit, issuesOrPulls, issuesUnit, pullsUnit, releasesUnit, repoViewer,
+  signedInPage, signedInViewing, viewing,
 } from './guards';
 import * as issues from './issue-pages';
-import { sendPage, STYLESHEET } from './layout';
+import { sendPage } from './layout';
+import { markdownPreview } from './markdown-preview';
 import * as owners from './owner-pages';
-import * as password from './password';
+import { get, group, mountGroups, post, type WebGroup } from './table';
 
-// The web route table: every page and download whose URL the API hands out (html_url,
-// download_url, tarball_url, ...), each with its guard chain, as the API table. Gitea's web
-// routes are the reference for the paths. Mounted after the API, git, avatar and swagger
-// routes; whatever matches nothing here is a 404 page.
+// The web route table: every page and form, in groups named per area, each carrying its guard
+// chain once (table.ts adds the site's own before them: the user, and for forms the CSRF
+// check). Gitea's web routes are the reference for the paths. Groups mount in this order:
+// fixed first segments before `/{owner}` and `/{owner}/{repo}`, which would take them for names.
 
-type WebRoute = { method: 'get' | 'post'; path: string; chain: RequestHandler[] };
-const get = (path: string, ...chain: (RequestHandler | RequestHandler[])[]): WebRoute => ({ method: 'get', path, chain: chain.flat() });
-const post = (path: string, ...chain: (RequestHandler | RequestHandler[])[]): WebRoute => ({ method: 'post', path, chain: chain.flat() });
-
-const stylesheet: RequestHandler = (_req, res) => {
-  res.type('css').setHeader('Cache-Control', 'public, max-age=86400').send(STYLESHEET);
+/** The unread count of the header's notifications link. */
+const headerCounts: RequestHandler = async (req, res, next) => {
+  if (req.ctx.doer) res.locals.unread = await countNew(req.ctx.db, req.ctx.doer);
+  next();
 };
 
-export const webRoutes: WebRoute[] = [
-  get('/', viewer, owners.home),
-  // Fixed first segments before `/:owner/:repo`, which would take them for a repository.
-  get('/assets/css/hearth.css', stylesheet),
-  get('/attachments/:uuid', attachmentViewer, files.attachment),
-  get('/user/change_password', viewer, signedIn, password.form),
-  post('/user/change_password', password.body, viewer, signedIn, password.change),
-  get('/org/:org/teams', viewer, owners.teams),
-  get('/org/:org/teams/:team', viewer, owners.team),
-  get('/:owner', viewer, owners.profile),
+const page = [...viewing, headerCounts];
+const signedIn = [...signedInViewing, headerCounts];
+const repoPage = [...page, repoViewer, repo];
 
-  // -- a repository's code --
-  get('/:owner/:repo', viewer, repo, code.home),
-  get('/:owner/:repo/src/*rest', viewer, repo, code_, code.src),
-  get('/:owner/:repo/raw/*rest', viewer, repo, code_, files.rawFile),
-  get('/:owner/:repo/media/*rest', viewer, repo, code_, files.mediaFile),
-  get('/:owner/:repo/archive/*archive', viewer, repo, code_, files.archive),
-  get('/:owner/:repo/commit/:sha', viewer, repo, code_, code.commit),
-  get('/:owner/:repo/commits/*rest', viewer, repo, code_, code.commits),
-  get('/:owner/:repo/branches', viewer, repo, code_, code.branches),
-  get('/:owner/:repo/tags', viewer, repo, code_, code.tags),
-  get('/:owner/:repo/compare/*basehead', viewer, repo, code_, code.compare),
-
-  // -- issues, pull requests, labels, milestones --
-  get('/:owner/:repo/issues', viewer, repo, issuesUnit, issues.issueList),
-  get('/:owner/:repo/issues/:index', viewer, repo, issues.issue),
-  get('/:owner/:repo/pulls', viewer, repo, pullsUnit, issues.pullList),
-  get('/:owner/:repo/pulls/:index', viewer, repo, issues.pull),
-  get('/:owner/:repo/pulls/:index/:tab', viewer, repo, pullsUnit, issues.pullTab),
-  get('/:owner/:repo/labels', viewer, repo, issuesOrPulls, issues.labels),
-  get('/:owner/:repo/milestones', viewer, repo, issuesOrPulls, issues.milestones),
-  get('/:owner/:repo/milestone/:id', viewer, repo, issuesOrPulls, issues.milestone),
-
-  // -- releases --
-  get('/:owner/:repo/releases', viewer, repo, releasesUnit, owners.releases),
-  get('/:owner/:repo/releases/tag/*tag', viewer, repo, releasesUnit, owners.release),
-  get('/:owner/:repo/releases/download/*tag/:name', viewer, downloadReleaseAsset),
+export const webGroups: WebGroup[] = [
+  group('assets', [], [get('/assets/:file', serveWebAsset)], { bare: true }),
+  // Before sign-in: reachable under require_signin_view and by a user who must change a password.
+  group('sign-in', [headerCounts], [
+    get('/user/login', account.loginForm),
+    post('/user/login', account.login),
+    get('/user/sign_up', account.signUpForm),
+    post('/user/sign_up', account.signUp),
+    get('/user/change_password', account.oldPasswordUrl),
+  ]),
+  // The account itself: open to a user who must change their password (that is where they go).
+  group('account', [signedInPage, headerCounts], [
+    post('/user/logout', account.logout),
+    get('/user/settings/change_password', account.passwordForm),
+    post('/user/settings/change_password', account.changePassword),
+  ]),
+  group('tools', signedIn, [post('/-/markdown', markdownPreview)]),
+  group('home', [...page, repoViewer], [
+    get('/', owners.home),
+    get('/explore/repos', owners.exploreRepos),
+  ]),
+  group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
+  group('owners', [...page, repoViewer], [
+    get('/org/:org/teams', owners.teams),
+    get('/org/:org/teams/:team', owners.team),
+    get('/:owner', owners.profile),
+  ]),
+  group('repo', repoPage, [
+    get('/:owner/:repo', code.home),
+    get('/:owner/:repo/issues/:index', issues.issue),
+    get('/:owner/:repo/pulls/:index', issues.pull),
+    get('/:owner/:repo/releases/download/*tag/:name', downloadReleaseAsset),
+  ]),
+  group('repo-code', [...repoPage, codeUnit], [
+    get('/:owner/:repo/src/*rest', code.src),
+    get('/:owner/:repo/raw/*rest', files.rawFile),
+    get('/:owner/:repo/media/*rest', files.mediaFile),
+    get('/:owner/:repo/archive/*archive', files.archive),
+    get('/:owner/:repo/commit/:sha', code.commit),
+    get('/:owner/:repo/commits/*rest', code.commits),
+    get('/:owner/:repo/branches', code.branches),
+    get('/:owner/:repo/tags', code.tags),
+    get('/:owner/:repo/compare/*basehead', code.compare),
+  ]),
+  group('repo-issues', [...repoPage, issuesUnit], [get('/:owner/:repo/issues', issues.issueList)]),
+  group('repo-pulls', [...repoPage, pullsUnit], [
+    get('/:owner/:repo/pulls', issues.pullList),
+    get('/:owner/:repo/pulls/:index/:tab', issues.pullTab),
+  ]),
+  group('repo-labels', [...repoPage, issuesOrPulls], [
+    get('/:owner/:repo/labels', issues.labels),
+    get('/:owner/:repo/milestones', issues.milestones),
+    get('/:owner/:repo/milestone/:id', issues.milestone),
+  ]),
+  group('repo-releases', [...repoPage, releasesUnit], [
+    get('/:owner/:repo/releases', owners.releases),
+    get('/:owner/:repo/releases/tag/*tag', owners.release),
+  ]),
 ];
+
+/** Every missing thing answers this one 404 page, whatever hid it (absent or not visible). */
+const NOT_FOUND = 'The page you are looking for does not exist or you may not see it.';
 
 /** Errors of pages are pages: the status, a title and the message, never a stack. */
 const pageErrors: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
-  if (!(err instanceof AppError)) {
+  const status = err instanceof AppError ? err.status : (err as { status?: number }).status ?? 500;
+  if (status >= 500 || !(status >= 400)) {
     req.ctx.log.error({ err, requestId: req.ctx.requestId, path: req.path }, 'internal error');
     sendPage(req, res, { status: 500, title: 'Internal Server Error', body: html`<h1>Internal Server Error</h1>\n<p>Request id ${req.ctx.requestId}</p>` });
     return;
   }
-  if (err.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="Hearth"');
-  const title = err.status === 404 ? 'Page Not Found' : `Error ${err.status}`;
-  sendPage(req, res, { status: err.status, title, body: html`<h1>${title}</h1>\n<p>${err.message}</p>` });
+  if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfter));
+  if (status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="Hearth"');
+  const title = status === 404 ? 'Page Not Found' : status === 403 ? 'Forbidden' : `Error ${status}`;
+  const message = status === 404 ? NOT_FOUND : (err as Error).message;
+  sendPage(req, res, { status, title, body: html`<div class="box"><h1>${title}</h1>\n<p>${message}</p></div>` });
 };
 
 export function webRouter(): Router {
   const router = express.Router();
-  for (const r of webRoutes) router[r.method](r.path, ...r.chain);
-  router.use(() => { throw new NotFoundError('The page you are looking for does not exist.'); });
+  mountGroups(router, webGroups);
+  router.use(() => { throw new NotFoundError(); });
   router.use(pageErrors);
   return router;
 }

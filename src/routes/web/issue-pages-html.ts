@@ -14,14 +14,15 @@ import { pager, repoLink, webUrl, when } from './layout';
 // parts are in issue-pages-pull-html.ts). Everything goes through html``; only markdown that
 // the renderer produced is raw().
 
-export type View = { config: Config; access: RepoAccess };
+/** `colour` turns a user colour (a label's) into a class the page's style block defines (layout.pageColour). */
+export type View = { config: Config; access: RepoAccess; colour: (hex: string) => string };
 
 export const userLink = (config: Config, u: User | undefined): SafeHtml =>
   (u ? html`<a href="${webUrl(config, encodePath(u.name))}">${u.name}</a>` : html`<span>Ghost</span>`);
 
-/** Label colours would need inline styles, which the CSP forbids: names only. */
-export const labelSpans = (labels: Label[]): SafeHtml[] =>
-  labels.map((l) => html` <span class="label" title="${l.description}">${l.name}</span>`);
+/** Labels in their colours (a class per colour: the CSP allows no inline style). */
+export const labelSpans = (v: View, labels: Label[]): SafeHtml[] =>
+  labels.map((l) => html` <span class="label ${v.colour(l.color)}" title="${l.description}">${l.name}</span>`);
 
 /** Of an issue, a pull request or a milestone. */
 export function stateSpan(item: Pick<Issue, 'is_closed'>, merged = false): SafeHtml {
@@ -45,7 +46,7 @@ function listRow(v: View, r: ListRow): SafeHtml {
   const branches = r.pull ? html` <span class="meta"><code>${headLabel(r.pull)}</code> → <code>${r.pull.pr.base_branch}</code></span>` : '';
   const comments = issue.num_comments ? ` · ${plural(issue.num_comments, 'comment')}` : '';
   const milestone = r.view.milestone ? html` · ${milestoneLink(v, r.view.milestone)}` : '';
-  return html`<li>${stateSpan(issue, r.view.pull?.merged)} <a href="${issueHtmlUrl(v.config, v.access.owner, v.access.repo, issue)}">${issue.title}</a>${labelSpans(r.view.labels)}${branches}
+  return html`<li>${stateSpan(issue, r.view.pull?.merged)} <a href="${issueHtmlUrl(v.config, v.access.owner, v.access.repo, issue)}">${issue.title}</a>${labelSpans(v, r.view.labels)}${branches}
 <div class="meta">#${issue.index} opened ${when(issue.created_unix)} by ${userLink(v.config, r.view.poster)}${milestone}${comments}</div></li>`;
 }
 
@@ -87,7 +88,7 @@ export const commentOf = (config: Config, c: Rendered<CommentView>): SafeHtml =>
 export function issueHead(v: View, view: IssueView, merged: boolean, summary: SafeHtml): SafeHtml {
   const { issue } = view;
   const facts = [
-    view.labels.length ? html`<li>Labels:${labelSpans(view.labels)}</li>` : '',
+    view.labels.length ? html`<li>Labels:${labelSpans(v, view.labels)}</li>` : '',
     view.milestone ? html`<li>Milestone: ${milestoneLink(v, view.milestone)}</li>` : '',
     view.assignees.length ? html`<li>Assignees: ${view.assignees.map((u, n) => html`${n ? ', ' : ''}${userLink(v.config, u)}`)}</li>` : '',
     issue.deadline_unix ? html`<li>Due ${when(issue.deadline_unix)}</li>` : '',
@@ -116,7 +117,7 @@ function labelRow(v: View, units: ReadonlySet<WebUnit>, l: Label): SafeHtml {
   const list = units.has('repo.issues') ? 'issues' : 'pulls';
   const open = l.num_issues - l.num_closed_issues;
   const link = l.org_id ? '' : html` · <a href="${repoLink(v.config, v.access, `${list}?labels=${l.id}`)}">${open} open</a>`;
-  return html`<li><span class="label">${l.name}</span>${l.exclusive ? html` <span class="badge">exclusive</span>` : ''}${l.is_archived ? html` <span class="badge">archived</span>` : ''}
+  return html`<li><span class="label ${v.colour(l.color)}">${l.name}</span>${l.exclusive ? html` <span class="badge">exclusive</span>` : ''}${l.is_archived ? html` <span class="badge">archived</span>` : ''}
 <div class="meta">${l.description}${link}</div></li>`;
 }
 

@@ -5,7 +5,7 @@ import type { PullPage, ReviewEntry } from '../../services/web/issue-pages';
 import type { DiffLine, FileDiff } from '../../services/web/issue-pages-diff';
 import type { CommitsPage, FileEntry, FilesPage, ReviewNote } from '../../services/web/issue-pages-pull';
 import { commentBlock, commentOf, headLabel, issueHead, openingPost, plural, userLink, type View } from './issue-pages-html';
-import { pager, repoLink, when } from './layout';
+import { codeRegion, pager, repoLink, when } from './layout';
 
 // The pull request's own markup: its head (branches, merge state, tabs), the conversation with
 // reviews, the changed files with their diffs and line comments, and its commits.
@@ -62,8 +62,8 @@ ${entries.map((e) => e.block)}`;
 
 const SIGN: Record<DiffLine['kind'], string> = { add: '+', del: '-', ctx: ' ', hunk: '', meta: '' };
 
-const diffTable = (d: FileDiff): SafeHtml => html`<table class="code diff">${d.lines.map((l) =>
-  html`<tr class="${l.kind}"><td class="num">${l.old ?? ''}</td><td class="num">${l.new ?? ''}</td><td>${SIGN[l.kind]}${l.text}</td></tr>`)}</table>`;
+const diffTable = (d: FileDiff): SafeHtml => codeRegion('Diff', html`<table class="code diff">${d.lines.map((l) =>
+  html`<tr class="${l.kind}"><td class="num">${l.old ?? ''}</td><td class="num">${l.new ?? ''}</td><td>${SIGN[l.kind]}${l.text}</td></tr>`)}</table>`);
 
 /** A line comment: its anchor is the review comment's html_url (`.../files#issuecomment-{id}`). */
 const noteOf = (v: View, n: ReviewNote): SafeHtml => {

@@ -13,7 +13,7 @@ import {
   issueBody, labelsBody, listBody, milestoneFacts, milestonesBody, stateNav, stateSpan, type View,
 } from './issue-pages-html';
 import { commitsBody, filesBody, pullBody } from './issue-pages-pull-html';
-import { repoHeader, repoLink, sendPage, type RepoTab } from './layout';
+import { pageColour, repoHeader, repoLink, sendPage, type RepoTab } from './layout';
 
 // The issues, pull requests, labels and milestones pages (Gitea's web URLs): where the API's
 // html_url, diff_url and patch_url of issues, pulls, comments and reviews point.
@@ -21,8 +21,7 @@ import { repoHeader, repoLink, sendPage, type RepoTab } from './layout';
 /** Pages past this are empty anyway; the bound keeps the offset an exact integer. */
 const MAX_PAGE = 100_000;
 
-const viewOf = (req: Request): View => ({ config: req.ctx.config, access: repoOf(req) });
-const fullName = (req: Request) => `${repoOf(req).owner.name}/${repoOf(req).repo.name}`;
+const viewOf = (req: Request, res: Response): View => ({ config: req.ctx.config, access: repoOf(req), colour: (hex) => pageColour(res, hex) });
 
 function stateOf(req: Request): ListState {
   const s = queryString(req, 'state');
@@ -39,7 +38,7 @@ function numberParam(value: string | undefined): number {
 
 function send(req: Request, res: Response, tab: RepoTab, title: string, body: SafeHtml): void {
   const { config } = req.ctx;
-  sendPage(req, res, { title: `${title} - ${fullName(req)}`, body: html`${repoHeader(config, repoOf(req), unitsOf(res), tab)}\n${body}` });
+  sendPage(req, res, { title, body: html`${repoHeader(config, repoOf(req), unitsOf(res), tab)}\n${body}` });
 }
 
 /** The kind's unit must be readable: the route could not know the kind before loading. */
@@ -79,7 +78,7 @@ async function list(req: Request, res: Response, kind: 'issues' | 'pulls'): Prom
   const clear = Object.keys(filters).length ? html`<p class="meta">Filtered · <a href="${base}">clear filters</a></p>` : '';
   const title = kind === 'issues' ? 'Issues' : 'Pull requests';
   const empty = kind === 'issues' ? 'No issues.' : 'No pull requests.';
-  send(req, res, kind, title, html`${stateNav(base, q.state, filters, counts)}\n${clear}${listBody(viewOf(req), page, q.page, base, { ...filters, state: q.state }, empty)}`);
+  send(req, res, kind, title, html`${stateNav(base, q.state, filters, counts)}\n${clear}${listBody(viewOf(req, res), page, q.page, base, { ...filters, state: q.state }, empty)}`);
 }
 
 /** GET /{owner}/{repo}/issues */
@@ -99,7 +98,7 @@ export async function issue(req: Request, res: Response): Promise<void> {
     return;
   }
   assertUnit(res, 'repo.issues');
-  send(req, res, 'issues', `${page.view.issue.title} #${index}`, issueBody(viewOf(req), page));
+  send(req, res, 'issues', `${page.view.issue.title} #${index}`, issueBody(viewOf(req, res), page));
 }
 
 /**
@@ -122,7 +121,7 @@ export async function pull(req: Request, res: Response): Promise<void> {
     return;
   }
   assertUnit(res, 'repo.pulls');
-  send(req, res, 'pulls', `${page.pull.issue.issue.title} #${index}`, pullBody(viewOf(req), page));
+  send(req, res, 'pulls', `${page.pull.issue.issue.title} #${index}`, pullBody(viewOf(req, res), page));
 }
 
 /** GET /{owner}/{repo}/pulls/{index}/files and .../commits */
@@ -133,18 +132,18 @@ export async function pullTab(req: Request, res: Response): Promise<void> {
   const tab = String(req.params.tab);
   if (tab === 'files') {
     const page = await pullFilesPage(db, config, access, doer, index);
-    send(req, res, 'pulls', `Files of ${page.pull.issue.issue.title} #${index}`, filesBody(viewOf(req), page));
+    send(req, res, 'pulls', `Files of ${page.pull.issue.issue.title} #${index}`, filesBody(viewOf(req, res), page));
   } else if (tab === 'commits') {
     const n = pageOf(req);
     const page = await pullCommitsPage(db, config, access, doer, index, n);
-    send(req, res, 'pulls', `Commits of ${page.pull.issue.issue.title} #${index}`, commitsBody(viewOf(req), page, n));
+    send(req, res, 'pulls', `Commits of ${page.pull.issue.issue.title} #${index}`, commitsBody(viewOf(req, res), page, n));
   } else throw new NotFoundError();
 }
 
 /** GET /{owner}/{repo}/labels */
 export async function labels(req: Request, res: Response): Promise<void> {
   const page = await labelsPage(req.ctx.db, repoOf(req));
-  send(req, res, 'labels', 'Labels', labelsBody(viewOf(req), unitsOf(res), page));
+  send(req, res, 'labels', 'Labels', labelsBody(viewOf(req, res), unitsOf(res), page));
 }
 
 /** GET /{owner}/{repo}/milestones */
@@ -152,7 +151,7 @@ export async function milestones(req: Request, res: Response): Promise<void> {
   const state = stateOf(req);
   const n = pageOf(req);
   const page = await milestonesPage(req.ctx.db, repoOf(req), state, n);
-  send(req, res, 'milestones', 'Milestones', milestonesBody(viewOf(req), page, state, n));
+  send(req, res, 'milestones', 'Milestones', milestonesBody(viewOf(req, res), page, state, n));
 }
 
 /** GET /{owner}/{repo}/milestone/{id}: its issues and pull requests (open by default, as Gitea). */
@@ -169,5 +168,5 @@ export async function milestone(req: Request, res: Response): Promise<void> {
 <p class="meta">${stateSpan(m)} ${milestoneFacts(m)}</p>
 ${description}
 ${stateNav(base, q.state, {})}
-${listBody(viewOf(req), page.list, q.page, base, { state: q.state }, 'No issues or pull requests.')}`);
+${listBody(viewOf(req, res), page.list, q.page, base, { state: q.state }, 'No issues or pull requests.')}`);
 }

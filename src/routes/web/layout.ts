@@ -1,15 +1,32 @@
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import type { Request, Response } from 'express';
 import type { Config } from '../../config/schema';
+import type { User } from '../../db/schema';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
+import { webAssetFile } from '../../lib/web-assets';
 import type { RepoAccess } from '../../services/repo/repos';
 import type { WebUnit } from '../../services/web/units';
+import { avatarUrl } from '../../convert/user';
+import { csrfToken } from './session';
 
-// The one layout of the server-rendered pages: a header, the page's body, one small stylesheet.
-// Pages hold user text (names, markdown): every value is escaped by html``, nothing runs
-// scripts, and the CSP says so.
+// The one layout of the server-rendered pages: the site header, the page's body, one hashed
+// stylesheet and one deferred script. Pages hold user text (names, markdown): every value is
+// escaped by html``, no inline script runs, and the CSP says so; user colours go through one
+// nonce'd <style> block of custom properties (pageColour).
 
-export const CSP = 'default-src \'none\'; style-src \'self\'; img-src \'self\' data:; base-uri \'none\'; '
-  + 'form-action \'self\'; frame-ancestors \'none\'';
+export type Theme = 'auto' | 'light' | 'dark';
+
+/** The user's theme (Gitea's names accepted: gitea-light, gitea-dark, gitea-auto), else the site's. */
+export function themeOf(config: Config, user: User | null): Theme {
+  const name = (user?.theme || config.ui.default_theme).replace(/^gitea-/, '');
+  return name === 'light' || name === 'dark' ? name : 'auto';
+}
+
+export function contentSecurityPolicy(nonce: string): string {
+  return `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data:; `
+    + 'connect-src \'self\'; form-action \'self\'; base-uri \'none\'; frame-ancestors \'none\'';
+}
 
 /** An absolute link under root_url; `path` is already percent-encoded. */
 export const webUrl = (config: Config, path: string): string => `${config.server.root_url}${path.replace(/^\//, '')}`;
@@ -20,37 +37,121 @@ export const repoLink = (config: Config, access: Pick<RepoAccess, 'owner' | 'rep
 
 export type Page = { title: string; body: SafeHtml; status?: number };
 
-export function sendPage(req: Request, res: Response, page: Page): void {
+/**
+ * A user-chosen colour (a label's) as a class whose custom properties (`--c`, `--cfg`: a text
+ * colour readable on it) the page's nonce'd style block sets; invalid colours get none.
+ */
+export function pageColour(res: Response, hex: string): string {
+  const m = /^#?([0-9a-f]{6})$/i.exec(hex.trim());
+  if (!m) return '';
+  const value = m[1]!.toLowerCase();
+  const colours = (res.locals.colours ??= new Set<string>()) as Set<string>;
+  colours.add(value);
+  return `c-${value}`;
+}
+
+function colourStyles(res: Response): string {
+  const colours = res.locals.colours as Set<string> | undefined;
+  if (!colours?.size) return '';
+  return [...colours].map((c) => {
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(c.slice(i, i + 2), 16));
+    // Relative luminance (WCAG): dark text on light colours, white on dark ones.
+    const lum = [r!, g!, b!].map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+    const l = 0.2126 * lum[0]! + 0.7152 * lum[1]! + 0.0722 * lum[2]!;
+    return `.c-${c}{--c:#${c};--cfg:${l > 0.179 ? '#000' : '#fff'}}`;
+  }).join('');
+}
+
+function fullTitle(req: Request, title: string): string {
+  const repo = req.ctx.repo;
+  const parts = [title, repo ? `${repo.owner.name}/${repo.repo.name}` : '', req.ctx.config.server.app_name];
+  return parts.filter((p, i) => p && !(i === 1 && p === title)).join(' · ');
+}
+
+function accountMenu(req: Request, res: Response, user: User): SafeHtml {
   const { config } = req.ctx;
-  const viewer = req.ctx.doer;
-  const who = viewer
-    ? html`<a href="${webUrl(config, encodePath(viewer.name))}">${viewer.name}</a>`
-    : html`<span class="anon">Not signed in</span>`;
+  const unread = (res.locals.unread as number | undefined) ?? 0;
+  // Basic and token callers (scripts) have no session to end.
+  const signOut = req.ctx.auth === 'session'
+    ? html`<li><form method="post" action="${webUrl(config, 'user/logout')}"><input type="hidden" name="_csrf" value="${csrfToken(req, res)}"><button type="submit">Sign out</button></form></li>`
+    : '';
+  return html`<details class="menu"><summary aria-label="Create…"><span aria-hidden="true">+</span></summary><ul>
+<li><a href="${webUrl(config, 'repo/create')}">New repository</a></li>
+<li><a href="${webUrl(config, 'repo/migrate')}">New migration</a></li>
+<li><a href="${webUrl(config, 'org/create')}">New organization</a></li></ul></details>
+<a href="${webUrl(config, 'notifications')}" aria-label="Notifications, ${unread} unread"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16" fill="currentColor"><path d="M8 16a2 2 0 0 0 2-2H6a2 2 0 0 0 2 2zm5-5V7a5 5 0 0 0-4-4.9V1a1 1 0 1 0-2 0v1.1A5 5 0 0 0 3 7v4l-2 2v1h14v-1z"/></svg><span class="badge-count" aria-hidden="true">${unread}</span></a>
+<details class="menu"><summary aria-label="Account menu of ${user.name}"><img class="avatar" src="${avatarUrl(config, user)}" alt="" width="20" height="20"><span>${user.name}</span></summary><ul>
+<li><a href="${webUrl(config, encodePath(user.name))}">Your profile</a></li>
+<li><a href="${webUrl(config, 'user/settings')}">Settings</a></li>
+${signOut}
+</ul></details>`;
+}
+
+function siteHeader(req: Request, res: Response): SafeHtml {
+  const { config, doer } = req.ctx;
+  const right = doer
+    ? accountMenu(req, res, doer)
+    : html`<a href="${webUrl(config, 'user/login')}">Sign in</a>${config.service.disable_registration ? '' : html` <a href="${webUrl(config, 'user/sign_up')}">Register</a>`}`;
+  return html`<header class="site"><a class="brand" href="${config.server.root_url}">${config.server.app_name}</a>
+<form class="search" role="search" aria-label="Repositories" method="get" action="${webUrl(config, 'explore/repos')}"><input type="search" name="q" aria-label="Search repositories" placeholder="Search repositories"></form>
+<nav aria-label="Account">${right}</nav></header>`;
+}
+
+export function sendPage(req: Request, res: Response, page: Page): void {
+  const { config, doer } = req.ctx;
+  const nonce = crypto.randomBytes(16).toString('base64');
+  const header = siteHeader(req, res);
+  const styles = colourStyles(res);
+  const token = doer && req.ctx.auth === 'session' ? csrfToken(req, res) : '';
+  const asset = (name: 'hearth.css' | 'hearth.js') => webUrl(config, `assets/${webAssetFile(name)}`);
   const doc = html`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${page.title} - ${config.server.app_name}</title>
-<link rel="stylesheet" href="${webUrl(config, 'assets/css/hearth.css')}"></head>
-<body>
-<header class="site"><a class="brand" href="${config.server.root_url}">${config.server.app_name}</a><span class="who">${who}</span></header>
-<main>
+<html lang="en" data-theme="${themeOf(config, doer)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${fullTitle(req, page.title)}</title><link rel="icon" href="data:,">
+<link rel="stylesheet" href="${asset('hearth.css')}">${styles ? html`<style nonce="${nonce}">${raw(styles)}</style>` : ''}
+${token ? html`<meta name="csrf-token" content="${token}">` : ''}<script src="${asset('hearth.js')}" defer></script></head>
+<body data-shortcuts="${doer && !doer.keyboard_shortcuts ? 'off' : 'on'}"><a class="skip" href="#main">Skip to content</a>
+${header}
+<main id="main" tabindex="-1">
 ${page.body}
 </main>
+<footer class="site"><p>Powered by hearth · <a href="${webUrl(config, 'api/swagger')}">API</a></p></footer>
 </body></html>
 `;
   res.status(page.status ?? 200)
-    .setHeader('Content-Security-Policy', CSP)
+    .setHeader('Content-Security-Policy', contentSecurityPolicy(nonce))
     .setHeader('X-Content-Type-Options', 'nosniff')
+    .setHeader('Referrer-Policy', 'same-origin')
     .setHeader('Cache-Control', 'no-store')
-    .type('html')
-    .send(doc.value);
+    .type('html');
+  sendCompressed(req, res, Buffer.from(doc.value));
 }
+
+/** Brotli (fast setting: pages are made per request) or gzip when the browser takes them. */
+export function sendCompressed(req: Request, res: Response, body: Buffer): void {
+  res.setHeader('Vary', 'Accept-Encoding');
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  if (body.length < 1024 || req.method === 'HEAD') return void res.send(body);
+  if (/\bbr\b/.test(accepts)) {
+    res.setHeader('Content-Encoding', 'br');
+    return void res.send(zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+  }
+  if (/\bgzip\b/.test(accepts)) {
+    res.setHeader('Content-Encoding', 'gzip');
+    return void res.send(zlib.gzipSync(body, { level: 6 }));
+  }
+  res.send(body);
+}
+
+/** Code and diffs scroll sideways inside their own focusable region, never the page. */
+export const codeRegion = (label: string, content: SafeHtml): SafeHtml =>
+  html`<div class="code-region" role="region" aria-label="${label}" tabindex="0">${content}</div>`;
 
 export type RepoTab = 'code' | 'issues' | 'pulls' | 'releases' | 'labels' | 'milestones' | 'commits' | 'none';
 
 /** The heading and tabs of every repository page; tabs only for the units the visitor reads. */
 export function repoHeader(config: Config, access: RepoAccess, units: ReadonlySet<WebUnit>, active: RepoTab): SafeHtml {
   const { repo, owner } = access;
-  const tab = (name: RepoTab, label: string, rest: string, count?: number) => html`<a class="${name === active ? 'active' : ''}" href="${repoLink(config, access, rest)}">${label}${count !== undefined ? html` <span class="count">${count}</span>` : ''}</a>`;
+  const tab = (name: RepoTab, label: string, rest: string, count?: number) => html`<a ${name === active ? raw('aria-current="page" class="active"') : ''} href="${repoLink(config, access, rest)}">${label}${count !== undefined ? html` <span class="count">${count}</span>` : ''}</a>`;
   const tabs: SafeHtml[] = [];
   if (units.has('repo.code')) tabs.push(tab('code', 'Code', ''), tab('commits', 'Commits', `commits/branch/${encodePath(repo.default_branch)}`));
   if (units.has('repo.issues')) tabs.push(tab('issues', 'Issues', 'issues', repo.num_issues - repo.num_closed_issues));
@@ -62,7 +163,7 @@ export function repoHeader(config: Config, access: RepoAccess, units: ReadonlySe
   return html`<div class="repo-head">
 <h1><a href="${webUrl(config, encodePath(owner.name))}">${owner.name}</a> / <a href="${repoLink(config, access)}">${repo.name}</a>${badges}</h1>
 ${repo.description ? html`<p class="description">${repo.description}</p>` : ''}
-<nav class="tabs">${tabs}</nav>
+<nav class="tabs" aria-label="Repository">${tabs}</nav>
 </div>`;
 }
 
@@ -73,50 +174,13 @@ export function pager(base: string, page: number, hasMore: boolean, query: Recor
     return `${base}?${q.toString()}`;
   };
   if (page <= 1 && !hasMore) return raw('');
-  return html`<nav class="pager">${page > 1 ? html`<a rel="prev" href="${link(page - 1)}">Previous</a>` : ''}${hasMore ? html` <a rel="next" href="${link(page + 1)}">Next</a>` : ''}</nav>`;
+  return html`<nav class="pager" aria-label="Pages">${page > 1 ? html`<a rel="prev" href="${link(page - 1)}">Previous</a>` : ''}${hasMore ? html` <a rel="next" href="${link(page + 1)}">Next</a>` : ''}</nav>`;
 }
 
-/** A date as people read it, with the exact time on hover. */
+/** A date as people read it (the script shows it in the reader's zone), the exact time on hover. */
 export const when = (unix: number | string | Date): SafeHtml => {
   const d = unix instanceof Date ? unix : new Date(typeof unix === 'number' ? unix * 1000 : unix);
   if (Number.isNaN(d.getTime())) return raw('');
   const iso = d.toISOString();
   return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 10)}</time>`;
 };
-
-export const STYLESHEET = `
-*{box-sizing:border-box}
-body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#fff}
-a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}
-header.site{display:flex;justify-content:space-between;align-items:center;padding:.6em 1.2em;background:#24292f}
-header.site a,header.site span{color:#fff}.brand{font-weight:600}
-main{max-width:1100px;margin:0 auto;padding:1em 1.2em}
-h1{font-size:1.5em;margin:.4em 0}h2{font-size:1.2em}
-.description{color:#59636e;margin:.2em 0 .8em}
-.badge{display:inline-block;font-size:.6em;vertical-align:middle;border:1px solid #d1d9e0;border-radius:1em;padding:0 .6em;color:#59636e}
-nav.tabs{display:flex;flex-wrap:wrap;gap:.2em;border-bottom:1px solid #d1d9e0;margin-bottom:1em}
-nav.tabs a{padding:.4em .8em;color:#1f2328;border-bottom:2px solid transparent}nav.tabs a.active{border-color:#fd8c73;font-weight:600}
-.count{background:#eff2f5;border-radius:1em;padding:0 .5em;font-size:.85em}
-table{border-collapse:collapse;width:100%}td,th{padding:.35em .6em;border-bottom:1px solid #eff2f5;text-align:left;vertical-align:top}
-ul.list{list-style:none;padding:0;margin:0;border:1px solid #d1d9e0;border-radius:6px}
-ul.list>li{padding:.6em .9em;border-bottom:1px solid #eff2f5}ul.list>li:last-child{border-bottom:0}
-.meta{color:#59636e;font-size:.9em}
-.label{display:inline-block;border-radius:1em;padding:0 .6em;font-size:.85em;border:1px solid #d1d9e0}
-.state-open{color:#1a7f37}.state-closed{color:#8250df}.state-merged{color:#8250df}
-pre,code{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-pre{background:#f6f8fa;padding:.8em;overflow:auto;border-radius:6px}
-table.code td{padding:0 .6em;border:0;white-space:pre;font:13px/1.45 ui-monospace,monospace}
-table.code td.num{color:#8c959f;text-align:right;user-select:none;width:1%}
-.diff .add{background:#dafbe1}.diff .del{background:#ffebe9}.diff .hunk{color:#59636e;background:#ddf4ff}
-.markdown img{max-width:100%}.markdown{border:1px solid #d1d9e0;border-radius:6px;padding:1em 1.5em;margin-top:1em}
-.comment{border:1px solid #d1d9e0;border-radius:6px;margin:1em 0}.comment>.meta{background:#f6f8fa;padding:.4em .9em;border-bottom:1px solid #d1d9e0}
-.comment>.body{padding:.4em .9em}
-nav.pager{margin:1em 0;display:flex;gap:1em}
-.avatar{width:20px;height:20px;border-radius:50%;vertical-align:middle}.avatar.big{width:120px;height:120px;border-radius:8px}
-.crumbs{margin:.5em 0}
-.profile{display:flex;gap:1.2em;align-items:flex-start}ul.facts{list-style:none;padding:0;margin:0}ul.facts li{display:inline;margin-right:1em}
-article.release{margin-bottom:2em}ul.assets{margin-top:.8em}
-.comment>.body.markdown{border:0;margin:0;padding:.4em .9em}ul.attachments{list-style:none;margin:.4em 0;padding:0 .9em}
-section.file{margin:1.5em 0}section.file h3{font-size:1em;margin:.4em 0}
-.merge-state{padding:.5em .9em;border-radius:6px;background:#f6f8fa}.merge-state.conflict{background:#fff8c5}
-`;

@@ -5,7 +5,7 @@ import { toApiRelease } from '../../convert/release';
 import { toApiTeam } from '../../convert/team';
 import { avatarUrl } from '../../convert/user';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
-import { profileOf, recentRepos, type OrgProfile, type RepoItem, type RepoList, type UserProfile } from '../../services/web/owner-pages';
+import { dashboardRepos, exploreRepos as exploreRepoList, profileOf, recentRepos, type OrgProfile, type RepoItem, type RepoList, type UserProfile } from '../../services/web/owner-pages';
 import { releasePage, releasesPage, type ReleaseItem } from '../../services/web/release-pages';
 import { orgTeam, orgTeams, type TeamPage, type TeamsPage } from '../../services/web/team-pages';
 import { ORG_TYPE } from '../../services/permissions';
@@ -46,14 +46,34 @@ function repoSection(req: Request, list: RepoList, base: string, page: number): 
   return html`<h2>Repositories <span class="count">${list.total}</span></h2>\n${repoItems(req.ctx.config, list.items)}\n${pager(base, page, more)}`;
 }
 
-/** GET /: the site's recently updated repositories, as the viewer may see them. */
+/** GET /: a signed-in user's dashboard (their repositories), else the site's recently updated ones. */
 export async function home(req: Request, res: Response): Promise<void> {
   const { config, doer } = req.ctx;
   const w = pageWindow(req, REPOS_PER_PAGE);
+  if (doer) {
+    const list = await dashboardRepos(req.ctx.db, doer, w);
+    const body = html`<h1>Dashboard</h1>\n<p>Signed in as <a href="${userLink(config, doer)}">${doer.name}</a>. <a href="${webUrl(config, 'repo/create')}">New repository</a></p>\n${repoSection(req, list, config.server.root_url, w.page)}`;
+    return sendPage(req, res, { title: 'Dashboard', body });
+  }
   const list = await recentRepos(req.ctx.db, doer, w);
-  const greeting = doer ? html`<p>Signed in as <a href="${userLink(config, doer)}">${doer.name}</a>.</p>` : '';
-  const body = html`<h1>${config.server.app_name}</h1>\n${greeting}\n${repoSection(req, list, config.server.root_url, w.page)}`;
+  const body = html`<h1>${config.server.app_name}</h1>\n${repoSection(req, list, config.server.root_url, w.page)}`;
   sendPage(req, res, { title: 'Home', body });
+}
+
+/** GET /explore/repos: the repositories the visitor may see, by name or description (`q`). */
+export async function exploreRepos(req: Request, res: Response): Promise<void> {
+  const { config, doer } = req.ctx;
+  const q = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 200) : '';
+  const w = pageWindow(req, REPOS_PER_PAGE);
+  const list = await exploreRepoList(req.ctx.db, doer, q, w);
+  const more = (w.page - 1) * REPOS_PER_PAGE + list.items.length < list.total;
+  const base = webUrl(config, 'explore/repos');
+  const body = html`<h1>Explore repositories</h1>
+<form method="get" action="${base}" role="search" aria-label="Explore repositories"><label for="explore-q">Search</label> <input id="explore-q" type="search" name="q" value="${q}"> <button type="submit">Search</button></form>
+<h2>${q ? html`Results for “${q}”` : 'Recently updated'} <span class="count">${list.total}</span></h2>
+${repoItems(config, list.items)}
+${pager(base, w.page, more, q ? { q } : {})}`;
+  sendPage(req, res, { title: 'Explore', body });
 }
 
 function profileHead(config: Config, u: User): SafeHtml {
@@ -164,7 +184,7 @@ export async function releases(req: Request, res: Response): Promise<void> {
   const list = items.length ? items.map((i) => releaseBlock(config, access, i, { heading: 'h2', readsCode })) : html`<p class="meta">No releases.</p>`;
   const more = w.offset + items.length < total;
   const body = html`${repoHeader(config, access, unitsOf(res), 'releases')}\n${list}\n${pager(repoLink(config, access, 'releases'), w.page, more)}`;
-  sendPage(req, res, { title: `Releases · ${access.owner.name}/${access.repo.name}`, body });
+  sendPage(req, res, { title: 'Releases', body });
 }
 
 /** GET /{owner}/{repo}/releases/tag/{tag}: one release (the tag may hold slashes). */
@@ -173,5 +193,5 @@ export async function release(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const item = await releasePage(req.ctx.db, config, access, req.ctx.doer, pathParam(req, 'tag'));
   const body = html`${repoHeader(config, access, unitsOf(res), 'releases')}\n${releaseBlock(config, access, item, { heading: 'h1', readsCode: unitsOf(res).has('repo.code') })}`;
-  sendPage(req, res, { title: `${item.release.title || item.release.tag_name} · ${access.owner.name}/${access.repo.name}`, body });
+  sendPage(req, res, { title: item.release.title || item.release.tag_name, body });
 }

@@ -16,6 +16,7 @@ import { canSeeOwner } from '../permissions';
 import { VISIBILITY, type VisibilityName } from '../visibility';
 import { recordAudit, userTarget, type AuditEntry } from '../audit/record';
 import { inTransactionWithMoves } from '../repo/dir-moves';
+import { revokeOtherSessions } from './sessions';
 
 export type CreateUserInput = {
   username: string;
@@ -94,8 +95,12 @@ export async function requireUser(db: DB, name: string): Promise<User> {
   return user;
 }
 
+/**
+ * Sets a new password and ends the user's browser sessions but `keepSession` (the one that
+ * changed it), in the same transaction: whoever knew the old password is signed out.
+ */
 export async function changePassword(
-  db: DB, config: Config, user: User, password: string, mustChange?: boolean,
+  db: DB, config: Config, user: User, password: string, mustChange?: boolean, keepSession = 0,
 ): Promise<void> {
   assertPasswordPolicy(config, password);
   const passwd = await hashPassword(password);
@@ -105,6 +110,7 @@ export async function changePassword(
       ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
     });
     await recordAudit(trx, { op: 'user.password.change', target: userTarget(user), owner: user });
+    await revokeOtherSessions(trx, user.id, keepSession);
   });
 }
 
@@ -115,13 +121,15 @@ export type PasswordChangeForm = { old_password?: unknown; password?: unknown; r
  * may send cached Basic credentials with a form another site posts), the new one typed twice;
  * clears must_change_password.
  */
-export async function changeOwnPassword(db: DB, config: Config, user: User, form: PasswordChangeForm): Promise<void> {
+export async function changeOwnPassword(db: DB, config: Config, user: User, form: PasswordChangeForm, keepSession = 0): Promise<void> {
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const [old, next, retype] = [str(form.old_password), str(form.password), str(form.retype)];
-  if (!(await verifyPassword(old, user.passwd, user.passwd_hash_algo))) throw new BadRequestError('The current password is not correct.');
-  if (next !== retype) throw new BadRequestError('The passwords do not match.');
-  if (next === old) throw new BadRequestError('The new password must differ from the current one.');
-  await changePassword(db, config, user, next, false);
+  if (!(await verifyPassword(old, user.passwd, user.passwd_hash_algo))) throw new InvalidError('The current password is not correct.', 'old_password');
+  if (next !== retype) throw new InvalidError('The passwords do not match.', 'retype');
+  if (next === old) throw new InvalidError('The new password must differ from the current one.', 'password');
+  const min = config.security.min_password_length;
+  if (next.length < min) throw new InvalidError(`The password must be at least ${min} characters.`, 'password');
+  await changePassword(db, config, user, next, false, keepSession);
 }
 
 /**
@@ -138,6 +146,8 @@ export async function updateUserWithEmail(db: DB, user: User, patch: UserUpdate,
     }
     await users.updateUser(trx, user.id, { ...patch, updated_unix: nowUnix() });
     for (const a of audits) await recordAudit(trx, a);
+    // A password set by an admin signs every browser of the user out.
+    if (patch.passwd) await revokeOtherSessions(trx, user.id);
     return (await users.getUserById(trx, user.id))!;
   });
 }

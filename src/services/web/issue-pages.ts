@@ -7,7 +7,7 @@ import { listIssueComments } from '../issue/comments';
 import { issueCtx, readableIssue } from '../issue/issue-access';
 import { listRepoIssues } from '../issue/issue-list';
 import { issueView, type CommentView, type IssueView } from '../issue/issue-views';
-import { renderMarkup } from '../markdown';
+import { renderMarkup, renderStoredMarkup, type StoredText } from '../markdown';
 import { listPullReviewsWithTeams } from '../pull/pull-review-requests';
 import { pullView, pullViews } from '../pull/pull-views';
 import type { RepoAccess } from '../repo/repos';
@@ -45,9 +45,17 @@ export function renderText(db: DB, config: Config, viewer: User | null, access: 
   return renderMarkup(db, config, viewer, { text, mode: 'comment', context, filePath: '', wiki: false });
 }
 
-async function renderAll<T>(db: DB, config: Config, viewer: User | null, access: RepoAccess, rows: T[], text: (t: T) => string): Promise<Rendered<T>[]> {
+/** Each row's text, rendered once per edit (cached by the row's id and update time). */
+async function renderAll<T>(
+  db: DB, config: Config, viewer: User | null, access: RepoAccess, rows: T[], text: (t: T) => string, stored: (t: T) => StoredText,
+): Promise<Rendered<T>[]> {
   const out: Rendered<T>[] = [];
-  for (const view of rows) out.push({ view, html: await renderText(db, config, viewer, access, text(view)) });
+  const context = `${access.owner.name}/${access.repo.name}`;
+  for (const view of rows) {
+    const body = text(view);
+    const html = body.trim() ? await renderStoredMarkup(db, config, viewer, stored(view), { text: body, mode: 'comment', context, filePath: '', wiki: false }) : '';
+    out.push({ view, html });
+  }
   return out;
 }
 
@@ -70,7 +78,7 @@ export async function issuePage(db: DB, config: Config, access: RepoAccess, doer
   const [view, { views }] = await Promise.all([issueView(db, issue, access), listIssueComments(db, access, doer, index, {})]);
   return {
     kind: 'issue', view, body: await renderText(db, config, doer, access, issue.content),
-    comments: await renderAll(db, config, doer, access, views, (c) => c.comment.content),
+    comments: await renderAll(db, config, doer, access, views, (c) => c.comment.content, (c) => ({ kind: 'comment', id: c.comment.id, updatedUnix: c.comment.updated_unix })),
   };
 }
 
@@ -88,10 +96,10 @@ export async function pullPage(db: DB, config: Config, access: RepoAccess, doer:
     listIssueComments(db, access, doer, index, {}),
     listPullReviewsWithTeams(db, config, access, doer, index, { offset: 0, limit: MAX_REVIEWS }),
   ]);
-  const rendered = await renderAll(db, config, doer, access, reviews.views, (r) => r.review.content);
+  const rendered = await renderAll(db, config, doer, access, reviews.views, (r) => r.review.content, (r) => ({ kind: 'review', id: r.review.id, updatedUnix: r.review.updated_unix }));
   return {
     kind: 'pull', pull, body: await renderText(db, config, doer, access, issue.content),
-    comments: await renderAll(db, config, doer, access, comments.views, (c) => c.comment.content),
+    comments: await renderAll(db, config, doer, access, comments.views, (c) => c.comment.content, (c) => ({ kind: 'comment', id: c.comment.id, updatedUnix: c.comment.updated_unix })),
     reviews: rendered.map((r) => ({ ...r, verdict: VERDICTS[r.view.review.type] ?? 'reviewed' })),
   };
 }

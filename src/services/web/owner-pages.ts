@@ -59,3 +59,13 @@ export async function profileOf(db: DB, name: string, viewer: User | null, page:
   const { users } = await listMembers(db, access, viewer, { offset: 0, limit: MEMBER_STRIP });
   return { kind: 'org', org: access.org, repos, members: users, seesTeams: access.isMember || viewer?.is_admin === 1 };
 }
+
+/** The dashboard's "your repositories": owned and collaborated on, most recently updated first. */
+export function dashboardRepos(db: DB, user: User, page: Page): Promise<RepoList> {
+  return visibleRepos(db, user, { ownerId: user.id, collaborate: true, sort: 'updated', order: 'desc', ...page });
+}
+
+/** `/explore/repos?q=`: repositories the viewer may see whose name (or description) holds the words. */
+export function exploreRepos(db: DB, viewer: User | null, keyword: string, page: Page): Promise<RepoList> {
+  return visibleRepos(db, viewer, { keyword: keyword || undefined, includeDescription: true, sort: keyword ? 'alpha' : 'updated', order: keyword ? 'asc' : 'desc', ...page });
+}
