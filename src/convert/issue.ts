@@ -15,7 +15,7 @@ export function ghostUser(): User {
     is_restricted: 0, prohibit_login: 0, allow_git_hook: 0, allow_import_local: 0, allow_create_organization: 0,
     hide_activity: 0, visibility: 0, max_repo_creation: -1, num_followers: 0, num_following: 0, num_stars: 0,
     num_repos: 0, created_unix: 0, updated_unix: 0, last_login_unix: 0, repo_admin_change_team_access: 0, avatar: '',
-    keyboard_shortcuts: 1,
+    keyboard_shortcuts: 1, password_printed: 0,
   };
 }
 

@@ -15,6 +15,8 @@ export interface UserTable {
   passwd: Generated<string>;
   passwd_hash_algo: Generated<string>;
   must_change_password: Generated<number>;
+  /** The password was made and printed by hearth (the first admin's): the web asks for a new one. */
+  password_printed: Generated<number>;
   login_source: Generated<number>;
   login_name: Generated<string>;
   type: Generated<number>;

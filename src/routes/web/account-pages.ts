@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors';
 import { html } from '../../lib/html';
+import { mustSetPasswordFirst } from '../../services/user/auth';
 import { revokeSession } from '../../services/user/sessions';
 import { changeOwnPassword, createUser } from '../../services/user/users';
 import { checkbox, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
@@ -56,7 +57,7 @@ export async function login(req: Request, res: Response): Promise<void> {
     const old = sessionOf(res);
     if (old) await revokeSession(req.ctx.db, user, old.id).catch(() => undefined);
     await startSession(req, res, user, body.remember === 'on');
-    const next = user.must_change_password ? rootPath(req, CHANGE_PASSWORD_PATH) : destination(req, body.redirect_to);
+    const next = mustSetPasswordFirst(user, true) ? rootPath(req, CHANGE_PASSWORD_PATH) : destination(req, body.redirect_to);
     res.redirect(303, next);
   } catch (err) {
     if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfter));
@@ -113,12 +114,13 @@ export async function signUp(req: Request, res: Response): Promise<void> {
 }
 
 function passwordPage(req: Request, res: Response, errors: FieldErrors, status = 200): void {
-  const must = req.ctx.signer?.must_change_password;
+  const signer = req.ctx.signer;
+  const must = signer && mustSetPasswordFirst(signer, req.ctx.auth === 'session');
   sendPage(req, res, {
     status,
     title: 'Change your password',
     body: html`<div class="box"><h1>Change your password</h1>
-${must ? html`<p>You must change your password before going on.</p>` : ''}${formAlert(errors[''])}
+${must ? html`<p>${signer.password_printed ? 'This password was printed when hearth made it: choose your own before going on.' : 'You must change your password before going on.'}</p>` : ''}${formAlert(errors[''])}
 <form class="stack" method="post" action="${rootPath(req, CHANGE_PASSWORD_PATH)}">${csrfInput(req, res)}
 ${field({ name: 'old_password', label: 'Current password', type: 'password', autocomplete: 'current-password', required: true }, errors)}
 ${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true }, errors)}

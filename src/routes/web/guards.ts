@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { mustSetPasswordFirst } from '../../services/user/auth';
 import { encodePath } from '../../lib/html';
 import { NotFoundError } from '../../lib/errors';
 import { hasScope } from '../../lib/scopes';
@@ -43,9 +44,9 @@ export const siteView: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** A user flagged must-change-password sees only the page that changes it, until they do. */
+/** A user who must set a password sees only the page that changes it, until they do. */
 export const passwordChanged: RequestHandler = (req, res, next) => {
-  if (req.ctx.signer?.must_change_password) return res.redirect(303, rootPath(req, CHANGE_PASSWORD_PATH));
+  if (req.ctx.signer && mustSetPasswordFirst(req.ctx.signer, req.ctx.auth === 'session')) return res.redirect(303, rootPath(req, CHANGE_PASSWORD_PATH));
   next();
 };
 

@@ -63,6 +63,13 @@ export function assertMaySignIn(user: User): void {
   }
 }
 
+/**
+ * Whether the web pages send the user to change the password first: flagged by an admin, or, in
+ * a browser, a password hearth printed (scripts keep using that one: see ensureInitialAdmin).
+ */
+export const mustSetPasswordFirst = (user: Pick<User, 'must_change_password' | 'password_printed'>, inBrowser: boolean): boolean =>
+  !!user.must_change_password || (inBrowser && !!user.password_printed);
+
 /** Where a user flagged must_change_password sets a new one (the web page of web.ts). */
 const changePasswordUrl = (rootUrl: string) => `${rootUrl.replace(/\/+$/, '')}/user/change_password`;
 

@@ -106,7 +106,7 @@ export async function changePassword(
   const passwd = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
     await users.updateUser(trx, user.id, {
-      passwd, passwd_hash_algo: PASSWORD_ALGO, updated_unix: nowUnix(),
+      passwd, passwd_hash_algo: PASSWORD_ALGO, updated_unix: nowUnix(), password_printed: 0,
       ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
     });
     await recordAudit(trx, { op: 'user.password.change', target: userTarget(user), owner: user });
