@@ -20,6 +20,8 @@ export type RunningServer = {
   hearth: Hearth;
   server: http.Server;
   url: string;
+  /** The built-in SSH server's port, when it runs. */
+  sshPort: number | null;
   initialAdmin: InitialAdmin | null;
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   close: () => Promise<void>;
@@ -64,16 +66,36 @@ export async function startServer(config: Config, opts: { host?: string; port?: 
   server.keepAliveTimeout = 5_000;
   const host = opts.host ?? config.server.http_addr;
   let initialAdmin: InitialAdmin | null;
+  let ssh: RunningSsh | null = null;
+  let sshStart: Promise<RunningSsh | null> = Promise.resolve(null);
   try {
     await listen(server, opts.port ?? config.server.http_port, host);
+    // SSH after HTTP listens: ssh2 loads (and host keys are made) while HTTP already answers.
+    sshStart = startSsh(hearth, host);
+    sshStart.catch(() => { /* awaited below */ });
     initialAdmin = await ensureInitialAdmin(hearth.db, config);
+    ssh = await sshStart;
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
+    await sshStart.then((started) => started?.close(), () => undefined);
     await closeHearth(hearth);
     lock.release();
     throw err;
   }
-  return serve({ hearth, server, host, background, lock, initialAdmin });
+  return serve({ hearth, server, host, background, lock, initialAdmin, ssh });
+}
+
+type RunningSsh = { port: number; close: () => Promise<void> };
+
+/** The built-in SSH server when [server] start_ssh_server is on; its code is not even loaded otherwise. */
+async function startSsh(hearth: Hearth, httpHost: string): Promise<RunningSsh | null> {
+  const s = hearth.config.server;
+  if (!s.start_ssh_server) return null;
+  const { startSshServer } = await import('./ssh/server');
+  const running = await startSshServer(hearth, s.ssh_listen_host || httpHost, s.ssh_listen_port);
+  // Clone URLs show the port clients reach: the configured one, else the one listened on.
+  if (!s.ssh_port) s.ssh_port = running.port;
+  return running;
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -85,11 +107,11 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 
 type Listening = {
   hearth: Hearth; server: http.Server; host: string; background: ReturnType<typeof setUpBackground>;
-  lock: PidLock; initialAdmin: InitialAdmin | null;
+  lock: PidLock; initialAdmin: InitialAdmin | null; ssh: RunningSsh | null;
 };
 
 /** Starts the background work on a listening server and returns how to stop it all. */
-async function serve({ hearth, server, host, background, lock, initialAdmin }: Listening): Promise<RunningServer> {
+async function serve({ hearth, server, host, background, lock, initialAdmin, ssh }: Listening): Promise<RunningServer> {
   const { config } = hearth;
   const address = server.address() as AddressInfo;
   if (config.rootUrlDerived) config.server.root_url = deriveRootUrl(host, address.port);
@@ -102,10 +124,10 @@ async function serve({ hearth, server, host, background, lock, initialAdmin }: L
   const close = () => (closing ??= (async () => {
     // the embedded runner cancels its jobs and reports them while the server still answers
     await runner?.stop();
-    await new Promise<void>((resolve) => {
+    await Promise.all([ssh?.close(), new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
-    });
+    })]);
     // Every timer cleared, runs in progress cancelled and waited for: they use the database.
     await cron.stop();
     // Pull request updates queued by the last pushes finish before the database closes, then
@@ -115,5 +137,5 @@ async function serve({ hearth, server, host, background, lock, initialAdmin }: L
     await closeHearth(hearth);
     lock.release();
   })());
-  return { hearth, server, url: `http://${shownHost}:${address.port}/`, initialAdmin, close };
+  return { hearth, server, url: `http://${shownHost}:${address.port}/`, sshPort: ssh?.port ?? null, initialAdmin, close };
 }

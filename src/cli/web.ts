@@ -22,7 +22,9 @@ export async function runWeb(opts: WebOptions, cmd: Command): Promise<void> {
     // Printed once, on the console, not through the log: it is never stored in plain text.
     process.stderr.write(`\nCreated the first site administrator.\n  user name: ${username}\n  password:  ${password}\nKeep it now: it will not be shown again.\n\n`);
   }
-  log.info({ url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir }, 'hearth listening');
+  log.info({
+    url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir, ...(running.sshPort !== null ? { ssh_port: running.sshPort } : {}),
+  }, 'hearth listening');
   startupDone();
   stopOnSignals(running, early.take());
 }
@@ -96,7 +98,12 @@ const LISTEN_REASONS: Record<string, string> = {
 function startupFailure(err: unknown, config: Config): unknown {
   if (err instanceof PidLockHeldError) return new CliError(`cannot start: data directory ${err.message}`);
   if (err instanceof GitUnusableError) return new CliError(`cannot start: ${err.message}`);
-  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number; sshListen?: boolean };
+  if (e?.syscall === 'listen' && e.code && LISTEN_REASONS[e.code] && e.sshListen) {
+    const where = `${e.address?.includes(':') ? `[${e.address}]` : e.address}:${e.port}`;
+    return new CliError(`cannot listen for SSH on ${where}: ${LISTEN_REASONS[e.code]}; change [server] ssh_listen_port `
+      + 'or ssh_listen_host (HEARTH__SERVER__SSH_LISTEN_PORT), or set start_ssh_server = false');
+  }
   if (e?.syscall === 'listen' && e.code && LISTEN_REASONS[e.code]) {
     const host = e.address ?? config.server.http_addr;
     const where = `${host.includes(':') ? `[${host}]` : host}:${e.port ?? config.server.http_port}`;

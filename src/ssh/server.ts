@@ -1,0 +1,95 @@
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
+import type { Connection } from 'ssh2';
+import type { Hearth } from '../hearth';
+import { ssh2 } from '../lib/lazy-require';
+import { parseDuration } from '../services/cron/duration';
+import { countSshConnection } from '../services/metrics/registry';
+import { authenticate, type AuthState } from './auth';
+import { loadHostKeys } from './host-keys';
+import { createSshListener, type Accepted } from './listener';
+import { idleTimer, serveSession } from './session';
+
+// The built-in SSH server (`[server] start_ssh_server`): hearth's own TCP listener hands each
+// socket to ssh2 (pure JavaScript, loaded here, after HTTP listens), which keys the connection
+// with the host keys; src/ssh/auth.ts signs it in, src/ssh/session.ts runs its commands.
+
+export type RunningSsh = { port: number; close: () => Promise<void> };
+
+/**
+ * Ciphers offered, AES-GCM first and alone among the fast ones: an OpenSSH client picks by its own
+ * order (chacha20-poly1305 first), and chacha20 in JavaScript costs more CPU per byte than
+ * Node's AES-GCM. aes-ctr stays for clients without GCM.
+ */
+const CIPHERS = ['aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'aes128-ctr', 'aes256-ctr'];
+
+export async function startSshServer(h: Hearth, host: string, port: number): Promise<RunningSsh> {
+  const s = h.config.server;
+  const { Server } = ssh2();
+  const ssh = new Server({
+    hostKeys: loadHostKeys(s.data_dir),
+    ident: `${s.app_name.replace(/[^\x21-\x7e]/g, '')}`,
+    keepaliveInterval: parseDuration(s.ssh_keepalive_interval) || undefined,
+    keepaliveCountMax: s.ssh_keepalive_count_max,
+    algorithms: { cipher: CIPHERS as never },
+  });
+  const states = new WeakMap<Socket, Accepted>();
+  // Signed-in connections, for a shutdown that lets running commands finish.
+  const clients = new Map<Connection, () => void>();
+  ssh.on('connection', (client) => {
+    const accepted = states.get((client as unknown as { _sock: Socket })._sock);
+    if (!accepted) return client.end();
+    client.on('close', () => clients.delete(client));
+    serveClient(h, client, accepted, (closeIfIdle) => clients.set(client, closeIfIdle));
+  });
+  // Accepted but not signed in: dropped at shutdown rather than waited for.
+  const pending = new Set<Socket>();
+  const listener = createSshListener({
+    maxSessions: s.ssh_max_sessions, maxPerAddress: s.ssh_max_sessions_per_address, loginTimeoutMs: parseDuration(s.ssh_login_timeout),
+  }, h.log, (accepted) => {
+    countSshConnection();
+    pending.add(accepted.socket);
+    accepted.socket.once('close', () => pending.delete(accepted.socket));
+    states.set(accepted.socket, { ...accepted, signedIn: () => { pending.delete(accepted.socket); accepted.signedIn(); } });
+    ssh.injectSocket(accepted.socket);
+  });
+  await listen(listener, host, port).catch((err: unknown) => {
+    // Named for the start-up message: the keys to change are the SSH ones.
+    throw Object.assign(err as Error, { sshListen: true });
+  });
+  return {
+    port: (listener.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => {
+      listener.close(() => resolve());
+      for (const socket of pending) socket.destroy();
+      // Connections running nothing go now; running commands (a push) finish first.
+      for (const closeIfIdle of clients.values()) closeIfIdle();
+    }),
+  };
+}
+
+function listen(server: NetServer, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => { server.off('error', reject); resolve(); });
+  });
+}
+
+function serveClient(h: Hearth, client: Connection, accepted: Accepted, onReady: (closeIfIdle: () => void) => void): void {
+  const state: AuthState = { address: accepted.address, failures: 0, identity: null };
+  client.on('error', () => { /* the peer went away or broke the protocol: close follows */ });
+  client.on('authentication', (ctx) => {
+    authenticate(h, state, ctx).then((more) => { if (!more) client.end(); }, (err: unknown) => {
+      h.log.error({ err, ip: state.address }, 'ssh authentication failed');
+      ctx.reject();
+    });
+  });
+  client.on('ready', () => {
+    const who = state.identity;
+    if (!who) return client.end();
+    accepted.signedIn();
+    const idle = idleTimer(client, parseDuration(h.config.server.ssh_idle_timeout));
+    onReady(idle.closeIfIdle);
+    client.on('close', () => idle.stop());
+    client.on('session', (accept) => serveSession(h, who, accept(), idle));
+  });
+}
