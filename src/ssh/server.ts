@@ -22,6 +22,8 @@ export type RunningSsh = { port: number; close: () => Promise<void> };
  */
 const CIPHERS = ['aes128-gcm@openssh.com', 'aes256-gcm@openssh.com', 'aes128-ctr', 'aes256-ctr'];
 
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export async function startSshServer(h: Hearth, host: string, port: number): Promise<RunningSsh> {
   const s = h.config.server;
   const { Server } = ssh2();
@@ -43,12 +45,15 @@ export async function startSshServer(h: Hearth, host: string, port: number): Pro
   });
   // Accepted but not signed in: dropped at shutdown rather than waited for.
   const pending = new Set<Socket>();
+  const sockets = new Set<Socket>();
+  const destroyAll = () => { for (const socket of sockets) socket.destroy(); };
   const listener = createSshListener({
     maxSessions: s.ssh_max_sessions, maxPerAddress: s.ssh_max_sessions_per_address, loginTimeoutMs: parseDuration(s.ssh_login_timeout),
   }, h.log, (accepted) => {
     countSshConnection();
     pending.add(accepted.socket);
-    accepted.socket.once('close', () => pending.delete(accepted.socket));
+    sockets.add(accepted.socket);
+    accepted.socket.once('close', () => { pending.delete(accepted.socket); sockets.delete(accepted.socket); });
     states.set(accepted.socket, { ...accepted, signedIn: () => { pending.delete(accepted.socket); accepted.signedIn(); } });
     ssh.injectSocket(accepted.socket);
   });
@@ -59,10 +64,13 @@ export async function startSshServer(h: Hearth, host: string, port: number): Pro
   return {
     port: (listener.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => {
-      listener.close(() => resolve());
+      listener.close(() => { clearTimeout(grace); resolve(); });
       for (const socket of pending) socket.destroy();
-      // Connections running nothing go now; running commands (a push) finish first.
+      // Connections running nothing go now; running commands (a push) get SHUTDOWN_GRACE_MS to
+      // finish, then are cut: a stalled client must not hold the shutdown forever.
       for (const closeIfIdle of clients.values()) closeIfIdle();
+      const grace = setTimeout(() => { for (const c of clients.keys()) c.end(); setTimeout(() => destroyAll(), 1000).unref(); }, SHUTDOWN_GRACE_MS);
+      grace.unref();
     }),
   };
 }

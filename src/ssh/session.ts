@@ -71,8 +71,10 @@ export function serveSession(h: Hearth, who: KeyIdentity, session: Session, idle
       accept?.();
     } else reject?.();
   });
-  // As Gitea: no terminal (ssh prints "PTY allocation request failed"), the greeting follows.
-  session.on('pty', (_accept, reject) => reject?.());
+  // A terminal is granted and never used: `ssh git@host` (which asks for one) gets the greeting
+  // without a warning; nothing runs in it.
+  session.on('pty', (accept) => accept?.());
+  session.on('window-change', (accept) => accept?.());
   session.on('shell', (accept) => start(accept(), undefined));
   session.on('exec', (accept, _reject, info) => start(accept(), info.command));
   session.on('subsystem', (_accept, reject) => reject());

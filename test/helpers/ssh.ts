@@ -46,7 +46,9 @@ export function runCmd(cmd: string, args: string[], opts: { cwd?: string; env?: 
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });
-    if (opts.input !== undefined) child.stdin!.end(opts.input);
+    // stdin closed (or given): ssh and git read to its end.
+    child.stdin!.on('error', () => { /* it exited without reading */ });
+    child.stdin!.end(opts.input ?? '');
   });
 }
 

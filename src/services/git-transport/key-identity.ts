@@ -1,5 +1,6 @@
 import type { DB } from '../../db/connect';
 import type { PublicKey } from '../../db/schema';
+import { parseSshPublicKey } from '../../lib/ssh-key';
 import { getKeyByFingerprint, getPublicKey } from '../../models/public-key';
 import { getUserById } from '../../models/user';
 import type { KeyIdentity } from './target';
@@ -21,3 +22,17 @@ export const identityByFingerprint = async (db: DB, fingerprint: string) => iden
 
 /** The identity of a key by its id (`hearth serv key-N`, from the authorized_keys line). */
 export const identityByKeyId = async (db: DB, id: number) => identityOf(db, await getPublicKey(db, id));
+
+/** The identity of a key given as `TYPE BASE64` (sshd's %t %k), if hearth knows it. */
+export async function identityByKeyContent(db: DB, content: string): Promise<KeyIdentity | null> {
+  let fingerprint: string;
+  try {
+    fingerprint = parseSshPublicKey(content, ANY_SIZE).fingerprint;
+  } catch {
+    return null;
+  }
+  return identityByFingerprint(db, fingerprint);
+}
+
+// Sizes were checked when the key was added; here the key is only named.
+const ANY_SIZE: Record<string, number> = { ed25519: 0, 'ed25519-sk': 0, ecdsa: 0, 'ecdsa-sk': 0, rsa: 0, dsa: 0 };
