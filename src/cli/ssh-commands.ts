@@ -70,6 +70,8 @@ export async function runServ(args: string[], configFile: string | null): Promis
         resolve(code);
       });
     });
+    // Headers now: git waits for the server's first words before it sends any.
+    req.flushHeaders();
     process.stdin.pipe(req);
   });
 }
