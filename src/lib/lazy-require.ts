@@ -28,5 +28,3 @@ export const yauzl = (): typeof import('yauzl') => require('yauzl');
 export const nodeCron = (): typeof import('node-cron') => require('node-cron');
 /** markdown-it's constructor (its CommonJS build exports the function), for rendered markdown. */
 export const markdownIt = (): (opts: object) => MarkdownIt => require('markdown-it');
-/** ssh2, for the built-in SSH server (started after HTTP listens, only when it is on). */
-export const ssh2 = (): typeof import('ssh2') => require('ssh2');

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import type { AuthContext } from 'ssh2';
+import { utils, type AuthContext } from 'ssh2';
 import type { Hearth } from '../hearth';
-import { ssh2 } from '../lib/lazy-require';
 import { identityByFingerprint } from '../services/git-transport/key-identity';
 import type { KeyIdentity } from '../services/git-transport/target';
 import { countSshAuthFailure } from '../services/metrics/registry';
@@ -51,7 +50,7 @@ export async function authenticate(h: Hearth, state: AuthState, ctx: AuthContext
     ctx.accept();
     return true;
   }
-  const key = ssh2().utils.parseKey(data);
+  const key = utils.parseKey(data);
   if (key instanceof Error || Array.isArray(key) || !key.verify(ctx.blob, ctx.signature, ctx.hashAlgo)) {
     return fail('bad signature', fingerprint);
   }

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ssh2 } from '../lib/lazy-require';
+import { utils } from 'ssh2';
 
 // The server's host keys, ed25519 and RSA, generated into <data_dir>/ssh on the first start and
 // kept: clients pin them, and a second node over the same data directory serves the same ones.
 
 const KEYS = [
-  { file: 'hearth.ed25519', make: () => ssh2().utils.generateKeyPairSync('ed25519') },
-  { file: 'hearth.rsa', make: () => ssh2().utils.generateKeyPairSync('rsa', { bits: 3072 }) },
+  { file: 'hearth.ed25519', make: () => utils.generateKeyPairSync('ed25519') },
+  { file: 'hearth.rsa', make: () => utils.generateKeyPairSync('rsa', { bits: 3072 }) },
 ] as const;
 
 /** The private keys (OpenSSH format), each read or, when missing, generated and written. */

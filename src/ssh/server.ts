@@ -1,7 +1,6 @@
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
-import type { Connection } from 'ssh2';
+import { Server, type Connection } from 'ssh2';
 import type { Hearth } from '../hearth';
-import { ssh2 } from '../lib/lazy-require';
 import { parseDuration } from '../services/cron/duration';
 import { countSshConnection } from '../services/metrics/registry';
 import { authenticate, type AuthState } from './auth';
@@ -10,7 +9,8 @@ import { createSshListener, type Accepted } from './listener';
 import { idleTimer, serveSession } from './session';
 
 // The built-in SSH server (`[server] start_ssh_server`): hearth's own TCP listener hands each
-// socket to ssh2 (pure JavaScript, loaded here, after HTTP listens), which keys the connection
+// socket to ssh2 (pure JavaScript; this module and ssh2 load with src/server.ts's import(), after
+// HTTP listens, and never when the server is off), which keys the connection
 // with the host keys; src/ssh/auth.ts signs it in, src/ssh/session.ts runs its commands.
 
 export type RunningSsh = { port: number; close: () => Promise<void> };
@@ -26,7 +26,6 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 export async function startSshServer(h: Hearth, host: string, port: number): Promise<RunningSsh> {
   const s = h.config.server;
-  const { Server } = ssh2();
   const ssh = new Server({
     hostKeys: loadHostKeys(s.data_dir),
     ident: `${s.app_name.replace(/[^\x21-\x7e]/g, '')}`,
