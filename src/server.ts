@@ -4,6 +4,7 @@ import path from 'node:path';
 import { deriveRootUrl } from './config/load';
 import type { Config } from './config/schema';
 import { locateGit } from './git/locate';
+import { sshListenPort } from './lib/clone-url';
 import { closeHearth, openHearth, type Hearth } from './hearth';
 import { acquirePidLock, makeDirectory, type PidLock } from './lib/pid-lock';
 import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
@@ -92,7 +93,7 @@ async function startSsh(hearth: Hearth, httpHost: string): Promise<RunningSsh | 
   const s = hearth.config.server;
   if (!s.start_ssh_server) return null;
   const { startSshServer } = await import('./ssh/server');
-  const running = await startSshServer(hearth, s.ssh_listen_host || httpHost, s.ssh_listen_port);
+  const running = await startSshServer(hearth, s.ssh_listen_host || httpHost, sshListenPort(hearth.config));
   // Clone URLs show the port clients reach: the configured one, else the one listened on.
   if (!s.ssh_port) s.ssh_port = running.port;
   return running;

@@ -49,7 +49,9 @@ export const configSchema = z.strictObject({
     // 0: root_url's host and the listen port).
     start_ssh_server: boolDefault(true),
     ssh_listen_host: z.string().default(''),
-    ssh_listen_port: port.default(() => (process.getuid?.() === 0 ? 22 : 2222)),
+    // Unset: 2222, or 22 as root (sshListenPort in src/lib/clone-url.ts). A number or its digits
+    // (HEARTH__SERVER__SSH_LISTEN_PORT has no default to be typed after).
+    ssh_listen_port: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), port).optional(),
     ssh_domain: z.string().default(''),
     ssh_port: port.default(0),
     ssh_user: z.string().min(1).regex(/^[\w.-]+$/, 'expected a user name').default('git'),

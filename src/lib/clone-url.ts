@@ -3,11 +3,14 @@ import { hostOf } from './url-host';
 
 // Clone URLs as Gitea composes them, for the API (ssh_url) and the web pages' clone box.
 
+/** The built-in server's port: [server] ssh_listen_port, else 2222, or 22 when run as root. */
+export const sshListenPort = ({ server: s }: Config): number => s.ssh_listen_port ?? (process.getuid?.() === 0 ? 22 : 2222);
+
 /**
  * The port clients reach SSH on: [server] ssh_port, else the built-in server's (the one it
  * listens on once started), else 22 (the system sshd, running `hearth serv`).
  */
-export const sshPortOf = ({ server: s }: Config): number => s.ssh_port || (s.start_ssh_server && s.ssh_listen_port) || 22;
+export const sshPortOf = (config: Config): number => config.server.ssh_port || (config.server.start_ssh_server && sshListenPort(config)) || 22;
 
 /**
  * `git@host:owner/repo.git` on port 22, `ssh://git@host:PORT/owner/repo.git` on any other; the
