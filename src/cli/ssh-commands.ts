@@ -100,11 +100,19 @@ export async function runKeys(argv: string[], configFile: string | null): Promis
   const config = loadConfig(configFile);
   const { base, token } = endpoint(config);
   const content = `${values.type} ${values.content}`;
-  const res = await fetch(`${base}/authorized-key?content=${encodeURIComponent(content)}`, { headers: { Authorization: `Bearer ${token}` } })
-    .catch((err: Error) => err);
+  // node:http, not fetch: fetch loads undici on first use, tens of milliseconds of every connection.
+  const res = await new Promise<{ status: number; body: string } | Error>((resolve) => {
+    request(`${base}/authorized-key?content=${encodeURIComponent(content)}`, { headers: { Authorization: `Bearer ${token}` } })
+      .on('response', (r) => {
+        let body = '';
+        r.setEncoding('utf8').on('data', (c: string) => { body += c; }).on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+      })
+      .on('error', resolve)
+      .end();
+  });
   if (res instanceof Error) return fail(`cannot reach the hearth server at ${base}: ${res.message}`);
   if (res.status !== 200) return 1;
-  const { key_id: keyId } = (await res.json()) as { key_id: number };
+  const { key_id: keyId } = JSON.parse(res.body) as { key_id: number };
   const command = forcedCommand(config, keyId).replace(/[\\"]/g, (c) => `\\${c}`);
   process.stdout.write(`# hearth public key\ncommand="${command}",no-port-forwarding,no-X11-forwarding,no-agent-forwarding,no-pty,no-user-rc,restrict ${content}\n`);
   return 0;

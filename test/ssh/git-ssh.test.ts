@@ -1,10 +1,11 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, tempDir } from '../helpers/git';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { createUser, json, ok, startSshTestServer, type TestServer } from '../helpers/server';
-import { addDeployKey, addUserKey, makeKey, runCmd, ssh, sshGit, sshUrl, type SshKey } from '../helpers/ssh';
+import { addDeployKey, addUserKey, gitSshCommand, makeKey, runCmd, ssh, sshGit, sshUrl, type SshKey } from '../helpers/ssh';
 import { eventually } from '../helpers/wait';
 
 // Git over the built-in SSH server with the real OpenSSH client and git.
@@ -189,6 +190,31 @@ describe('git over SSH with a user key', () => {
     const up = await ssh(port, bobKey, ['git-lfs-authenticate', 'alice/big.git', 'upload']);
     expect(up.code).toBe(1);
     expect(up.stderr).toContain('Hearth: User permission denied');
+  });
+});
+
+describe('LFS over SSH', () => {
+  it('git lfs pushes and fetches objects through git-lfs-authenticate', async () => {
+    await repoOf(alice, 'media');
+    const wt = await cloneAndCommit(aliceKey, 'alice', 'media');
+    const lfsEnv = { GIT_SSH_COMMAND: gitSshCommand(port, aliceKey), GIT_SSH_VARIANT: 'ssh' };
+    expect((await runCmd('git', ['lfs', 'install', '--local'], { cwd: wt })).code).toBe(0);
+    expect((await runCmd('git', ['lfs', 'track', '*.bin'], { cwd: wt })).code).toBe(0);
+    const content = Buffer.alloc(4096, 7);
+    fs.writeFileSync(path.join(wt, 'asset.bin'), content);
+    await runCmd('git', ['add', '.gitattributes', 'asset.bin'], { cwd: wt });
+    await runCmd('git', ['commit', '-q', '-m', 'asset'], { cwd: wt });
+    const push = await runCmd('git', ['push', '-q', 'origin', 'main'], { cwd: wt, env: lfsEnv });
+    expect(push.code, push.stderr).toBe(0);
+    const oid = crypto.createHash('sha256').update(content).digest('hex');
+    const stored = await s.request(`alice/media.git/info/lfs/objects/${oid}`, { auth: auth(alice) });
+    expect(stored.status).toBe(200);
+    expect(Buffer.from(await stored.arrayBuffer()).equals(content)).toBe(true);
+    const dir = tempDir();
+    const lfsFilter = ['-c', 'filter.lfs.process=git-lfs filter-process', '-c', 'filter.lfs.required=true'];
+    const again = await runCmd('git', [...lfsFilter, 'clone', '-q', sshUrl(port, 'alice', 'media'), 'again'], { cwd: dir, env: lfsEnv });
+    expect(again.code, again.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'again', 'asset.bin')).equals(content)).toBe(true);
   });
 });
 
