@@ -71,11 +71,11 @@ export async function startServer(config: Config, opts: { host?: string; port?: 
   let sshStart: Promise<RunningSsh | null> = Promise.resolve(null);
   try {
     await listen(server, opts.port ?? config.server.http_port, host);
-    // SSH after HTTP listens: ssh2 loads (and host keys are made) while HTTP already answers.
+    // SSH after HTTP listens: ssh2 loads (and host keys are made) while HTTP already answers;
+    // before the first admin, so that a start failing there leaves no unseen password either.
     sshStart = startSsh(hearth, host);
-    sshStart.catch(() => { /* awaited below */ });
-    initialAdmin = await ensureInitialAdmin(hearth.db, config);
     ssh = await sshStart;
+    initialAdmin = await ensureInitialAdmin(hearth.db, config);
   } catch (err) {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
     await sshStart.then((started) => started?.close(), () => undefined);

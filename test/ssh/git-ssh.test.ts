@@ -98,6 +98,17 @@ describe('git over SSH with a user key', () => {
     expect(tty.stdout + tty.stderr).toContain('Hi there, bob!');
   });
 
+  it('signs in with a key an admin added for a user', async () => {
+    const carol = await createUser(s, 'carol');
+    const key = makeKey('ed25519', 'carol');
+    await ok(await s.request(`api/v1/admin/users/${carol.username}/keys`, {
+      method: 'POST', auth: { basic: [s.admin.username, s.admin.password] }, json: { title: 'given by admin', key: key.pub },
+    }), 201);
+    const r = await ssh(port, key);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Hi there, carol! You\'ve successfully authenticated with the key named given by admin');
+  });
+
   it('answers a missing repository and a private one of someone else alike', async () => {
     await repoOf(bob, 'secret', { private: true });
     const dir = tempDir();
