@@ -6,7 +6,7 @@ import { countSshConnection } from '../services/metrics/registry';
 import { authenticate, type AuthState } from './auth';
 import { loadHostKeys } from './host-keys';
 import { createSshListener, type Accepted } from './listener';
-import { idleTimer, serveSession } from './session';
+import { idleTimer, MAX_SESSIONS_PER_CONNECTION, serveSession } from './session';
 
 // The built-in SSH server (`[server] start_ssh_server`): hearth's own TCP listener hands each
 // socket to ssh2 (pure JavaScript; this module and ssh2 load with src/server.ts's import(), after
@@ -97,6 +97,14 @@ function serveClient(h: Hearth, client: Connection, accepted: Accepted, onReady:
     const idle = idleTimer(client, parseDuration(h.config.server.ssh_idle_timeout));
     onReady(idle.closeIfIdle);
     client.on('close', () => idle.stop());
-    client.on('session', (accept) => serveSession(h, who, accept(), idle));
+    let open = 0;
+    client.on('session', (accept, reject) => {
+      if (open >= MAX_SESSIONS_PER_CONNECTION) return reject();
+      const session = accept();
+      if (!session) return;
+      open++;
+      session.once('close', () => { open--; });
+      serveSession(h, who, session, idle);
+    });
   });
 }

@@ -44,6 +44,7 @@ async function run(h: Hearth, who: KeyIdentity, channel: ServerChannel, command:
   const gone = new AbortController();
   channel.on('close', () => gone.abort());
   channel.on('error', () => gone.abort());
+  channel.stderr.on('error', () => gone.abort());
   countSshSession(kindOf(command));
   const code = await runKeyCommand(h, who, command, { gitProtocol: protocol }, {
     stdin: channel, stdout: channel, stderr: channel.stderr, signal: gone.signal, onBytes: countSshBytes,
@@ -56,10 +57,15 @@ async function run(h: Hearth, who: KeyIdentity, channel: ServerChannel, command:
   channel.end();
 }
 
+/** Sessions one connection may have open at once (OpenSSH's MaxSessions default). */
+export const MAX_SESSIONS_PER_CONNECTION = 10;
+
 export function serveSession(h: Hearth, who: KeyIdentity, session: Session, idle: Idle): void {
   let protocol: string | undefined;
   let started = false;
-  const start = (channel: ServerChannel, command: string | undefined) => {
+  const start = (channel: ServerChannel | undefined, command: string | undefined) => {
+    // ssh2 hands no channel when the client went away meanwhile.
+    if (!channel) return;
     if (started) return channel.close();
     started = true;
     idle.busy();

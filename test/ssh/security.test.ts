@@ -139,6 +139,29 @@ describe('limits', () => {
     }, 5000, 'connections released');
   });
 
+  it('runs at most 10 sessions at once on one connection (a multiplexing client)', async () => {
+    const dir = tempDir('hearth-mux-');
+    const control = path.join(dir, 'ctl');
+    const base = [...sshArgs(port, aliceKey), '-o', `ControlPath=${control}`];
+    const master = spawn('ssh', [...base, '-M', '-N', 'git@127.0.0.1'], { stdio: 'ignore' });
+    children.push(master);
+    await eventually(async () => fs.existsSync(control), 10_000, 'control socket');
+    // Eleven upload-packs that wait on their open stdin, over the one connection.
+    const waiting = Array.from({ length: 11 }, () => {
+      const c = spawn('ssh', [...base, 'git@127.0.0.1', "git-upload-pack 'alice/code.git'"], { stdio: ['pipe', 'pipe', 'pipe'] });
+      children.push(c);
+      let out = '';
+      c.stdout.on('data', (b) => { out += b; });
+      c.stderr.on('data', (b) => { out += b; });
+      return { c, out: () => out, exited: new Promise<number | null>((r) => c.on('exit', r)) };
+    });
+    await eventually(async () => waiting.filter((w) => /refs\/heads\/main/.test(w.out())).length === 10
+      && waiting.some((w) => /open refused/.test(w.out())), 20_000, 'ten served, one refused');
+    expect(waiting.filter((w) => /open refused/.test(w.out()))).toHaveLength(1);
+    for (const w of waiting) w.c.kill('SIGTERM');
+    master.kill('SIGTERM');
+  }, 60_000);
+
   it('closes a signed-in connection that runs nothing after ssh_idle_timeout', async () => {
     const started = Date.now();
     const r = await ssh(port, aliceKey, [], ['-N', '-v']);
