@@ -27,7 +27,7 @@ const SHUTDOWN_GRACE_MS = 10_000;
 export async function startSshServer(h: Hearth, host: string, port: number): Promise<RunningSsh> {
   const s = h.config.server;
   const ssh = new Server({
-    hostKeys: loadHostKeys(s.data_dir),
+    hostKeys: await loadHostKeys(s.data_dir),
     ident: `${s.app_name.replace(/[^\x21-\x7e]/g, '')}`,
     keepaliveInterval: parseDuration(s.ssh_keepalive_interval) || undefined,
     keepaliveCountMax: s.ssh_keepalive_count_max,
