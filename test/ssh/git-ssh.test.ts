@@ -258,7 +258,36 @@ describe('deploy keys over SSH', () => {
   });
 });
 
+describe('deploy keys and protected branches', () => {
+  it('a writable deploy key passes a push allowlist only when the rule lets deploy keys push', async () => {
+    await repoOf(alice, 'released');
+    const rw = makeKey('ed25519', 'release-bot');
+    await addDeployKey(s, alice, 'alice', 'released', rw, false, 'release bot');
+    await ok(await s.request('api/v1/repos/alice/released/branch_protections', {
+      method: 'POST', auth: auth(alice),
+      json: { rule_name: 'main', enable_push: true, enable_push_whitelist: true, push_whitelist_usernames: ['alice'], push_whitelist_deploy_keys: false },
+    }), 201);
+    const wt = await cloneAndCommit(rw, 'alice', 'released');
+    const refused = await sshGit(port, rw, wt, ['push', 'origin', 'main']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('Not allowed to push to protected branch main');
+    await ok(await s.request('api/v1/repos/alice/released/branch_protections/main', {
+      method: 'PATCH', auth: auth(alice), json: { enable_push: true, enable_push_whitelist: true, push_whitelist_deploy_keys: true },
+    }));
+    const allowed = await sshGit(port, rw, wt, ['push', '-q', 'origin', 'main']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+  });
+});
+
 describe('refusals and the URLs', () => {
+  it('hides the internal endpoint of hearth serv and keys from callers without its token', async () => {
+    expect((await s.request('api/internal/ssh/authorized-key?content=x')).status).toBe(404);
+    const bearer = await s.request('api/internal/ssh/serv/1', { method: 'POST', headers: { Authorization: 'Bearer 0123' } });
+    expect(bearer.status).toBe(404);
+    const asAdmin = await s.request('api/internal/ssh/authorized-key?content=x', { auth: { basic: [s.admin.username, s.admin.password] } });
+    expect(asAdmin.status).toBe(404);
+  });
+
   it('refuses an unknown key and another user name', async () => {
     const stranger = makeKey();
     const r = await ssh(port, stranger);
