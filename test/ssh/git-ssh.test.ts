@@ -21,7 +21,9 @@ let receiver: Receiver;
 const auth = (u: User) => ({ basic: [u.username, u.password] as [string, string] });
 
 beforeAll(async () => {
-  s = await startSshTestServer({ HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', HEARTH__METRICS__ENABLED: 'true' });
+  s = await startSshTestServer({
+    HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback', HEARTH__METRICS__ENABLED: 'true', HEARTH__MIGRATIONS__ALLOW_LOCALNETWORKS: 'true',
+  });
   port = s.sshPort!;
   receiver = await startReceiver();
   alice = await createUser(s, 'alice');
@@ -123,7 +125,7 @@ describe('git over SSH with a user key', () => {
     expect(own.code, own.stderr).toBe(0);
   });
 
-  it('refuses a push without write access, to an archived repository and to a protected branch, saying why', async () => {
+  it('refuses a push without write access, to a mirror, to an archived repository and to a protected branch, saying why', async () => {
     await repoOf(alice, 'guarded');
     const readOnly = await cloneAndCommit(bobKey, 'alice', 'guarded');
     const denied = await sshGit(port, bobKey, readOnly, ['push', 'origin', 'main']);
@@ -139,6 +141,14 @@ describe('git over SSH with a user key', () => {
     expect(protectedPush.stderr).toContain('Not allowed to push to protected branch main');
     const other = await sshGit(port, aliceKey, wt, ['push', '-q', 'origin', 'HEAD:refs/heads/topic']);
     expect(other.code, other.stderr).toBe(0);
+
+    const mirrored = await s.request('api/v1/repos/migrate', {
+      method: 'POST', auth: auth(alice), json: { clone_addr: `${s.hearth.config.server.root_url}alice/guarded.git`, repo_name: 'guarded-mirror', mirror: true },
+    });
+    expect(mirrored.status, await mirrored.clone().text()).toBe(201);
+    const toMirror = await sshGit(port, aliceKey, wt, ['push', sshUrl(port, 'alice', 'guarded-mirror'), 'HEAD:refs/heads/x']);
+    expect(toMirror.code).not.toBe(0);
+    expect(toMirror.stderr).toContain('Hearth: mirror repository is read-only');
 
     await ok(await s.request('api/v1/repos/alice/guarded', { method: 'PATCH', auth: auth(alice), json: { archived: true } }));
     const archived = await sshGit(port, aliceKey, wt, ['push', 'origin', 'HEAD:refs/heads/late']);
