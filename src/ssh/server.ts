@@ -29,7 +29,8 @@ export async function startSshServer(h: Hearth, host: string, port: number): Pro
   const ssh = new Server({
     hostKeys: await loadHostKeys(s.data_dir),
     ident: `${s.app_name.replace(/[^\x21-\x7e]/g, '')}`,
-    keepaliveInterval: parseDuration(s.ssh_keepalive_interval) || undefined,
+    // "0" turns keepalives off: ssh2 takes 0 for its own default (15 s), so the longest timer instead.
+    keepaliveInterval: parseDuration(s.ssh_keepalive_interval) || 2 ** 31 - 1,
     keepaliveCountMax: s.ssh_keepalive_count_max,
     algorithms: { cipher: CIPHERS as never },
   });
