@@ -87,11 +87,14 @@ export async function startServer(config: Config, opts: { host?: string; port?: 
 }
 
 type RunningSsh = { port: number; close: () => Promise<void> };
+const SSH_START_DELAY_MS = 20;
 
 /** The built-in SSH server when [server] start_ssh_server is on; its code is not even loaded otherwise. */
 async function startSsh(hearth: Hearth, httpHost: string): Promise<RunningSsh | null> {
   const s = hearth.config.server;
   if (!s.start_ssh_server) return null;
+  // ssh2 loads synchronously (~40 ms): the requests that came with the listen go through first.
+  await new Promise((resolve) => setTimeout(resolve, SSH_START_DELAY_MS));
   const { startSshServer } = await import('./ssh/server');
   const running = await startSshServer(hearth, s.ssh_listen_host || httpHost, sshListenPort(hearth.config));
   // Clone URLs show the port clients reach: the configured one, else the one listened on.
