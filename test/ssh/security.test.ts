@@ -158,7 +158,8 @@ describe('limits', () => {
     await eventually(async () => fs.existsSync(control) && served(master), 20_000, 'the master connection');
     // Ten more over the one connection: nine fit beside the master's session.
     const waiting = Array.from({ length: 10 }, () => uploadPack([]));
-    await eventually(async () => waiting.filter(served).length === 9 && waiting.some((w) => /open refused/.test(w.out())), 30_000, 'nine served, one refused');
+    await eventually(async () => waiting.filter(served).length === 9 && waiting.some((w) => /open refused/.test(w.out())), 30_000, 'nine served, one refused')
+      .catch((err: Error) => { throw new Error(`${err.message}: ${JSON.stringify(waiting.map((w) => [w.c.exitCode, w.out().slice(0, 60)]))}`); });
     expect(waiting.filter((w) => /open refused/.test(w.out()))).toHaveLength(1);
     for (const w of waiting) w.c.kill('SIGTERM');
     master.c.kill('SIGTERM');
