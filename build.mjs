@@ -92,7 +92,9 @@ await build({
   outfile: bundle,
   keepNames: true,
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [optionalModulesAsEmpty(['supports-color']), leanerModules()],
+  // ssh2's optional native parts: cpu-features (only orders ciphers) and its sshcrypto binding;
+  // both are loaded in try blocks and ssh2 runs on Node's crypto without them.
+  plugins: [optionalModulesAsEmpty(['supports-color', 'cpu-features', '\\./crypto/build/Release/sshcrypto\\.node']), leanerModules()],
 });
 
 // esbuild leaves non-ASCII characters in regular expression literals; one such character makes

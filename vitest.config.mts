@@ -7,6 +7,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // hearth processes the tests start run without the built-in SSH server unless a test asks
+    // for it (as root it would take port 22); test/ssh turns it on, on a free port.
+    env: { HEARTH__SERVER__START_SSH_SERVER: 'false', HEARTH__SERVER__SSH_LISTEN_PORT: '0' },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: ['test/browser/**'] } },
       {

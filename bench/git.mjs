@@ -82,7 +82,7 @@ async function startHearth(dataDir) {
   const port = await freePort();
   const exe = path.join(root, 'dist', 'hearth');
   const [cmd, args] = fs.existsSync(exe) ? [exe, []] : [path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts')]];
-  const child = spawn(cmd, [...args, 'web', '--port', String(port), '--data', dataDir], { env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' } });
+  const child = spawn(cmd, [...args, 'web', '--port', String(port), '--data', dataDir], { env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', HEARTH__SERVER__START_SSH_SERVER: 'false' } });
   let out = '';
   child.stderr.on('data', (b) => { out += b; });
   for (let i = 0; i < 200 && !/password:\s+\S+/.test(out); i++) await new Promise((r) => setTimeout(r, 50));

@@ -19,7 +19,10 @@ export async function startHearth(dataDir, env = {}) {
   const port = await freePort();
   const exe = path.join(root, 'dist', 'hearth');
   const [cmd, pre] = fs.existsSync(exe) ? [exe, []] : [path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts')]];
-  const child = spawn(cmd, [...pre, 'web', '--port', String(port), '--data', dataDir], { env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', ...env } });
+  // The built-in SSH server off unless a bench asks (as root it would take port 22).
+  const child = spawn(cmd, [...pre, 'web', '--port', String(port), '--data', dataDir], {
+    env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', HEARTH__SERVER__START_SSH_SERVER: 'false', ...env },
+  });
   let out = '';
   child.stderr.on('data', (b) => { out += b; });
   child.stdout.on('data', (b) => { out += b; });

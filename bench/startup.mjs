@@ -10,6 +10,7 @@
 // pino, commander, the SQLite addon opening a database) and one route, built into a single
 // executable on the same runtime the same way (code cache included): what any start of this
 // stack costs before hearth's own code.
+// With the built-in SSH server on (ssh2 loads after HTTP listens) against off: target 1.05x.
 // Usage: node bench/startup.mjs [runs=7] [exe=dist/hearth]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -104,23 +105,42 @@ async function buildFloor(dir) {
 }
 const floorAddon = path.resolve('node_modules/.cache/hearth-runtime', `better-sqlite3-${createRequire(import.meta.url)('better-sqlite3/package.json').version}-node-${RUNTIME.version}`, 'build/Release/better_sqlite3.node');
 
-async function once(dataDir, bare = false, floor = null) {
+/** Until the SSH server answers with its version line. */
+async function sshAnswer(port, deadline) {
+  for (;;) {
+    const ok = await new Promise((resolve) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('data', () => { s.destroy(); resolve(true); });
+      s.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error('no SSH answer within 10 s');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** One start: time to the first HTTP answer (and, with ssh, to the SSH server's first words). */
+async function once(dataDir, bare = false, floor = null, ssh = false) {
   const port = await freePort();
+  const sshPort = await freePort();
   const t0 = performance.now();
   const [cmd, args] = floor ? [floor, [String(port), dataDir, floorAddon]]
     : bare ? [runtimeNode, ['-e', BARE_SERVER, String(port)]] : [exe, ['web', '--port', String(port), '--data', dataDir]];
   const child = spawn(cmd, args, {
-    stdio: 'ignore', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' },
+    stdio: 'ignore',
+    env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', HEARTH__SERVER__START_SSH_SERVER: String(ssh), HEARTH__SERVER__SSH_LISTEN_PORT: String(sshPort) },
   });
   await firstAnswer(port, Date.now() + 10_000);
   const ms = performance.now() - t0;
   const cpu = cpuMs(child.pid);
+  if (ssh) await sshAnswer(sshPort, Date.now() + 10_000);
+  const sshMs = performance.now() - t0;
   await new Promise((r) => setTimeout(r, 300));
   const rss = rssMb(child.pid);
   const exited = new Promise((r) => child.on('exit', r));
   child.kill('SIGTERM');
   await exited;
-  return { ms, rss, cpu };
+  return { ms, rss, cpu, sshMs };
 }
 
 /** Drops a file's pages from the page cache (posix_fadvise DONTNEED, through GNU dd). */
@@ -138,9 +158,11 @@ try {
   await once(warmDir);
   const floorExe = fs.existsSync(floorAddon) ? await buildFloor(fs.mkdtempSync(path.join(tmp, 'floor-'))) : null;
   if (floorExe) evict(floorExe);
-  const warm = []; const bare = []; const floor = [];
+  await once(warmDir, false, null, true); // the SSH host keys, made once
+  const warm = []; const bare = []; const floor = []; const withSsh = [];
   for (let i = 0; i < runs; i++) {
     warm.push(await once(warmDir));
+    withSsh.push(await once(warmDir, false, null, true));
     bare.push(await once(null, true));
     if (floorExe) floor.push(await once(tmp, false, floorExe));
   }
@@ -157,6 +179,8 @@ try {
     console.log(`  hearth over the floor: ${(ms(warm) / ms(floor)).toFixed(2)}x the time (target 1.25x), +${(rss(warm) - rss(floor)).toFixed(1)} MB (target +8 MB); `
       + `CPU to first answer ${cpu(warm).toFixed(0)} ms vs ${cpu(floor).toFixed(0)} ms: ${(cpu(warm) / cpu(floor)).toFixed(2)}x`);
   }
+  console.log(`  SSH server on:        first answer ${ms(withSsh).toFixed(0)} ms vs off ${ms(warm).toFixed(0)} ms: ${ratio(ms(withSsh), ms(warm), 1.05)}; `
+    + `SSH answers at ${median(withSsh.map((x) => x.sshMs)).toFixed(0)} ms; RSS ${rss(withSsh).toFixed(1)} MB vs ${rss(warm).toFixed(1)} MB`);
   console.log(`  fresh data dir:       ${ms(cold).toFixed(0)} ms to first answer (migrate + first admin), RSS ${rss(cold).toFixed(1)} MB`);
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });

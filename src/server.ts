@@ -4,6 +4,8 @@ import path from 'node:path';
 import { deriveRootUrl } from './config/load';
 import type { Config } from './config/schema';
 import { locateGit } from './git/locate';
+import { sshListenPort } from './lib/clone-url';
+import { reserveSshPort, type ReservedPort } from './ssh/listener';
 import { closeHearth, openHearth, type Hearth } from './hearth';
 import { acquirePidLock, makeDirectory, type PidLock } from './lib/pid-lock';
 import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
@@ -20,6 +22,8 @@ export type RunningServer = {
   hearth: Hearth;
   server: http.Server;
   url: string;
+  /** The built-in SSH server's port, when it runs. */
+  sshPort: number | null;
   initialAdmin: InitialAdmin | null;
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   close: () => Promise<void>;
@@ -51,18 +55,59 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await listen(server, opts.port ?? config.server.http_port, host);
   const address = server.address() as AddressInfo;
   if (config.rootUrlDerived) config.server.root_url = deriveRootUrl(host, address.port);
+  let ssh: SshPort = { reserved: null };
   let prepared: Prepared;
   try {
+    ssh = await reserveSsh(config, host);
     prepared = await prepare(config);
   } catch (err) {
     gate.refuse();
+    ssh.reserved?.server.close();
     await new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); });
     throw err;
   }
+  if (ssh.skipped) prepared.hearth.log.warn(ssh.skipped, 'the built-in SSH server is not started');
   if (prepared.initialAdmin) opts.announceAdmin?.(prepared.initialAdmin);
   gate.open(createApp(prepared.hearth));
-  return serve({ ...prepared, server, address });
+  return serve({ ...prepared, server, address, sshPort: ssh.reserved });
 }
+
+type SshPort = { reserved: ReservedPort | null; skipped?: { port: number; reason: string } };
+
+/**
+ * The built-in SSH server's port (`[server] start_ssh_server`), bound with HTTP's, before anything
+ * is made on disk: a busy port configured by name stops the start. The default one (22 as root,
+ * where the system's sshd often listens) only turns the built-in server off, with a warning, so
+ * that a first start on such a machine still serves.
+ */
+async function reserveSsh(config: Config, httpHost: string): Promise<SshPort> {
+  const s = config.server;
+  if (!s.start_ssh_server) return { reserved: null };
+  const port = sshListenPort(config);
+  try {
+    const reserved = await reserveSshPort(s.ssh_listen_host || httpHost, port);
+    // Clone URLs show the port clients reach: the configured one, else the one listened on.
+    if (!s.ssh_port) s.ssh_port = reserved.port;
+    return { reserved };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (s.ssh_listen_port !== undefined || (code !== 'EADDRINUSE' && code !== 'EACCES')) throw err;
+    return { reserved: null, skipped: { port, reason: `port ${port} is not available (${code}): set [server] ssh_listen_port` } };
+  }
+}
+
+/**
+ * ssh2 and the SSH layer load once requests are served (~40 ms of synchronous module loading,
+ * and the host keys made on a first start): the connections that come first wait on the
+ * reserved port meanwhile.
+ */
+async function startSsh(hearth: Hearth, reserved: ReservedPort): Promise<{ close: () => Promise<void> }> {
+  await new Promise((resolve) => setTimeout(resolve, SSH_START_DELAY_MS));
+  const { startSshServer } = await import('./ssh/server');
+  return startSshServer(hearth, reserved);
+}
+/** Lets the requests that waited for the start go through before ssh2's loading holds the thread. */
+const SSH_START_DELAY_MS = 20;
 
 type Prepared = { hearth: Hearth; background: ReturnType<typeof setUpBackground>; lock: PidLock; initialAdmin: InitialAdmin | null };
 
@@ -124,23 +169,25 @@ function requestGate() {
   };
 }
 
-type Listening = Prepared & { server: http.Server; address: AddressInfo };
+type Listening = Prepared & { server: http.Server; address: AddressInfo; sshPort: ReservedPort | null };
 
 /** Starts the background work on a listening server and returns how to stop it all. */
-async function serve({ hearth, server, address, background, lock, initialAdmin }: Listening): Promise<RunningServer> {
+async function serve({ hearth, server, address, background, lock, initialAdmin, sshPort }: Listening): Promise<RunningServer> {
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // Jobs once root_url is known (a job left by the last run may start at once).
   await background.start();
+  // A failure here (host keys that cannot be written) is the server's, as HTTP's would be.
+  const ssh = sshPort ? startSsh(hearth, sshPort) : null;
   const cron = startCron(hearth);
   const runner = await startEmbeddedRunner(hearth, `http://${shownHost === '[::]' ? '[::1]' : shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`);
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
     // the embedded runner cancels its jobs and reports them while the server still answers
     await runner?.stop();
-    await new Promise<void>((resolve) => {
+    await Promise.all([ssh?.then((started) => started.close()), new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
-    });
+    })]);
     // Every timer cleared, runs in progress cancelled and waited for: they use the database.
     await cron.stop();
     // Pull request updates queued by the last pushes finish before the database closes, then
@@ -150,5 +197,5 @@ async function serve({ hearth, server, address, background, lock, initialAdmin }
     await closeHearth(hearth);
     lock.release();
   })());
-  return { hearth, server, url: `http://${shownHost}:${address.port}/`, initialAdmin, close };
+  return { hearth, server, url: `http://${shownHost}:${address.port}/`, sshPort: sshPort?.port ?? null, initialAdmin, close };
 }

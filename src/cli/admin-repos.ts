@@ -18,7 +18,7 @@ async function syncReleasesCommand(opts: CommonOptions): Promise<void> {
 
 async function regenerateCommand(what: string, opts: CommonOptions): Promise<void> {
   if (what === 'keys') {
-    console.log('hearth serves git over HTTP only and writes no authorized_keys file: nothing to regenerate');
+    console.log('hearth writes no authorized_keys file (its SSH server and `hearth keys` read the keys from the database): nothing to regenerate');
     return;
   }
   if (what !== 'hooks') throw new CliError(`unknown target '${what}': hooks or keys`);

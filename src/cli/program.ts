@@ -27,6 +27,11 @@ export function runProgram(): void {
   doctorCommand(program);
   runnerCommand(program);
   actionsCommand(program);
+  // Listed for `hearth help`: src/main.ts runs these two (src/cli/ssh-commands.ts) before the CLI loads.
+  program.command('serv').description('forced command of the system sshd: runs SSH_ORIGINAL_COMMAND for key-N (see the README)')
+    .argument('<key-N>').allowUnknownOption(true);
+  program.command('keys').description('AuthorizedKeysCommand of the system sshd: keys -e git -u %u -t %t -k %k (see the README)')
+    .allowUnknownOption(true);
 
   // Inside the single executable argv is [node, script, ...]: same shape as `node main.js`.
   program.parseAsync(process.argv).catch((err: unknown) => {

@@ -20,7 +20,9 @@ export async function runWeb(opts: WebOptions, cmd: Command): Promise<void> {
   const running = await startServer(config, { announceAdmin: printFirstAdmin(config) })
     .catch((err: unknown) => { throw startupFailure(err, config); });
   const { log } = running.hearth;
-  log.info({ url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir }, 'hearth listening');
+  log.info({
+    url: running.url, root_url: config.server.root_url, data_dir: config.server.data_dir, ...(running.sshPort !== null ? { ssh_port: running.sshPort } : {}),
+  }, 'hearth listening');
   startupDone();
   signals.started(running);
 }
@@ -102,7 +104,12 @@ const LISTEN_REASONS: Record<string, string> = {
 function startupFailure(err: unknown, config: Config): unknown {
   if (err instanceof PidLockHeldError) return new CliError(`cannot start: data directory ${err.message}`);
   if (err instanceof GitUnusableError) return new CliError(`cannot start: ${err.message}`);
-  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number; sshListen?: boolean };
+  if (e?.syscall === 'listen' && e.code && LISTEN_REASONS[e.code] && e.sshListen) {
+    const where = `${e.address?.includes(':') ? `[${e.address}]` : e.address}:${e.port}`;
+    return new CliError(`cannot listen for SSH on ${where}: ${LISTEN_REASONS[e.code]}; change [server] ssh_listen_port `
+      + 'or ssh_listen_host (HEARTH__SERVER__SSH_LISTEN_PORT), or set start_ssh_server = false');
+  }
   if (e?.syscall === 'listen' && e.code && LISTEN_REASONS[e.code]) {
     const host = e.address ?? config.server.http_addr;
     const where = `${host.includes(':') ? `[${host}]` : host}:${e.port ?? config.server.http_port}`;

@@ -44,6 +44,29 @@ export const configSchema = z.strictObject({
     // Gitea's [server] LFS_START_SERVER and LFS_MAX_FILE_SIZE (bytes; 0: no limit).
     lfs_start_server: boolDefault(true),
     lfs_max_file_size: z.number().int().min(0).default(0),
+    // Gitea's built-in SSH server (src/ssh). Empty host: http_addr; listen port 2222, or 22 as
+    // root; 0: one the kernel picks. ssh_domain and ssh_port are what clone URLs show (empty,
+    // 0: root_url's host and the listen port).
+    start_ssh_server: boolDefault(true),
+    ssh_listen_host: z.string().default(''),
+    // Unset: 2222, or 22 as root (sshListenPort in src/lib/clone-url.ts). A number or its digits
+    // (HEARTH__SERVER__SSH_LISTEN_PORT has no default to be typed after).
+    ssh_listen_port: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), port).optional(),
+    ssh_domain: z.string().default(''),
+    ssh_port: port.default(0),
+    ssh_user: z.string().min(1).regex(/^[\w.-]+$/, 'expected a user name').default('git'),
+    // Concurrent connections in all and from one address; more are closed at once.
+    ssh_max_sessions: z.number().int().min(1).default(128),
+    ssh_max_sessions_per_address: z.number().int().min(1).default(16),
+    ssh_login_timeout: duration.default('30s'),
+    ssh_max_auth_tries: z.number().int().min(1).default(6),
+    ssh_keepalive_interval: duration.default('15s'),
+    ssh_keepalive_count_max: z.number().int().min(0).default(3),
+    // A signed-in connection running no command is closed after this; a running command
+    // (a long push) is never cut by time, only by failed keepalives.
+    ssh_idle_timeout: duration.default('10m'),
+    // What `hearth keys` prints as the forced command: {app_path}, {config} and {key_id} filled in.
+    ssh_authorized_keys_command_template: z.string().default('{app_path} --config={config} serv key-{key_id}'),
   }),
   database: section({
     path: z.string().default(''),

@@ -5,7 +5,7 @@ import { isoTime } from '../lib/time';
 import { ACCESS } from '../services/permissions';
 import { settingsOf, topicsOf } from '../services/repo/repo-settings';
 import { toApiUser, type ApiUser } from './user';
-import { hostOf } from '../lib/url-host';
+import { httpCloneUrl, sshCloneUrl } from '../lib/clone-url';
 
 export type ApiPermission = { admin: boolean; push: boolean; pull: boolean };
 export type ApiRepository = Record<string, unknown> & { id: number; full_name: string; permissions?: ApiPermission };
@@ -30,12 +30,11 @@ export const permissionOf = (mode: number): ApiPermission => ({
 
 export function repoUrls(config: Config, ownerName: string, name: string) {
   const root = config.server.root_url;
-  const host = hostOf(root);
   const html = `${root}${encodeURIComponent(ownerName)}/${encodeURIComponent(name)}`;
   return {
     html_url: html,
-    clone_url: `${html}.git`,
-    ssh_url: `git@${host}:${ownerName}/${name}.git`,
+    clone_url: httpCloneUrl(config, ownerName, name),
+    ssh_url: sshCloneUrl(config, ownerName, name),
     url: `${root}api/v1/repos/${encodeURIComponent(ownerName)}/${encodeURIComponent(name)}`,
     link: '',
   };

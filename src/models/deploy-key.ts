@@ -57,3 +57,7 @@ export async function deleteDeployKey(db: DB, key: DeployKey): Promise<void> {
   const other = await db.selectFrom('deploy_key').select('id').where('key_id', '=', key.key_id).executeTakeFirst();
   if (!other) await db.deleteFrom('public_key').where('id', '=', key.key_id).where('key_type', '=', 'deploy').execute();
 }
+
+/** The link of a key to one repository (the (key_id, repo_id) unique index), if there is one. */
+export const deployKeyOf = (db: DB, keyId: number, repoId: number): Promise<DeployKey | undefined> =>
+  db.selectFrom('deploy_key').selectAll().where('key_id', '=', keyId).where('repo_id', '=', repoId).executeTakeFirst();

@@ -102,6 +102,8 @@ export function createApp(h: Hearth): Express {
   app.use('/twirp/github.actions.results.api.v1.ArtifactService', actionsArtifactsRouter(h));
   app.use('/api/actions_pipeline', lazyHandler(() => import('./actions-artifacts-v3').then((m) => m.actionsArtifactsV3Router(h))));
   if (h.config.metrics.enabled) app.get('/metrics', metricsHandler(h));
+  // For `hearth serv` and `hearth keys` under the system sshd; loaded with their first call.
+  app.use('/api/internal/ssh', lazyHandler(() => import('./internal-ssh').then((m) => m.internalSshRouter(h))));
   app.use('/api/packages', packagesRouter());
   // The container registry's /v2 routes go here too (before the web catch-alls).
   app.use('/v2', containerRouter());

@@ -1,7 +1,8 @@
-import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { toLfsLock } from '../convert/lfs-lock';
-import { AppError, BadRequestError, UnauthorizedError } from '../lib/errors';
+import { AppError, BadRequestError, NotFoundError, UnauthorizedError } from '../lib/errors';
+import { lfsTokenCaller } from '../services/lfs/ssh-token';
 import { batch, downloadObject, LFS_MEDIA_TYPE, lfsRepo, uploadObject, verifyObject, type BatchRequest } from '../services/lfs/objects';
 import { createLock, listLocks, LockExistsError, unlock, verifyLocks, type LockQuery } from '../services/lfs/locks';
 import type { RepoAccess } from '../services/repo/repos';
@@ -18,8 +19,31 @@ function acceptsLfs(req: Request): void {
   if ((req.get('Accept') ?? '').split(';')[0]!.trim() !== LFS_MEDIA_TYPE) throw new AppError(415, 'Unsupported Media Type');
 }
 
-function repoOf(req: Request, write: boolean): Promise<RepoAccess> {
-  return lfsRepo(req.ctx.db, req.ctx.config, req.ctx, String(req.params.owner), String(req.params.repo), write);
+/** Requests signed in by a git-lfs-authenticate token (SSH): the one repository it opens. */
+const tokenRepo = new WeakMap<Request, number>();
+
+async function repoOf(req: Request, write: boolean): Promise<RepoAccess> {
+  const access = await lfsRepo(req.ctx.db, req.ctx.config, req.ctx, String(req.params.owner), String(req.params.repo), write);
+  const only = tokenRepo.get(req);
+  if (only !== undefined && only !== access.repo.id) throw new NotFoundError();
+  return access;
+}
+
+/** `Authorization: Bearer` with an LFS token from git-lfs-authenticate; any other credentials as everywhere. */
+function lfsAuthenticate(): RequestHandler {
+  const others = authenticate();
+  return async (req, res, next) => {
+    const bearer = /^bearer\s+(\S+)$/i.exec(req.get('Authorization') ?? '')?.[1];
+    const granted = bearer ? await lfsTokenCaller(req.ctx.db, req.ctx.secret, bearer) : null;
+    if (!granted) return others(req, res, next);
+    req.ctx.doer = granted.user;
+    req.ctx.signer = granted.user;
+    req.ctx.auth = 'token';
+    req.ctx.scopes = granted.scopes;
+    Object.assign(req.ctx.actor, { id: granted.user.id, name: granted.user.name });
+    tokenRepo.set(req, granted.repoId);
+    next();
+  };
 }
 
 const send = (res: Response, status: number, body: unknown) => {
@@ -120,7 +144,7 @@ async function postUnlock(req: Request, res: Response): Promise<void> {
 export function lfsRouter(): Router {
   const router = express.Router();
   const at = (p: string) => `/:owner/:repo/info/lfs${p}`;
-  router.use(at(''), authenticate());
+  router.use(at(''), lfsAuthenticate());
   router.post(at('/objects/batch'), json, postBatch);
   router.put(at('/objects/:oid/:size'), putObject);
   router.get(at('/objects/:oid'), getObject);

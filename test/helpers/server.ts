@@ -22,12 +22,25 @@ export const basicHeader = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /**
+ * The built-in SSH server is off in tests unless asked for (HEARTH__SERVER__START_SSH_SERVER:
+ * 'true'; see startSshTestServer): it would load ssh2 and make host keys for every server.
+ * Asked for, it listens on a port the kernel picks.
+ */
+export const SSH_OFF = { HEARTH__SERVER__START_SSH_SERVER: 'false', HEARTH__SERVER__SSH_LISTEN_PORT: '0' };
+
+/** A test server with the built-in SSH server on (runningServer.sshPort). */
+export const startSshTestServer = (env: Record<string, string> = {}) =>
+  startTestServer({ HEARTH__SERVER__START_SSH_SERVER: 'true', ...env });
+
+/**
  * Starts the real app on an ephemeral loopback port over a fresh temp data dir.
  * `extra` are TOML-like overrides given as environment variables (HEARTH__SECTION__KEY).
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-test-'));
-  const config = loadConfig(null, { port: 0, dataDir }, { HEARTH__LOG__LEVEL: 'silent', ...env });
+  // An empty value drops a default of SSH_OFF (the SSH port: its own default then applies).
+  const vars = Object.fromEntries(Object.entries({ HEARTH__LOG__LEVEL: 'silent', ...SSH_OFF, ...env }).filter(([, v]) => v !== ''));
+  const config = loadConfig(null, { port: 0, dataDir }, vars);
   config.server.http_addr = '127.0.0.1';
   const running = await startServer(config);
   if (!running.initialAdmin) throw new Error('expected a first admin on a fresh data dir');

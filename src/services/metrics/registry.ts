@@ -29,6 +29,28 @@ function makeInstruments() {
       labelNames: ['service', 'direction'] as const,
       registers: [registry],
     }),
+    sshConnections: new Counter({
+      name: 'hearth_ssh_connections_total',
+      help: 'Connections accepted by the built-in SSH server',
+      registers: [registry],
+    }),
+    sshSessions: new Counter({
+      name: 'hearth_ssh_sessions_total',
+      help: 'Commands run over SSH by kind (upload-pack, receive-pack, upload-archive, lfs-authenticate, greeting, refused)',
+      labelNames: ['command'] as const,
+      registers: [registry],
+    }),
+    sshBytes: new Counter({
+      name: 'hearth_ssh_bytes_total',
+      help: 'Bytes of git over SSH, received from (in) and sent to (out) clients',
+      labelNames: ['direction'] as const,
+      registers: [registry],
+    }),
+    sshAuthFailures: new Counter({
+      name: 'hearth_ssh_auth_failures_total',
+      help: 'Failed SSH key sign-in attempts',
+      registers: [registry],
+    }),
     jobOutcomes: new Counter({
       name: 'hearth_jobs_total',
       help: 'Background jobs run, by kind and outcome (success, retry, failed)',
@@ -64,6 +86,22 @@ export function countGitRequest(service: string): void {
 
 export function countGitBytes(service: string, direction: 'in' | 'out', bytes: number): void {
   instruments?.gitBytes.inc({ service, direction }, bytes);
+}
+
+export function countSshConnection(): void {
+  instruments?.sshConnections.inc();
+}
+
+export function countSshSession(command: string): void {
+  instruments?.sshSessions.inc({ command });
+}
+
+export function countSshBytes(direction: 'in' | 'out', bytes: number): void {
+  instruments?.sshBytes.inc({ direction }, bytes);
+}
+
+export function countSshAuthFailure(): void {
+  instruments?.sshAuthFailures.inc();
 }
 
 export function countJob(kind: string, outcome: 'success' | 'retry' | 'failed'): void {

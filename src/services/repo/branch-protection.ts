@@ -19,11 +19,11 @@ const HEADS = 'refs/heads/';
  * first refusal, in Gitea's words, or null when every update may land.
  */
 export async function checkBranchProtection(
-  db: DB, access: RepoAccess, doer: User, gitView: GitView, updates: RefUpdate[],
+  db: DB, access: RepoAccess, doer: User, gitView: GitView, updates: RefUpdate[], opts: { deployKey?: boolean } = {},
 ): Promise<string | null> {
   const rules = await loadRules(db, access.repo.id);
   const zero = zeroId(access.repo.object_format_name);
-  const pusher: Pusher = { user: doer, mode: access.mode };
+  const pusher: Pusher = { user: doer, mode: access.mode, deployKey: opts.deployKey };
   for (const u of updates) {
     if (!u.ref.startsWith(HEADS)) continue;
     const branch = u.ref.slice(HEADS.length);

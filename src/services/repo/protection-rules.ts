@@ -82,12 +82,15 @@ export function effectiveRule(rules: ProtectionRule[], branch: string): Protecti
   return sortRules(rules).find((r) => r.match(branch)) ?? null;
 }
 
-export type Pusher = { user: User; mode: number };
+/** deployKey: pushed with a deploy key (user is then the repository's owner, as Gitea). */
+export type Pusher = { user: User; mode: number; deployKey?: boolean };
 
 /** As Gitea's CanUserPush: push enabled, then write access or the push whitelist. */
 export async function canUserPush(db: DB, rule: ProtectionRule, p: Pusher): Promise<boolean> {
   if (!rule.s.can_push) return false;
   if (!rule.s.enable_whitelist) return p.mode >= ACCESS.write;
+  // Gitea: a deploy key passes an allowlist only when the rule lets deploy keys push.
+  if (p.deployKey) return rule.s.whitelist_deploy_keys;
   if (rule.s.whitelist_user_ids.includes(p.user.id)) return true;
   return isUserInTeams(db, p.user.id, rule.s.whitelist_team_ids);
 }

@@ -17,6 +17,7 @@ export function quarantineEnv(dir: string, quarantine: string): Record<string, s
  */
 export async function checkRefUpdates(
   db: DB, access: RepoAccess, doer: User, dir: string, quarantine: string, updates: RefUpdate[],
+  opts: { deployKey?: boolean } = {},
 ): Promise<string | null> {
   const zero = zeroId(access.repo.object_format_name);
   for (const u of updates) {
@@ -24,5 +25,5 @@ export async function checkRefUpdates(
       return `branch ${access.repo.default_branch} is the default branch and cannot be deleted`;
     }
   }
-  return checkBranchProtection(db, access, doer, { dir, env: quarantineEnv(dir, quarantine) }, updates);
+  return checkBranchProtection(db, access, doer, { dir, env: quarantineEnv(dir, quarantine) }, updates, opts);
 }

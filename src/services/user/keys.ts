@@ -6,7 +6,7 @@ import { nowUnix } from '../../lib/time';
 import * as keys from '../../models/public-key';
 import { usersByIds } from '../../models/user-lookup';
 
-// Users' SSH public keys (records: hearth serves git over HTTP only), with Gitea's checks and
+// Users' SSH public keys (they sign in to the SSH server and `hearth keys`), with Gitea's checks and
 // messages: a parsable key of an allowed type and size, unique content, a title unique per user.
 
 export type KeyWithOwner = { key: PublicKey; owner: User | undefined };

@@ -80,11 +80,11 @@ export const CRON_TASKS: CronTaskRegistry = {
   },
   resync_all_sshkeys: {
     defaults: base(false, false, '@every 72h'),
-    run: nothing('hearth serves git over HTTP only and writes no authorized_keys file: nothing to resync'),
+    run: nothing('hearth writes no authorized_keys file (its SSH server and `hearth keys` read the keys from the database): nothing to resync'),
   },
   resync_all_sshprincipals: {
     defaults: base(false, false, '@every 72h'),
-    run: nothing('hearth serves git over HTTP only and writes no authorized_principals file: nothing to resync'),
+    run: nothing('hearth writes no authorized_principals file (SSH principals are not supported yet): nothing to resync'),
   },
   resync_all_hooks: {
     defaults: base(false, false, '@every 72h'),
