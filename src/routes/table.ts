@@ -66,18 +66,24 @@ function groupOf(path: string): string {
 }
 
 /**
+ * The sub-routers and their routes, in the order requests try them.
  * Paths without parameters first, as Gitea's router prefers static segments: otherwise
  * `/repos/issues/search` would be taken for `/repos/{owner}/{repo}`. Groups are mounted in the
  * order of their first route, so the static paths' groups still come first.
  */
-export function mount(router: Router, routes: readonly ApiRoute[]): void {
+export function mountGroups(routes: readonly ApiRoute[]): Map<string, ApiRoute[]> {
   const fixed = (r: ApiRoute) => !r.path.includes('{');
   const groups = new Map<string, ApiRoute[]>();
   for (const r of [...routes.filter(fixed), ...routes.filter((r) => !fixed(r))]) {
     const key = groupOf(r.path);
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  for (const [prefix, members] of groups) {
+  return groups;
+}
+
+/** Mounts the routes' sub-routers in mountGroups() order: the order requests try them in. */
+export function mount(router: Router, routes: readonly ApiRoute[]): void {
+  for (const [prefix, members] of mountGroups(routes)) {
     const at = expressPath(prefix);
     // Each group's router is built with its first request: compiling the patterns of all ~500
     // routes took 15 ms of every start.
