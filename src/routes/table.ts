@@ -17,6 +17,22 @@ export const route = (method: Method) => (
 /** A route row with a swagger description (lists and enumerations a summary cannot hold). */
 export const describe = (r: ApiRoute, description: string): ApiRoute => ({ ...r, description });
 
+/**
+ * Routes that share who may call them: each route runs the group's guards first, then its own
+ * (an area's extra check, then the handler). `prefix` is put before each row's path.
+ */
+export type RouteGroup = { name: string; guards: readonly RequestHandler[]; routes: readonly ApiRoute[] };
+
+export function group(
+  opts: { name: string; guards: readonly RequestHandler[]; prefix?: string }, rows: readonly ApiRoute[],
+): RouteGroup {
+  const routes = rows.map((r) => ({ ...r, path: `${opts.prefix ?? ''}${r.path}`, chain: [...opts.guards, ...r.chain] }));
+  return { name: opts.name, guards: opts.guards, routes };
+}
+
+/** The routes of groups, in order. */
+export const routesOf = (groups: readonly RouteGroup[]): ApiRoute[] => groups.flatMap((g) => g.routes);
+
 export const get = route('get');
 export const post = route('post');
 export const put = route('put');

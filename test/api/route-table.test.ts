@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler } from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiRoutes } from '../../src/routes/api/v1/index';
-import { mountGroups, WILDCARD_PATHS, type ApiRoute } from '../../src/routes/table';
+import { apiGroups, apiRoutes } from '../../src/routes/api/v1/index';
+import { mountGroups, routesOf, WILDCARD_PATHS, type ApiRoute } from '../../src/routes/table';
 
 // The API route table as requests meet it, against a record of the flat table taken before it
 // was regrouped by area (test/fixtures/api-route-table.json): every route keeps its tag, its
@@ -60,17 +60,38 @@ function table(): Table {
   }));
 }
 
-/** One route pattern's segments: literal text or a parameter; a trailing wildcard spans many. */
-function pattern(p: string) {
-  const segments = p.split('/').slice(1).map((s) => (s.includes('{') ? null : s));
+type Segment = string | { param: string };
+
+/**
+ * One route pattern's segments: literal text or a parameter; a trailing wildcard spans many.
+ * `{index}` and `{id}` behind numericIndex / numericId match digits only.
+ */
+const patterns = new Map<string, ReturnType<typeof parsePattern>>();
+const pattern = (line: string) => patterns.get(line) ?? patterns.set(line, parsePattern(line)).get(line)!;
+
+function parsePattern(line: string) {
+  const [, p] = line.split(' ') as [string, string];
+  const numeric = new Set([...line.matchAll(/issue-guards\.numeric(Index|Id)/g)].map((m) => m[1]!.toLowerCase()));
+  const segments: Segment[] = p.split('/').slice(1).map((s) => {
+    const m = /^\{([^}]+)\}$/.exec(s);
+    return m && numeric.has(m[1]!) ? { param: 'digits' } : s.includes('{') ? { param: 'any' } : s;
+  });
   const wildcard = WILDCARD_PATHS.has(p) || p.endsWith('/{filepath}');
   return { fixed: wildcard ? segments.slice(0, -1) : segments, wildcard, min: p.includes('/contents-ext/') ? 0 : 1 };
 }
 
-/** Whether one request path could match both patterns. */
+function compatible(a: Segment | undefined, b: Segment | undefined): boolean {
+  if (a === undefined || b === undefined) return true;
+  if (typeof a === 'string' && typeof b === 'string') return a === b;
+  const [lit, param] = typeof a === 'string' ? [a, b] : [b, a];
+  if (typeof lit !== 'string') return true;
+  return (param as { param: string }).param === 'any' || /^\d+$/.test(lit);
+}
+
+/** Whether one request path could match both routes' patterns. */
 function overlap(a: string, b: string): boolean {
   const [x, y] = [pattern(a), pattern(b)];
-  const same = (n: number) => x.fixed.slice(0, n).every((s, i) => s === null || y.fixed[i] === null || s === y.fixed[i]);
+  const same = (n: number) => x.fixed.slice(0, n).every((s, i) => compatible(s, y.fixed[i]));
   if (!x.wildcard && !y.wildcard) return x.fixed.length === y.fixed.length && same(x.fixed.length);
   if (x.wildcard && y.wildcard) return same(Math.min(x.fixed.length, y.fixed.length));
   const [w, f] = x.wildcard ? [x, y] : [y, x];
@@ -79,10 +100,11 @@ function overlap(a: string, b: string): boolean {
 
 /** Pairs of routes one request could reach, in the order requests try them. */
 function orderedPairs(t: Table): Set<string> {
-  const tried = t.flatMap((g) => g.routes.map((line) => line.split(' ').slice(0, 2)));
+  const tried = t.flatMap((g) => g.routes);
   const pairs = new Set<string>();
-  tried.forEach(([m1, p1], i) => tried.slice(i + 1).forEach(([m2, p2]) => {
-    if (m1 === m2 && p1 !== p2 && overlap(p1!, p2!)) pairs.add(`${m1} ${p1} before ${p2}`);
+  tried.forEach((a, i) => tried.slice(i + 1).forEach((b) => {
+    const [[m1, p1], [m2, p2]] = [a.split(' '), b.split(' ')];
+    if (m1 === m2 && p1 !== p2 && overlap(a, b)) pairs.add(`${m1} ${p1} before ${p2}`);
   }));
   return pairs;
 }
@@ -108,5 +130,17 @@ describe('the API route table', () => {
   it('keeps each route in its sub-router', () => {
     const where = (t: Table) => t.flatMap((g) => g.routes.map((r) => `${r.split(':')[0]} in ${g.prefix}`)).sort();
     expect(where(table())).toEqual(where(recorded()));
+  });
+
+  it('runs every route of a group behind the group\'s guards, in order, before its own', () => {
+    const stray = apiGroups.flatMap((g) => g.routes
+      .filter((r) => g.guards.some((guard, i) => r.chain[i] !== guard) || r.chain.length <= g.guards.length)
+      .map((r) => `${g.name}: ${r.method.toUpperCase()} ${r.path}`));
+    expect(stray).toEqual([]);
+    expect(apiGroups.every((g) => g.name && g.routes.length > 0)).toBe(true);
+  });
+
+  it('serves exactly the routes of the groups', () => {
+    expect(routesOf(apiGroups)).toEqual(apiRoutes);
   });
 });
