@@ -1,20 +1,22 @@
-import { scope, siteAdmin, signedIn } from '../../middleware/guards';
-import { assignOrg, reqOrgOwner } from '../../middleware/org-guards';
+import { scope, signedIn } from '../../middleware/guards';
 import { assignRepo, repoUnitAccess, reqRepoAdmin } from '../../middleware/repo-guards';
 import { ACCESS } from '../../../services/permissions';
 import { del, get, group, patch, post, put, type RouteGroup } from '../../table';
 import { anyone } from './route-chains';
-import { rejectPublicOnly } from './actions-scope';
 import { runners } from './actions-runners';
 import { secrets, variables } from './actions-settings';
 import * as runs from './actions-runs';
 import * as workflows from './actions-workflows';
 import * as artifacts from './actions-artifacts';
+import { paging, q } from '../../query';
+import * as actionsRunners from './actions-runners';
+import * as actionsSettings from './actions-settings';
 
 // The rows of every `.../actions/...` operation of the reference (issue 15), at each level it
 // lists, with Gitea's guards: repository settings need repository admins, reading runs and jobs
 // the actions unit, writing them (delete, cancel, approve, workflows) write on it; organization
-// settings need its owners; user settings the user; instance ones site admins.
+// settings need its owners; user settings the user; instance ones site admins (those three
+// levels are in actions-owner-routes.ts).
 
 const reqActionsReader = repoUnitAccess('repo.actions', ACCESS.read);
 const reqActionsWriter = repoUnitAccess('repo.actions', ACCESS.write);
@@ -22,115 +24,141 @@ const repoAdmin = [signedIn, scope('repository'), assignRepo, reqRepoAdmin] as c
 const repoReader = [scope('repository'), assignRepo, reqActionsReader] as const;
 const repoSignedReader = [signedIn, ...repoReader] as const;
 const repoWriter = [signedIn, ...repoReader, reqActionsWriter] as const;
-const orgOwner = [signedIn, scope('organization'), assignOrg, reqOrgOwner] as const;
-const userSelf = [signedIn, scope('user'), rejectPublicOnly] as const;
-const admin = [signedIn, scope('admin'), siteAdmin] as const;
 
 const R = '/repos/{owner}/{repo}/actions';
 
-const repoRoutes: RouteGroup[] = [
+export const actionsRoutes: RouteGroup[] = [
   group({ name: 'repository admins', prefix: R, guards: repoAdmin }, [
-    get('/secrets', ['repository', 'repoListActionsSecrets', 'List an repo\'s actions secrets'], secrets.repo.list),
-    put('/secrets/{secretname}', ['repository', 'updateRepoSecret', 'Create or Update a secret value in a repository'], secrets.repo.put),
-    del('/secrets/{secretname}', ['repository', 'deleteRepoSecret', 'Delete a secret in a repository'], secrets.repo.remove),
-    get('/variables', ['repository', 'getRepoVariablesList', 'Get repo-level variables list'], variables.repo.list),
-    get('/variables/{variablename}', ['repository', 'getRepoVariable', 'Get a repo-level variable'], variables.repo.get),
-    post('/variables/{variablename}', ['repository', 'createRepoVariable', 'Create a repo-level variable'], variables.repo.create),
-    put('/variables/{variablename}', ['repository', 'updateRepoVariable', 'Update a repo-level variable'], variables.repo.update),
-    del('/variables/{variablename}', ['repository', 'deleteRepoVariable', 'Delete a repo-level variable'], variables.repo.remove),
-    get('/runners/registration-token', ['repository', 'repoGetRunnerRegistrationToken', 'Get a repository\'s actions runner registration token'], runners.repo.registrationToken),
-    post('/runners/registration-token', ['repository', 'repoCreateRunnerRegistrationToken', 'Get a repository\'s actions runner registration token'], runners.repo.registrationToken),
-    get('/runners', ['repository', 'getRepoRunners', 'Get repo-level runners'], runners.repo.list),
-    get('/runners/{runner_id}', ['repository', 'getRepoRunner', 'Get an repo-level runner'], runners.repo.get),
-    patch('/runners/{runner_id}', ['repository', 'updateRepoRunner', 'Enable or disable a repo-level runner (hearth extension, as Gitea 1.26)', 'extension'], runners.repo.edit),
-    del('/runners/{runner_id}', ['repository', 'deleteRepoRunner', 'Delete an repo-level runner'], runners.repo.remove),
+    get('/secrets', {
+      id: 'repoListActionsSecrets', tag: 'repository', summary: 'Names of the repository\'s Actions secrets (never their values)', query: paging,
+      responses: { 200: ['Secret'] },
+    }, secrets.repo.list),
+    put('/secrets/{secretname}', {
+      id: 'updateRepoSecret', tag: 'repository', summary: 'Set a repository Actions secret, creating it if new',
+      body: actionsSettings.secretSchema, responses: { 201: null, 204: null },
+    }, secrets.repo.put),
+    del('/secrets/{secretname}', {
+      id: 'deleteRepoSecret', tag: 'repository', summary: 'Remove a repository Actions secret', responses: { 204: null },
+    }, secrets.repo.remove),
+    get('/variables', {
+      id: 'getRepoVariablesList', tag: 'repository', summary: 'The repository\'s Actions variables', query: paging,
+      responses: { 200: ['ActionVariable'] },
+    }, variables.repo.list),
+    get('/variables/{variablename}', {
+      id: 'getRepoVariable', tag: 'repository', summary: 'One repository Actions variable', responses: { 200: 'ActionVariable' },
+    }, variables.repo.get),
+    post('/variables/{variablename}', {
+      id: 'createRepoVariable', tag: 'repository', summary: 'Add an Actions variable to the repository',
+      body: actionsSettings.createVariableSchema, responses: { 201: null },
+    }, variables.repo.create),
+    put('/variables/{variablename}', {
+      id: 'updateRepoVariable', tag: 'repository', summary: 'Change a repository Actions variable\'s value or name',
+      body: actionsSettings.updateVariableSchema, responses: { 201: null, 204: null },
+    }, variables.repo.update),
+    del('/variables/{variablename}', {
+      id: 'deleteRepoVariable', tag: 'repository', summary: 'Remove a repository Actions variable',
+      responses: { 200: 'ActionVariable', 201: null, 204: null },
+    }, variables.repo.remove),
+    get('/runners/registration-token', {
+      id: 'repoGetRunnerRegistrationToken', tag: 'repository', summary: 'A token that registers runners for this repository',
+      responses: { 200: null },
+    }, runners.repo.registrationToken),
+    post('/runners/registration-token', {
+      id: 'repoCreateRunnerRegistrationToken', tag: 'repository', summary: 'A token that registers runners for this repository (POST form)',
+      responses: { 200: null },
+    }, runners.repo.registrationToken),
+    get('/runners', { id: 'getRepoRunners', tag: 'repository', summary: 'Runners registered to this repository', responses: { 200: null } }, runners.repo.list),
+    get('/runners/{runner_id}', {
+      id: 'getRepoRunner', tag: 'repository', summary: 'One runner registered to this repository', responses: { 200: null },
+    }, runners.repo.get),
+    patch('/runners/{runner_id}', {
+      id: 'updateRepoRunner', tag: 'repository', summary: 'Pause or resume a repository runner', extension: true, body: actionsRunners.editSchema,
+      responses: { 204: null },
+    }, runners.repo.edit),
+    del('/runners/{runner_id}', { id: 'deleteRepoRunner', tag: 'repository', summary: 'Unregister a repository runner', responses: { 204: null } }, runners.repo.remove),
   ]),
   group({ name: 'actions readers, signed in', prefix: R, guards: repoSignedReader }, [
-    get('/workflows', ['repository', 'ActionsListRepositoryWorkflows', 'List repository workflows'], workflows.list),
-    get('/workflows/{workflow_id}', ['repository', 'ActionsGetWorkflow', 'Get a workflow'], workflows.get),
-    get('/runs', ['repository', 'getWorkflowRuns', 'Lists all runs for a repository run'], runs.repo.listRuns),
-    get('/jobs', ['repository', 'listWorkflowJobs', 'Lists all jobs for a repository'], runs.repo.listJobs),
-    get('/jobs/{job_id}', ['repository', 'getWorkflowJob', 'Gets a specific workflow job for a workflow run'], runs.getJob),
-    get('/jobs/{job_id}/logs', ['repository', 'downloadActionsRunJobLogs', 'Downloads the job logs for a workflow run'], runs.jobLogs),
+    get('/workflows', {
+      id: 'ActionsListRepositoryWorkflows', tag: 'repository', summary: 'Workflow files found on the default branch',
+      responses: { 200: 'ActionWorkflowResponse' },
+    }, workflows.list),
+    get('/workflows/{workflow_id}', {
+      id: 'ActionsGetWorkflow', tag: 'repository', summary: 'One workflow file and its state', responses: { 200: 'ActionWorkflow' },
+    }, workflows.get),
+    get('/runs', {
+      id: 'getWorkflowRuns', tag: 'repository', summary: 'Workflow runs of this repository, newest first',
+      query: [q.str('event'), q.str('branch'), q.str('status'), q.str('actor'), q.str('head_sha'), ...paging],
+      responses: { 200: 'ActionWorkflowRunsResponse' },
+    }, runs.repo.listRuns),
+    get('/jobs', {
+      id: 'listWorkflowJobs', tag: 'repository', summary: 'Jobs of all workflow runs of this repository', query: [q.str('status'), ...paging],
+      responses: { 200: 'ActionWorkflowJobsResponse' },
+    }, runs.repo.listJobs),
+    get('/jobs/{job_id}', { id: 'getWorkflowJob', tag: 'repository', summary: 'One job of a workflow run', responses: { 200: 'ActionWorkflowJob' } }, runs.getJob),
+    get('/jobs/{job_id}/logs', {
+      id: 'downloadActionsRunJobLogs', tag: 'repository', summary: 'The log of one job, as plain text', params: { job_id: 'integer' },
+      responses: { 200: null },
+    }, runs.jobLogs),
   ]),
   group({ name: 'actions writers', prefix: R, guards: repoWriter }, [
-    put('/workflows/{workflow_id}/disable', ['repository', 'ActionsDisableWorkflow', 'Disable a workflow'], workflows.disable),
-    put('/workflows/{workflow_id}/enable', ['repository', 'ActionsEnableWorkflow', 'Enable a workflow'], workflows.enable),
-    post('/workflows/{workflow_id}/dispatches', ['repository', 'ActionsDispatchWorkflow', 'Create a workflow dispatch event'], workflows.dispatch),
-    del('/runs/{run}', ['repository', 'deleteActionRun', 'Delete a workflow run'], runs.deleteRun),
-    post('/runs/{run}/cancel', ['repository', 'cancelWorkflowRun', 'Cancel a workflow run and its running jobs, 204 (hearth extension)', 'extension'], runs.cancelRun),
-    post('/runs/{run}/approve', ['repository', 'approveWorkflowRun', 'Approve a workflow run that requires approval (hearth extension, as Gitea after 1.25)', 'extension'], runs.approveRun),
-    del('/artifacts/{artifact_id}', ['repository', 'deleteArtifact', 'Deletes a specific artifact for a workflow run'], artifacts.remove),
+    put('/workflows/{workflow_id}/disable', {
+      id: 'ActionsDisableWorkflow', tag: 'repository', summary: 'Stop a workflow from being triggered', responses: { 204: null },
+    }, workflows.disable),
+    put('/workflows/{workflow_id}/enable', {
+      id: 'ActionsEnableWorkflow', tag: 'repository', summary: 'Let a disabled workflow be triggered again', responses: { 204: null },
+    }, workflows.enable),
+    post('/workflows/{workflow_id}/dispatches', {
+      id: 'ActionsDispatchWorkflow', tag: 'repository', summary: 'Start a workflow by hand (workflow_dispatch)', body: workflows.dispatchSchema,
+      responses: { 204: null },
+    }, workflows.dispatch),
+    del('/runs/{run}', {
+      id: 'deleteActionRun', tag: 'repository', summary: 'Delete a finished workflow run with its jobs, logs and artifacts',
+      params: { run: 'integer' }, responses: { 204: null },
+    }, runs.deleteRun),
+    post('/runs/{run}/cancel', {
+      id: 'cancelWorkflowRun', tag: 'repository', summary: 'Cancel a workflow run and whatever of it is still running', extension: true,
+      responses: { 204: null },
+    }, runs.cancelRun),
+    post('/runs/{run}/approve', {
+      id: 'approveWorkflowRun', tag: 'repository', summary: 'Let a run waiting for approval (from a fork, say) start', extension: true,
+      responses: { 204: null },
+    }, runs.approveRun),
+    del('/artifacts/{artifact_id}', {
+      id: 'deleteArtifact', tag: 'repository', summary: 'Delete an artifact of a workflow run', responses: { 204: null },
+    }, artifacts.remove),
   ]),
   group({ name: 'actions readers', prefix: R, guards: repoReader }, [
-    get('/runs/{run}', ['repository', 'GetWorkflowRun', 'Gets a specific workflow run'], runs.getRun),
-    get('/runs/{run}/jobs', ['repository', 'listWorkflowRunJobs', 'Lists all jobs for a workflow run'], runs.listRunJobs),
-    get('/runs/{run}/artifacts', ['repository', 'getArtifactsOfRun', 'Lists all artifacts for a repository run'], artifacts.listOfRun),
-    get('/tasks', ['repository', 'ListActionTasks', 'List a repository\'s action tasks'], runs.listTasks),
-    get('/artifacts', ['repository', 'getArtifacts', 'Lists all artifacts for a repository'], artifacts.list),
-    get('/artifacts/{artifact_id}', ['repository', 'getArtifact', 'Gets a specific artifact for a workflow run'], artifacts.get),
-    get('/artifacts/{artifact_id}/zip', ['repository', 'downloadArtifact', 'Downloads a specific artifact for a workflow run redirects to blob url'], artifacts.download),
+    get('/runs/{run}', { id: 'GetWorkflowRun', tag: 'repository', summary: 'One workflow run', responses: { 200: 'ActionWorkflowRun' } }, runs.getRun),
+    get('/runs/{run}/jobs', {
+      id: 'listWorkflowRunJobs', tag: 'repository', summary: 'Jobs of one workflow run', params: { run: 'integer' },
+      query: [q.str('status'), ...paging], responses: { 200: 'ActionWorkflowJobsResponse' },
+    }, runs.listRunJobs),
+    get('/runs/{run}/artifacts', {
+      id: 'getArtifactsOfRun', tag: 'repository', summary: 'Artifacts one workflow run uploaded', params: { run: 'integer' },
+      query: [q.str('name')], responses: { 200: 'ActionArtifactsResponse' },
+    }, artifacts.listOfRun),
+    get('/tasks', {
+      id: 'ListActionTasks', tag: 'repository', summary: 'Task attempts of the repository\'s jobs, newest first', query: paging,
+      responses: { 200: 'ActionTaskResponse' },
+    }, runs.listTasks),
+    get('/artifacts', {
+      id: 'getArtifacts', tag: 'repository', summary: 'Artifacts of all workflow runs of this repository', query: [q.str('name')],
+      responses: { 200: 'ActionArtifactsResponse' },
+    }, artifacts.list),
+    get('/artifacts/{artifact_id}', {
+      id: 'getArtifact', tag: 'repository', summary: 'One artifact of a workflow run', responses: { 200: 'ActionArtifact' },
+    }, artifacts.get),
+    get('/artifacts/{artifact_id}/zip', {
+      id: 'downloadArtifact', tag: 'repository', summary: 'Download an artifact: a redirect to a short-lived signed address', responses: {},
+    }, artifacts.download),
   ]),
   group({ name: 'the signed URL alone', prefix: R, guards: anyone }, [
     // Gitea's signed download address: the `sig` and `expires` parameters are the credentials.
-    get('/artifacts/{artifact_id}/zip/raw', ['repository', 'downloadArtifactRaw', 'The artifact behind a signed download URL (hearth extension, as Gitea serves it)', 'extension'], artifacts.downloadRaw),
+    get('/artifacts/{artifact_id}/zip/raw', {
+      id: 'downloadArtifactRaw', tag: 'repository', summary: 'The artifact\'s bytes, behind the signed address downloadArtifact hands out',
+      extension: true, query: [q.str('sig', { required: true }), q.int('expires', { required: true })], responses: { 200: { type: 'file' } },
+      produces: ['application/zip'],
+    }, artifacts.downloadRaw),
   ]),
 ];
 
-const O = '/orgs/{org}/actions';
-const orgRoutes: RouteGroup[] = [
-  group({ name: 'organization owners', prefix: O, guards: orgOwner }, [
-    get('/secrets', ['organization', 'orgListActionsSecrets', 'List an organization\'s actions secrets'], secrets.org.list),
-    put('/secrets/{secretname}', ['organization', 'updateOrgSecret', 'Create or Update a secret value in an organization'], secrets.org.put),
-    del('/secrets/{secretname}', ['organization', 'deleteOrgSecret', 'Delete a secret in an organization'], secrets.org.remove),
-    get('/variables', ['organization', 'getOrgVariablesList', 'Get an org-level variables list'], variables.org.list),
-    get('/variables/{variablename}', ['organization', 'getOrgVariable', 'Get an org-level variable'], variables.org.get),
-    post('/variables/{variablename}', ['organization', 'createOrgVariable', 'Create an org-level variable'], variables.org.create),
-    put('/variables/{variablename}', ['organization', 'updateOrgVariable', 'Update an org-level variable'], variables.org.update),
-    del('/variables/{variablename}', ['organization', 'deleteOrgVariable', 'Delete an org-level variable'], variables.org.remove),
-    get('/runners/registration-token', ['organization', 'orgGetRunnerRegistrationToken', 'Get an organization\'s actions runner registration token'], runners.org.registrationToken),
-    post('/runners/registration-token', ['organization', 'orgCreateRunnerRegistrationToken', 'Get an organization\'s actions runner registration token'], runners.org.registrationToken),
-    get('/runners', ['organization', 'getOrgRunners', 'Get org-level runners'], runners.org.list),
-    get('/runners/{runner_id}', ['organization', 'getOrgRunner', 'Get an org-level runner'], runners.org.get),
-    patch('/runners/{runner_id}', ['organization', 'updateOrgRunner', 'Enable or disable an org-level runner (hearth extension, as Gitea 1.26)', 'extension'], runners.org.edit),
-    del('/runners/{runner_id}', ['organization', 'deleteOrgRunner', 'Delete an org-level runner'], runners.org.remove),
-    get('/runs', ['organization', 'getOrgWorkflowRuns', 'Get org-level workflow runs'], runs.org.listRuns),
-    get('/jobs', ['organization', 'getOrgWorkflowJobs', 'Get org-level workflow jobs'], runs.org.listJobs),
-  ]),
-];
-
-const U = '/user/actions';
-const userRoutes: RouteGroup[] = [
-  group({ name: 'the user themselves', prefix: U, guards: userSelf }, [
-    put('/secrets/{secretname}', ['user', 'updateUserSecret', 'Create or Update a secret value in a user scope'], secrets.user.put),
-    del('/secrets/{secretname}', ['user', 'deleteUserSecret', 'Delete a secret in a user scope'], secrets.user.remove),
-    get('/variables', ['user', 'getUserVariablesList', 'Get the user-level list of variables which is created by current doer'], variables.user.list),
-    get('/variables/{variablename}', ['user', 'getUserVariable', 'Get a user-level variable which is created by current doer'], variables.user.get),
-    post('/variables/{variablename}', ['user', 'createUserVariable', 'Create a user-level variable'], variables.user.create),
-    put('/variables/{variablename}', ['user', 'updateUserVariable', 'Update a user-level variable which is created by current doer'], variables.user.update),
-    del('/variables/{variablename}', ['user', 'deleteUserVariable', 'Delete a user-level variable which is created by current doer'], variables.user.remove),
-    get('/runners/registration-token', ['user', 'userGetRunnerRegistrationToken', 'Get an user\'s actions runner registration token'], runners.user.registrationToken),
-    post('/runners/registration-token', ['user', 'userCreateRunnerRegistrationToken', 'Get an user\'s actions runner registration token'], runners.user.registrationToken),
-    get('/runners', ['user', 'getUserRunners', 'Get user-level runners'], runners.user.list),
-    get('/runners/{runner_id}', ['user', 'getUserRunner', 'Get an user-level runner'], runners.user.get),
-    patch('/runners/{runner_id}', ['user', 'updateUserRunner', 'Enable or disable a user-level runner (hearth extension, as Gitea 1.26)', 'extension'], runners.user.edit),
-    del('/runners/{runner_id}', ['user', 'deleteUserRunner', 'Delete an user-level runner'], runners.user.remove),
-    get('/runs', ['user', 'getUserWorkflowRuns', 'Get workflow runs'], runs.user.listRuns),
-    get('/jobs', ['user', 'getUserWorkflowJobs', 'Get workflow jobs'], runs.user.listJobs),
-  ]),
-];
-
-const adminRoutes: RouteGroup[] = [
-  group({ name: 'site admins', guards: admin }, [
-    get('/admin/runners/registration-token', ['admin', 'adminGetRunnerRegistrationToken', 'Get an global actions runner registration token'], runners.admin.registrationToken),
-    post('/admin/actions/runners/registration-token', ['admin', 'adminCreateRunnerRegistrationToken', 'Get an global actions runner registration token'], runners.admin.registrationToken),
-    get('/admin/actions/runners', ['admin', 'getAdminRunners', 'Get all runners'], runners.admin.list),
-    get('/admin/actions/runners/{runner_id}', ['admin', 'getAdminRunner', 'Get an global runner'], runners.admin.get),
-    patch('/admin/actions/runners/{runner_id}', ['admin', 'updateAdminRunner', 'Enable or disable a global runner (hearth extension, as Gitea 1.26)', 'extension'], runners.admin.edit),
-    del('/admin/actions/runners/{runner_id}', ['admin', 'deleteAdminRunner', 'Delete an global runner'], runners.admin.remove),
-    get('/admin/actions/runs', ['admin', 'listAdminWorkflowRuns', 'Lists all runs'], runs.admin.listRuns),
-    get('/admin/actions/jobs', ['admin', 'listAdminWorkflowJobs', 'Lists all jobs'], runs.admin.listJobs),
-  ]),
-];
-
-export const actionsRoutes: RouteGroup[] = [...repoRoutes, ...orgRoutes, ...userRoutes, ...adminRoutes];

@@ -1,5 +1,6 @@
 import { routesOf, type ApiRoute, type RouteGroup } from '../../table';
 import { actionsRoutes } from './actions-routes';
+import { actionsOwnerRoutes } from './actions-owner-routes';
 import { miscRoutes } from './misc-routes';
 import { userRoutes } from './user-routes';
 import { adminRoutes } from './admin-routes';
@@ -8,6 +9,7 @@ import { codeRoutes } from './code-routes';
 import { wikiRoutes } from './wiki-routes';
 import { orgRoutes } from './org-routes';
 import { issueRoutes } from './issue-routes';
+import { issueDetailRoutes } from './issue-detail-routes';
 import { releaseRoutes } from './release-routes';
 import { notificationRoutes } from './notification-routes';
 import { pullRoutes } from './pull-routes';
@@ -27,12 +29,14 @@ export const apiGroups: RouteGroup[] = [
   ...wikiRoutes,
   ...orgRoutes,
   ...issueRoutes,
+  ...issueDetailRoutes,
   ...releaseRoutes,
   ...notificationRoutes,
   ...pullRoutes,
   ...hookRoutes,
   ...packageRoutes,
   ...actionsRoutes,
+  ...actionsOwnerRoutes,
 ];
 
 export const apiRoutes: ApiRoute[] = routesOf(apiGroups);

@@ -7,69 +7,182 @@ import * as orgLabels from './org-labels';
 import * as orgMembership from './org-members';
 import * as orgs from './orgs';
 import * as teams from './teams';
+import { paging, q } from '../../query';
+import * as repos from './repos';
 
 // Organizations, their members, blocks, labels and teams.
 
 export const orgRoutes: RouteGroup[] = [
   group({ name: 'organization scope', guards: orgScope }, [
-    get('/orgs', ['organization', 'orgGetAll', 'Get list of organizations'], orgs.list),
+    get('/orgs', { id: 'orgGetAll', tag: 'organization', summary: 'Organizations the caller can see', query: paging, responses: { 200: ['Organization'] } }, orgs.list),
   ]),
   group({ name: 'organization scope, signed in', guards: orgSignedIn }, [
-    post('/orgs', ['organization', 'orgCreate', 'Create an organization'], orgs.create),
-    get('/teams/{id}', ['organization', 'orgGetTeam', 'Get a team'], teams.get),
-    patch('/teams/{id}', ['organization', 'orgEditTeam', 'Edit a team'], teams.edit),
-    del('/teams/{id}', ['organization', 'orgDeleteTeam', 'Delete a team'], teams.remove),
-    get('/teams/{id}/members', ['organization', 'orgListTeamMembers', 'List a team\'s members'], teams.members),
-    get('/teams/{id}/members/{username}', ['organization', 'orgListTeamMember', 'List a particular member of team'], teams.member),
-    put('/teams/{id}/members/{username}', ['organization', 'orgAddTeamMember', 'Add a team member'], teams.addTeamMember),
-    del('/teams/{id}/members/{username}', ['organization', 'orgRemoveTeamMember', 'Remove a team member'], teams.removeTeamMember),
-    get('/teams/{id}/repos', ['organization', 'orgListTeamRepos', 'List a team\'s repos'], teams.repos),
-    get('/teams/{id}/repos/{org}/{repo}', ['organization', 'orgListTeamRepo', 'List a particular repo of team'], teams.repo),
-    put('/teams/{id}/repos/{org}/{repo}', ['organization', 'orgAddTeamRepository', 'Add a repository to a team'], teams.setRepo(true)),
-    del('/teams/{id}/repos/{org}/{repo}', ['organization', 'orgRemoveTeamRepository', 'Remove a repository from a team'], teams.setRepo(false)),
-    get('/teams/{id}/activities/feeds', ['organization', 'orgListTeamActivityFeeds', 'List a team\'s activity feeds'], teams.feeds),
+    post('/orgs', {
+      id: 'orgCreate', tag: 'organization', summary: 'Make an organization owned by the caller',
+      body: { of: orgs.createSchema, param: 'organization', required: true }, responses: { 201: 'Organization' },
+    }, orgs.create),
+    get('/teams/{id}', { id: 'orgGetTeam', tag: 'organization', summary: 'One team', params: { id: 'int64' }, responses: { 200: 'Team' } }, teams.get),
+    patch('/teams/{id}', {
+      id: 'orgEditTeam', tag: 'organization', summary: 'Change a team\'s name, permission or units', params: { id: 'integer' },
+      body: teams.editSchema, responses: { 200: 'Team' },
+    }, teams.edit),
+    del('/teams/{id}', { id: 'orgDeleteTeam', tag: 'organization', summary: 'Remove a team', params: { id: 'int64' }, responses: { 204: null } }, teams.remove),
+    get('/teams/{id}/members', {
+      id: 'orgListTeamMembers', tag: 'organization', summary: 'Members of a team', params: { id: 'int64' }, query: paging,
+      responses: { 200: ['User'] },
+    }, teams.members),
+    get('/teams/{id}/members/{username}', {
+      id: 'orgListTeamMember', tag: 'organization', summary: 'One member of a team (404 when not a member)', params: { id: 'int64' },
+      responses: { 200: 'User' },
+    }, teams.member),
+    put('/teams/{id}/members/{username}', {
+      id: 'orgAddTeamMember', tag: 'organization', summary: 'Put a user in a team', params: { id: 'int64' }, responses: { 204: null },
+    }, teams.addTeamMember),
+    del('/teams/{id}/members/{username}', {
+      id: 'orgRemoveTeamMember', tag: 'organization', summary: 'Take a user out of a team', params: { id: 'int64' }, responses: { 204: null },
+    }, teams.removeTeamMember),
+    get('/teams/{id}/repos', {
+      id: 'orgListTeamRepos', tag: 'organization', summary: 'Repositories a team has access to', params: { id: 'int64' }, query: paging,
+      responses: { 200: ['Repository'] },
+    }, teams.repos),
+    get('/teams/{id}/repos/{org}/{repo}', {
+      id: 'orgListTeamRepo', tag: 'organization', summary: 'One repository of a team (404 when the team has no access)', params: { id: 'int64' },
+      responses: { 200: 'Repository' },
+    }, teams.repo),
+    put('/teams/{id}/repos/{org}/{repo}', {
+      id: 'orgAddTeamRepository', tag: 'organization', summary: 'Give a team access to a repository', params: { id: 'int64' },
+      responses: { 204: null },
+    }, teams.setRepo(true)),
+    del('/teams/{id}/repos/{org}/{repo}', {
+      id: 'orgRemoveTeamRepository', tag: 'organization', summary: 'Take a repository away from a team', params: { id: 'int64' },
+      responses: { 204: null },
+    }, teams.setRepo(false)),
+    get('/teams/{id}/activities/feeds', {
+      id: 'orgListTeamActivityFeeds', tag: 'organization', summary: 'Recent activity in a team\'s repositories', params: { id: 'int64' },
+      query: [q.date('date'), ...paging], responses: { 200: ['Activity'] },
+    }, teams.feeds),
   ]),
   group({ name: 'the caller, user or organization scope', guards: currentUserOrgs }, [
-    get('/user/orgs', ['organization', 'orgListCurrentUserOrgs', 'List the current user\'s organizations'], orgs.listMine),
-    get('/users/{username}/orgs', ['organization', 'orgListUserOrgs', 'List a user\'s organizations'], assignUser, orgs.listOfUser),
-    get('/users/{username}/orgs/{org}/permissions', ['organization', 'orgGetUserPermissions', 'Get user permissions in organization'], assignUser, orgs.permissions),
-    get('/user/teams', ['user', 'userListTeams', 'List all the teams a user belongs to'], teams.listMine),
+    get('/user/orgs', {
+      id: 'orgListCurrentUserOrgs', tag: 'organization', summary: 'Organizations the caller belongs to', query: paging,
+      responses: { 200: ['Organization'] },
+    }, orgs.listMine),
+    get('/users/{username}/orgs', {
+      id: 'orgListUserOrgs', tag: 'organization', summary: 'Organizations a user belongs to, as the caller may see them', query: paging,
+      responses: { 200: ['Organization'] },
+    }, assignUser, orgs.listOfUser),
+    get('/users/{username}/orgs/{org}/permissions', {
+      id: 'orgGetUserPermissions', tag: 'organization', summary: 'What a user may do in an organization',
+      responses: { 200: 'OrganizationPermissions' },
+    }, assignUser, orgs.permissions),
+    get('/user/teams', {
+      id: 'userListTeams', tag: 'user', summary: 'Teams the caller belongs to, across organizations', query: paging, responses: { 200: ['Team'] },
+    }, teams.listMine),
   ]),
   group({ name: 'organization visitors', guards: orgVisitors }, [
-    get('/orgs/{org}', ['organization', 'orgGet', 'Get an organization'], orgs.get),
-    get('/orgs/{org}/repos', ['organization', 'orgListRepos', 'List an organization\'s repos'], orgs.listRepos),
-    get('/orgs/{org}/public_members', ['organization', 'orgListPublicMembers', 'List an organization\'s public members'], orgMembership.listPublic),
-    get('/orgs/{org}/public_members/{username}', ['organization', 'orgIsPublicMember', 'Check if a user is a public member of an organization'], orgMembership.checkPublic),
-    get('/orgs/{org}/labels', ['organization', 'orgListLabels', 'List an organization\'s labels'], orgLabels.list),
-    get('/orgs/{org}/activities/feeds', ['organization', 'orgListActivityFeeds', 'List an organization\'s activity feeds'], activity.orgFeeds),
+    get('/orgs/{org}', { id: 'orgGet', tag: 'organization', summary: 'One organization', responses: { 200: 'Organization' } }, orgs.get),
+    get('/orgs/{org}/repos', {
+      id: 'orgListRepos', tag: 'organization', summary: 'An organization\'s repositories the caller can see', query: paging,
+      responses: { 200: ['Repository'] },
+    }, orgs.listRepos),
+    get('/orgs/{org}/public_members', {
+      id: 'orgListPublicMembers', tag: 'organization', summary: 'Members who show their membership publicly', query: paging,
+      responses: { 200: ['User'] },
+    }, orgMembership.listPublic),
+    get('/orgs/{org}/public_members/{username}', {
+      id: 'orgIsPublicMember', tag: 'organization', summary: 'Whether a user shows their membership publicly (204 or 404)',
+      responses: { 204: null },
+    }, orgMembership.checkPublic),
+    get('/orgs/{org}/labels', {
+      id: 'orgListLabels', tag: 'organization', summary: 'Labels every repository of the organization can use', query: paging,
+      responses: { 200: ['Label'] },
+    }, orgLabels.list),
+    get('/orgs/{org}/activities/feeds', {
+      id: 'orgListActivityFeeds', tag: 'organization', summary: 'Recent activity in an organization\'s repositories',
+      query: [q.date('date'), ...paging], responses: { 200: ['Activity'] },
+    }, activity.orgFeeds),
   ]),
   group({ name: 'organization owners', guards: orgOwners }, [
-    patch('/orgs/{org}', ['organization', 'orgEdit', 'Edit an organization'], orgs.edit),
-    del('/orgs/{org}', ['organization', 'orgDelete', 'Delete an organization'], orgs.remove),
-    post('/orgs/{org}/rename', ['organization', 'renameOrg', 'Rename an organization'], orgs.rename),
-    post('/orgs/{org}/avatar', ['organization', 'orgUpdateAvatar', 'Update Avatar'], orgs.updateAvatar),
-    del('/orgs/{org}/avatar', ['organization', 'orgDeleteAvatar', 'Delete Avatar'], orgs.removeAvatar),
-    del('/orgs/{org}/members/{username}', ['organization', 'orgDeleteMember', 'Remove a member from an organization'], orgMembership.remove),
-    get('/orgs/{org}/blocks', ['organization', 'organizationListBlocks', 'List users blocked by the organization'], blocks.org.list),
-    get('/orgs/{org}/blocks/{username}', ['organization', 'organizationCheckUserBlock', 'Check if a user is blocked by the organization'], blocks.org.check),
-    put('/orgs/{org}/blocks/{username}', ['organization', 'organizationBlockUser', 'Block a user'], blocks.org.block),
-    del('/orgs/{org}/blocks/{username}', ['organization', 'organizationUnblockUser', 'Unblock a user'], blocks.org.unblock),
-    post('/orgs/{org}/labels', ['organization', 'orgCreateLabel', 'Create a label for an organization'], orgLabels.create),
-    patch('/orgs/{org}/labels/{id}', ['organization', 'orgEditLabel', 'Update a label'], orgLabels.edit),
-    del('/orgs/{org}/labels/{id}', ['organization', 'orgDeleteLabel', 'Delete a label'], orgLabels.remove),
-    post('/orgs/{org}/teams', ['organization', 'orgCreateTeam', 'Create a team'], teams.create),
+    patch('/orgs/{org}', {
+      id: 'orgEdit', tag: 'organization', summary: 'Change an organization\'s profile and settings', body: { of: orgs.editSchema, required: true },
+      responses: { 200: 'Organization' },
+    }, orgs.edit),
+    del('/orgs/{org}', { id: 'orgDelete', tag: 'organization', summary: 'Delete an organization (it must own no repositories)', responses: { 204: null } }, orgs.remove),
+    post('/orgs/{org}/rename', {
+      id: 'renameOrg', tag: 'organization', summary: 'Give an organization a new name', body: { of: orgs.renameSchema, required: true },
+      responses: { 204: null },
+    }, orgs.rename),
+    post('/orgs/{org}/avatar', {
+      id: 'orgUpdateAvatar', tag: 'organization', summary: 'Upload an organization\'s avatar (base64)', body: orgs.avatarSchema,
+      responses: { 204: null },
+    }, orgs.updateAvatar),
+    del('/orgs/{org}/avatar', { id: 'orgDeleteAvatar', tag: 'organization', summary: 'Go back to the generated avatar', responses: { 204: null } }, orgs.removeAvatar),
+    del('/orgs/{org}/members/{username}', {
+      id: 'orgDeleteMember', tag: 'organization', summary: 'Take a user out of the organization and all its teams', responses: { 204: null },
+    }, orgMembership.remove),
+    get('/orgs/{org}/blocks', {
+      id: 'organizationListBlocks', tag: 'organization', summary: 'Users the organization blocks', query: paging, responses: { 200: ['User'] },
+    }, blocks.org.list),
+    get('/orgs/{org}/blocks/{username}', {
+      id: 'organizationCheckUserBlock', tag: 'organization', summary: 'Whether the organization blocks a user (204 or 404)',
+      responses: { 204: null },
+    }, blocks.org.check),
+    put('/orgs/{org}/blocks/{username}', {
+      id: 'organizationBlockUser', tag: 'organization', summary: 'Block a user from the organization\'s repositories', query: [q.str('note')],
+      responses: { 204: null },
+    }, blocks.org.block),
+    del('/orgs/{org}/blocks/{username}', {
+      id: 'organizationUnblockUser', tag: 'organization', summary: 'Lift an organization\'s block on a user', responses: { 204: null },
+    }, blocks.org.unblock),
+    post('/orgs/{org}/labels', {
+      id: 'orgCreateLabel', tag: 'organization', summary: 'Add a label for all of the organization\'s repositories', body: orgLabels.createSchema,
+      responses: { 201: 'Label' },
+    }, orgLabels.create),
+    patch('/orgs/{org}/labels/{id}', {
+      id: 'orgEditLabel', tag: 'organization', summary: 'Change an organization label', params: { id: 'int64' }, body: orgLabels.editSchema,
+      responses: { 200: 'Label' },
+    }, orgLabels.edit),
+    del('/orgs/{org}/labels/{id}', {
+      id: 'orgDeleteLabel', tag: 'organization', summary: 'Remove an organization label', params: { id: 'int64' }, responses: { 204: null },
+    }, orgLabels.remove),
+    post('/orgs/{org}/teams', {
+      id: 'orgCreateTeam', tag: 'organization', summary: 'Add a team to the organization', body: teams.createSchema, responses: { 201: 'Team' },
+    }, teams.create),
   ]),
   group({ name: 'organization visitors, signed in', guards: orgSignedVisitors }, [
-    post('/orgs/{org}/repos', ['organization', 'createOrgRepo', 'Create a repository in an organization'], orgs.createRepo),
-    post('/org/{org}/repos', ['organization', 'createOrgRepoDeprecated', 'Create a repository in an organization'], orgs.createRepo),
-    get('/orgs/{org}/members', ['organization', 'orgListMembers', 'List an organization\'s members'], orgMembership.list),
-    get('/orgs/{org}/members/{username}', ['organization', 'orgIsMember', 'Check if a user is a member of an organization'], orgMembership.check),
-    get('/orgs/{org}/labels/{id}', ['organization', 'orgGetLabel', 'Get a single label'], orgLabels.get),
-    get('/orgs/{org}/teams', ['organization', 'orgListTeams', 'List an organization\'s teams'], teams.listOfOrg),
-    get('/orgs/{org}/teams/search', ['organization', 'teamSearch', 'Search for teams within an organization'], teams.search),
+    post('/orgs/{org}/repos', {
+      id: 'createOrgRepo', tag: 'organization', summary: 'Make a repository owned by the organization', body: repos.createSchema,
+      responses: { 201: 'Repository' },
+    }, orgs.createRepo),
+    post('/org/{org}/repos', {
+      id: 'createOrgRepoDeprecated', tag: 'organization', summary: 'Make a repository owned by the organization (older path)', deprecated: true,
+      body: repos.createSchema, responses: { 201: 'Repository' },
+    }, orgs.createRepo),
+    get('/orgs/{org}/members', {
+      id: 'orgListMembers', tag: 'organization', summary: 'Members of an organization', query: paging, responses: { 200: ['User'] },
+    }, orgMembership.list),
+    get('/orgs/{org}/members/{username}', {
+      id: 'orgIsMember', tag: 'organization', summary: 'Whether a user is a member (204, or 404 / 302 when the caller cannot tell)',
+      responses: { 204: null },
+    }, orgMembership.check),
+    get('/orgs/{org}/labels/{id}', {
+      id: 'orgGetLabel', tag: 'organization', summary: 'One organization label', params: { id: 'int64' }, responses: { 200: 'Label' },
+    }, orgLabels.get),
+    get('/orgs/{org}/teams', {
+      id: 'orgListTeams', tag: 'organization', summary: 'Teams of an organization', query: paging, responses: { 200: ['Team'] },
+    }, teams.listOfOrg),
+    get('/orgs/{org}/teams/search', {
+      id: 'teamSearch', tag: 'organization', summary: 'Find an organization\'s teams by name',
+      query: [q.str('q'), q.bool('include_desc'), ...paging],
+      responses: { 200: { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/definitions/Team' } }, ok: { type: 'boolean' } } } },
+    }, teams.search),
   ]),
   group({ name: 'organization members', guards: orgMembers }, [
-    put('/orgs/{org}/public_members/{username}', ['organization', 'orgPublicizeMember', 'Publicize a user\'s membership'], orgMembership.publicize),
-    del('/orgs/{org}/public_members/{username}', ['organization', 'orgConcealMember', 'Conceal a user\'s membership'], orgMembership.conceal),
+    put('/orgs/{org}/public_members/{username}', {
+      id: 'orgPublicizeMember', tag: 'organization', summary: 'Show one\'s membership on the organization\'s page', responses: { 204: null },
+    }, orgMembership.publicize),
+    del('/orgs/{org}/public_members/{username}', {
+      id: 'orgConcealMember', tag: 'organization', summary: 'Hide one\'s membership from the organization\'s page', responses: { 204: null },
+    }, orgMembership.conceal),
   ]),
 ];

@@ -3,6 +3,7 @@ import { del, get, group, patch, post, type RouteGroup } from '../../table';
 import { R, byId, repoSignedVisitors, repoVisitors, type Guards } from './route-chains';
 import * as attachments from './attachments';
 import * as releases from './releases';
+import { paging, q } from '../../query';
 
 // Releases and their assets.
 
@@ -11,24 +12,56 @@ const releaseWriters: Guards = [...repoSignedVisitors(), releases.releaseWriter,
 
 export const releaseRoutes: RouteGroup[] = [
   group({ name: 'release readers', prefix: R, guards: releaseReaders }, [
-    get('/releases', ['repository', 'repoListReleases', 'List a repo\'s releases'], releases.list),
-    get('/releases/latest', ['repository', 'repoGetLatestRelease', 'Gets the most recent non-prerelease, non-draft release of a repository, sorted by created_at'], releases.latest),
-    get('/releases/tags/{tag}', ['repository', 'repoGetReleaseByTag', 'Get a release by tag name'], releases.getByTag),
+    get('/releases', {
+      id: 'repoListReleases', tag: 'repository', summary: 'Releases, newest first (drafts only for writers)',
+      query: [q.bool('draft'), q.bool('pre-release'), ...paging], responses: { 200: ['Release'] },
+    }, releases.list),
+    get('/releases/latest', {
+      id: 'repoGetLatestRelease', tag: 'repository', summary: 'The newest release that is neither a draft nor a pre-release',
+      responses: { 200: 'Release' },
+    }, releases.latest),
+    get('/releases/tags/{tag}', { id: 'repoGetReleaseByTag', tag: 'repository', summary: 'The release of a tag', responses: { 200: 'Release' } }, releases.getByTag),
   ]),
   group({ name: 'release writers', prefix: R, guards: releaseWriters }, [
-    post('/releases', ['repository', 'repoCreateRelease', 'Create a release'], releases.create),
-    del('/releases/tags/{tag}', ['repository', 'repoDeleteReleaseByTag', 'Delete a release by tag name'], releases.removeByTag),
+    post('/releases', {
+      id: 'repoCreateRelease', tag: 'repository', summary: 'Publish (or draft) a release of a tag', body: releases.createSchema,
+      responses: { 201: 'Release' },
+    }, releases.create),
+    del('/releases/tags/{tag}', {
+      id: 'repoDeleteReleaseByTag', tag: 'repository', summary: 'Delete the release of a tag (the tag stays)', responses: { 204: null },
+    }, releases.removeByTag),
   ]),
   group({ name: 'release readers, by id', prefix: R, guards: byId(releaseReaders) }, [
-    get('/releases/{id}', ['repository', 'repoGetRelease', 'Get a release'], releases.get),
-    get('/releases/{id}/assets', ['repository', 'repoListReleaseAttachments', 'List release\'s attachments'], releases.listAssets),
-    get('/releases/{id}/assets/{attachment_id}', ['repository', 'repoGetReleaseAttachment', 'Get a release attachment'], releases.getAsset),
+    get('/releases/{id}', { id: 'repoGetRelease', tag: 'repository', summary: 'One release by id', params: { id: 'int64' }, responses: { 200: 'Release' } }, releases.get),
+    get('/releases/{id}/assets', {
+      id: 'repoListReleaseAttachments', tag: 'repository', summary: 'Files attached to a release', params: { id: 'int64' },
+      responses: { 200: ['Attachment'] },
+    }, releases.listAssets),
+    get('/releases/{id}/assets/{attachment_id}', {
+      id: 'repoGetReleaseAttachment', tag: 'repository', summary: 'One file attached to a release',
+      params: { id: 'int64', attachment_id: 'int64' }, responses: { 200: 'Attachment' },
+    }, releases.getAsset),
   ]),
   group({ name: 'release writers, by id', prefix: R, guards: byId(releaseWriters) }, [
-    patch('/releases/{id}', ['repository', 'repoEditRelease', 'Update a release'], releases.edit),
-    del('/releases/{id}', ['repository', 'repoDeleteRelease', 'Delete a release'], releases.remove),
-    post('/releases/{id}/assets', ['repository', 'repoCreateReleaseAttachment', 'Create a release attachment'], attachments.attachmentsEnabled, releases.createAsset),
-    patch('/releases/{id}/assets/{attachment_id}', ['repository', 'repoEditReleaseAttachment', 'Edit a release attachment'], releases.editAsset),
-    del('/releases/{id}/assets/{attachment_id}', ['repository', 'repoDeleteReleaseAttachment', 'Delete a release attachment'], releases.removeAsset),
+    patch('/releases/{id}', {
+      id: 'repoEditRelease', tag: 'repository', summary: 'Change a release', params: { id: 'int64' }, body: releases.editSchema,
+      responses: { 200: 'Release' },
+    }, releases.edit),
+    del('/releases/{id}', {
+      id: 'repoDeleteRelease', tag: 'repository', summary: 'Delete a release (the tag stays)', params: { id: 'int64' }, responses: { 204: null },
+    }, releases.remove),
+    post('/releases/{id}/assets', {
+      id: 'repoCreateReleaseAttachment', tag: 'repository', summary: 'Attach a file to a release (multipart or raw body)', params: { id: 'int64' },
+      query: [q.str('name')], form: [{ name: 'attachment', type: 'file' }], consumes: ['multipart/form-data', 'application/octet-stream'],
+      responses: { 201: 'Attachment' },
+    }, attachments.attachmentsEnabled, releases.createAsset),
+    patch('/releases/{id}/assets/{attachment_id}', {
+      id: 'repoEditReleaseAttachment', tag: 'repository', summary: 'Rename a file attached to a release',
+      params: { id: 'int64', attachment_id: 'int64' }, body: releases.editAssetSchema, responses: { 201: 'Attachment' },
+    }, releases.editAsset),
+    del('/releases/{id}/assets/{attachment_id}', {
+      id: 'repoDeleteReleaseAttachment', tag: 'repository', summary: 'Remove a file attached to a release',
+      params: { id: 'int64', attachment_id: 'int64' }, responses: { 204: null },
+    }, releases.removeAsset),
   ]),
 ];
