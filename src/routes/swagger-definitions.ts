@@ -63,17 +63,19 @@ export function toSwagger(input: unknown): Schema {
 }
 
 /** Which name each schema goes by: the answers' exports, then the handlers' named bodies. */
-function registered(): { registry: z.core.$ZodRegistry<{ id: string }>; names: Map<string, z.ZodType> } {
+function registered(): z.core.$ZodRegistry<{ id: string }> {
   const registry = z.registry<{ id: string }>();
-  const names = new Map<string, z.ZodType>();
+  const taken = new Set<string>();
   const add = (name: string, schema: z.ZodType) => {
-    if (names.has(name)) return; // a second schema of one name (a copy per module): the first speaks for both
-    names.set(name, schema);
+    // A second schema of one name (each module validating its own copy): the first speaks for
+    // both; swagger-complete.test.ts checks they agree.
+    if (taken.has(name)) return;
+    taken.add(name);
     registry.add(schema, { id: name });
   };
   for (const [name, schema] of Object.entries(definitions)) add(name, schema as z.ZodType);
   for (const [schema, name] of schemaDocs.names) add(name, schema);
-  return { registry, names };
+  return registry;
 }
 
 const EXTENSION_DEFINITIONS = new Set(Object.keys(extensionDefinitions));
@@ -95,8 +97,7 @@ const OPTIONS = { target: 'openapi-3.0', io: 'input', unrepresentable: 'any', ov
 
 /** Every definition, by name, in Swagger 2.0's dialect. */
 export function buildDefinitions(): Record<string, Schema> {
-  const { registry } = registered();
-  const out = z.toJSONSchema(registry, { ...OPTIONS, uri: (id) => `#/definitions/${id}` });
+  const out = z.toJSONSchema(registered(), { ...OPTIONS, uri: (id) => `#/definitions/${id}` });
   const defs: Record<string, Schema> = {};
   for (const [name, schema] of Object.entries(out.schemas)) {
     defs[name] = toSwagger(schema);

@@ -59,6 +59,7 @@ describe('the served swagger', () => {
   });
 
   it('has every operation of the reference at its method and path, with its operationId', () => {
+    expect(facts.source).toMatch(/^Gitea 1\.25\.4's published API description .*gitea-api-v1\.swagger\.json/);
     const missing = facts.operations.filter((o) => opAt(o.method, o.path)?.operationId !== o.operationId);
     expect(missing.map((o) => `${o.method} ${o.path} (${o.operationId})`)).toEqual([]);
   });
