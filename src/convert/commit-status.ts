@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema';
 import type { CommitStatus, User } from '../db/schema';
+import type { StatusState } from '../lib/commit-state';
 import { isoTime } from '../lib/time';
 import type { Combined, StatusesWithCreators } from '../services/repo/commit-statuses';
 import type { RepoAccess } from '../services/repo/repos';
@@ -12,7 +13,8 @@ export function toApiCommitStatus(config: Config, access: RepoAccess, row: Commi
   const creator = creators.get(row.creator_id);
   return {
     id: row.idx,
-    status: row.state,
+    // Stored only after the body's enum admitted it.
+    status: row.state as StatusState,
     target_url: row.target_url,
     description: row.description,
     url: `${url}/statuses/${encodeURIComponent(row.sha)}`,

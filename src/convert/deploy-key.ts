@@ -9,8 +9,8 @@ import { repoUrls, toApiRepo } from './repo';
  * Gitea's ToDeployKey; the repository (appendPrivateInformation) only for site admins and the
  * repository's owner, as Gitea's ListDeployKeys and GetDeployKey.
  */
-export function toApiDeployKey(config: Config, access: RepoAccess, key: DeployKeyRow, viewer: User | null): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function toApiDeployKey(config: Config, access: RepoAccess, key: DeployKeyRow, viewer: User | null) {
+  const out = {
     id: key.id,
     key_id: key.key_id,
     key: key.content,
@@ -20,8 +20,6 @@ export function toApiDeployKey(config: Config, access: RepoAccess, key: DeployKe
     created_at: isoTime(key.created_unix),
     read_only: !!key.read_only,
   };
-  if (viewer && (viewer.is_admin || viewer.id === access.owner.id)) {
-    out.repository = toApiRepo(config, { repo: access.repo, owner: access.owner, mode: 3 }, viewer);
-  }
-  return out;
+  if (!viewer || !(viewer.is_admin || viewer.id === access.owner.id)) return out;
+  return { ...out, repository: toApiRepo(config, { repo: access.repo, owner: access.owner, mode: 3 }, viewer) };
 }

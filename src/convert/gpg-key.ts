@@ -27,7 +27,7 @@ function flags(k: GpgKey) {
 }
 
 /** Gitea's ToGPGKey; subkeys carry no emails (an empty list rather than Gitea's null). */
-export function toApiGpgKey({ key, subkeys, emails }: GpgKeyView): Record<string, unknown> {
+export function toApiGpgKey({ key, subkeys, emails }: GpgKeyView) {
   return {
     ...base(key),
     emails,

@@ -8,8 +8,8 @@ import { toApiUser } from './user';
  * Gitea's ToPublicKey; the owner and key type (appendPrivateInformation) only for the owner and
  * site admins, with the owner shown as to itself. read_only is omitted when false (user keys).
  */
-export function toApiPublicKey(config: Config, { key, owner }: KeyWithOwner, viewer: User | null): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function toApiPublicKey(config: Config, { key, owner }: KeyWithOwner, viewer: User | null) {
+  const out = {
     id: key.id,
     key: key.content,
     url: `${config.server.root_url}api/v1/user/keys/${key.id}`,
@@ -18,10 +18,11 @@ export function toApiPublicKey(config: Config, { key, owner }: KeyWithOwner, vie
     created_at: isoTime(key.created_unix),
     last_used_at: isoTime(key.updated_unix),
   };
-  if (viewer && (viewer.is_admin || viewer.id === key.owner_id)) {
-    out.key_type = key.key_type || 'user';
-    if (owner) out.user = toApiUser(config, owner, owner);
-    if (key.read_only) out.read_only = true;
-  }
-  return out;
+  if (!viewer || !(viewer.is_admin || viewer.id === key.owner_id)) return out;
+  return {
+    ...out,
+    key_type: key.key_type || 'user',
+    ...(owner ? { user: toApiUser(config, owner, owner) } : {}),
+    ...(key.read_only ? { read_only: true } : {}),
+  };
 }

@@ -1,14 +1,19 @@
 import type { Config } from '../config/schema';
 import { goDuration } from '../lib/go-duration';
 import type { Mirror, Repository, User } from '../db/schema';
+import type { ObjectFormat } from '../git/repo';
 import { isoTime } from '../lib/time';
 import { ACCESS } from '../services/permissions';
 import { settingsOf, topicsOf } from '../services/repo/repo-settings';
 import { toApiUser, type ApiUser } from './user';
 import { httpCloneUrl, sshCloneUrl } from '../lib/clone-url';
+import type { toApiRepoTransfer } from './repo-social';
+
+type ApiRepoTransfer = ReturnType<typeof toApiRepoTransfer>;
 
 export type ApiPermission = { admin: boolean; push: boolean; pull: boolean };
-export type ApiRepository = Record<string, unknown> & { id: number; full_name: string; permissions?: ApiPermission };
+/** A repository as the API shows it; the parent of a fork and a pending transfer when there are. */
+export type ApiRepository = ReturnType<typeof repoFields> & { parent?: ApiRepository; repo_transfer?: ApiRepoTransfer };
 
 /** What the converter needs besides the row: its owner, the caller's mode, and the parent. */
 export type RepoView = {
@@ -19,7 +24,7 @@ export type RepoView = {
   language?: string;
   licenses?: string[];
   /** The pending transfer (RepoTransfer JSON), when there is one. */
-  transfer?: Record<string, unknown> | null;
+  transfer?: ApiRepoTransfer | null;
   /** A pull mirror's row (loaded for repositories that are mirrors). */
   mirror?: Pick<Mirror, 'interval_seconds' | 'updated_unix'> | null;
 };
@@ -52,6 +57,15 @@ export function licensesOf(repo: Pick<Repository, 'licenses'>): string[] {
 
 /** Every field of the reference's Repository, for a caller with access `mode`. */
 export function toApiRepo(config: Config, view: RepoView, viewer: User | null): ApiRepository {
+  return {
+    ...repoFields(config, view, viewer),
+    // Gitea omits parent and repo_transfer when there are none (omitempty).
+    ...(view.parent ? { parent: view.parent } : {}),
+    ...(view.transfer ? { repo_transfer: view.transfer } : {}),
+  };
+}
+
+function repoFields(config: Config, view: Omit<RepoView, 'parent' | 'transfer'>, viewer: User | null) {
   const { repo, owner, mode } = view;
   const s = settingsOf(repo);
   const urls = repoUrls(config, owner.name, repo.name);
@@ -65,8 +79,6 @@ export function toApiRepo(config: Config, view: RepoView, viewer: User | null): 
     private: repo.is_private === 1,
     fork: repo.is_fork === 1,
     template: repo.is_template === 1,
-    // Gitea omits parent and repo_transfer when there are none (omitempty).
-    ...(view.parent ? { parent: view.parent } : {}),
     mirror: repo.is_mirror === 1,
     size: Math.round(repo.size / 1024),
     language: view.language ?? '',
@@ -119,9 +131,9 @@ export function toApiRepo(config: Config, view: RepoView, viewer: User | null): 
     internal: false,
     // As Gitea: from the mirror row; empty and the zero time for other repositories.
     mirror_interval: view.mirror ? goDuration(view.mirror.interval_seconds) : '',
-    object_format_name: repo.object_format_name,
+    // Only sha1 and sha256 are ever stored (repo-create checks the option).
+    object_format_name: repo.object_format_name as ObjectFormat,
     mirror_updated: view.mirror ? isoTime(view.mirror.updated_unix) : '0001-01-01T00:00:00Z',
-    ...(view.transfer ? { repo_transfer: view.transfer } : {}),
     topics: topicsOf(repo),
     licenses: view.licenses ?? licensesOf(repo),
   };

@@ -5,7 +5,7 @@ import { toApiOrg, type ApiOrg } from './org';
 
 export type ApiTeam = {
   id: number; name: string; description: string; organization: ApiOrg; includes_all_repositories: boolean;
-  permission: string; units: string[]; units_map: Record<string, string>; can_create_org_repo: boolean;
+  permission: ReturnType<typeof accessName>; units: string[]; units_map: Record<string, string>; can_create_org_repo: boolean;
   /** hearth: who may list the team (public, limited, private). */
   visibility: string;
 };

@@ -7,7 +7,7 @@ import { authenticate, jobTokenLimits, passwordCurrent, sudo } from './middlewar
 import { apiNotFound, errorHandler } from './middleware/errors';
 import { healthz } from './health';
 import { wellKnownNodeInfo } from './api/v1/federation';
-import { buildSwagger, swaggerUiPage } from './swagger';
+import { swaggerSpec, swaggerUiPage } from './swagger';
 import { lazyHandler } from './lazy';
 import { mount } from './table';
 import { avatar, repoAvatar } from './avatar';
@@ -120,9 +120,7 @@ export function createApp(h: Hearth): Express {
 }
 
 function mountSwagger(app: Express, h: Hearth): void {
-  // Built on first use: root_url may only be known once the server listens.
-  let spec: ReturnType<typeof buildSwagger> | null = null;
-  app.get('/swagger.v1.json', (_req, res) => { res.json(spec ??= buildSwagger(apiRoutes, h.config.server.root_url)); });
+  app.get('/swagger.v1.json', swaggerSpec(apiRoutes, () => h.config.server.root_url));
   app.get('/api/swagger', (_req, res) => {
     res.type('html').send(swaggerUiPage(`${h.config.server.root_url}swagger.v1.json`));
   });

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { LIMIT, PAGE } from './query';
 
 export type Page = { page: number; limit: number; offset: number };
 
@@ -11,8 +12,8 @@ function intParam(value: unknown): number {
 /** Lenient, as Gitea: page <= 0 is 1; limit <= 0 is the default; limit over the max is the max. */
 export function pageOf(req: Request): Page {
   const { default_paging_num: def, max_response_items: max } = req.ctx.config.api;
-  const page = Math.max(1, intParam(req.query.page));
-  let limit = intParam(req.query.limit);
+  const page = Math.max(1, intParam(req.query[PAGE.name]));
+  let limit = intParam(req.query[LIMIT.name]);
   if (limit <= 0) limit = def;
   if (limit > max) limit = max;
   return { page, limit, offset: (page - 1) * limit };

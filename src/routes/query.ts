@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { QueryParam } from './table';
 
 // Query parameters read as Gitea reads them: absent or unparsable values are "not given".
 
@@ -19,4 +20,45 @@ export function queryInt(req: Request, key: string): number | undefined {
   const v = queryString(req, key);
   if (v === undefined || !/^-?\d+$/.test(v)) return undefined;
   return Number.parseInt(v, 10);
+}
+
+// Declarations of the query parameters a route reads, for its row in the route table (the
+// swagger lists them) and, through readQuery(), for the handler that reads them.
+
+type Extra = Omit<QueryParam, 'name' | 'type'>;
+type Declared<T extends QueryParam['type']> = QueryParam & { type: T };
+const declare = <T extends QueryParam['type']>(type: T) => (name: string, extra: Extra = {}): Declared<T> => ({ name, type, ...extra });
+
+export const q = {
+  str: declare('string'),
+  int: declare('integer'),
+  bool: declare('boolean'),
+  dateTime: (name: string, extra: Extra = {}): Declared<'string'> => ({ name, type: 'string', format: 'date-time', ...extra }),
+  date: (name: string, extra: Extra = {}): Declared<'string'> => ({ name, type: 'string', format: 'date', ...extra }),
+  /** A repeated parameter (`?type=a&type=b`), of words unless `items` says otherwise. */
+  list: (name: string, extra: Extra & { enum?: readonly string[] } = {}): Declared<'array'> => {
+    const { enum: words, items, ...rest } = extra;
+    return { name, type: 'array', items: items ?? { type: 'string', ...(words ? { enum: words } : {}) }, collectionFormat: 'multi', ...rest };
+  },
+};
+
+/** Gitea's paging of lists: `page` (1-based) and `limit` (read by pageOf in pagination.ts). */
+export const PAGE = q.int('page');
+export const LIMIT = q.int('limit');
+export const paging: readonly QueryParam[] = [PAGE, LIMIT];
+
+type Read<T extends QueryParam['type']> = T extends 'integer' ? number : T extends 'boolean' ? boolean : T extends 'array' ? string[] : string;
+
+/** A declared parameter's value as Gitea reads it: absent or unparsable is undefined. */
+export function readQuery<P extends QueryParam>(req: Request, p: P): Read<P['type']> | undefined {
+  switch (p.type) {
+    case 'integer': return queryInt(req, p.name) as Read<P['type']>;
+    case 'boolean': return queryBool(req, p.name) as Read<P['type']>;
+    case 'array': {
+      const v = req.query[p.name];
+      const list = (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === 'string');
+      return list as Read<P['type']>;
+    }
+    default: return queryString(req, p.name) as Read<P['type']>;
+  }
 }

@@ -1,27 +1,76 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
+import type { ZodType } from 'zod';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** `extension`: an operation beyond Gitea's reference, marked so in the project's swagger. */
+
+/** A query parameter as the swagger states it; declared on the row, read with readQuery(). */
+export type QueryParam = {
+  name: string; type: 'string' | 'integer' | 'boolean' | 'array'; format?: string;
+  enum?: readonly (string | number)[]; default?: unknown; required?: boolean; minimum?: number;
+  items?: { type: 'string' | 'integer'; format?: string; enum?: readonly string[] }; collectionFormat?: 'multi' | 'csv';
+};
+/** A path parameter other than plain text: a number, or one of a few words. */
+export type PathParamType = 'integer' | 'int64' | readonly string[];
+/**
+ * The request body: the zod schema the handler validates it with (named for the swagger by
+ * named() in validate.ts), the name of a definition in api/v1/schemas when the handler reads
+ * the body its own way, or a JSON schema (plain text); `param` and `required` as the reference
+ * states them.
+ */
+export type BodySpec = ZodType | string | { of: ZodType | string | JsonSchema; param?: string; required?: boolean };
+export type JsonSchema = { readonly type: string; readonly [k: string]: unknown };
+/** A multipart field (an uploaded file). */
+export type FormField = { name: string; type: 'file' | 'string'; required?: boolean };
+/**
+ * A success answer: the definition's name, `[Name]` for a list of them, null without a body, or
+ * a JSON schema for the few the reference writes inline (`{ type: 'string' }`, a file).
+ */
+export type ResponseShape = string | readonly [string] | null | { readonly [k: string]: unknown };
+
+/** What the swagger says of a route besides its path; `extension` marks what Gitea lacks. */
 export type RouteMeta = {
-  tag: string; operationId: string; summary: string; extension?: boolean;
-  /** Longer text for the swagger description; add it with `describe(row, text)`. */
+  tag: string; operationId: string; summary: string; extension?: boolean; deprecated?: boolean;
+  /** Longer text for the swagger description (lists and enumerations a summary cannot hold). */
   description?: string;
+  params?: Readonly<Record<string, PathParamType>>;
+  query?: readonly QueryParam[];
+  body?: BodySpec;
+  form?: readonly FormField[];
+  responses?: Readonly<Record<number, ResponseShape>>;
+  /** Media types of the body other than JSON (a form upload says multipart by itself). */
+  consumes?: readonly string[];
+  /** Media types other than JSON this route answers with (raw files, diffs, archives). */
+  produces?: readonly string[];
 };
 export type ApiRoute = RouteMeta & { method: Method; path: string; chain: RequestHandler[] };
+export type RowMeta = Omit<RouteMeta, 'operationId'> & { id: string };
 
-/** One row of the route table: path in the reference's `{param}` form, guards then the handler. */
-export const route = (method: Method) => (
-  path: string, meta: [tag: string, operationId: string, summary: string, kind?: 'extension'], ...chain: RequestHandler[]
-): ApiRoute => ({ method, path, tag: meta[0], operationId: meta[1], summary: meta[2], ...(meta[3] ? { extension: true } : {}), chain });
-
-/** A route row with a swagger description (lists and enumerations a summary cannot hold). */
-export const describe = (r: ApiRoute, description: string): ApiRoute => ({ ...r, description });
+/** One row of the route table: path in the reference's `{param}` form, its meta, then guards and handler. */
+export const route = (method: Method) => (path: string, { id, ...meta }: RowMeta, ...chain: RequestHandler[]): ApiRoute => ({
+  method, path, operationId: id, ...meta, chain,
+});
 
 export const get = route('get');
 export const post = route('post');
 export const put = route('put');
 export const patch = route('patch');
 export const del = route('delete');
+
+/**
+ * Routes that share who may call them: each route runs the group's guards first, then its own
+ * (an area's extra check, then the handler). `prefix` is put before each row's path.
+ */
+export type RouteGroup = { name: string; guards: readonly RequestHandler[]; routes: readonly ApiRoute[] };
+
+export function group(
+  opts: { name: string; guards: readonly RequestHandler[]; prefix?: string }, rows: readonly ApiRoute[],
+): RouteGroup {
+  const routes = rows.map((r) => ({ ...r, path: `${opts.prefix ?? ''}${r.path}`, chain: [...opts.guards, ...r.chain] }));
+  return { name: opts.name, guards: opts.guards, routes };
+}
+
+/** The routes of groups, in order. */
+export const routesOf = (groups: readonly RouteGroup[]): ApiRoute[] => groups.flatMap((g) => g.routes);
 
 /**
  * Routes whose last `{param}` may span slashes, as Gitea routes them with `/*` (branch and tag
@@ -66,18 +115,24 @@ function groupOf(path: string): string {
 }
 
 /**
+ * The sub-routers and their routes, in the order requests try them.
  * Paths without parameters first, as Gitea's router prefers static segments: otherwise
  * `/repos/issues/search` would be taken for `/repos/{owner}/{repo}`. Groups are mounted in the
  * order of their first route, so the static paths' groups still come first.
  */
-export function mount(router: Router, routes: readonly ApiRoute[]): void {
+export function mountGroups(routes: readonly ApiRoute[]): Map<string, ApiRoute[]> {
   const fixed = (r: ApiRoute) => !r.path.includes('{');
   const groups = new Map<string, ApiRoute[]>();
   for (const r of [...routes.filter(fixed), ...routes.filter((r) => !fixed(r))]) {
     const key = groupOf(r.path);
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  for (const [prefix, members] of groups) {
+  return groups;
+}
+
+/** Mounts the routes' sub-routers in mountGroups() order: the order requests try them in. */
+export function mount(router: Router, routes: readonly ApiRoute[]): void {
+  for (const [prefix, members] of mountGroups(routes)) {
     const at = expressPath(prefix);
     // Each group's router is built with its first request: compiling the patterns of all ~500
     // routes took 15 ms of every start.

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerDir } from '../../src/git/repo';
 import { apiRoutes } from '../../src/routes/api/v1/index';
-import { buildSwagger } from '../../src/routes/swagger';
+import { buildSwagger } from '../../src/routes/swagger-doc';
 import { AUDIT_OPERATIONS } from '../../src/services/audit/operations';
 import { recordAudit } from '../../src/services/audit/record';
 import { createRepo } from '../helpers/git';

@@ -12,7 +12,7 @@ export type RepoSettings = {
   internal_tracker: { enable_time_tracker: boolean; allow_only_contributors_to_track_time: boolean; enable_issue_dependencies: boolean };
   external_tracker: null | {
     external_tracker_url: string; external_tracker_format: string;
-    external_tracker_style: string; external_tracker_regexp_pattern: string;
+    external_tracker_style: 'numeric' | 'alphanumeric' | 'regexp'; external_tracker_regexp_pattern: string;
   };
   external_wiki: null | { external_wiki_url: string };
 };

@@ -7,11 +7,12 @@ import { deleteRunner, getRunner, listRunners, setRunnerDisabled } from '../../.
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool } from '../../query';
 import { actionsScopes, type ScopeOf } from './actions-scope';
+import { extension, named } from '../../validate';
 
 // .../actions/runners at admin, organization, repository and user level (Gitea's shared/runners.go).
 
 // EditActionRunnerOption: `disabled` is required (Gitea answers "[Disabled]: Required", 422).
-const editSchema = z.object({ disabled: z.boolean().nullish() });
+export const editSchema = extension(named('EditActionRunnerOption', z.object({ disabled: z.boolean().nullish() })));
 const runnerId = (req: Request) => (/^\d+$/.test(String(req.params.runner_id)) ? Number(req.params.runner_id) : 0);
 
 function runnerRoutes(scopeOf: ScopeOf) {

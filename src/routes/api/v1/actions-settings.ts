@@ -4,7 +4,7 @@ import { toApiSecret, toApiVariable } from '../../../convert/actions-settings';
 import { deleteSecret, listSecrets, putSecret } from '../../../services/actions/secrets';
 import { createVariable, deleteVariable, getVariable, listVariables, updateVariable } from '../../../services/actions/variables';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 import { actionsScopes, type ScopeOf } from './actions-scope';
 
 // .../actions/secrets and .../actions/variables at repository, organization and user level.
@@ -12,9 +12,9 @@ import { actionsScopes, type ScopeOf } from './actions-scope';
 const opt = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? undefined);
 // Go's binding:"Required" refuses the zero value, so an empty string is as missing.
 const required = z.string().min(1, 'Required');
-const secretSchema = z.object({ data: required, description: opt(z.string()) });
-const createVariableSchema = z.object({ value: required, description: opt(z.string()) });
-const updateVariableSchema = z.object({ value: required, description: opt(z.string()), name: opt(z.string()) });
+export const secretSchema = named('CreateOrUpdateSecretOption', z.object({ data: required, description: opt(z.string()) }));
+export const createVariableSchema = named('CreateVariableOption', z.object({ value: required, description: opt(z.string()) }));
+export const updateVariableSchema = named('UpdateVariableOption', z.object({ value: required, description: opt(z.string()), name: opt(z.string()) }));
 
 const secretName = (req: Request) => String(req.params.secretname ?? '');
 const variableName = (req: Request) => String(req.params.variablename ?? '');

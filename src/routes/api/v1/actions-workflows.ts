@@ -5,6 +5,7 @@ import { InvalidError } from '../../../lib/errors';
 import { dispatchFromApi } from '../../../services/actions/api-dispatch';
 import { getWorkflow, listWorkflows, setWorkflowEnabled } from '../../../services/actions/api-workflows';
 import { doerOf, repoOf } from '../../context';
+import { named, shownAs } from '../../validate';
 
 // /repos/{owner}/{repo}/actions/workflows: list, get, enable, disable, dispatches.
 
@@ -13,10 +14,10 @@ const repoName = (req: Request) => ({ owner: repoOf(req).owner.name, name: repoO
 
 // CreateActionWorkflowDispatch: `ref` required; inputs are strings (the workflow's declared
 // inputs type and validate them).
-const dispatchSchema = z.object({
-  ref: z.unknown(),
+export const dispatchSchema = named('CreateActionWorkflowDispatch', z.object({
+  ref: shownAs({ type: 'string' }, z.unknown()),
   inputs: z.record(z.string(), z.unknown()).nullish(),
-});
+}));
 
 export async function list(req: Request, res: Response): Promise<void> {
   const workflows = await listWorkflows(req.ctx.db, req.ctx.config, repoOf(req));

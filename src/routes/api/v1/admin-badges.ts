@@ -3,11 +3,11 @@ import * as z from 'zod';
 import { addBadgesTo, listBadgesOf, removeBadgesFrom } from '../../../services/admin/badges';
 import { contextUserOf } from '../../context';
 import { setTotalCount } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 // Site-admin operations on user badges (the guards see to the admin).
 
-const badgeSchema = z.object({ badge_slugs: z.array(z.string()).nullish() });
+export const badgeSchema = named('UserBadgeOption', z.object({ badge_slugs: z.array(z.string()).nullish() }));
 
 /** GET /admin/users/{username}/badges: all of them, with X-Total-Count as Gitea. */
 export async function listBadges(req: Request, res: Response): Promise<void> {

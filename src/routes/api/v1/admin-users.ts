@@ -6,13 +6,13 @@ import { createUser, renameUser } from '../../../services/user/users';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool } from '../../query';
-import { parseBody } from '../../validate';
+import { formatted, named, parseBody } from '../../validate';
 
 const visibility = z.enum(['public', 'limited', 'private']);
 
-const createSchema = z.object({
+export const createSchema = named('CreateUserOption', z.object({
   username: z.string(),
-  email: z.string(),
+  email: formatted('email', z.string()),
   password: z.string().optional(),
   full_name: z.string().max(100).optional(),
   login_name: z.string().optional(),
@@ -22,10 +22,10 @@ const createSchema = z.object({
   send_notify: z.boolean().optional(),
   visibility: z.union([z.literal(''), visibility]).optional(),
   created_at: z.iso.datetime({ offset: true }).optional(),
-});
+}));
 
-const editSchema = z.object({
-  email: z.string().optional(),
+export const editSchema = named('EditUserOption', z.object({
+  email: formatted('email', z.string()).optional(),
   full_name: z.string().max(100).optional(),
   login_name: z.string().optional(),
   source_id: z.number().int().optional(),
@@ -44,9 +44,9 @@ const editSchema = z.object({
   restricted: z.boolean().optional(),
   max_repo_creation: z.number().int().optional(),
   visibility: visibility.optional(),
-});
+}));
 
-const renameSchema = z.object({ new_username: z.string() });
+export const renameSchema = named('RenameUserOption', z.object({ new_username: z.string() }));
 
 export async function list(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);

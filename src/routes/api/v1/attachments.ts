@@ -7,7 +7,7 @@ import * as svc from '../../../services/issue/attachments';
 import { doerOf, repoOf } from '../../context';
 import { queryString } from '../../query';
 import { receiveFile } from '../../upload';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 // /repos/{owner}/{repo}/issues/{index}/assets and /issues/comments/{id}/assets.
 
@@ -27,7 +27,7 @@ const target = (req: Request, kind: Kind, write: boolean) => kind === 'issue'
   ? svc.issueTarget(req.ctx.db, repoOf(req), req.ctx.doer, intParam(req, 'index'), write)
   : svc.commentTarget(req.ctx.db, repoOf(req), req.ctx.doer, intParam(req, 'id'), write);
 
-const editSchema = z.object({ name: z.string().optional() });
+export const editSchema = named('EditAttachmentOptions', z.object({ name: z.string().optional() }));
 
 function handlers(kind: Kind) {
   return {

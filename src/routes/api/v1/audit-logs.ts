@@ -7,7 +7,8 @@ import type { AuditFilter } from '../../../models/audit-log';
 import { AUDIT_OPERATIONS } from '../../../services/audit/operations';
 import { auditLogChunks, listAuditLogs } from '../../../services/audit/search';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { queryInt, queryString } from '../../query';
+import { paging, q, readQuery } from '../../query';
+import type { QueryParam } from '../../table';
 import { attachment } from '../../stream';
 
 /** The swagger description of both endpoints: the filters and every operation type. */
@@ -15,13 +16,21 @@ export const AUDIT_DESCRIPTION = 'Site admins only (403 otherwise). Filters: `q`
   + '`operator_id`, `operation_type`, `start_unix`, `end_unix` (unix seconds, inclusive). Newest first. '
   + `Operation types: ${AUDIT_OPERATIONS.join(', ')}.`;
 
+/** The filters both endpoints read, as the swagger lists them. */
+const FILTER = {
+  q: q.str('q'), operatorId: q.int('operator_id'), operationType: q.str('operation_type', { enum: AUDIT_OPERATIONS }),
+  startUnix: q.int('start_unix'), endUnix: q.int('end_unix'),
+};
+export const AUDIT_FILTERS: readonly QueryParam[] = Object.values(FILTER);
+export const AUDIT_QUERY: readonly QueryParam[] = [...AUDIT_FILTERS, ...paging];
+
 function filterOf(req: Request): AuditFilter {
   return {
-    q: queryString(req, 'q')?.trim() || undefined,
-    operatorId: queryInt(req, 'operator_id'),
-    operationType: queryString(req, 'operation_type') || undefined,
-    startUnix: queryInt(req, 'start_unix'),
-    endUnix: queryInt(req, 'end_unix'),
+    q: readQuery(req, FILTER.q)?.trim() || undefined,
+    operatorId: readQuery(req, FILTER.operatorId),
+    operationType: readQuery(req, FILTER.operationType) || undefined,
+    startUnix: readQuery(req, FILTER.startUnix),
+    endUnix: readQuery(req, FILTER.endUnix),
   };
 }
 

@@ -3,13 +3,14 @@ import * as z from 'zod';
 import { deleteRepoAvatar, uploadRepoAvatar } from '../../../services/repo/repo-avatar';
 import { deleteAvatar, uploadAvatar } from '../../../services/user/avatars';
 import { doerOf, repoOf } from '../../context';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
-const avatarSchema = z.object({ image: z.string() });
+export const userAvatarSchema = named('UpdateUserAvatarOption', z.object({ image: z.string() }));
+export const repoAvatarSchema = named('UpdateRepoAvatarOption', z.object({ image: z.string() }));
 
 /** POST /user/avatar: 204. */
 export async function updateUserAvatar(req: Request, res: Response): Promise<void> {
-  const body = parseBody(avatarSchema, req.body);
+  const body = parseBody(userAvatarSchema, req.body);
   await uploadAvatar(req.ctx.db, req.ctx.config, doerOf(req), body.image);
   res.status(204).end();
 }
@@ -22,7 +23,7 @@ export async function deleteUserAvatar(req: Request, res: Response): Promise<voi
 
 /** POST /repos/{owner}/{repo}/avatar: 204. */
 export async function updateRepoAvatar(req: Request, res: Response): Promise<void> {
-  const body = parseBody(avatarSchema, req.body);
+  const body = parseBody(repoAvatarSchema, req.body);
   await uploadRepoAvatar(req.ctx.db, req.ctx.config, repoOf(req).repo, body.image);
   res.status(204).end();
 }

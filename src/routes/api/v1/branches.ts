@@ -9,7 +9,7 @@ import {
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { pathParam } from '../../table';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 const branchParam = (req: Request) => pathParam(req, 'branch');
 
@@ -27,11 +27,11 @@ export async function get(req: Request, res: Response): Promise<void> {
   res.json(toApiBranch(req.ctx.config, access, branch));
 }
 
-const createSchema = z.object({
+export const createSchema = named('CreateBranchRepoOption', z.object({
   new_branch_name: z.string().min(1).max(100),
   old_branch_name: z.string().max(100).nullish(),
   old_ref_name: z.string().nullish(),
-});
+}));
 
 export async function create(req: Request, res: Response): Promise<void> {
   const body = parseBody(createSchema, req.body);
@@ -47,7 +47,7 @@ export async function remove(req: Request, res: Response): Promise<void> {
   res.status(204).end();
 }
 
-const renameSchema = z.object({ name: z.string().min(1).max(100) });
+export const renameSchema = named('RenameBranchRepoOption', z.object({ name: z.string().min(1).max(100) }));
 
 export async function rename(req: Request, res: Response): Promise<void> {
   const body = parseBody(renameSchema, req.body);
@@ -74,9 +74,9 @@ const protectionFields = {
   protected_file_patterns: z.string().nullish(), unprotected_file_patterns: z.string().nullish(),
   block_admin_merge_override: bool,
 };
-const createProtectionSchema = z.object({ rule_name: z.string().nullish(), branch_name: z.string().nullish(), ...protectionFields });
-const editProtectionSchema = z.object(protectionFields);
-const prioritySchema = z.object({ ids: z.array(z.number().int()).nullish() });
+export const createProtectionSchema = named('CreateBranchProtectionOption', z.object({ rule_name: z.string().nullish(), branch_name: z.string().nullish(), ...protectionFields }));
+export const editProtectionSchema = named('EditBranchProtectionOption', z.object(protectionFields));
+export const prioritySchema = named('UpdateBranchProtectionPriories', z.object({ ids: z.array(z.number().int()).nullish() }));
 
 export async function listProtections(req: Request, res: Response): Promise<void> {
   res.json((await listBranchProtections(req.ctx.db, repoOf(req))).map(toApiBranchProtection));

@@ -6,7 +6,7 @@ import { NotFoundError } from '../../../lib/errors';
 import * as collaborators from '../../../services/repo/collaborators';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 const name = (req: Request) => String(req.params.collaborator ?? '');
 
@@ -22,7 +22,7 @@ export async function check(req: Request, res: Response): Promise<void> {
   res.status(204).end();
 }
 
-const addSchema = z.object({ permission: z.enum(['read', 'write', 'admin']).optional() });
+export const addSchema = named('AddCollaboratorOption', z.object({ permission: z.enum(['read', 'write', 'admin']).optional() }));
 
 export async function add(req: Request, res: Response): Promise<void> {
   const body = parseBody(addSchema, req.body);

@@ -8,11 +8,13 @@ import type { CommentView } from '../../../services/issue/issue-views';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 import { indexOf } from './issues';
 
 /** CreateIssueCommentOption and EditIssueCommentOption: `body` is required. */
-const bodySchema = z.object({ body: z.string().refine((b) => b.trim() !== '', 'Required') });
+const commentBody = { body: z.string().refine((b) => b.trim() !== '', 'Required') };
+export const createSchema = named('CreateIssueCommentOption', z.object(commentBody));
+export const editSchema = named('EditIssueCommentOption', z.object(commentBody));
 
 const id = (req: Request) => Number(req.params.id);
 const range = (req: Request) => ({ since: queryString(req, 'since'), before: queryString(req, 'before') });
@@ -35,7 +37,7 @@ export async function listRepo(req: Request, res: Response): Promise<void> {
 
 /** POST /repos/{owner}/{repo}/issues/{index}/comments */
 export async function create(req: Request, res: Response): Promise<void> {
-  const { body } = parseBody(bodySchema, req.body);
+  const { body } = parseBody(createSchema, req.body);
   res.status(201).json(render(req, await createComment(req.ctx.db, repoOf(req), doerOf(req), indexOf(req), body)));
 }
 
@@ -48,7 +50,7 @@ export async function get(req: Request, res: Response): Promise<void> {
 
 /** PATCH /repos/{owner}/{repo}/issues/comments/{id} (and the deprecated .../issues/{index}/comments/{id}). */
 export async function edit(req: Request, res: Response): Promise<void> {
-  const { body } = parseBody(bodySchema, req.body);
+  const { body } = parseBody(editSchema, req.body);
   const view = await editComment(req.ctx.db, repoOf(req), doerOf(req), id(req), body);
   if (!view) res.status(204).end();
   else res.json(render(req, view));

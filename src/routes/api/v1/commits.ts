@@ -12,7 +12,7 @@ import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
 import { queryString } from '../../query';
 import { sendStream } from '../../stream';
 import { pathParam } from '../../table';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 /** Gitea's ParseCommitOptions: absent or empty means true, otherwise strconv.ParseBool (bad text is false). */
 export function toggle(req: Request, key: string): boolean {
@@ -81,12 +81,12 @@ export async function compare(req: Request, res: Response): Promise<void> {
 
 // Commit statuses
 
-const statusSchema = z.object({
+export const statusSchema = named('CreateStatusOption', z.object({
   state: z.enum(STATUS_STATES),
   target_url: z.string().nullish(),
   description: z.string().nullish(),
   context: z.string().nullish(),
-});
+}));
 
 export async function createStatus(req: Request, res: Response): Promise<void> {
   const body = parseBody(statusSchema, req.body);

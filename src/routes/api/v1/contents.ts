@@ -9,7 +9,7 @@ import { applyDiffPatch, changeFiles, type FileOp } from '../../../services/repo
 import { doerOf, repoOf } from '../../context';
 import { queryString } from '../../query';
 import { pathParam } from '../../table';
-import { parseBody } from '../../validate';
+import { formatted, named, parseBody } from '../../validate';
 import { sendRawFile } from './contents-raw';
 
 const filepathOf = (req: Request) => pathParam(req, 'filepath');
@@ -30,7 +30,7 @@ export async function get(req: Request, res: Response): Promise<void> {
 
 // file-contents (POST body, or GET with the same JSON in ?body=)
 
-const getFilesSchema = z.object({ files: z.array(z.string()).nullish() });
+export const getFilesSchema = named('GetFilesOptions', z.object({ files: z.array(z.string()).nullish() }));
 
 async function fileContents(req: Request, res: Response, body: unknown): Promise<void> {
   const access = repoOf(req);
@@ -53,33 +53,35 @@ export async function fileContentsGet(req: Request, res: Response): Promise<void
 
 // Writes
 
-const identity = z.object({ name: z.string().max(100).nullish(), email: z.string().max(254).nullish() }).nullish();
-const date = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'invalid date-time');
+const identity = named('Identity', z.object({
+  name: z.string().max(100).nullish(), email: formatted('email', z.string().max(254)).nullish(),
+})).nullish();
+const date = formatted('date-time', z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'invalid date-time'));
 const commitFields = {
   branch: z.string().max(100).nullish(),
   new_branch: z.string().max(100).nullish(),
   message: z.string().nullish(),
   author: identity,
   committer: identity,
-  dates: z.object({ author: date.nullish(), committer: date.nullish() }).nullish(),
+  dates: named('CommitDateOptions', z.object({ author: date.nullish(), committer: date.nullish() })).nullish(),
   signoff: z.boolean().nullish(),
 };
 const filePath = z.string().min(1).max(500);
 
-const createSchema = z.object({ ...commitFields, content: z.string().nullish() });
-const updateSchema = z.object({ ...commitFields, content: z.string().nullish(), sha: z.string().min(1), from_path: filePath.nullish() });
-const deleteSchema = z.object({ ...commitFields, sha: z.string().min(1) });
-const changeFilesSchema = z.object({
+export const createSchema = named('CreateFileOptions', z.object({ ...commitFields, content: z.string().nullish() }));
+export const updateSchema = named('UpdateFileOptions', z.object({ ...commitFields, content: z.string().nullish(), sha: z.string().min(1), from_path: filePath.nullish() }));
+export const deleteSchema = named('DeleteFileOptions', z.object({ ...commitFields, sha: z.string().min(1) }));
+export const changeFilesSchema = named('ChangeFilesOptions', z.object({
   ...commitFields,
-  files: z.array(z.object({
+  files: z.array(named('ChangeFileOperation', z.object({
     operation: z.enum(['create', 'update', 'upload', 'rename', 'delete']),
     path: filePath,
     content: z.string().nullish(),
     sha: z.string().nullish(),
     from_path: filePath.nullish(),
-  })).min(1),
-});
-const diffPatchSchema = z.object({ ...commitFields, content: z.string() });
+  }))).min(1),
+}));
+export const diffPatchSchema = named('ApplyDiffPatchFileOptions', z.object({ ...commitFields, content: z.string() }));
 
 type CommitBody = z.infer<z.ZodObject<typeof commitFields>>;
 

@@ -6,9 +6,9 @@ import { usersByIds } from '../../../services/security/users';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { extension, named, parseBody } from '../../validate';
 
-const dismissSchema = z.object({ dismiss_reason: z.string().max(1000).nullish().transform((v) => v ?? '') });
+export const dismissSchema = extension(named('DismissDependencyAlertOption', z.object({ dismiss_reason: z.string().max(1000).nullish().transform((v) => v ?? '') })));
 
 /** GET /repos/{owner}/{repo}/security/dependency_alerts */
 export async function list(req: Request, res: Response): Promise<void> {

@@ -6,15 +6,15 @@ import { addDeployKey, deleteDeployKey, getDeployKey, listDeployKeys } from '../
 import { repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 // /repos/{owner}/{repo}/keys: the repository's deploy keys (repository admins).
 
-const createSchema = z.object({
+export const createSchema = named('CreateKeyOption', z.object({
   title: z.string().min(1, 'Required'),
   key: z.string().min(1, 'Required'),
   read_only: z.boolean().nullish().transform((v) => v ?? undefined),
-});
+}));
 
 const idParam = (req: Request): number => {
   const id = Number(req.params.id);

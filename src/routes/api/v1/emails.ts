@@ -4,9 +4,11 @@ import { toApiEmail } from '../../../convert/email';
 import { addEmails, deleteEmails, listEmails, searchEmails } from '../../../services/user/emails';
 import { doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
-const emailsSchema = z.object({ emails: z.array(z.string()).default([]) });
+const emailList = { emails: z.array(z.string()).default([]) };
+export const addSchema = named('CreateEmailOption', z.object(emailList));
+export const removeSchema = named('DeleteEmailOption', z.object(emailList));
 
 export async function list(req: Request, res: Response): Promise<void> {
   const doer = doerOf(req);
@@ -15,13 +17,13 @@ export async function list(req: Request, res: Response): Promise<void> {
 
 export async function add(req: Request, res: Response): Promise<void> {
   const doer = doerOf(req);
-  const { emails } = parseBody(emailsSchema, req.body);
+  const { emails } = parseBody(addSchema, req.body);
   const all = await addEmails(req.ctx.db, doer, emails);
   res.status(201).json(all.map((e) => toApiEmail(e, doer.name)));
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  const { emails } = parseBody(emailsSchema, req.body);
+  const { emails } = parseBody(removeSchema, req.body);
   await deleteEmails(req.ctx.db, doerOf(req), emails);
   res.status(204).end();
 }

@@ -5,7 +5,7 @@ import { forkRepository, listForks } from '../../../services/repo/forks';
 import { generateRepository } from '../../../services/repo/generate';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 export async function list(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
@@ -14,7 +14,7 @@ export async function list(req: Request, res: Response): Promise<void> {
   res.json(repos.map((r) => toApiRepoWithParent(req.ctx.config, r, req.ctx.doer)));
 }
 
-const forkSchema = z.object({ organization: z.string().nullish(), name: z.string().nullish() });
+export const forkSchema = named('CreateForkOption', z.object({ organization: z.string().nullish(), name: z.string().nullish() }));
 
 /** POST /repos/{owner}/{repo}/forks: 202 with the fork, as Gitea (which notes it should be 201). */
 export async function create(req: Request, res: Response): Promise<void> {
@@ -33,13 +33,13 @@ export const templateAsRepo: RequestHandler = (req, _res, next) => {
 };
 
 const bool = z.boolean().optional();
-const generateSchema = z.object({
+export const generateSchema = named('GenerateRepoOption', z.object({
   owner: z.string().min(1),
   name: z.string().min(1).max(100),
   description: z.string().max(2048).optional(),
   private: bool, default_branch: z.string().max(100).optional(),
   git_content: bool, topics: bool, git_hooks: bool, webhooks: bool, avatar: bool, labels: bool, protected_branch: bool,
-});
+}));
 
 export async function generate(req: Request, res: Response): Promise<void> {
   const b = parseBody(generateSchema, req.body);

@@ -5,17 +5,17 @@ import { NotFoundError } from '../../../lib/errors';
 import * as gpg from '../../../services/user/gpg-keys';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { parseBody } from '../../validate';
+import { extension, named, parseBody } from '../../validate';
 
-const createSchema = z.object({
+export const createSchema = named('CreateGPGKeyOption', z.object({
   armored_public_key: z.string().min(1, 'Required'),
   armored_signature: z.string().optional(),
-});
+}));
 
-const verifySchema = z.object({
+export const verifySchema = extension(named('VerifyGPGKeyOption', z.object({
   key_id: z.string().min(1, 'Required'),
   armored_signature: z.string().min(1, 'Required'),
-});
+})));
 
 const idParam = (req: Request): number => {
   const id = Number(req.params.id);

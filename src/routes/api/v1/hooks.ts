@@ -8,21 +8,21 @@ import { createHook, deleteHook, editHook, getHook, listHooks, type HookScope, t
 import { doerOf, orgOf, repoOf } from '../../context';
 import { pageOf, setTotalCount } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 // Gitea's CreateHookOption / EditHookOption (the Go binding requires type and config); a JSON
 // null is Go's zero value, so it counts as not given.
 const opt = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? undefined);
-const config = z.record(z.string(), z.string());
+const config = () => z.record(z.string(), z.string());
 const options = {
   events: opt(z.array(z.string())),
   branch_filter: opt(z.string()),
   authorization_header: opt(z.string()),
   active: opt(z.boolean()),
 };
-const createSchema = z.object({ type: z.string(), config, ...options });
-const editSchema = z.object({ config: opt(config), ...options });
-const gitHookSchema = z.object({ content: opt(z.string()) });
+export const createSchema = named('CreateHookOption', z.object({ type: z.string(), config: named('CreateHookOptionConfig', config()), ...options }));
+export const editSchema = named('EditHookOption', z.object({ config: opt(config()), ...options }));
+export const gitHookSchema = named('EditGitHookOption', z.object({ content: opt(z.string()) }));
 
 const hookId = (req: Request) => Number(req.params.id);
 const show = (v: HookView) => toApiHook(v.hook, v.authorization);

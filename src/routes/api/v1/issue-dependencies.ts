@@ -5,11 +5,11 @@ import { addLink, listLinkedIssues, removeLink, type LinkKind } from '../../../s
 import type { IssueView } from '../../../services/issue/issue-views';
 import { doerOf, repoOf } from '../../context';
 import { pageOf } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 import { indexOf, withoutNulls } from './issues';
 
 /** IssueMeta: `repo` is the repository's name. */
-const metaSchema = z.object({ index: z.number().int(), owner: z.string().optional(), repo: z.string().optional() });
+export const metaSchema = named('IssueMeta', z.object({ index: z.number().int(), owner: z.string().optional(), repo: z.string().optional() }));
 
 const render = (req: Request, views: IssueView[]) => views.map((v) => toApiIssue(req.ctx.config, v, req.ctx.doer));
 

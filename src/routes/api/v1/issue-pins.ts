@@ -4,7 +4,7 @@ import { toApiIssue } from '../../../convert/issue';
 import { listPinned, moveIssuePin, newPinAllowed, pinIssue, unpinIssue } from '../../../services/issue/issue-pins';
 import { setIssueLock } from '../../../services/issue/issue-lock';
 import { doerOf, repoOf } from '../../context';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 import { indexOf, withoutNulls } from './issues';
 
 /** POST .../issues/{index}/pin */
@@ -31,7 +31,7 @@ export async function pinned(req: Request, res: Response): Promise<void> {
   res.json(views.map((v) => toApiIssue(req.ctx.config, v, req.ctx.doer)));
 }
 
-const lockSchema = z.object({ lock_reason: z.string().optional() });
+export const lockSchema = named('LockIssueOption', z.object({ lock_reason: z.string().optional() }));
 
 /** PUT .../issues/{index}/lock */
 export async function lock(req: Request, res: Response): Promise<void> {

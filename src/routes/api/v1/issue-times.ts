@@ -10,16 +10,16 @@ import {
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { formatted, named, parseBody } from '../../validate';
 import { indexOf, withoutNulls } from './issues';
 
 /** AddTimeOption: `time` (seconds) is required and, as Gitea's binding, not zero. */
-const addTimeSchema = z.object({
+export const addTimeSchema = named('AddTimeOption', z.object({
   time: z.number().int().refine((t) => t !== 0, 'Required'),
-  created: z.string().optional(),
+  created: formatted('date-time', z.string()).optional(),
   user_name: z.string().optional(),
-});
-const deadlineSchema = z.object({ due_date: z.string().nullable().optional() });
+}));
+export const deadlineSchema = named('EditDeadlineOption', z.object({ due_date: formatted('date-time', z.string()).nullable().optional() }));
 
 const filter = (req: Request) => ({ user: queryString(req, 'user'), since: queryString(req, 'since'), before: queryString(req, 'before') });
 

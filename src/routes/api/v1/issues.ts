@@ -9,34 +9,35 @@ import { createIssue, deleteIssue, getIssue, listAssignees } from '../../../serv
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool, queryInt, queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { extension, formatted, named, parseBody, shownAs } from '../../validate';
 
-const labelRef = z.union([z.number().int(), z.string()]);
+// Labels by id, as Gitea; hearth also takes their names.
+const labelRef = shownAs({ type: 'integer', format: 'int64' }, z.union([z.number().int(), z.string()]));
 
-const createSchema = z.object({
+export const createSchema = named('CreateIssueOption', z.object({
   title: z.string(),
   body: z.string().optional(),
   ref: z.string().optional(),
   assignee: z.string().optional(),
   assignees: z.array(z.string()).optional(),
   closed: z.boolean().optional(),
-  due_date: z.string().optional(),
+  due_date: formatted('date-time', z.string()).optional(),
   labels: z.array(labelRef).optional(),
   milestone: z.number().int().optional(),
-});
+}));
 
-const editSchema = z.object({
+export const editSchema = named('EditIssueOption', z.object({
   title: z.string().optional(),
   body: z.string().optional(),
   ref: z.string().optional(),
   assignee: z.string().optional(),
   assignees: z.array(z.string()).optional(),
-  due_date: z.string().optional(),
+  due_date: formatted('date-time', z.string()).optional(),
   unset_due_date: z.boolean().optional(),
   milestone: z.number().int().optional(),
   state: z.string().optional(),
-  content_version: z.number().int().optional(),
-});
+  content_version: extension(z.number().int()).optional(),
+}));
 
 export const indexOf = (req: Request) => Number(req.params.index);
 

@@ -6,13 +6,13 @@ import * as keys from '../../../services/user/keys';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
-const createSchema = z.object({
+export const createSchema = named('CreateKeyOption', z.object({
   title: z.string().min(1, 'Required'),
   key: z.string().min(1, 'Required'),
   read_only: z.boolean().optional(),
-});
+}));
 
 const idParam = (req: Request): number => {
   const id = Number(req.params.id);

@@ -9,19 +9,19 @@ import { createRepoLabel, deleteRepoLabel, editRepoLabel, getRepoLabel, listRepo
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 import { indexOf } from './issues';
 
-const createSchema = z.object({
+export const createSchema = named('CreateLabelOption', z.object({
   name: z.string(),
   color: z.string(),
   description: z.string().optional(),
   exclusive: z.boolean().optional(),
   is_archived: z.boolean().optional(),
-});
-const editSchema = createSchema.partial();
+}));
+export const editSchema = named('EditLabelOption', createSchema.partial());
 /** IssueLabelsOption: label ids or label names. */
-const issueLabelsSchema = z.object({ labels: z.array(z.union([z.number().int(), z.string()])).nullish() });
+export const issueLabelsSchema = named('IssueLabelsOption', z.object({ labels: z.array(z.union([z.number().int(), z.string()])).nullish() }));
 
 const owner = (req: Request) => ({ repo: { owner: repoOf(req).owner.name, name: repoOf(req).repo.name } });
 const id = (req: Request) => String(req.params.id ?? '');

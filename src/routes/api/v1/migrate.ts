@@ -4,12 +4,12 @@ import { toApiRepoWithParent } from '../../../convert/repo-view';
 import { migrateRepository } from '../../../services/migrate/migrate';
 import { requestMirrorSync } from '../../../services/mirror/pull-mirror';
 import { doerOf, repoOf } from '../../context';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 // Gitea's MigrateRepoOptions; a JSON null is Go's zero value, so it counts as not given.
 const opt = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? undefined);
 const flag = opt(z.boolean());
-const migrateSchema = z.object({
+export const migrateSchema = named('MigrateRepoOptions', z.object({
   clone_addr: z.string().min(1),
   repo_name: z.string().min(1).max(100),
   repo_owner: opt(z.string()),
@@ -20,7 +20,7 @@ const migrateSchema = z.object({
   aws_access_key_id: opt(z.string()), aws_secret_access_key: opt(z.string()),
   service: opt(z.string()), wiki: flag, lfs: flag, lfs_endpoint: opt(z.string()),
   issues: flag, labels: flag, milestones: flag, pull_requests: flag, releases: flag,
-});
+}));
 
 /** POST /repos/migrate: runs to completion and answers the new repository (201). */
 export async function migrate(req: Request, res: Response): Promise<void> {

@@ -7,21 +7,21 @@ import {
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { formatted, named, parseBody } from '../../validate';
 import { withoutNulls } from './issues';
 
-const createSchema = z.object({
+export const createSchema = named('CreateMilestoneOption', z.object({
   title: z.string(),
   description: z.string().optional(),
-  due_on: z.string().optional(),
+  due_on: formatted('date-time', z.string()).optional(),
   state: z.enum(['open', 'closed']).optional(),
-});
-const editSchema = z.object({
+}));
+export const editSchema = named('EditMilestoneOption', z.object({
   title: z.string().optional(),
   description: z.string().optional(),
-  due_on: z.string().optional(),
+  due_on: formatted('date-time', z.string()).optional(),
   state: z.string().optional(),
-});
+}));
 
 const id = (req: Request) => String(req.params.id ?? '');
 

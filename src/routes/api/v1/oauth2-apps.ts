@@ -6,15 +6,15 @@ import {
 } from '../../../services/user/oauth2-apps';
 import { doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 // CreateOAuth2ApplicationOptions, for create and update alike (an update replaces every field).
-const optionsSchema = z.object({
+export const optionsSchema = named('CreateOAuth2ApplicationOptions', z.object({
   name: z.string().default(''),
   redirect_uris: z.array(z.string()).nullish(),
   confidential_client: z.boolean().default(false),
   skip_secondary_authorization: z.boolean().default(false),
-});
+}));
 
 const inputOf = (req: Request): OAuth2AppInput => {
   const b = parseBody(optionsSchema, req.body);

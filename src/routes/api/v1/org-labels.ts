@@ -5,16 +5,16 @@ import { createLabel, deleteLabel, editLabel, getLabel, listScopedLabels, type L
 import { orgOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
-const createSchema = z.object({
+export const createSchema = named('CreateLabelOption', z.object({
   name: z.string(),
   color: z.string(),
   description: z.string().optional(),
   exclusive: z.boolean().optional(),
   is_archived: z.boolean().optional(),
-});
-const editSchema = createSchema.partial();
+}));
+export const editSchema = named('EditLabelOption', createSchema.partial());
 
 const scopeOf = (req: Request): LabelScope => ({ orgId: orgOf(req).org.id });
 const ownerOf = (req: Request) => ({ org: orgOf(req).org.name });

@@ -12,14 +12,14 @@ import {
 import { searchVisibleRepos } from '../../../services/repo/repos';
 import { contextUserOf, doerOf, orgOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 import { createSchema as createRepoSchema } from './repos';
 
 const visibility = z.enum(['public', 'limited', 'private']);
 // Gitea's ValidUrl: empty, or an http(s) URL.
 const website = z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(255)]);
 
-const createSchema = z.object({
+export const createSchema = named('CreateOrgOption', z.object({
   username: z.string(),
   full_name: z.string().max(100).optional(),
   email: z.string().max(255).optional(),
@@ -28,9 +28,9 @@ const createSchema = z.object({
   location: z.string().max(50).optional(),
   visibility: z.union([z.literal(''), visibility]).optional(),
   repo_admin_change_team_access: z.boolean().optional(),
-});
+}));
 
-const editSchema = z.object({
+export const editSchema = named('EditOrgOption', z.object({
   full_name: z.string().max(100).optional(),
   email: z.string().max(255).optional(),
   description: z.string().max(255).optional(),
@@ -38,10 +38,10 @@ const editSchema = z.object({
   location: z.string().max(50).optional(),
   visibility: z.union([z.literal(''), visibility]).optional(),
   repo_admin_change_team_access: z.boolean().optional(),
-});
+}));
 
-const renameSchema = z.object({ new_name: z.string() });
-const avatarSchema = z.object({ image: z.string() });
+export const renameSchema = named('RenameOrgOption', z.object({ new_name: z.string() }));
+export const avatarSchema = named('UpdateUserAvatarOption', z.object({ image: z.string() }));
 
 async function createFor(req: Request, res: Response, creator: User): Promise<void> {
   const { visibility: vis, ...body } = parseBody(createSchema, req.body);

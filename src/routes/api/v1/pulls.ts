@@ -24,29 +24,29 @@ import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool, queryInt, queryString } from '../../query';
 import { pathParam } from '../../table';
 import { sendStream } from '../../stream';
-import { parseBody } from '../../validate';
+import { extension, formatted, named, parseBody } from '../../validate';
 import { indexOf, withoutNulls } from './issues';
 import { withVerifications } from '../../../services/signing/commit-verification';
 
-const createSchema = z.object({
+export const createSchema = named('CreatePullRequestOption', z.object({
   head: z.string().min(1), base: z.string().min(1), title: z.string(), body: z.string().optional(),
   assignee: z.string().optional(), assignees: z.array(z.string()).optional(), labels: z.array(z.number().int()).optional(),
-  milestone: z.number().int().optional(), due_date: z.string().optional(),
+  milestone: z.number().int().optional(), due_date: formatted('date-time', z.string()).optional(),
   reviewers: z.array(z.string()).optional(), team_reviewers: z.array(z.string()).optional(),
-});
+}));
 
-const editSchema = z.object({
+export const editSchema = named('EditPullRequestOption', z.object({
   title: z.string().optional(), body: z.string().optional(), base: z.string().optional(), state: z.string().optional(),
   assignee: z.string().optional(), assignees: z.array(z.string()).optional(), labels: z.array(z.number().int()).optional(),
-  milestone: z.number().int().optional(), due_date: z.string().optional(), unset_due_date: z.boolean().optional(),
-  allow_maintainer_edit: z.boolean().optional(), content_version: z.number().int().optional(),
-});
+  milestone: z.number().int().optional(), due_date: formatted('date-time', z.string()).optional(), unset_due_date: z.boolean().optional(),
+  allow_maintainer_edit: z.boolean().optional(), content_version: extension(z.number().int()).optional(),
+}));
 
-const mergeSchema = z.object({
+export const mergeSchema = named('MergePullRequestOption', z.object({
   Do: z.enum(MERGE_DO), MergeTitleField: z.string().optional(), MergeMessageField: z.string().optional(),
   MergeCommitID: z.string().optional(), delete_branch_after_merge: z.boolean().optional(), force_merge: z.boolean().optional(),
   head_commit_id: z.string().optional(), merge_when_checks_succeed: z.boolean().optional(),
-});
+}));
 
 const render = (req: Request, v: PullView) => toApiPull(req.ctx.config, v, req.ctx.doer);
 
@@ -158,13 +158,14 @@ export async function update(req: Request, res: Response): Promise<void> {
 
 // Reviews
 
-const reviewSchema = z.object({
-  body: z.string().optional(), event: z.string().optional(), commit_id: z.string().optional(),
-  comments: z.array(z.object({
+export const ReviewStateType = named('ReviewStateType', z.string());
+export const reviewSchema = named('CreatePullReviewOptions', z.object({
+  body: z.string().optional(), event: ReviewStateType.optional(), commit_id: z.string().optional(),
+  comments: z.array(named('CreatePullReviewComment', z.object({
     path: z.string(), body: z.string().optional(), new_position: z.number().int().optional(), old_position: z.number().int().optional(),
-  })).optional(),
-});
-const submitSchema = z.object({ body: z.string().optional(), event: z.string().optional() });
+  }))).optional(),
+}));
+export const submitSchema = named('SubmitPullReviewOptions', z.object({ body: z.string().optional(), event: ReviewStateType.optional() }));
 const reviewId = (req: Request) => Number(req.params.id);
 const renderReview = (req: Request, v: TeamReviewView) => toApiPullReview(req.ctx.config, v, req.ctx.doer);
 
@@ -201,7 +202,7 @@ export async function reviewComments(req: Request, res: Response): Promise<void>
   res.json(v.comments.map((c) => toApiReviewComment(req.ctx.config, v, c, req.ctx.doer)));
 }
 
-const dismissSchema = z.object({ message: z.string().optional(), priors: z.boolean().optional() });
+export const dismissSchema = named('DismissPullReviewOptions', z.object({ message: z.string().optional(), priors: z.boolean().optional() }));
 
 export const dismissReview = (dismissed: boolean) => async (req: Request, res: Response): Promise<void> => {
   const { message } = dismissed ? parseBody(dismissSchema, withoutNulls(req.body ?? {})) : { message: '' };
@@ -209,7 +210,7 @@ export const dismissReview = (dismissed: boolean) => async (req: Request, res: R
   res.json(renderReview(req, v));
 };
 
-const requestSchema = z.object({ reviewers: z.array(z.string()).optional(), team_reviewers: z.array(z.string()).optional() });
+export const requestSchema = named('PullReviewRequestOptions', z.object({ reviewers: z.array(z.string()).optional(), team_reviewers: z.array(z.string()).optional() }));
 
 /** POST .../pulls/{index}/requested_reviewers: 201 with the new requests. */
 export async function requestReviewers(req: Request, res: Response): Promise<void> {

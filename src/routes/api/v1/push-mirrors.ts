@@ -7,19 +7,19 @@ import {
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { pathParam } from '../../table';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 // /repos/{owner}/{repo}/push_mirrors and push_mirrors-sync (repository admins only, as Gitea).
 
 // Gitea's CreatePushMirrorOption: no field is required by the binding; a JSON null is Go's zero value.
 const opt = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? undefined);
-const createSchema = z.object({
+export const createSchema = named('CreatePushMirrorOption', z.object({
   remote_address: opt(z.string()),
   remote_username: opt(z.string()),
   remote_password: opt(z.string()),
   interval: opt(z.string()),
   sync_on_commit: opt(z.boolean()),
-});
+}));
 
 const show = (v: PushMirrorView) => toApiPushMirror(v.mirror, v.repoName);
 const nameOf = (req: Request) => pathParam(req, 'name');

@@ -5,11 +5,11 @@ import { toApiReaction } from '../../../convert/reaction';
 import * as svc from '../../../services/issue/reactions';
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setTotalCount } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 // /repos/{owner}/{repo}/issues/{index}/reactions and /issues/comments/{id}/reactions.
 
-const optionSchema = z.object({ content: z.string().default('') });
+export const optionSchema = named('EditReactionOption', z.object({ content: z.string().default('') }));
 
 const intParam = (req: Request, name: string) => {
   const v = String(req.params[name] ?? '');

@@ -13,7 +13,7 @@ import { queryBool, queryString } from '../../query';
 import { pathParam } from '../../table';
 import { receiveFile } from '../../upload';
 import { receiveRawBody } from '../../upload-raw';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 // /repos/{owner}/{repo}/releases and their assets: guarded by the releases unit, as Gitea.
 
@@ -52,7 +52,7 @@ export async function getByTag(req: Request, res: Response): Promise<void> {
   send(req, res, await read.getReleaseByTag(req.ctx.db, repoOf(req), req.ctx.doer, pathParam(req, 'tag')));
 }
 
-const createSchema = z.object({
+export const createSchema = named('CreateReleaseOption', z.object({
   tag_name: z.string().min(1).max(255),
   target_commitish: z.string().nullish(),
   name: z.string().nullish(),
@@ -60,7 +60,7 @@ const createSchema = z.object({
   draft: z.boolean().nullish(),
   prerelease: z.boolean().nullish(),
   tag_message: z.string().nullish(),
-});
+}));
 
 export async function create(req: Request, res: Response): Promise<void> {
   const b = parseBody(createSchema, req.body);
@@ -71,14 +71,14 @@ export async function create(req: Request, res: Response): Promise<void> {
   send(req, res, view, 201);
 }
 
-const editSchema = z.object({
+export const editSchema = named('EditReleaseOption', z.object({
   tag_name: z.string().max(255).nullish(),
   target_commitish: z.string().nullish(),
   name: z.string().nullish(),
   body: z.string().nullish(),
   draft: z.boolean().nullish(),
   prerelease: z.boolean().nullish(),
-});
+}));
 
 export async function edit(req: Request, res: Response): Promise<void> {
   const b = parseBody(editSchema, req.body);
@@ -126,7 +126,7 @@ export async function createAsset(req: Request, res: Response): Promise<void> {
   res.status(201).json(toApiReleaseAsset(config, access, release, asset));
 }
 
-const editAssetSchema = z.object({ name: z.string().nullish() });
+export const editAssetSchema = named('EditAttachmentOptions', z.object({ name: z.string().nullish() }));
 
 export async function editAsset(req: Request, res: Response): Promise<void> {
   const b = parseBody(editAssetSchema, req.body);

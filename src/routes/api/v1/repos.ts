@@ -12,9 +12,9 @@ import { accessOf, getVisibleRepoById, searchVisibleRepos } from '../../../servi
 import { contextUserOf, doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool, queryInt, queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
-export const createSchema = z.object({
+export const createSchema = named('CreateRepoOption', z.object({
   name: z.string().min(1).max(100),
   description: z.string().max(2048).optional(),
   private: z.boolean().optional(),
@@ -27,7 +27,7 @@ export const createSchema = z.object({
   default_branch: z.string().max(100).optional(),
   object_format_name: z.string().optional(),
   trust_model: z.enum(['', 'default', 'collaborator', 'committer', 'collaboratorcommitter']).optional(),
-});
+}));
 
 async function createFor(req: Request, res: Response, ownerOf: (req: Request) => import('../../../db/schema').User) {
   const body = parseBody(createSchema, req.body);
@@ -58,8 +58,21 @@ export async function getById(req: Request, res: Response): Promise<void> {
   res.json(toApiRepoWithParent(req.ctx.config, access, req.ctx.doer));
 }
 
+// The trackers and wiki settings, as a repository edit takes them and a repository shows them.
+export const InternalTracker = named('InternalTracker', z.object({
+  enable_time_tracker: z.boolean().default(true),
+  allow_only_contributors_to_track_time: z.boolean().default(true),
+  enable_issue_dependencies: z.boolean().default(true),
+}));
+export const ExternalTracker = named('ExternalTracker', z.object({
+  external_tracker_url: z.url(), external_tracker_format: z.string().default(''),
+  external_tracker_style: z.enum(['numeric', 'alphanumeric', 'regexp']).default('numeric'),
+  external_tracker_regexp_pattern: z.string().default(''),
+}));
+export const ExternalWiki = named('ExternalWiki', z.object({ external_wiki_url: z.url() }));
+
 const bool = z.boolean().optional();
-const editSchema = z.object({
+export const editSchema = named('EditRepoOption', z.object({
   name: z.string().min(1).max(100).optional(),
   description: z.string().max(2048).optional(),
   website: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).optional(),
@@ -71,18 +84,10 @@ const editSchema = z.object({
   autodetect_manual_merge: bool, default_allow_maintainer_edit: bool, default_delete_branch_after_merge: bool,
   default_merge_style: z.string().optional(), projects_mode: z.string().optional(),
   mirror_interval: z.string().optional(), enable_prune: bool,
-  internal_tracker: z.object({
-    enable_time_tracker: z.boolean().default(true),
-    allow_only_contributors_to_track_time: z.boolean().default(true),
-    enable_issue_dependencies: z.boolean().default(true),
-  }).optional(),
-  external_tracker: z.object({
-    external_tracker_url: z.url(), external_tracker_format: z.string().default(''),
-    external_tracker_style: z.enum(['numeric', 'alphanumeric', 'regexp']).default('numeric'),
-    external_tracker_regexp_pattern: z.string().default(''),
-  }).optional(),
-  external_wiki: z.object({ external_wiki_url: z.url() }).optional(),
-});
+  internal_tracker: InternalTracker.optional(),
+  external_tracker: ExternalTracker.optional(),
+  external_wiki: ExternalWiki.optional(),
+}));
 
 export async function edit(req: Request, res: Response): Promise<void> {
   const body = parseBody(editSchema, req.body);

@@ -9,7 +9,7 @@ import { createTag, deleteTag, getTag, listTags } from '../../../services/repo/t
 import { doerOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
 import { pathParam } from '../../table';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 const tagParam = (req: Request) => pathParam(req, 'tag');
 
@@ -26,11 +26,11 @@ export async function get(req: Request, res: Response): Promise<void> {
   res.json(toApiTag(req.ctx.config, access, await getTag(req.ctx.config, access, tagParam(req))));
 }
 
-const createSchema = z.object({
+export const createSchema = named('CreateTagOption', z.object({
   tag_name: z.string().min(1).max(255),
   target: z.string().nullish(),
   message: z.string().nullish(),
-});
+}));
 
 export async function create(req: Request, res: Response): Promise<void> {
   const body = parseBody(createSchema, req.body);
@@ -48,11 +48,13 @@ export async function remove(req: Request, res: Response): Promise<void> {
 
 // Tag protections
 
-const protectionSchema = z.object({
+const protectionFields = {
   name_pattern: z.string().nullish(),
   whitelist_usernames: z.array(z.string()).nullish(),
   whitelist_teams: z.array(z.string()).nullish(),
-});
+};
+export const createProtectionSchema = named('CreateTagProtectionOption', z.object(protectionFields));
+export const editProtectionSchema = named('EditTagProtectionOption', z.object(protectionFields));
 
 /** A non-numeric id names no protection: 404, as Gitea's PathParamInt64 gives 0. */
 function idParam(req: Request): number {
@@ -70,12 +72,12 @@ export async function getProtection(req: Request, res: Response): Promise<void> 
 }
 
 export async function createProtection(req: Request, res: Response): Promise<void> {
-  const body = parseBody(protectionSchema, req.body);
+  const body = parseBody(createProtectionSchema, req.body);
   res.status(201).json(toApiTagProtection(await createTagProtection(req.ctx.db, repoOf(req), body)));
 }
 
 export async function editProtection(req: Request, res: Response): Promise<void> {
-  const body = parseBody(protectionSchema, req.body);
+  const body = parseBody(editProtectionSchema, req.body);
   res.json(toApiTagProtection(await editTagProtection(req.ctx.db, repoOf(req), idParam(req), body)));
 }
 

@@ -12,7 +12,7 @@ import { createTeam, deleteTeam, editTeam, getTeam, listMyTeams, listTeams, type
 import { doerOf, orgOf, repoOf } from '../../context';
 import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
 import { queryBool, queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { extension, named, parseBody } from '../../validate';
 
 // Optional fields of Gitea's options are pointers: null counts as not given.
 const opt = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -25,10 +25,10 @@ const fields = {
   permission: opt(level),
   units: opt(z.array(z.string())),
   units_map: opt(z.record(z.string(), z.string())),
-  visibility: opt(z.enum(['public', 'limited', 'private'])),
+  visibility: opt(extension(z.enum(['public', 'limited', 'private']))),
 };
-const createSchema = z.object({ name: z.string(), ...fields });
-const editSchema = z.object({ name: z.string(), ...fields });
+export const createSchema = named('CreateTeamOption', z.object({ name: z.string(), ...fields }));
+export const editSchema = named('EditTeamOption', z.object({ name: z.string(), ...fields }));
 
 const teamId = (req: Request) => Number(req.params.id);
 const param = (req: Request, name: string) => String(req.params[name] ?? '');

@@ -4,9 +4,9 @@ import { toApiToken } from '../../../convert/token';
 import { createToken, deleteToken, listTokens } from '../../../services/user/tokens';
 import { contextUserOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
-const createSchema = z.object({ name: z.string(), scopes: z.array(z.string()).default([]) });
+export const createSchema = named('CreateAccessTokenOption', z.object({ name: z.string(), scopes: z.array(z.string()).default([]) }));
 
 export async function list(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);

@@ -6,7 +6,7 @@ import * as topics from '../../../services/repo/topics';
 import { repoOf } from '../../context';
 import { pageOf, setPaginationHeaders, setTotalCount } from '../../pagination';
 import { queryString } from '../../query';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 /** Gitea answers invalid topics with `{invalidTopics, message}` rather than the usual error body. */
 async function replyTopicErrors(res: Response, work: () => Promise<void>): Promise<void> {
@@ -26,7 +26,7 @@ export function list(req: Request, res: Response): void {
   res.json({ topics: result.topics });
 }
 
-const replaceSchema = z.object({ topics: z.array(z.string()).nullish() });
+export const replaceSchema = named('RepoTopicOptions', z.object({ topics: z.array(z.string()).nullish() }));
 
 export async function replace(req: Request, res: Response): Promise<void> {
   const body = parseBody(replaceSchema, req.body);

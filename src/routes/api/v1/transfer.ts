@@ -4,9 +4,9 @@ import { toApiRepoTransfer } from '../../../convert/repo-social';
 import { toApiRepoWithParent } from '../../../convert/repo-view';
 import { acceptTransfer, rejectTransfer, startTransfer, type TransferView } from '../../../services/repo/transfer';
 import { doerOf, repoOf } from '../../context';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
-const transferSchema = z.object({ new_owner: z.string().min(1), team_ids: z.array(z.number().int()).nullish() });
+export const transferSchema = named('TransferRepoOption', z.object({ new_owner: z.string().min(1), team_ids: z.array(z.number().int()).nullish() }));
 
 function reply(req: Request, res: Response, status: number, view: TransferView): void {
   const transfer = view.pending && toApiRepoTransfer(req.ctx.config, view.pending, req.ctx.doer);

@@ -4,7 +4,7 @@ import { toApiUser, toApiUserSettings } from '../../../convert/user';
 import { searchVisibleUsers, updateUserSettings } from '../../../services/user/user-settings';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 export function getCurrent(req: Request, res: Response): void {
   res.json(toApiUser(req.ctx.config, doerOf(req), req.ctx.doer));
@@ -31,7 +31,7 @@ export function getSettings(req: Request, res: Response): void {
   res.json(toApiUserSettings(doerOf(req)));
 }
 
-const settingsSchema = z.object({
+export const settingsSchema = named('UserSettingsOptions', z.object({
   full_name: z.string().max(100).optional(),
   // Gitea's ValidUrl: http and https only (no javascript:, mailto:...).
   website: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(255)]).optional(),
@@ -42,7 +42,7 @@ const settingsSchema = z.object({
   diff_view_style: z.enum(['', 'unified', 'split']).optional(),
   hide_email: z.boolean().optional(),
   hide_activity: z.boolean().optional(),
-});
+}));
 
 export async function patchSettings(req: Request, res: Response): Promise<void> {
   const body = parseBody(settingsSchema, req.body);

@@ -11,7 +11,7 @@ import { deleteWikiPage, getWikiPage, listWikiPages, listWikiRevisions, writeWik
 import { doerOf, repoOf } from '../../context';
 import { setTotalCount } from '../../pagination';
 import { queryInt } from '../../query';
-import { parseBody } from '../../validate';
+import { named, parseBody } from '../../validate';
 
 /** Gitea's mustEnableWiki: a switched-off wiki, or one the caller may not read, is not there. */
 export const wikiEnabled: RequestHandler = async (req, _res, next) => {
@@ -32,7 +32,7 @@ function pageNameOf(req: Request): string {
   return webPathFromRequest(p.slice(p.lastIndexOf('/') + 1));
 }
 
-const schema = z.object({ title: z.string().nullish(), content_base64: z.string().nullish(), message: z.string().nullish() });
+export const schema = named('CreateWikiPageOptions', z.object({ title: z.string().nullish(), content_base64: z.string().nullish(), message: z.string().nullish() }));
 
 /** Go's base64.StdEncoding.DecodeString: padded, strict; a 400 otherwise. */
 function decodeContent(s: string | null | undefined): Buffer {
