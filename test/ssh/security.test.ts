@@ -203,3 +203,32 @@ describe('host keys', () => {
     }
   });
 });
+
+describe('the sign-in limiter shared with the web form and Basic auth', () => {
+  it('counts a connection that ends without signing in once, and refuses the address past ten, good key or not', async () => {
+    // A server of its own: the limit is per address, and this test uses it up for 127.0.0.1.
+    const own = await startSshTestServer();
+    try {
+      const carol = await createUser(own, 'carol');
+      const carolKey = makeKey('ed25519', 'carol');
+      await addUserKey(own, carol, carolKey, 'carol key');
+      const stranger = makeKey('ed25519', 'stranger');
+      const other = makeKey('ed25519', 'other');
+      // Nine connections offering two unknown keys each: nine failures, not eighteen.
+      for (let i = 0; i < 9; i++) {
+        const r = await ssh(own.sshPort!, stranger, [], ['-i', other.file]);
+        expect(r.stderr).toContain('Permission denied');
+      }
+      expect((await ssh(own.sshPort!, carolKey, [])).stderr).toContain('Hi there, carol!');
+      expect((await ssh(own.sshPort!, stranger, [])).stderr).toContain('Permission denied');
+      // The tenth failure used up the address's tries: a good key is refused too.
+      const refused = await ssh(own.sshPort!, carolKey, []);
+      expect(refused.stderr).not.toContain('Hi there, carol!');
+      // The same address is refused by the web form and Basic auth too.
+      const basic = await own.request('api/v1/user', { auth: { basic: [carol.username, carol.password] } });
+      expect(basic.status).toBe(429);
+    } finally {
+      await own.stop();
+    }
+  });
+});
