@@ -28,6 +28,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   npm: () => import('./npm').then((m) => m.npmRegistry),
   maven: () => import('./maven').then((m) => m.mavenRegistry),
   pypi: () => import('./pypi').then((m) => m.pypiRegistry),
+  cargo: () => import('./cargo').then((m) => m.cargoRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
