@@ -29,6 +29,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   maven: () => import('./maven').then((m) => m.mavenRegistry),
   pypi: () => import('./pypi').then((m) => m.pypiRegistry),
   cargo: () => import('./cargo').then((m) => m.cargoRegistry),
+  go: () => import('./go').then((m) => m.goRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
