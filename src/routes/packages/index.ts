@@ -30,6 +30,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   pypi: () => import('./pypi').then((m) => m.pypiRegistry),
   cargo: () => import('./cargo').then((m) => m.cargoRegistry),
   go: () => import('./go').then((m) => m.goRegistry),
+  composer: () => import('./composer').then((m) => m.composerRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
