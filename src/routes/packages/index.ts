@@ -31,6 +31,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   cargo: () => import('./cargo').then((m) => m.cargoRegistry),
   go: () => import('./go').then((m) => m.goRegistry),
   composer: () => import('./composer').then((m) => m.composerRegistry),
+  rubygems: () => import('./rubygems').then((m) => m.rubygemsRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
