@@ -32,6 +32,9 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   go: () => import('./go').then((m) => m.goRegistry),
   composer: () => import('./composer').then((m) => m.composerRegistry),
   rubygems: () => import('./rubygems').then((m) => m.rubygemsRegistry),
+  helm: () => import('./helm').then((m) => m.helmRegistry),
+  pub: () => import('./pub').then((m) => m.pubRegistry),
+  vagrant: () => import('./vagrant').then((m) => m.vagrantRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
