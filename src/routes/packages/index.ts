@@ -35,6 +35,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   helm: () => import('./helm').then((m) => m.helmRegistry),
   pub: () => import('./pub').then((m) => m.pubRegistry),
   vagrant: () => import('./vagrant').then((m) => m.vagrantRegistry),
+  swift: () => import('./swift').then((m) => m.swiftRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
