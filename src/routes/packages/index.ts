@@ -36,6 +36,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   pub: () => import('./pub').then((m) => m.pubRegistry),
   vagrant: () => import('./vagrant').then((m) => m.vagrantRegistry),
   swift: () => import('./swift').then((m) => m.swiftRegistry),
+  chef: () => import('./chef').then((m) => m.chefRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
