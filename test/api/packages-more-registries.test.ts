@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => { await s.stop(); });
 
 describe('the core, over the new registries', () => {
-  it('limit_size_<type> cuts an upload with Gitea\'s 403 for each new type; the owner count quota too', async () => {
+  it('limit_size_<type> is read for each new type and cuts an upload with Gitea\'s 403; the owner count quota too', async () => {
     const env: Record<string, string> = {};
     for (const t of TYPES) env[`HEARTH__PACKAGES__LIMIT_SIZE_${t.toUpperCase()}`] = '10';
     const limited = await startTestServer(env);
