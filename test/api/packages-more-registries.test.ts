@@ -1,9 +1,12 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getUserById } from '../../src/models/user';
 import { blobExists } from '../../src/services/packages/blob-store';
 import { cleanupPackages } from '../../src/services/packages/cleanup';
 import { installCommand } from '../../src/services/packages/install-command';
-import { makeTar, makeZip, versionsOf } from '../helpers/package-clients';
+import { blobFileCount, makeTar, makeZip, versionsOf } from '../helpers/package-clients';
 import { as, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 
 // What the nine registries of issue 36 (cargo, go, composer, rubygems, helm, pub, swift,
@@ -94,6 +97,36 @@ describe('the core, over the new registries', () => {
     expect(blobExists(s.dataDir, old!.hash_sha256)).toBe(false);
     const dl = await s.request(`api/packages/${carol.username}/helm/c-3.0.0.tgz`);
     expect(dl.status).toBe(200);
+  });
+});
+
+/** Starts an upload that says it is `size` bytes long, sends `sent` of them, then drops the connection. */
+function abortedUpload(method: string, p: string, size: number, sent: Buffer, headers: Record<string, string> = {}): Promise<void> {
+  const url = new URL(p, s.hearth.config.server.root_url);
+  return new Promise((resolve) => {
+    const req = http.request(url, { method, headers: { 'Content-Length': String(size), Authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}`, ...headers } });
+    req.on('error', () => resolve());
+    req.on('response', () => resolve());
+    req.write(sent, () => setTimeout(() => { req.destroy(); resolve(); }, 200));
+  });
+}
+
+describe('aborted uploads', () => {
+  it('a client that drops the connection mid-upload leaves no version, no blob and no temp file', async () => {
+    const blobs = blobFileCount(s);
+    await abortedUpload('PUT', `api/packages/${alice.username}/vagrant/cut/1.0.0/virtualbox.box`, 1 << 20, Buffer.alloc(64 * 1024, 1));
+    const json = Buffer.from(JSON.stringify({ name: 'cut_crate', vers: '1.0.0' }));
+    const head = Buffer.alloc(8 + json.length);
+    head.writeUInt32LE(json.length, 0); json.copy(head, 4); head.writeUInt32LE(1 << 20, 4 + json.length);
+    await abortedUpload('PUT', `api/packages/${alice.username}/cargo/api/v1/crates/new`, head.length + (1 << 20), Buffer.concat([head, Buffer.alloc(32 * 1024, 2)]));
+    await wait(500);
+    expect(await versionsOf(s, alice.id, 'vagrant')).not.toContain('cut@1.0.0');
+    expect(await versionsOf(s, alice.id, 'cargo')).toEqual([]);
+    expect(blobFileCount(s)).toBe(blobs);
+    const tmp = path.join(s.dataDir, 'packages', 'tmp');
+    // The uploads did start streaming into the store (its temp directory exists), and left nothing there.
+    expect(fs.existsSync(tmp)).toBe(true);
+    expect(fs.readdirSync(tmp)).toEqual([]);
   });
 });
 
