@@ -51,6 +51,11 @@ export async function uploadChart(db: DB, config: Config, i: { owner: User; doer
   });
 }
 
+/** A version's stored Chart.yaml fields; null for an unreadable row (left out of the index). */
+function chartMetadataOf(json: string): ChartMetadata | null {
+  try { const m = JSON.parse(json) as ChartMetadata; return m && typeof m.name === 'string' ? m : null; } catch { return null; }
+}
+
 export const helmRegistryUrl = (config: Config, owner: User) => `${config.server.root_url}api/packages/${encodeURIComponent(owner.name)}/helm`;
 
 /** index.yaml: every chart version with its download URL and digest. */
@@ -58,8 +63,8 @@ export async function helmIndex(db: DB, config: Config, owner: User): Promise<st
   const { rows } = await searchPackages(db, { ownerId: owner.id, type: HELM, offset: 0, limit: 1_000_000 });
   const entries: Record<string, Record<string, unknown>[]> = {};
   for (const r of rows) {
-    let meta: ChartMetadata;
-    try { meta = JSON.parse(r.metadata_json) as ChartMetadata; } catch { continue; }
+    const meta = chartMetadataOf(r.metadata_json);
+    if (!meta) continue;
     const [lead] = await getFilesOfVersion(db, r);
     (entries[meta.name] ??= []).push({
       ...meta, urls: [`${helmRegistryUrl(config, owner)}/${encodeURIComponent(chartFilename(meta))}`],
@@ -77,8 +82,8 @@ export async function helmIndex(db: DB, config: Config, owner: User): Promise<st
 export async function chartFile(db: DB, owner: User, filename: string) {
   const { rows } = await searchPackages(db, { ownerId: owner.id, type: HELM, offset: 0, limit: 1_000_000 });
   for (const r of rows) {
-    const m = JSON.parse(r.metadata_json || '{}') as ChartMetadata;
-    if (chartFilename(m) === filename.toLowerCase()) return { version: r, ...(await getFileOfVersion(db, r, filename)) };
+    const m = chartMetadataOf(r.metadata_json);
+    if (m && chartFilename(m) === filename.toLowerCase()) return { version: r, ...(await getFileOfVersion(db, r, filename)) };
   }
   throw new NotFoundError('package does not exist');
 }
