@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { marshalDump } from '../../src/services/packages/rubygems/marshal';
 import { createOrg } from '../helpers/orgs';
 import { blobFileCount, makeTar, requireClient, runClient, versionsOf, writeTree } from '../helpers/package-clients';
 import { as, createToken, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
@@ -114,6 +115,13 @@ function rubyLoad(bytes: Buffer, expr = 'x.inspect'): string {
 }
 
 describe('rubygems indexes', () => {
+  it.skipIf(!RUBY)('Marshal dumps load in ruby: fixnums at every width, UTF-8 strings, symbols, hashes', () => {
+    const ints = [0, 1, 122, 123, 255, 256, 65535, 65536, 2 ** 24, 2 ** 30 - 1, -1, -123, -124, -256, -257, -65537, -(2 ** 30)];
+    expect(rubyLoad(marshalDump(ints))).toBe(`[${ints.join(', ')}]`);
+    expect(rubyLoad(marshalDump(['héllo', { kind: 'symbol', name: 'runtime' }, { kind: 'symbol', name: 'runtime' }, { kind: 'hash', entries: [['k', true]] }, null, false])))
+      .toBe('["héllo", :runtime, :runtime, {"k"=>true}, nil, false]');
+  });
+
   it.skipIf(!GEM || !RUBY)('specs, latest_specs, prerelease_specs and quick gemspecs load in ruby', async () => {
     const owner = await createUser(s, 'gem-index');
     const token = await createToken(s, owner, ['write:package']);
