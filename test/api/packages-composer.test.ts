@@ -12,6 +12,7 @@ import { as, createToken, createUser, ok, startTestServer, type Auth, type TestS
 // installed by the real composer from the p2 metadata.
 
 const COMPOSER = requireClient('composer', 'packages-composer');
+const PHP = requireClient('php', 'packages-composer');
 let s: TestServer;
 let alice: { username: string; password: string; id: number };
 let bob: { username: string; password: string; id: number };
@@ -45,7 +46,7 @@ afterAll(async () => {
 });
 
 describe('composer registry with the real composer', () => {
-  it.skipIf(!COMPOSER)('composer require installs an uploaded package from the repository', async () => {
+  it.skipIf(!COMPOSER || !PHP)('composer require installs an uploaded package from the repository', async () => {
     const zip = packageZip('hearth/demo');
     expect((await put(alice.username, zip, { token: writeToken }, '1.0.3')).status).toBe(201);
     const home = fs.mkdtempSync(path.join(work, 'home-'));
@@ -66,7 +67,7 @@ describe('composer registry with the real composer', () => {
     expect(fs.readFileSync(path.join(app, 'vendor/hearth/demo/src/Greeter.php'), 'utf8')).toContain('hi from hearth');
     const lock = JSON.parse(fs.readFileSync(path.join(app, 'composer.lock'), 'utf8')) as { packages: { name: string; version: string; dist: { shasum: string } }[] };
     expect(lock.packages).toMatchObject([{ name: 'hearth/demo', version: '1.0.3', dist: { shasum: sha1(zip) } }]);
-    const php = await runClient('/usr/bin/php', ['-r', 'require "vendor/autoload.php"; echo Hearth\\Demo\\Greeter::hi();'], { cwd: app, env });
+    const php = await runClient(PHP!, ['-r', 'require "vendor/autoload.php"; echo Hearth\\Demo\\Greeter::hi();'], { cwd: app, env });
     expect(php.out).toBe('hi from hearth');
   });
 });
