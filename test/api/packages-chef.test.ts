@@ -131,6 +131,15 @@ describe('chef registry with knife-signed requests', () => {
     expect((await knife(`api/packages/${alice.username}/chef/api/v1/cookbooks/gone`)).status).toBe(404);
   });
 
+  it('a deleted user\'s Chef key goes with it', async () => {
+    const dave = await createUser(s, 'chef-dave');
+    await regenerateChefKey(s.hearth.db, (await getUserById(s.hearth.db, dave.id))!);
+    const keys = () => s.hearth.db.selectFrom('user_setting').select('setting_key').where('user_id', '=', dave.id).execute();
+    expect(await keys()).toEqual([{ setting_key: 'chef.public_pem' }]);
+    expect((await s.request(`api/v1/admin/users/${dave.username}`, { method: 'DELETE', auth: as(s.admin) })).status).toBe(204);
+    expect(await keys()).toEqual([]);
+  });
+
   it('a private organization\'s cookbooks are 401 to anonymous callers', async () => {
     await createOrg(s, alice, 'chef-private', { visibility: 'private' });
     expect((await share('chef-private', cookbook('secret', '1.0.0'))).status).toBe(201);
