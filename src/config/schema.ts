@@ -202,6 +202,15 @@ export const configSchema = z.strictObject({
     limit_size_pypi: byteSize.default(-1),
     limit_size_container: byteSize.default(-1),
     limit_size_maven: byteSize.default(-1),
+    limit_size_cargo: byteSize.default(-1),
+    limit_size_chef: byteSize.default(-1),
+    limit_size_composer: byteSize.default(-1),
+    limit_size_go: byteSize.default(-1),
+    limit_size_helm: byteSize.default(-1),
+    limit_size_pub: byteSize.default(-1),
+    limit_size_rubygems: byteSize.default(-1),
+    limit_size_swift: byteSize.default(-1),
+    limit_size_vagrant: byteSize.default(-1),
   }),
   // hearth's audit log: rows older than retention_days are deleted by the cleanup_audit_logs
   // cron task; 0 keeps them forever. One year by default: long enough for a yearly review.

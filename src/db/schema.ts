@@ -550,9 +550,15 @@ export interface PendingOpTable {
 }
 export type PendingOp = Selectable<PendingOpTable>;
 
+/** Gitea's user_setting: a value per user and key (0044; Chef's chef.public_pem). */
+export interface UserSettingTable {
+  id: Generated<number>; user_id: number; setting_key: string; setting_value: Generated<string>;
+}
+
 export interface Database {
   web_session: WebSessionTable;
   pending_op: PendingOpTable;
+  user_setting: UserSettingTable;
   user_keypair: UserKeypairTable;
   user: UserTable;
   email_address: EmailAddressTable;
