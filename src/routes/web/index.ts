@@ -14,6 +14,7 @@ import {
 import * as issues from './issue-pages';
 import { sendPage } from './layout';
 import { markdownPreview } from './markdown-preview';
+import * as oauth2 from './oauth2-pages';
 import * as owners from './owner-pages';
 import { get, group, mountGroups, post, type WebGroup } from './table';
 
@@ -49,6 +50,11 @@ export const webGroups: WebGroup[] = [
     post('/user/settings/change_password', account.changePassword),
   ]),
   group('tools', signedIn, [post('/-/markdown', markdownPreview)]),
+  // The OAuth2 provider's consent (its JSON endpoints are routes/oauth2): signed-out browsers sign in and come back.
+  group('oauth2', signedIn, [
+    get('/login/oauth/authorize', oauth2.authorize),
+    post('/login/oauth/grant', oauth2.grant),
+  ]),
   group('home', [...page, repoViewer], [
     get('/', owners.home),
     get('/explore/repos', owners.exploreRepos),
