@@ -78,6 +78,3 @@ export function verifyJwt(key: SigningKey, token: string): Record<string, unknow
     return null;
   }
 }
-
-/** Three base64url parts: what a JWT looks like (personal tokens are 40 hex). */
-export const looksLikeJwt = (value: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value);

@@ -10,10 +10,11 @@ import { getTokenByHash, touchToken } from '../../models/access-token';
 import { getEmail } from '../../models/email';
 import { getUserById, getUserByName } from '../../models/user';
 import { authenticateJobToken } from '../actions/actions-user';
-import { looksLikeJwt } from '../oauth2/signing-key';
-import { verifyAccessToken } from '../oauth2/tokens';
 
 export type Authenticated = { user: User; scopes: ScopeSet | null };
+
+/** Three base64url parts: an OAuth2 access token of the provider (personal tokens are 40 hex). */
+const looksLikeJwt = (value: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value);
 
 /**
  * A personal access token, or an OAuth2 access token (a JWT of the provider, limited to its
@@ -21,6 +22,8 @@ export type Authenticated = { user: User; scopes: ScopeSet | null };
  */
 export async function authenticateToken(db: DB, token: string, secret?: string): Promise<Authenticated | null> {
   if (secret && looksLikeJwt(token.trim())) {
+    // The provider's code loads with the first OAuth2 token, not with the server.
+    const { verifyAccessToken } = await import('../oauth2/tokens');
     const caller = await verifyAccessToken(db, secret, token.trim());
     return caller ? { user: caller.user, scopes: caller.scopes } : null;
   }
