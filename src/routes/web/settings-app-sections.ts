@@ -39,7 +39,8 @@ export function tokensSection(req: Request, res: Response, tokens: AccessToken[]
 <div class="row-actions">${dangerLink(rootPath(req, `${APPS_PATH}/tokens/${t.id}/delete`), 'Delete', `Delete token ${t.name}`)}</div></li>`);
   return html`<section id="tokens" aria-labelledby="tokens-h"><h2 id="tokens-h">Access tokens</h2>
 <p>Tokens let scripts and tools use the API as you, with the permissions you give them.</p>
-${tokens.length ? html`<ul class="list">${rows}</ul>` : html`<p>You have no access tokens.</p>`}${formAlert(errors[''])}
+${tokens.length ? html`<ul class="list">${rows}</ul>` : html`<p>You have no access tokens.</p>`}
+<h3>Generate a new token</h3>${formAlert(errors[''])}
 <form class="stack" method="post" action="${rootPath(req, `${APPS_PATH}/tokens`)}">${csrfInput(req, res)}
 ${field({ name: 'name', label: 'Token name', value: text(v, 'name'), required: true }, errors)}
 ${scopeTable(new Set(texts(v, 'scope')), errors)}
@@ -62,7 +63,8 @@ export function appsSection(req: Request, res: Response, apps: OAuth2Application
 ${dangerLink(rootPath(req, `${APPS_PATH}/oauth2/${a.id}/delete`), 'Delete', `Delete ${a.name}`)}</div></li>`);
   return html`<section id="oauth2" aria-labelledby="oauth2-h"><h2 id="oauth2-h">OAuth2 applications</h2>
 <p>Applications that sign people in with their account here ("sign in with ${req.ctx.config.server.app_name}").</p>
-${apps.length ? html`<ul class="list">${rows}</ul>` : html`<p>You have no OAuth2 applications.</p>`}${formAlert(errors[''])}
+${apps.length ? html`<ul class="list">${rows}</ul>` : html`<p>You have no OAuth2 applications.</p>`}
+<h3>Create a new application</h3>${formAlert(errors[''])}
 <form class="stack" method="post" action="${rootPath(req, `${APPS_PATH}/oauth2`)}">${csrfInput(req, res)}
 ${appFields(values ?? { confidential_client: 'on' }, errors)}
 ${submitButton('Create application')}</form></section>`;

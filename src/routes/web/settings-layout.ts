@@ -65,7 +65,7 @@ export function radioGroup(name: string, legend: string, choices: Choice[], valu
   const error = errors[name];
   const id = `f-${name}`;
   return html`<fieldset class="field choices${error ? ' invalid' : ''}"${error ? html` aria-describedby="${id}-error"` : ''}><legend>${legend}</legend>
-${choices.map((c) => html`<label><input type="radio" name="${name}" value="${c.value}"${c.value === value ? html` checked` : ''}> ${c.label}${c.hint ? html` <span class="meta">${c.hint}</span>` : ''}</label>`)}
+${choices.map((c) => html`<label><input type="radio" name="${name}" value="${c.value}"${c.value === value ? html` checked` : ''}> <span>${c.label}${c.hint ? html` <span class="meta">${c.hint}</span>` : ''}</span></label>`)}
 ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}</fieldset>`;
 }
 

@@ -47,7 +47,7 @@ ${radioGroup('visibility', 'Profile visibility', VISIBILITY_NAMES.map((n) => ({ 
 ${checkbox('keep_email_private', 'Hide my e-mail address from others', v.keep_email_private === 'on')}
 ${submitButton('Update profile')}</form></section>
 <section id="avatar" aria-labelledby="avatar-h"><h2 id="avatar-h">Avatar</h2>
-<p><img class="avatar" src="${avatarUrl(req.ctx.config, user)}" alt="Your current avatar" width="96" height="96"></p>${formAlert(avatarErrors[''])}
+<p><img class="avatar-large" src="${avatarUrl(req.ctx.config, user)}" alt="Your current avatar" width="96" height="96"></p>${formAlert(avatarErrors[''])}
 <form class="stack" method="post" action="${rootPath(req, '/user/settings/avatar')}" enctype="multipart/form-data">${csrfInput(req, res)}
 <div class="field${avatarErrors.avatar ? ' invalid' : ''}"><label for="f-avatar">Choose an image</label>
 <input id="f-avatar" name="avatar" type="file" accept="image/png,image/jpeg,image/gif,image/webp" required${avatarErrors.avatar ? html` aria-invalid="true" aria-describedby="f-avatar-error"` : ''}>
