@@ -239,6 +239,8 @@ export interface PublicKeyTable {
   read_only: Generated<number>;
   created_unix: number;
   updated_unix: number;
+  /** 1 once the owner signed the verification token with the key. */
+  verified: Generated<number>;
 }
 
 export interface GpgKeyTable {

@@ -62,6 +62,36 @@ describe('SSH keys', () => {
   });
 });
 
+describe('SSH key verification', () => {
+  it('marks a key verified when the owner signs the token with it (ssh-keygen -Y sign -n gitea)', async (ctx) => {
+    if (!(await hasTool('ssh-keygen', '-?'))) return ctx.skip();
+    const u = await createUser(s, 'sshverify');
+    const c = await signedInClient(s, u.username, u.password);
+    const pub = await sshKey('sshverify');
+    const other = await sshKey('sshverify-other');
+    expect((await c.post('user/settings/keys', { type: 'ssh', title: 'signer', content: pub })).status).toBe(303);
+    const page = await (await c.get('user/settings/keys')).text();
+    const keyId = /name="type" value="verify_ssh"><input type="hidden" name="key_id" value="(\d+)"/.exec(page)![1]!;
+    const token = /echo -n '([0-9a-f]{64})'/.exec(page)![1]!;
+    const sign = async (key: string, data: string) => {
+      fs.writeFileSync(path.join(tmp, 'token'), data);
+      await run('ssh-keygen', ['-Y', 'sign', '-n', 'gitea', '-f', path.join(tmp, key), path.join(tmp, 'token')]);
+      return fs.readFileSync(path.join(tmp, 'token.sig'), 'utf8');
+    };
+    // Another key's signature, or another namespace's, does not verify it.
+    const wrongKey = await c.post('user/settings/keys', { type: 'verify_ssh', key_id: keyId, signature: await sign('sshverify-other', token) });
+    expect(wrongKey.status).toBe(422);
+    expect(await wrongKey.text()).toContain('do not match or token is out of date');
+    fs.rmSync(path.join(tmp, 'token.sig'));
+    const ok = await c.post('user/settings/keys', { type: 'verify_ssh', key_id: keyId, signature: await sign('sshverify', token) });
+    expect(ok.status, await ok.clone().text()).toBe(303);
+    const row = await s.hearth.db.selectFrom('public_key').select('verified').where('id', '=', Number(keyId)).executeTakeFirstOrThrow();
+    expect(row.verified).toBe(1);
+    expect(await (await c.get('user/settings/keys')).text()).toContain('<span class="badge">Verified</span>');
+    expect(other).toMatch(/^ssh-ed25519 /);
+  });
+});
+
 describe('GPG keys', () => {
   it('adds a key of one of the user\'s addresses and verifies it with a signed token', async (ctx) => {
     if (!(await hasTool('gpg', '--version'))) return ctx.skip();

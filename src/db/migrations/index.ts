@@ -28,6 +28,7 @@ import * as m0035 from './0035-hot-query-indexes';
 import * as m0036 from './0036-pending-ops';
 import * as m0037 from './0037-web-sessions';
 import * as m0041 from './0041-oauth2-grants';
+import * as m0042 from './0042-public-key-verified';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0036-pending-ops': m0036,
   '0037-web-sessions': m0037,
   '0041-oauth2-grants': m0041,
+  '0042-public-key-verified': m0042,
 };

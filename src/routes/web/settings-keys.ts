@@ -3,21 +3,29 @@ import { html } from '../../lib/html';
 import { AppError, NotFoundError } from '../../lib/errors';
 import { addGpgKey, deleteGpgKey, getGpgKey, listGpgKeys, verificationToken, verifyGpgKey, type GpgKeyView } from '../../services/user/gpg-keys';
 import { addPublicKey, deletePublicKey, getPublicKey, listPublicKeys, type KeyWithOwner } from '../../services/user/keys';
+import { SSH_VERIFY_NAMESPACE, verifySshKey } from '../../services/user/ssh-key-verify';
 import { confirmPage, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
 import { rootPath } from './guards';
 import { when } from './layout';
 import { dangerLink, donePath, formOf, settingsPage, text, textArea } from './settings-layout';
 
-// /user/settings/keys: SSH keys (add, delete) and GPG keys (add, verify by signing the token
+// /user/settings/keys: SSH keys (add, verify by signing the token with ssh-keygen, delete) and GPG keys (add, verify by signing the token
 // Gitea asks for, delete), through the services of the API's /user/keys and /user/gpg_keys.
 
 type Form = Record<string, unknown>;
-type Which = 'ssh' | 'gpg' | 'verify_gpg';
+type Which = 'ssh' | 'verify_ssh' | 'gpg' | 'verify_gpg';
 type View = { values?: Form; errors?: FieldErrors; status?: number; form?: Which };
 const PATH = '/user/settings/keys';
 
-function sshRow(req: Request, { key }: KeyWithOwner) {
-  return html`<li><strong>${key.name}</strong><div class="meta"><code>${key.fingerprint}</code> · added ${when(key.created_unix)}</div>
+function sshRow(req: Request, res: Response, { key }: KeyWithOwner, view: View) {
+  const verifying = view.form === 'verify_ssh' && text(view.values ?? {}, 'key_id') === String(key.id);
+  const errors = verifying ? view.errors ?? {} : {};
+  const verify = key.verified ? '' : html`<details${verifying ? html` open` : ''}><summary>Verify</summary>
+<p>Sign this token with the key and paste the signature: <code>echo -n '${verificationToken(req.ctx.doer!)}' | ssh-keygen -Y sign -n ${SSH_VERIFY_NAMESPACE} -f /path/to/the/key</code></p>${formAlert(errors[''])}
+<form class="stack" method="post" action="${rootPath(req, PATH)}">${csrfInput(req, res)}<input type="hidden" name="type" value="verify_ssh"><input type="hidden" name="key_id" value="${String(key.id)}">
+${textArea({ name: 'signature', label: `Signature for key ${key.name}`, mono: true, required: true }, errors)}
+${submitButton('Verify')}</form></details>`;
+  return html`<li><strong>${key.name}</strong>${key.verified ? html` <span class="badge">Verified</span>` : ''}<div class="meta"><code>${key.fingerprint}</code> · added ${when(key.created_unix)}</div>${verify}
 <div class="row-actions">${dangerLink(rootPath(req, `${PATH}/delete?type=ssh&id=${key.id}`), 'Delete', `Delete SSH key ${key.name}`)}</div></li>`;
 }
 
@@ -46,7 +54,7 @@ async function page(req: Request, res: Response, view: View = {}): Promise<void>
   settingsPage(req, res, {
     tab: 'keys', title: 'SSH / GPG keys', status: view.status,
     body: html`<section id="ssh" aria-labelledby="ssh-h"><h2 id="ssh-h">SSH keys</h2>
-${ssh.keys.length ? html`<ul class="list">${ssh.keys.map((k) => sshRow(req, k))}</ul>` : html`<p>You have no SSH keys.</p>`}${formAlert(se[''])}
+${ssh.keys.length ? html`<ul class="list">${ssh.keys.map((k) => sshRow(req, res, k, view))}</ul>` : html`<p>You have no SSH keys.</p>`}${formAlert(se[''])}
 <form class="stack" method="post" action="${rootPath(req, PATH)}">${csrfInput(req, res)}<input type="hidden" name="type" value="ssh">
 ${field({ name: 'title', label: 'Key name', value: view.form === 'ssh' ? text(v, 'title') : '', required: true }, se)}
 ${textArea({ name: 'content', label: 'Public key', value: view.form === 'ssh' ? text(v, 'content') : '', mono: true, required: true, hint: 'Begins with ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256, sk-ssh-ed25519@openssh.com…' }, se)}
@@ -72,7 +80,7 @@ async function keyAction(action: () => Promise<unknown>, fields: Record<string, 
   }
 }
 
-/** POST /user/settings/keys: `type` is ssh, gpg or verify_gpg, as Gitea's form. */
+/** POST /user/settings/keys: `type` is ssh, verify_ssh, gpg or verify_gpg, as Gitea's form. */
 export async function addKey(req: Request, res: Response): Promise<void> {
   const body = formOf(req);
   const type = text(body, 'type') as Which;
@@ -82,6 +90,7 @@ export async function addKey(req: Request, res: Response): Promise<void> {
     ssh: [() => addPublicKey(db, user, { title: text(body, 'title').trim(), key: text(body, 'content') }), { key: 'content' }, 'ssh-added', 'ssh'],
     gpg: [() => addGpgKey(db, user, text(body, 'content'), text(body, 'signature') || undefined), { armored_public_key: 'content' }, 'gpg-added', 'gpg'],
     verify_gpg: [() => verifyGpgKey(db, user, text(body, 'key_id'), text(body, 'signature')), {}, 'gpg-verified', 'gpg'],
+    verify_ssh: [() => verifySshKey(db, user, Number(text(body, 'key_id')) || 0, text(body, 'signature')), {}, 'ssh-verified', 'ssh'],
   };
   const chosen = run[type];
   if (!chosen) return page(req, res, { status: 422, errors: { '': 'Unknown key type.' }, form: 'ssh' });

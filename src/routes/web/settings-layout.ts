@@ -32,6 +32,7 @@ const DONE: Record<string, string> = {
   'session-ended': 'The session has been signed out.',
   'sessions-ended': 'Your other sessions have been signed out.',
   'ssh-added': 'The SSH key has been added.',
+  'ssh-verified': 'The SSH key has been verified.',
   'gpg-added': 'The GPG key has been added.',
   'gpg-verified': 'The GPG key has been verified.',
   'key-deleted': 'The key has been removed.',
