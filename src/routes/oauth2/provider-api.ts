@@ -3,7 +3,9 @@ import { AppError, NotFoundError, OAuth2Error, TooManyRequestsError } from '../.
 import { signInLimiter } from '../../services/user/signin-limit';
 import { publicJwk, signingKey } from '../../services/oauth2/signing-key';
 import { OIDC_SCOPES } from '../../services/oauth2/scopes';
-import { authenticateClient, exchangeCode, introspect, refreshTokens, verifyAccessToken, type TokenForm } from '../../services/oauth2/tokens';
+import {
+  authenticateClient, exchangeCode, introspect, introspectingClient, refreshTokens, verifyAccessToken, type TokenForm,
+} from '../../services/oauth2/tokens';
 import { userInfo } from '../../services/oauth2/userinfo';
 import { credentialsOf } from '../middleware/auth';
 
@@ -116,13 +118,11 @@ async function userinfo(req: Request, res: Response): Promise<void> {
   res.json(await userInfo(req.ctx.db, req.ctx.config, caller));
 }
 
-/** RFC 7662: for a client that authenticates with Basic; `active` and the token's facts. */
+/** RFC 7662: for a client that authenticates with Basic (its id and secret); `active` and the token's facts. */
 async function introspectToken(req: Request, res: Response): Promise<void> {
   const creds = credentialsOf(req);
-  const app = creds?.kind === 'basic'
-    ? await authenticateClient(req.ctx.db, { client_id: creds.login, client_secret: creds.password }).catch(() => null)
-    : null;
-  if (!app || !app.confidential_client) {
+  const app = creds?.kind === 'basic' ? await introspectingClient(req.ctx.db, creds.login, creds.password) : null;
+  if (!app) {
     res.setHeader('WWW-Authenticate', 'Basic realm="hearth OAuth2"');
     return void res.status(401).type('text').send('no valid authorization');
   }

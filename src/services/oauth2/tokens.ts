@@ -36,7 +36,8 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const KIND_ACCESS = 0;
 const KIND_REFRESH = 1;
 
-const sameSecret = (app: OAuth2Application, secret: string): boolean => {
+/** Whether the secret is the application's (every application has one, public ones too). */
+export const sameSecret = (app: OAuth2Application, secret: string): boolean => {
   const [a, b] = [Buffer.from(hashToken(secret)), Buffer.from(app.client_secret_hash)];
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 };
@@ -166,6 +167,7 @@ export type Introspection = { active: boolean; scope?: string; username?: string
 
 /** RFC 7662 for the client that asks: whether a token (access or refresh) is live, and its facts. */
 export async function introspect(db: DB, secret: string, token: string): Promise<Introspection> {
+  // Only what this instance signed: a refresh or access token of any of its applications (as Gitea).
   const claims = verifyJwt(await signingKey(db, secret), token);
   if (!claims || typeof claims.gnt !== 'number' || typeof claims.exp !== 'number' || claims.exp <= nowUnix()) return { active: false };
   const grant = await getGrantById(db, claims.gnt);
@@ -176,4 +178,10 @@ export async function introspect(db: DB, secret: string, token: string): Promise
     active: true, scope: grant.scope, username: user.name, client_id: app.client_id, sub: String(user.id),
     exp: claims.exp, iat: typeof claims.iat === 'number' ? claims.iat : undefined, token_type: claims.tt === KIND_REFRESH ? 'refresh_token' : 'access_token',
   };
+}
+
+/** The client asking to introspect, by its id and secret (whatever its type), or null. */
+export async function introspectingClient(db: DB, clientId: string, clientSecret: string): Promise<OAuth2Application | null> {
+  const app = await getOAuth2ApplicationByClientId(db, clientId);
+  return app && sameSecret(app, clientSecret) ? app : null;
 }
