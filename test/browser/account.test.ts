@@ -86,7 +86,7 @@ for (const js of ['on', 'off'] as Js[]) {
         await page.getByRole('button', { name: 'Add SSH key' }).click();
         await page.waitForLoadState('load');
         expect(pathOf(env.server, page)).toBe('user/settings/keys?done=ssh-added#ssh');
-        expect(await page.getByText('workstation').count()).toBe(1);
+        expect(await page.getByText('workstation', { exact: true }).count()).toBe(1);
         await checkPage(page);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
