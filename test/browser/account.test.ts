@@ -82,7 +82,7 @@ for (const js of ['on', 'off'] as Js[]) {
         await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'browser', '-f', path.join(dir, 'k')]);
         await page.goto(`${root()}user/settings/keys`);
         await page.getByLabel('Key name').fill('workstation');
-        await page.getByLabel('Public key').fill(fs.readFileSync(path.join(dir, 'k.pub'), 'utf8'));
+        await page.getByLabel('Public key', { exact: true }).fill(fs.readFileSync(path.join(dir, 'k.pub'), 'utf8'));
         await page.getByRole('button', { name: 'Add SSH key' }).click();
         await page.waitForLoadState('load');
         expect(pathOf(env.server, page)).toBe('user/settings/keys?done=ssh-added#ssh');

@@ -49,7 +49,10 @@ describe('SSH keys', () => {
     expect(bad.status).toBe(422);
     const badPage = await bad.text();
     expect(badPage).toMatch(/id="f-title"[^>]*value="junk"/);
-    expect(badPage).toMatch(/id="f-content"[^>]*aria-invalid="true"/);
+    expect(badPage).toMatch(/id="f-ssh-content"[^>]*aria-invalid="true"/);
+    // Each field of the page has its own id (two forms have a `content` field).
+    const ids = [...badPage.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.length).toBe(new Set(ids).size);
     const api = await s.request('api/v1/user/keys', { auth: { basic: [u.username, u.password] } });
     const [key] = (await api.json()) as { id: number }[];
     expect((await c.get(`user/settings/keys/delete?type=ssh&id=${key!.id}`)).status).toBe(200);

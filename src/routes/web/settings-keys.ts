@@ -23,7 +23,7 @@ function sshRow(req: Request, res: Response, { key }: KeyWithOwner, view: View) 
   const verify = key.verified ? '' : html`<details${verifying ? html` open` : ''}><summary>Verify</summary>
 <p>Sign this token with the key and paste the signature: <code>echo -n '${verificationToken(req.ctx.doer!)}' | ssh-keygen -Y sign -n ${SSH_VERIFY_NAMESPACE} -f /path/to/the/key</code></p>${formAlert(errors[''])}
 <form class="stack" method="post" action="${rootPath(req, PATH)}">${csrfInput(req, res)}<input type="hidden" name="type" value="verify_ssh"><input type="hidden" name="key_id" value="${String(key.id)}">
-${textArea({ name: 'signature', label: `Signature for key ${key.name}`, mono: true, required: true }, errors)}
+${textArea({ name: 'signature', id: `f-ssh-signature-${key.id}`, label: `Signature for key ${key.name}`, mono: true, required: true }, errors)}
 ${submitButton('Verify')}</form></details>`;
   return html`<li><strong>${key.name}</strong>${key.verified ? html` <span class="badge">Verified</span>` : ''}<div class="meta"><code>${key.fingerprint}</code> · added ${when(key.created_unix)}</div>${verify}
 <div class="row-actions">${dangerLink(rootPath(req, `${PATH}/delete?type=ssh&id=${key.id}`), 'Delete', `Delete SSH key ${key.name}`)}</div></li>`;
@@ -37,7 +37,7 @@ function gpgRow(req: Request, res: Response, v: GpgKeyView, view: View) {
   const verify = k.verified ? '' : html`<details${verifying ? html` open` : ''}><summary>Verify</summary>
 <p>Sign this token with the key and paste the signature: <code>echo "${verificationToken(req.ctx.doer!)}" | gpg -a --default-key ${k.key_id} --detach-sig</code></p>${formAlert(errors[''])}
 <form class="stack" method="post" action="${rootPath(req, PATH)}">${csrfInput(req, res)}<input type="hidden" name="type" value="verify_gpg"><input type="hidden" name="key_id" value="${k.key_id}">
-${textArea({ name: 'signature', label: `Signature for key ${k.key_id}`, mono: true, required: true }, errors)}
+${textArea({ name: 'signature', id: `f-gpg-signature-${k.key_id}`, label: `Signature for key ${k.key_id}`, mono: true, required: true }, errors)}
 ${submitButton('Verify')}</form></details>`;
   return html`<li><strong><code>${k.key_id}</code></strong>${k.verified ? html` <span class="badge">Verified</span>` : ''}
 <div class="meta">${emails} · added ${when(k.created_unix)}${k.expired_unix ? html` · expires ${when(k.expired_unix)}` : ''}</div>${verify}
@@ -57,13 +57,13 @@ async function page(req: Request, res: Response, view: View = {}): Promise<void>
 ${ssh.keys.length ? html`<ul class="list">${ssh.keys.map((k) => sshRow(req, res, k, view))}</ul>` : html`<p>You have no SSH keys.</p>`}${formAlert(se[''])}
 <form class="stack" method="post" action="${rootPath(req, PATH)}">${csrfInput(req, res)}<input type="hidden" name="type" value="ssh">
 ${field({ name: 'title', label: 'Key name', value: view.form === 'ssh' ? text(v, 'title') : '', required: true }, se)}
-${textArea({ name: 'content', label: 'Public key', value: view.form === 'ssh' ? text(v, 'content') : '', mono: true, required: true, hint: 'Begins with ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256, sk-ssh-ed25519@openssh.com…' }, se)}
+${textArea({ name: 'content', id: 'f-ssh-content', label: 'Public key', value: view.form === 'ssh' ? text(v, 'content') : '', mono: true, required: true, hint: 'Begins with ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256, sk-ssh-ed25519@openssh.com…' }, se)}
 ${submitButton('Add SSH key')}</form></section>
 <section id="gpg" aria-labelledby="gpg-h"><h2 id="gpg-h">GPG keys</h2>
 ${gpg.keys.length ? html`<ul class="list">${gpg.keys.map((k) => gpgRow(req, res, k, view))}</ul>` : html`<p>You have no GPG keys.</p>`}${formAlert(ge[''])}
 <form class="stack" method="post" action="${rootPath(req, PATH)}">${csrfInput(req, res)}<input type="hidden" name="type" value="gpg">
-${textArea({ name: 'content', label: 'Armored public key', value: view.form === 'gpg' ? text(v, 'content') : '', mono: true, rows: 6, required: true, hint: 'gpg --armor --export KEYID' }, ge)}
-${textArea({ name: 'signature', label: 'Signature of the token (optional)', value: view.form === 'gpg' ? text(v, 'signature') : '', mono: true, hint: `Needed when no address of the key is yours: sign "${verificationToken(user)}".` }, ge)}
+${textArea({ name: 'content', id: 'f-gpg-content', label: 'Armored public key', value: view.form === 'gpg' ? text(v, 'content') : '', mono: true, rows: 6, required: true, hint: 'gpg --armor --export KEYID' }, ge)}
+${textArea({ name: 'signature', id: 'f-gpg-signature', label: 'Signature of the token (optional)', value: view.form === 'gpg' ? text(v, 'signature') : '', mono: true, hint: `Needed when no address of the key is yours: sign "${verificationToken(user)}".` }, ge)}
 ${submitButton('Add GPG key')}</form></section>`,
   });
 }

@@ -70,11 +70,12 @@ ${choices.map((c) => html`<label><input type="radio" name="${name}" value="${c.v
 ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}</fieldset>`;
 }
 
-export type AreaSpec = { name: string; label: string; value?: string; required?: boolean; hint?: string; rows?: number; mono?: boolean };
+/** `id`: when a page has several fields of one name (one form per key), each its own. */
+export type AreaSpec = { name: string; label: string; value?: string; required?: boolean; hint?: string; rows?: number; mono?: boolean; id?: string };
 
 /** A labelled text area, its hint and error tied to it as field() ties them. */
 export function textArea(spec: AreaSpec, errors: FieldErrors = {}): SafeHtml {
-  const id = `f-${spec.name}`;
+  const id = spec.id ?? `f-${spec.name}`;
   const error = errors[spec.name];
   const described = [spec.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field${error ? ' invalid' : ''}"><label for="${id}">${spec.label}</label>
