@@ -224,3 +224,27 @@ describe('OAuth2 applications and grants', () => {
     expect((await tokenRequest(s, { grant_type: 'refresh_token', refresh_token: String(tokens.body.refresh_token) }, { basic: [app.client_id, app.client_secret] })).body.error).toBe('invalid_grant');
   });
 });
+
+describe('every settings page', () => {
+  it('gives each element its own id, with lists filled', async () => {
+    const owner = await createUser(s, 'idsowner');
+    const u = await createUser(s, 'idsuser');
+    const c = await signedInClient(s, u.username, u.password);
+    const app = await createOAuthApp(s, owner, { name: 'Ids', redirectUris: ['https://ids.example/cb'] });
+    await codeFor(c, { client_id: app.client_id, redirect_uri: 'https://ids.example/cb' });
+    for (const name of ['one', 'two']) {
+      await c.post('user/settings/applications/tokens', { name, scope: 'read:user' }, { from: 'user/settings/applications' });
+      await c.post('user/settings/applications/oauth2', { app_name: name, redirect_uris: 'https://x.example/cb' }, { from: 'user/settings/applications' });
+      await c.post('user/settings/account/email', { email: `${name}@idsuser.example` }, { from: 'user/settings/account' });
+    }
+    if (await hasTool('ssh-keygen', '-?')) {
+      for (const name of ['ids-a', 'ids-b']) await c.post('user/settings/keys', { type: 'ssh', title: name, content: await sshKey(name) });
+    }
+    const myApp = await s.hearth.db.selectFrom('oauth2_application').select('id').where('uid', '=', u.id).executeTakeFirstOrThrow();
+    for (const p of ['user/settings', 'user/settings/account', 'user/settings/appearance', 'user/settings/sessions', 'user/settings/keys', 'user/settings/applications', `user/settings/applications/oauth2/${myApp.id}`]) {
+      const page = await (await c.get(p)).text();
+      const ids = [...page.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+      expect(ids.filter((id, i) => ids.indexOf(id) !== i), p).toEqual([]);
+    }
+  });
+});
