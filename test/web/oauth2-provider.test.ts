@@ -257,6 +257,9 @@ describe('the token endpoint', () => {
       const res = await tokenRequest(own, { grant_type: 'authorization_code', code: 'x', redirect_uri: CB }, { basic: [app.client_id, app.client_secret] });
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Each failure stays in the audit log, naming the client.
+      const rows = await own.hearth.db.selectFrom('audit_log').selectAll().where('operation_type', '=', 'user.signin.failure').execute();
+      expect(rows.filter((r) => JSON.stringify(r).includes(app.client_id))).toHaveLength(10);
     } finally {
       await own.stop();
     }

@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { AppError, NotFoundError, OAuth2Error, TooManyRequestsError } from '../../lib/errors';
+import { recordSignInFailure } from '../../services/audit/record';
 import { signInLimiter } from '../../services/user/signin-limit';
 import { publicJwk, signingKey } from '../../services/oauth2/signing-key';
 import { OIDC_SCOPES } from '../../services/oauth2/scopes';
@@ -98,6 +99,7 @@ async function accessToken(req: Request, res: Response): Promise<void> {
     if (err instanceof OAuth2Error && (err.code === 'invalid_client' || /PKCE/.test(err.message))) {
       limiter.recordFailure(ip, clientId);
       req.ctx.log.warn({ client: clientId, ip: req.ip, auth: 'oauth2' }, 'failed sign-in');
+      await recordSignInFailure(req.ctx.db, clientId, ip, 'oauth2-client');
     }
     throw err;
   }
