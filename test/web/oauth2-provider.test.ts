@@ -75,6 +75,11 @@ describe('authorization', () => {
     expect(page).toContain('Read your primary e-mail address');
     expect(page).toContain('Read repository');
     expect(res.headers.get('content-security-policy')).toContain("form-action 'self' https://client.example;");
+    // A native app's own scheme has no origin: the scheme is the source.
+    const native = await createOAuthApp(s, owner, { redirectUris: ['com.example.app:/oauth'], confidential: false });
+    const nativePage = await browser.get(authorizePath({ client_id: native.client_id, redirect_uri: 'com.example.app:/oauth', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }));
+    expect(nativePage.status).toBe(200);
+    expect(nativePage.headers.get('content-security-policy')).toContain("form-action 'self' com.example.app:;");
   });
 
   it('refuses an unregistered redirect URI with a page of its own, never a redirect', async () => {

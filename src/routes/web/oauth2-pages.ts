@@ -46,6 +46,11 @@ async function checked(req: Request, res: Response, params: AuthorizeParams): Pr
   }
 }
 
+function redirectSource(uri: string): string {
+  const u = new URL(uri);
+  return u.origin !== 'null' ? u.origin : u.protocol;
+}
+
 const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`;
 
 function consentPage(req: Request, res: Response, r: AuthorizeRequest): void {
@@ -54,8 +59,9 @@ function consentPage(req: Request, res: Response, r: AuthorizeRequest): void {
   const scopes = describeScope(r.scope);
   sendPage(req, res, {
     title: `Authorize ${r.app.name}`,
-    // Chromium applies form-action to the redirect that answers the form: the client's origin too.
-    formAction: [new URL(r.redirectUri).origin],
+    // Chromium applies form-action to the redirect that answers the form: the client's origin
+    // too (a native app's own scheme, `com.example.app:`, has no origin: its scheme stands for it).
+    formAction: [redirectSource(r.redirectUri)],
     body: html`<div class="box"><h1>Authorize ${r.app.name}</h1>
 <p><strong>${r.app.name}</strong>, an application of ${owner ? html`<a href="${webUrl(config, encodePath(owner.name))}">@${owner.name}</a>` : 'a deleted user'}, asks to sign you in as <strong>${req.ctx.doer!.name}</strong> and to:</p>
 <ul>${scopes.map((s) => html`<li>${s}</li>`)}</ul>
