@@ -5,6 +5,7 @@ import type { OAuth2Application, OAuth2Grant, User } from '../../db/schema';
 import { OAuth2Error } from '../../lib/errors';
 import type { ScopeSet } from '../../lib/scopes';
 import { nowUnix } from '../../lib/time';
+import { Lru } from '../../lib/lru';
 import { hashToken } from '../../lib/token';
 import { getOAuth2ApplicationByClientId, getOAuth2ApplicationById } from '../../models/oauth2-application';
 import {
@@ -146,21 +147,39 @@ async function idToken(k: Keys, key: SigningKey, app: OAuth2Application, grant: 
   return signJwt(key, claims);
 }
 
-export type OAuth2Caller = { user: User; scopes: ScopeSet; grant: OAuth2Grant; app: OAuth2Application };
+export type OAuth2Caller = { user: User; scopes: ScopeSet; grant: OAuth2Grant };
+
+// Access tokens are presented on every API call of an app: their checked signatures are kept
+// (by the token's hash), so a call costs the grant's and the user's rows, as a personal
+// token's costs its row and the user's. The grant is still read each time: revoking it ends
+// the token at once.
+// One cache per database: each server (tests run several in one process) has its own key.
+const checkedTokens = new WeakMap<DB, Lru<string, Record<string, unknown>>>();
+
+async function accessClaims(db: DB, secret: string, token: string): Promise<Record<string, unknown> | null> {
+  let cache = checkedTokens.get(db);
+  if (!cache) checkedTokens.set(db, (cache = new Lru(2000)));
+  const key = hashToken(token);
+  const known = cache.get(key);
+  if (known) return known;
+  const claims = verifyJwt(await signingKey(db, secret), token);
+  if (!claims || claims.tt !== KIND_ACCESS || typeof claims.gnt !== 'number' || typeof claims.exp !== 'number') return null;
+  cache.set(key, claims);
+  return claims;
+}
 
 /**
  * The caller an access token names: signed by us, an access token, unexpired, its grant still
- * there (revoking the grant ends it), its user allowed to act. Null otherwise.
+ * there (revoking the grant, or deleting its application, ends it), its user allowed to act.
  */
 export async function verifyAccessToken(db: DB, secret: string, token: string): Promise<OAuth2Caller | null> {
-  const claims = verifyJwt(await signingKey(db, secret), token);
-  if (!claims || claims.tt !== KIND_ACCESS || typeof claims.gnt !== 'number') return null;
-  if (typeof claims.exp !== 'number' || claims.exp <= nowUnix()) return null;
-  const grant = await getGrantById(db, claims.gnt);
+  const claims = await accessClaims(db, secret, token);
+  if (!claims || (claims.exp as number) <= nowUnix()) return null;
+  const grant = await getGrantById(db, claims.gnt as number);
   if (!grant) return null;
-  const [user, app] = await Promise.all([getUserById(db, grant.user_id), getOAuth2ApplicationById(db, grant.application_id)]);
-  if (!user || !app || user.type !== 0) return null;
-  return { user, scopes: apiScopesOfGrant(grant.scope), grant, app };
+  const user = await getUserById(db, grant.user_id);
+  if (!user || user.type !== 0) return null;
+  return { user, scopes: apiScopesOfGrant(grant.scope), grant };
 }
 
 export type Introspection = { active: boolean; scope?: string; username?: string; client_id?: string; sub?: string; exp?: number; iat?: number; token_type?: string };

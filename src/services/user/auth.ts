@@ -13,6 +13,9 @@ import { authenticateJobToken } from '../actions/actions-user';
 
 export type Authenticated = { user: User; scopes: ScopeSet | null };
 
+// The provider's code loads with the first OAuth2 token, not with the server.
+let oauth2Tokens: Promise<typeof import('../oauth2/tokens')> | undefined;
+
 /** Three base64url parts: an OAuth2 access token of the provider (personal tokens are 40 hex). */
 const looksLikeJwt = (value: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value);
 
@@ -22,8 +25,7 @@ const looksLikeJwt = (value: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]+$/.test
  */
 export async function authenticateToken(db: DB, token: string, secret?: string): Promise<Authenticated | null> {
   if (secret && looksLikeJwt(token.trim())) {
-    // The provider's code loads with the first OAuth2 token, not with the server.
-    const { verifyAccessToken } = await import('../oauth2/tokens');
+    const { verifyAccessToken } = await (oauth2Tokens ??= import('../oauth2/tokens'));
     const caller = await verifyAccessToken(db, secret, token.trim());
     return caller ? { user: caller.user, scopes: caller.scopes } : null;
   }
