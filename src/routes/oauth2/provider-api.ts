@@ -5,7 +5,7 @@ import { signInLimiter } from '../../services/user/signin-limit';
 import { publicJwk, signingKey } from '../../services/oauth2/signing-key';
 import { OIDC_SCOPES } from '../../services/oauth2/scopes';
 import {
-  authenticateClient, exchangeCode, introspect, introspectingClient, refreshTokens, verifyAccessToken, type TokenForm,
+  authenticateClient, exchangeCode, introspect, introspectingClient, isClientProofFailure, refreshTokens, verifyAccessToken, type TokenForm,
 } from '../../services/oauth2/tokens';
 import { userInfo } from '../../services/oauth2/userinfo';
 import { credentialsOf } from '../middleware/auth';
@@ -96,7 +96,7 @@ async function accessToken(req: Request, res: Response): Promise<void> {
     if (form.grant_type === 'refresh_token') return void res.json(await refreshTokens(k, app, form));
     throw new OAuth2Error('unsupported_grant_type', 'Only refresh_token or authorization_code grant type is supported');
   } catch (err) {
-    if (err instanceof OAuth2Error && (err.code === 'invalid_client' || /PKCE/.test(err.message))) {
+    if (isClientProofFailure(err)) {
       limiter.recordFailure(ip, clientId);
       req.ctx.log.warn({ client: clientId, ip: req.ip, auth: 'oauth2' }, 'failed sign-in');
       await recordSignInFailure(req.ctx.db, clientId, ip, 'oauth2-client');

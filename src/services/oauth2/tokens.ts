@@ -34,7 +34,12 @@ export type TokenResponse = {
 export type Keys = { db: DB; config: Config; secret: string };
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const PKCE_FAILED = 'failed PKCE code challenge';
 const KIND_ACCESS = 0;
+
+/** A failed proof of the client: a wrong secret, or a PKCE verifier that fails (a public client's proof). */
+export const isClientProofFailure = (err: unknown): boolean =>
+  err instanceof OAuth2Error && (err.code === 'invalid_client' || err.message === PKCE_FAILED);
 const KIND_REFRESH = 1;
 
 /** Whether the secret is the application's (every application has one, public ones too). */
@@ -81,7 +86,7 @@ export async function exchangeCode(k: Keys, app: OAuth2Application, form: TokenF
     throw new OAuth2Error('invalid_grant', 'redirect_uri differs from the original authorization request');
   }
   if (!pkceMatches(code.code_challenge, code.code_challenge_method, str(form.code_verifier))) {
-    throw new OAuth2Error('invalid_grant', 'failed PKCE code challenge');
+    throw new OAuth2Error('invalid_grant', PKCE_FAILED);
   }
   if (!(await useAuthorizationCode(k.db, code.id, now))) {
     await deleteGrant(k.db, grant.id);
