@@ -75,6 +75,32 @@ for (const js of ['on', 'off'] as Js[]) {
       expect((await env.server.request('api/v1/user', { auth: { token } })).status).toBe(401);
     });
 
+    it('creates an OAuth2 application (secret shown once), edits it and regenerates its secret', async () => {
+      const { page } = await signedIn('app');
+      await page.goto(`${root()}user/settings/applications`);
+      await page.getByLabel('Application name').fill('Static site CMS');
+      await page.getByLabel('Redirect URIs').fill('https://cms.example/callback');
+      await page.getByRole('button', { name: 'Create application' }).click();
+      await page.waitForLoadState('load');
+      const secret = (await page.locator('#client-secret').textContent())!;
+      expect(secret).toMatch(/^gto_[a-z2-7]+$/);
+      await checkPage(page);
+      await page.getByLabel('Redirect URIs').fill('https://cms.example/callback\nhttp://127.0.0.1/callback');
+      await page.getByRole('checkbox', { name: /Confidential client/ }).uncheck();
+      await page.getByRole('button', { name: 'Save application' }).click();
+      await page.waitForLoadState('load');
+      expect(await page.getByRole('status').textContent()).toBe('The application has been updated.');
+      expect(await page.getByRole('checkbox', { name: /Confidential client/ }).isChecked()).toBe(false);
+      await checkPage(page);
+      await page.getByRole('link', { name: 'Regenerate secret' }).click();
+      await page.waitForLoadState('load');
+      await checkPage(page);
+      await page.getByRole('button', { name: 'Regenerate secret' }).click();
+      await page.waitForLoadState('load');
+      const fresh = (await page.locator('#client-secret').textContent())!;
+      expect(fresh).not.toBe(secret);
+    });
+
     it('adds an SSH key', async () => {
       const { page } = await signedIn('ssh');
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-browser-ssh-'));
