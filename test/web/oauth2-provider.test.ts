@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { createRepo, gitTry, remoteUrl, tempDir } from '../helpers/git';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import { signedInClient, WebClient } from '../helpers/web-client';
 import {
@@ -284,10 +286,30 @@ describe('access tokens', () => {
     // The `token` scheme and a query parameter take it as they take personal tokens.
     expect((await s.request('api/v1/user', { auth: { token } })).status).toBe(200);
     expect((await s.request('api/v1/user', { auth: { token, as: 'access_token' } })).status).toBe(200);
+    // As a Basic password (git clients), as Gitea takes it.
+    expect((await s.request('api/v1/user', { auth: { basic: [user.username, token] } })).status).toBe(200);
     // Without token scopes a grant acts with the user's full access (as Gitea's).
     const full = String((await exchange(app, await codeFor(browser, { client_id: app.client_id, redirect_uri: CB, scope: 'openid' }))).body.access_token);
     const made = await s.request('api/v1/user/repos', { method: 'POST', auth: { token: full, as: 'bearer' }, json: { name: 'made-by-oauth' } });
     expect(made.status, await made.text()).toBe(201);
+  });
+
+  it('clone a private repository with git, as the Basic password', async () => {
+    const { app, browser, user } = await setup();
+    await createRepo(s, user, 'secret-code', { private: true, auto_init: true });
+    const read = String((await exchange(app, await codeFor(browser, { client_id: app.client_id, redirect_uri: CB, scope: 'read:repository' }))).body.access_token);
+    const dir = tempDir();
+    try {
+      const cloned = await gitTry(dir, 'clone', '-q', remoteUrl(s, user.username, 'secret-code', user.username, read), 'copy');
+      expect(cloned.code, cloned.stderr).toBe(0);
+      expect(fs.existsSync(`${dir}/copy/README.md`)).toBe(true);
+      // A grant without repository access does not read it.
+      const other = String((await exchange(app, await codeFor(browser, { client_id: app.client_id, redirect_uri: CB, scope: 'read:user' }))).body.access_token);
+      const refused = await gitTry(dir, 'clone', '-q', remoteUrl(s, user.username, 'secret-code', user.username, other), 'nope');
+      expect(refused.code).not.toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('are refused once altered, or when made with another key', async () => {
