@@ -110,6 +110,13 @@ export const configSchema = z.strictObject({
     disable_registration: boolDefault(true),
     require_signin_view: boolDefault(false),
   }),
+  // Gitea's [oauth2]: the provider at /login/oauth/* (false: those answer 404); token lifetimes
+  // in seconds (access) and hours (refresh).
+  oauth2: section({
+    enabled: boolDefault(true),
+    access_token_expiration_time: z.number().int().min(60).default(3600),
+    refresh_token_expiration_time: z.number().int().min(1).default(730),
+  }),
   api: section({
     default_paging_num: z.number().int().min(1).default(30),
     max_response_items: z.number().int().min(1).default(50),
