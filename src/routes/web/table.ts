@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
-import express, { type RequestHandler, type Router } from 'express';
-import { ForbiddenError } from '../../lib/errors';
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import { BadRequestError, ForbiddenError, PayloadTooLargeError } from '../../lib/errors';
+import { multer } from '../../lib/lazy-require';
 import { expectedCsrf, formUser, pageUser } from './session';
 
 // The web route table's shape: routes come in named groups, each carrying its guard chain once
@@ -9,7 +10,12 @@ import { expectedCsrf, formUser, pageUser } from './session';
 // session only, refuse cross-site posts and check the CSRF token. A route added to any group
 // gets them: nobody can forget the CSRF check of a new form.
 
-export type WebRoute = { method: 'get' | 'post'; path: string; chain: RequestHandler[] };
+/**
+ * A multipart form (file uploads): its files are parsed in memory, within these limits (read
+ * from the request's config), before the CSRF check, which then finds `_csrf` among the fields.
+ */
+export type Multipart = { field: string; limits: (req: Request) => { fileSize: number; files: number } };
+export type WebRoute = { method: 'get' | 'post'; path: string; chain: RequestHandler[]; multipart?: Multipart };
 export type WebGroup = { name: string; guards: RequestHandler[]; routes: WebRoute[]; bare?: boolean };
 /** A route as mounted: every handler it runs, in order. */
 export type MountedRoute = WebRoute & { group: string };
@@ -17,6 +23,9 @@ export type MountedRoute = WebRoute & { group: string };
 type Handlers = (RequestHandler | readonly RequestHandler[])[];
 export const get = (path: string, ...chain: Handlers): WebRoute => ({ method: 'get', path, chain: chain.flat() });
 export const post = (path: string, ...chain: Handlers): WebRoute => ({ method: 'post', path, chain: chain.flat() });
+/** A POST form that sends files (`enctype="multipart/form-data"`). */
+export const upload = (path: string, multipart: Multipart, ...chain: Handlers): WebRoute =>
+  ({ method: 'post', path, chain: chain.flat(), multipart });
 
 /**
  * A group of routes sharing their guards. `bare` groups (static assets) skip the site's chain:
@@ -52,11 +61,43 @@ export const formBody: RequestHandler[] = [
 export const GET_CHAIN: readonly RequestHandler[] = pageUser;
 export const POST_CHAIN: readonly RequestHandler[] = [...formBody, ...formUser, csrf];
 
+function multipartError(err: unknown): Error {
+  const e = err as { code?: string; message?: string };
+  if (e.code === 'LIMIT_FILE_SIZE') return new PayloadTooLargeError('A file is larger than this form takes.');
+  if (e.code === 'LIMIT_FILE_COUNT' || e.code === 'LIMIT_UNEXPECTED_FILE') return new BadRequestError('This form takes fewer files.');
+  return new BadRequestError(`The form could not be read: ${e.message ?? 'malformed multipart body'}`);
+}
+
+/**
+ * The body of a multipart form, by multer (loaded with the first upload), files kept in memory:
+ * they become a commit or nothing, and a refused form leaves nothing on disk.
+ */
+export function multipartBody(spec: Multipart): RequestHandler {
+  return (req, res, next) => {
+    const { fileSize, files } = spec.limits(req);
+    const m = multer();
+    const parse = m({ storage: m.memoryStorage(), limits: { fileSize, files, fields: 50, fieldSize: 1024 * 1024 }, defParamCharset: 'utf8' });
+    parse.array(spec.field, files)(req, res, (err?: unknown) => next(err ? multipartError(err) : undefined));
+  };
+}
+
+const multipartChains = new WeakMap<Multipart, RequestHandler[]>();
+
+/** The site's handlers before a route's group: the user, and for forms the body and the CSRF check. */
+export function siteChain(r: WebRoute): readonly RequestHandler[] {
+  if (r.method === 'get') return GET_CHAIN;
+  if (!r.multipart) return POST_CHAIN;
+  let chain = multipartChains.get(r.multipart);
+  // The session and cross-site checks come first: a refused post is not parsed at all.
+  if (!chain) multipartChains.set(r.multipart, (chain = [...formUser, multipartBody(r.multipart), csrf]));
+  return chain;
+}
+
 /** Every route of the groups with its whole chain, in mount order. */
 export function mountedRoutes(groups: WebGroup[]): MountedRoute[] {
   return groups.flatMap((g) => g.routes.map((r) => {
-    const site = g.bare ? [] : r.method === 'post' ? POST_CHAIN : GET_CHAIN;
-    return { group: g.name, method: r.method, path: r.path, chain: [...site, ...g.guards, ...r.chain] };
+    const site = g.bare ? [] : siteChain(r);
+    return { group: g.name, method: r.method, path: r.path, chain: [...site, ...g.guards, ...r.chain], multipart: r.multipart };
   }));
 }
 
