@@ -144,6 +144,16 @@ export interface BranchTable {
   updated_unix: number;
 }
 
+/** A branch deleted by a push or through hearth, restorable while its commit is kept. */
+export interface DeletedBranchTable {
+  id: Generated<number>;
+  repo_id: number;
+  name: string;
+  commit_id: string;
+  deleted_by_id: Generated<number>;
+  deleted_unix: number;
+}
+
 export interface CollaborationTable {
   id: Generated<number>;
   repo_id: number;
@@ -549,6 +559,7 @@ export interface PendingOpTable {
 export type PendingOp = Selectable<PendingOpTable>;
 
 export interface Database {
+  deleted_branch: DeletedBranchTable;
   web_session: WebSessionTable;
   pending_op: PendingOpTable;
   user_keypair: UserKeypairTable;
@@ -632,6 +643,7 @@ export interface Database {
 
 export type User = Selectable<UserTable>;
 export type WebSession = Selectable<WebSessionTable>;
+export type DeletedBranch = Selectable<DeletedBranchTable>;
 export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
 export type EmailAddress = Selectable<EmailAddressTable>;

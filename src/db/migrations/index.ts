@@ -27,6 +27,7 @@ import * as m0034 from './0034-max-parallel';
 import * as m0035 from './0035-hot-query-indexes';
 import * as m0036 from './0036-pending-ops';
 import * as m0037 from './0037-web-sessions';
+import * as m0043 from './0043-deleted-branches';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0035-hot-query-indexes': m0035,
   '0036-pending-ops': m0036,
   '0037-web-sessions': m0037,
+  '0043-deleted-branches': m0043,
 };
