@@ -5,10 +5,13 @@ import { countNew } from '../../services/notification/notifications';
 import { downloadReleaseAsset } from '../release-download';
 import * as account from './account-pages';
 import { serveWebAsset } from './assets';
+import * as blame from './blame-page';
+import * as branches from './branch-pages';
 import * as code from './code-pages';
+import * as commits from './commit-pages';
 import * as files from './files';
 import {
-  assignWebRepo as repo, attachmentViewer, codeUnit, issuesOrPulls, issuesUnit, pullsUnit, releasesUnit, repoViewer,
+  assignWebRepo as repo, attachmentViewer, codeUnit, codeWriter, issuesOrPulls, issuesUnit, pullsUnit, releasesUnit, repoViewer,
   signedInPage, signedInViewing, viewing,
 } from './guards';
 import * as issues from './issue-pages';
@@ -70,11 +73,18 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/raw/*rest', files.rawFile),
     get('/:owner/:repo/media/*rest', files.mediaFile),
     get('/:owner/:repo/archive/*archive', files.archive),
-    get('/:owner/:repo/commit/:sha', code.commit),
-    get('/:owner/:repo/commits/*rest', code.commits),
-    get('/:owner/:repo/branches', code.branches),
-    get('/:owner/:repo/tags', code.tags),
-    get('/:owner/:repo/compare/*basehead', code.compare),
+    get('/:owner/:repo/blame/*rest', blame.blame),
+    get('/:owner/:repo/commit/:sha', commits.commit),
+    get('/:owner/:repo/commits/*rest', commits.commits),
+    get('/:owner/:repo/branches', branches.branches),
+    get('/:owner/:repo/tags', branches.tags),
+    get('/:owner/:repo/compare/*basehead', commits.compare),
+  ]),
+  // Changing files and branches: signed in, writing the code of a live (not archived) repository.
+  group('repo-code-write', [...signedIn, repoViewer, repo, codeUnit, codeWriter], [
+    get('/:owner/:repo/branches/delete', branches.deleteForm),
+    post('/:owner/:repo/branches/delete', branches.deletePost),
+    post('/:owner/:repo/branches/restore', branches.restorePost),
   ]),
   group('repo-issues', [...repoPage, issuesUnit], [get('/:owner/:repo/issues', issues.issueList)]),
   group('repo-pulls', [...repoPage, pullsUnit], [
