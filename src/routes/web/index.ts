@@ -9,6 +9,7 @@ import * as blame from './blame-page';
 import * as branches from './branch-pages';
 import * as code from './code-pages';
 import * as commits from './commit-pages';
+import * as editor from './editor-pages';
 import * as files from './files';
 import {
   assignWebRepo as repo, attachmentViewer, codeUnit, codeWriter, issuesOrPulls, issuesUnit, pullsUnit, releasesUnit, repoViewer,
@@ -18,7 +19,7 @@ import * as issues from './issue-pages';
 import { sendPage } from './layout';
 import { markdownPreview } from './markdown-preview';
 import * as owners from './owner-pages';
-import { get, group, mountGroups, post, type WebGroup } from './table';
+import { get, group, mountGroups, post, upload, type WebGroup } from './table';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
 // chain once (table.ts adds the site's own before them: the user, and for forms the CSRF
@@ -85,6 +86,14 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/branches/delete', branches.deleteForm),
     post('/:owner/:repo/branches/delete', branches.deletePost),
     post('/:owner/:repo/branches/restore', branches.restorePost),
+    get('/:owner/:repo/_new/*rest', editor.newForm),
+    post('/:owner/:repo/_new/*rest', editor.newPost),
+    get('/:owner/:repo/_edit/*rest', editor.editForm),
+    post('/:owner/:repo/_edit/*rest', editor.editPost),
+    get('/:owner/:repo/_delete/*rest', editor.deleteForm),
+    post('/:owner/:repo/_delete/*rest', editor.deletePost),
+    get('/:owner/:repo/_upload/*rest', editor.uploadForm),
+    upload('/:owner/:repo/_upload/*rest', editor.UPLOAD, editor.uploadPost),
   ]),
   group('repo-issues', [...repoPage, issuesUnit], [get('/:owner/:repo/issues', issues.issueList)]),
   group('repo-pulls', [...repoPage, pullsUnit], [
