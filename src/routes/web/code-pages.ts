@@ -41,7 +41,7 @@ export async function home(req: Request, res: Response): Promise<void> {
   repoPage(req, res, '', 'code', html`<div class="repo-home"><div class="main-col">
 <div class="code-bar">${refSwitcher(action, page.tips, page.target.ref)}${dirActions(config, access, page, canWrite)}${cloneBox(config, access)}</div>
 ${treeView(config, access, page)}</div>
-${aboutBox(config, access, page.about)}</div>`);
+${aboutBox(config, access, page.about, !!doer)}</div>`);
 }
 
 /** GET /{owner}/{repo}/src/{branch|tag|commit}/{ref}/{path}; the older `src/{ref}/{path}` redirects. */

@@ -19,6 +19,7 @@ import * as issues from './issue-pages';
 import { sendPage } from './layout';
 import { markdownPreview } from './markdown-preview';
 import * as owners from './owner-pages';
+import * as create from './repo-create-pages';
 import { get, group, mountGroups, post, upload, type WebGroup } from './table';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
@@ -53,6 +54,8 @@ export const webGroups: WebGroup[] = [
     post('/user/settings/change_password', account.changePassword),
   ]),
   group('tools', signedIn, [post('/-/markdown', markdownPreview)]),
+  // Before `/{owner}/{repo}`, which would take `repo/create` for a repository.
+  group('repo-create', signedIn, [get('/repo/create', create.createForm), post('/repo/create', create.createPost)]),
   group('home', [...page, repoViewer], [
     get('/', owners.home),
     get('/explore/repos', owners.exploreRepos),
@@ -80,6 +83,10 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/branches', branches.branches),
     get('/:owner/:repo/tags', branches.tags),
     get('/:owner/:repo/compare/*basehead', commits.compare),
+  ]),
+  group('repo-fork', [...signedIn, repoViewer, repo, codeUnit], [
+    get('/:owner/:repo/fork', create.forkForm),
+    post('/:owner/:repo/fork', create.forkPost),
   ]),
   // Changing files and branches: signed in, writing the code of a live (not archived) repository.
   group('repo-code-write', [...signedIn, repoViewer, repo, codeUnit, codeWriter], [

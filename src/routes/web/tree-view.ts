@@ -39,7 +39,7 @@ export function cloneBox(config: Config, access: RepoAccess): SafeHtml {
   return html`<div class="clone" role="group" aria-label="Clone">${row('clone-https', 'HTTPS', urls.clone_url)}${row('clone-ssh', 'SSH', urls.ssh_url)}</div>`;
 }
 
-export function aboutBox(config: Config, access: RepoAccess, about: About): SafeHtml {
+export function aboutBox(config: Config, access: RepoAccess, about: About, signedIn: boolean): SafeHtml {
   const site = /^https?:\/\//i.test(about.website) ? html`<p><a href="${about.website}" rel="nofollow noopener">${about.website}</a></p>` : '';
   const topics = about.topics.length
     ? html`<ul class="topics">${about.topics.map((t) => html`<li><a class="topic" href="${webUrl(config, `explore/repos?q=${encodeURIComponent(t)}&topic=1`)}">${t}</a></li>`)}</ul>` : '';
@@ -47,7 +47,8 @@ export function aboutBox(config: Config, access: RepoAccess, about: About): Safe
     ? html`<h3>Latest release</h3><p><a href="${repoLink(config, access, `releases/tag/${encodePath(about.release.tag)}`)}">${about.release.name}</a></p>` : '';
   const langs = about.languages.length
     ? html`<h3>Languages</h3><ul class="languages">${about.languages.map((l) => html`<li>${l.name} <span class="meta">${l.percent.toFixed(1)}%</span></li>`)}</ul>` : '';
-  return html`<aside class="about" aria-labelledby="about-title"><h2 id="about-title">About</h2>
+  const fork = signedIn ? html`<p><a class="button" href="${repoLink(config, access, 'fork')}">Fork</a> <span class="meta">${access.repo.num_forks} fork${access.repo.num_forks === 1 ? '' : 's'}</span></p>` : '';
+  return html`<aside class="about" aria-labelledby="about-title"><h2 id="about-title">About</h2>${fork}
 ${about.description ? html`<p>${about.description}</p>` : html`<p class="meta">No description.</p>`}${site}${topics}${release}${langs}</aside>`;
 }
 
