@@ -9,6 +9,7 @@ import * as blame from './blame-page';
 import * as branches from './branch-pages';
 import * as code from './code-pages';
 import * as commits from './commit-pages';
+import * as dash from './dashboard-pages';
 import * as editor from './editor-pages';
 import * as files from './files';
 import {
@@ -54,10 +55,12 @@ export const webGroups: WebGroup[] = [
     post('/user/settings/change_password', account.changePassword),
   ]),
   group('tools', signedIn, [post('/-/markdown', markdownPreview)]),
+  // Before `/{owner}`, which would take them for user names.
+  group('dashboard', [...signedIn, repoViewer], [get('/issues', dash.issues), get('/pulls', dash.pulls)]),
   // Before `/{owner}/{repo}`, which would take `repo/create` for a repository.
   group('repo-create', signedIn, [get('/repo/create', create.createForm), post('/repo/create', create.createPost)]),
   group('home', [...page, repoViewer], [
-    get('/', owners.home),
+    get('/', dash.home),
     get('/explore/repos', owners.exploreRepos),
   ]),
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
