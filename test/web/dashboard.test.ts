@@ -64,6 +64,12 @@ describe('/', () => {
   it('shows a signed-in user their repositories, organizations and what waits for them', async () => {
     const html = await text(await signedIn(bob), '');
     expect(html).toContain('<h1>Dashboard</h1>');
+    // The header: search, the create menu, unread notifications (the assignment, the mention...).
+    expect(html).toContain(`<form class="search" role="search" aria-label="Repositories" method="get" action="${root()}explore/repos">`);
+    expect(html).toContain(`href="${root()}repo/create">New repository</a>`);
+    const unread = Number(/aria-label="Notifications, (\d+) unread"/.exec(html)?.[1]);
+    expect(unread).toBeGreaterThan(0);
+    expect(html).toContain(`<span class="badge-count" aria-hidden="true">${unread}</span>`);
     expect(html).toContain(`href="${root()}alice/app">alice/app</a>`);
     expect(html).toMatch(/aria-labelledby="d-assigned">[\s\S]*Fix the &lt;thing&gt;[\s\S]*<\/section>/);
     expect(html).toMatch(/aria-labelledby="d-reviews">[\s\S]*Add the feature[\s\S]*<\/section>/);
