@@ -68,7 +68,7 @@ export async function home(req: Request, res: Response): Promise<void> {
   const rows = recent.items.map(({ repo, owner }) => html`<li><a href="${repoLink(config, { repo, owner })}">${owner.name}/${repo.name}</a>${repo.description ? html` <span class="meta">${repo.description}</span>` : ''}</li>`);
   sendPage(req, res, {
     title: 'Home', body: html`<div class="landing"><h1>${config.server.app_name}</h1><p>A self-hosted git forge.</p>
-<p><a class="button primary" href="${webUrl(config, 'explore/repos')}">Explore repositories</a> <a class="button" href="${webUrl(config, 'user/login')}">Sign in</a></p></div>
+<p><a class="button primary" href="${webUrl(config, 'explore/repos')}">Explore repositories</a></p></div>
 ${rows.length ? html`<h2>Recently updated</h2><ul class="list repos">${rows}</ul>` : ''}`,
   });
 }

@@ -35,7 +35,7 @@ export function treeView(config: Config, access: RepoAccess, page: TreePage): Sa
 /** The HTTPS and SSH clone URLs, each with a copy button (the script's). */
 export function cloneBox(config: Config, access: RepoAccess): SafeHtml {
   const urls = repoUrls(config, access.owner.name, access.repo.name);
-  const row = (id: string, label: string, url: string) => html`<div class="clone-row"><label for="${id}">${label}</label><input id="${id}" type="text" readonly value="${url}"><button type="button" class="copy" data-copy-from="${id}" hidden>Copy</button></div>`;
+  const row = (id: string, label: string, url: string) => html`<div class="clone-row"><label for="${id}">${label}</label><input id="${id}" type="text" readonly value="${url}"><button type="button" class="copy" data-copy-from="${id}" aria-label="Copy the ${label} URL" hidden>Copy</button></div>`;
   return html`<div class="clone" role="group" aria-label="Clone">${row('clone-https', 'HTTPS', urls.clone_url)}${row('clone-ssh', 'SSH', urls.ssh_url)}</div>`;
 }
 
