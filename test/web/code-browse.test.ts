@@ -179,6 +179,13 @@ describe('commits', () => {
     expect(await (await c.get(`alice/proj/commit/${second}?style=unified`)).text()).toContain('<table class="code diff unified">');
   });
 
+  it('shows a root commit against nothing', async () => {
+    const { status, html } = await page(`alice/proj/commit/${first}`);
+    expect(status).toBe(200);
+    expect(html).toContain('<span class="badge">added</span> <a href="');
+    expect(html).toMatch(/<a href="#diff-[0-9a-f]{40}">README\.md<\/a> <span class="counts"><span class="plus">\+3<\/span>/);
+  });
+
   it('ignores whitespace when asked', async () => {
     const shown = await page(`alice/proj/commit/${third}`);
     expect(shown.html).toContain('<td class="sign">+</td>');

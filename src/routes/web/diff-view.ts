@@ -87,7 +87,7 @@ export function diffBody(d: ShownDiff, view: DiffView, links: FileLinks & { togg
   const toolbar = html`<p class="toolbar"><a href="${links.toggle({ style: other })}">${other === 'split' ? 'Split view' : 'Unified view'}</a> · <a href="${links.toggle({ whitespace: ws })}">${ws === 'show-all' ? 'Show whitespace changes' : 'Ignore whitespace'}</a></p>`;
   if (!d.files.length) return html`${toolbar}<p class="meta">No changes.</p>`;
   const list = d.files.map((f) => html`<li><a href="#${fileAnchor(f.path)}">${moved(f)}${f.path}</a> ${counts(f)}</li>`);
-  const files = d.files.map((f) => html`<section class="file" id="${fileAnchor(f.path)}"><h3><span class="badge">${f.status}</span> ${moved(f)}<a href="${links.view(f)}">${f.path}</a> ${counts(f)}</h3>
+  const files = d.files.map((f) => html`<section class="file" id="${fileAnchor(f.path)}"><h3><span class="badge">${f.status}</span> ${moved(f)}${f.status === 'deleted' ? f.path : html`<a href="${links.view(f)}">${f.path}</a>`} ${counts(f)}</h3>
 ${fileBody(f, d, view, links)}</section>`);
   return html`${toolbar}<p class="meta">${d.files.length} changed file${d.files.length === 1 ? '' : 's'} with ${adds} addition${adds === 1 ? '' : 's'} and ${dels} deletion${dels === 1 ? '' : 's'}${d.truncated ? html` (the diff is too large to show in full: see the <a href="${links.raw}">raw diff</a>)` : ''}</p>
 <details class="files" open><summary>Changed files</summary><ul class="list files">${list}</ul></details>
