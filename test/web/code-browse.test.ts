@@ -126,6 +126,20 @@ describe('the file view', () => {
     expect((await page('alice/proj/src/tag/v1/src/app.js', alice)).html).not.toContain('/_edit/');
   });
 
+  it('shows a large file at once, highlighted from the next view on at the latest', async () => {
+    const body = Array.from({ length: 3000 }, (_, i) => `const v${i} = ${i}; // line ${i}`).join('\n') + '\n';
+    await ok(await api('repos/alice/proj/contents/large.js', { method: 'POST', auth: as(alice), json: { content: Buffer.from(body).toString('base64'), new_branch: 'large' } }), 201);
+    const first = await page('alice/proj/src/branch/large/large.js');
+    expect(first.status).toBe(200);
+    expect(first.html).toContain('<tr id="L3000"><td class="num"><a href="#L3000">3000</a></td>');
+    let html = first.html;
+    for (let i = 0; i < 50 && !html.includes('<span class="hljs-keyword">const</span> v2999'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      html = (await page('alice/proj/src/branch/large/large.js')).html;
+    }
+    expect(html).toContain('<span class="hljs-keyword">const</span> v2999 = <span class="hljs-number">2999</span>;');
+  });
+
   it('renders markdown, with its source one link away', async () => {
     const rendered = await page('alice/proj/src/branch/main/docs/guide.md');
     expect(rendered.html).toContain('<em>emphasis</em>');

@@ -5,7 +5,7 @@ import { blameFile, type BlameHunk } from '../../git/blame';
 import { Lru } from '../../lib/lru';
 import { NotFoundError } from '../../lib/errors';
 import { usersByEmails } from '../../models/commit-users';
-import { cachedHighlight, highlightBlob } from '../highlight';
+import { highlightedWithin, plainLines } from './highlight-wait';
 import { readContentsAt } from '../repo/contents';
 import { dirOfRepo } from '../repo/contents-paths';
 import type { RepoAccess } from '../repo/repos';
@@ -49,7 +49,8 @@ export async function blamePage(db: DB, config: Config, access: RepoAccess, kind
   if (!hunks) throw new NotFoundError();
   const text = hunks.flatMap((h) => h.lines);
   if (text.some((l) => l.includes('\0'))) return { target, hunks: null, lines: [], users: new Map() };
-  const lines = cachedHighlight(entry.sha, entry.name) ?? await highlightBlob(entry.sha, entry.name, `${text.join('\n')}\n`);
+  const joined = `${text.join('\n')}\n`;
+  const lines = (await highlightedWithin(entry.sha, entry.name, joined)) ?? plainLines(joined);
   const users = await usersByEmails(db, [...new Set(hunks.map((h) => h.commit.authorEmail))]);
   return { target, hunks, lines, users };
 }

@@ -6,11 +6,12 @@ import { lastCommitOf } from '../../git/last-commit';
 import { readRefTips, type RefTips } from '../../git/ref-tips';
 import { NotFoundError } from '../../lib/errors';
 import { escapeHtml } from '../../lib/html';
-import { cachedHighlight, highlightBlob } from '../highlight';
+import { cachedHighlight } from '../highlight';
 import { renderStoredMarkup } from '../markdown';
 import { readContentsAt, withLfs, type ContentItem } from '../repo/contents';
 import { dirOfRepo } from '../repo/contents-paths';
 import type { RepoAccess } from '../repo/repos';
+import { highlightedWithin, plainLines } from './highlight-wait';
 import { aboutOf, commitSummaries, type About, type CommitSummary } from './repo-about';
 import { refSegment, resolveLegacyRef, resolveTypedRef, type WebRefKind, type WebTarget, type WebTargetWithRefs } from './refs';
 
@@ -83,7 +84,8 @@ async function textLines(dir: string, item: ContentItem): Promise<string[] | nul
   if (hit) return hit;
   const bytes = (await blobsBytes(dir, [sha])).get(sha);
   if (!bytes || !isText(bytes)) return null;
-  return highlightBlob(sha, name, bytes.toString('utf8'));
+  const text = bytes.toString('utf8');
+  return (await highlightedWithin(sha, name, text)) ?? plainLines(text);
 }
 
 async function fileAt(db: DB, config: Config, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, item: ContentItem, source: boolean): Promise<FilePage> {

@@ -1,7 +1,7 @@
 import { blobsBytes } from '../../git/blob';
 import { blobSizes, streamRawAndPatch, type Whitespace } from '../../git/diff-view';
 import { readCapped } from '../../git/stream';
-import { highlightBlob } from '../highlight';
+import { highlightedWithin } from './highlight-wait';
 import { parseRawAndPatch, type DiffFile } from './diff-model';
 
 // The diff of a commit or a comparison as the pages show it: files with numbered lines, each
@@ -38,10 +38,12 @@ async function highlightFiles(dir: string, files: DiffFile[]): Promise<void> {
   const lines = async (sha: string, path: string): Promise<string[] | null> => {
     const b = bytes.get(sha);
     if (!b || b.subarray(0, 8000).includes(0)) return null;
-    return highlightBlob(sha, path, b.toString('utf8'));
+    return highlightedWithin(sha, path, b.toString('utf8'));
   };
-  for (const f of text) {
-    const [old, now] = [await lines(f.oldSha, f.oldPath), await lines(f.newSha, f.path)];
+  // Both sides of every file at once: the page waits for the slowest only HIGHLIGHT_WAIT_MS.
+  const sides = await Promise.all(text.map((f) => Promise.all([lines(f.oldSha, f.oldPath), lines(f.newSha, f.path)])));
+  for (const [i, f] of text.entries()) {
+    const [old, now] = sides[i]!;
     for (const l of f.lines!) {
       if (l.kind === 'del' && old) l.html = old[l.old! - 1];
       else if ((l.kind === 'add' || l.kind === 'ctx') && now) l.html = now[l.new! - 1];
