@@ -9,7 +9,7 @@ import { subscribePushMirrors } from './mirror/push-mirror-sync';
 import { subscribeWebhooks } from './webhook/subscribers';
 import { registerPullMirrorJobs } from './mirror/pull-mirror';
 import { subscribeLicenses } from './repo/licenses';
-import { subscribeDeletedBranches } from './repo/deleted-branches';
+import { subscribeDeletedBranches } from './repo/deleted-branch-record';
 import { subscribeActions } from './actions/triggers';
 import { subscribeDependencyAlerts } from './security/alerts';
 import { registerRecoveryJobs } from './recovery/unclean-stop';

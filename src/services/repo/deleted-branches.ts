@@ -3,35 +3,13 @@ import type { DB } from '../../db/connect';
 import type { DeletedBranch, User } from '../../db/schema';
 import { hasCommit } from '../../git/diff-view';
 import { ConflictError, NotFoundError } from '../../lib/errors';
-import { nowUnix } from '../../lib/time';
-import { forgetDeletedBranches, getDeletedBranch, listDeletedBranches, purgeDeletedBranches, recordDeletedBranch } from '../../models/deleted-branch';
-import type { EventBus } from '../events/bus';
+import { getDeletedBranch, listDeletedBranches } from '../../models/deleted-branch';
 import { createBranch, type BranchView } from './branches';
 import { dirOfRepo } from './contents-paths';
 import type { RepoAccess } from './repos';
 
-// Deleted branches, as Gitea keeps them: every branch a push or hearth deletes is remembered
-// (name, last commit, who, when) so the branches page can restore it while git still has the
-// commit; a branch made again under that name is forgotten, and the cron task
-// `deleted_branches_cleanup` forgets the old ones.
-
-const ZERO = /^0+$/;
-const HEAD = 'refs/heads/';
-
-/** Follows every ref move (pushes, the API, the web pages) through refs.moved. */
-export function subscribeDeletedBranches(bus: EventBus, db: DB): void {
-  bus.on('refs.moved', 'deleted-branches', async ({ repo, doer, updates }) => {
-    const now = nowUnix();
-    const made: string[] = [];
-    for (const u of updates) {
-      if (!u.ref.startsWith(HEAD)) continue;
-      const name = u.ref.slice(HEAD.length);
-      if (!ZERO.test(u.newId)) made.push(name);
-      else if (!ZERO.test(u.oldId)) await recordDeletedBranch(db, { repo_id: repo.id, name, commit_id: u.oldId, deleted_by_id: doer.id, deleted_unix: now });
-    }
-    await forgetDeletedBranches(db, repo.id, made);
-  });
-}
+// Deleted branches, as Gitea keeps them (deleted-branch-record.ts records them): the branches
+// page lists them and restores one while git still has its commit.
 
 /** The repository's deleted branches, newest first. */
 export const deletedBranches = (db: DB, access: RepoAccess, limit = 50): Promise<DeletedBranch[]> =>
@@ -45,10 +23,4 @@ export async function restoreBranch(db: DB, config: Config, access: RepoAccess, 
     throw new ConflictError(`The last commit of ${row.name} is gone: the branch cannot be restored.`);
   }
   return createBranch(db, config, access, doer, { name: row.name, oldRef: row.commit_id });
-}
-
-/** The cron task: deletions older than `olderThanMs` are forgotten. */
-export async function cleanupDeletedBranches(db: DB, olderThanMs: number): Promise<string> {
-  const removed = await purgeDeletedBranches(db, nowUnix() - Math.floor(olderThanMs / 1000));
-  return `forgot ${removed} deleted branches older than ${olderThanMs / 3_600_000}h`;
 }

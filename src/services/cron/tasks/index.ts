@@ -16,7 +16,7 @@ import { cleanupPackages } from '../../packages/cleanup';
 import { gcLfs } from '../../lfs/gc';
 import { syncAllRepoLicenses } from '../../repo/licenses';
 import { cleanupAuditLogs } from '../../audit/retention';
-import { cleanupDeletedBranches } from '../../repo/deleted-branches';
+import { cleanupDeletedBranches } from '../../repo/deleted-branch-record';
 
 // Gitea's cron tasks with Gitea's defaults (services/cron/tasks_basic.go, tasks_extended.go), in
 // Gitea's order: the admin list follows it. A new task also needs its [cron.<task>] table in
