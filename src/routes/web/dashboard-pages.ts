@@ -45,7 +45,7 @@ async function signedInHome(req: Request, res: Response, user: User): Promise<vo
   const orgs = d.orgs.length
     ? html`<h2>Organizations</h2><ul class="list orgs">${d.orgs.map((o) => html`<li><img class="avatar" src="${avatarUrl(config, o)}" alt="" width="20" height="20"> <a href="${webUrl(config, encodePath(o.name))}">${o.name}</a></li>`)}</ul>` : '';
   const more = n * REPOS_PER_PAGE < d.repos.total;
-  const body = html`<h1>Dashboard</h1><div class="dashboard">
+  const body = html`<h1>Dashboard</h1><p class="meta">Signed in as <a href="${webUrl(config, encodePath(user.name))}">${user.name}</a></p><div class="dashboard">
 <section class="panel repos" aria-labelledby="d-repos"><h2 id="d-repos">Repositories <span class="count">${d.repos.total}</span></h2>
 <p><a class="button primary" href="${webUrl(config, 'repo/create')}">New repository</a></p>
 <form method="get" action="${config.server.root_url}" role="search" aria-label="Your repositories"><label for="d-filter">Find a repository</label> <input id="d-filter" type="search" name="q" value="${q}"> <button type="submit">Filter</button></form>
