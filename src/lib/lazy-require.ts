@@ -30,3 +30,7 @@ export const nodeCron = (): typeof import('node-cron') => require('node-cron');
 export const markdownIt = (): (opts: object) => MarkdownIt => require('markdown-it');
 /** fast-xml-parser, for migrations from Codebase (its API speaks XML). */
 export const fastXmlParser = (): typeof import('fast-xml-parser') => require('fast-xml-parser');
+/** OpenPGP.js, for the package repositories' signed indexes (apt, rpm, pacman). */
+export const openpgp = (): typeof import('openpgp') => require('openpgp');
+/** tar-stream, for reading and writing the packages' tar archives. */
+export const tarStream = (): typeof import('tar-stream') => require('tar-stream');

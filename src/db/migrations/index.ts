@@ -26,6 +26,7 @@ import * as m0032 from './0032-job-concurrency';
 import * as m0034 from './0034-max-parallel';
 import * as m0035 from './0035-hot-query-indexes';
 import * as m0036 from './0036-pending-ops';
+import * as m0045 from './0045-package-signing-keys';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0034-max-parallel': m0034,
   '0035-hot-query-indexes': m0035,
   '0036-pending-ops': m0036,
+  '0045-package-signing-keys': m0045,
 };

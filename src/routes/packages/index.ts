@@ -3,10 +3,6 @@ import { AppError, NotFoundError } from '../../lib/errors';
 import { packageAccessMode, resolvePackageOwner } from '../../services/packages/access';
 import { authenticate, passwordCurrent } from '../middleware/auth';
 import { assertPackageAccess, PACKAGE_REALM } from './access';
-import { genericRegistry } from './generic';
-import { npmRegistry } from './npm';
-import { mavenRegistry } from './maven';
-import { pypiRegistry } from './pypi';
 
 // /api/packages/{owner}/{type}/... (Gitea's routers/api/packages/api.go): its own authentication
 // (Basic user:password or user:token, `Authorization: token|bearer`), the owner (a user or an
@@ -23,13 +19,30 @@ export type PackageRegistry = {
   ownReadCheck?: boolean;
 };
 
-/** The registries by type: add one with ONE line, e.g. `npm: npmRegistry,`. */
-export const REGISTRIES: Record<string, PackageRegistry> = {
-  generic: genericRegistry,
-  npm: npmRegistry,
-  maven: mavenRegistry,
-  pypi: pypiRegistry,
+/**
+ * The registries by type, each loaded with its type's first request (no registry code at
+ * start): add one with ONE line, e.g. `npm: () => import('./npm').then((m) => m.npmRegistry),`.
+ */
+export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
+  generic: () => import('./generic').then((m) => m.genericRegistry),
+  npm: () => import('./npm').then((m) => m.npmRegistry),
+  maven: () => import('./maven').then((m) => m.mavenRegistry),
+  pypi: () => import('./pypi').then((m) => m.pypiRegistry),
+  debian: () => import('./debian').then((m) => m.debianRegistry),
 };
+
+const loaded = new Map<string, Promise<PackageRegistry>>();
+/** The registry of a type, loaded once; null for a type no registry serves. */
+function registryOf(type: string): Promise<PackageRegistry> | null {
+  if (!Object.hasOwn(REGISTRIES, type)) return null;
+  let p = loaded.get(type);
+  if (!p) {
+    p = REGISTRIES[type]!();
+    p.catch(() => loaded.delete(type));
+    loaded.set(type, p);
+  }
+  return p;
+}
 
 const plainText = (_req: Request, res: Response, status: number, message: string) => {
   res.status(status).type('text/plain; charset=utf-8').send(message);
@@ -42,7 +55,8 @@ const enabled: RequestHandler = (req, _res, next) => {
 
 /** Owner and access mode, then the registry of the type (404 for a type no registry serves). */
 const dispatch: RequestHandler = async (req, res, next) => {
-  const registry = Object.hasOwn(REGISTRIES, String(req.params.type)) ? REGISTRIES[String(req.params.type)]! : null;
+  const pending = registryOf(String(req.params.type));
+  const registry = pending && (await pending);
   res.locals.packageRegistry = registry;
   const owner = await resolvePackageOwner(req.ctx.db, String(req.params.owner));
   if (!registry) throw new NotFoundError();
