@@ -70,3 +70,13 @@ export const renameFileKey = (db: DB, versionId: number, from: string, to: strin
 export const indexScopes = (db: DB, type: string, name: string) =>
   db.selectFrom('package_version as v').innerJoin('package as p', 'p.id', 'v.package_id')
     .select(['p.owner_id', 'v.version']).where('p.type', '=', type).where('p.lower_name', '=', name.toLowerCase()).where('p.is_internal', '=', 1).execute();
+
+/** The parsed metadata_json of versions by id ({} when empty or broken). */
+export async function versionMetadataByIds(db: DB, ids: number[]): Promise<Map<number, unknown>> {
+  const out = new Map<number, unknown>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.selectFrom('package_version').select(['id', 'metadata_json']).where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const r of rows) { try { out.set(r.id, r.metadata_json ? JSON.parse(r.metadata_json) : {}); } catch { out.set(r.id, {}); } }
+  }
+  return out;
+}

@@ -29,6 +29,8 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   maven: () => import('./maven').then((m) => m.mavenRegistry),
   pypi: () => import('./pypi').then((m) => m.pypiRegistry),
   debian: () => import('./debian').then((m) => m.debianRegistry),
+  rpm: () => import('./rpm').then((m) => m.rpmRegistry),
+  'rpm.repo': () => import('./rpm').then((m) => m.rpmRepoFileRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();

@@ -33,6 +33,7 @@ export const SCOPE_OF: Record<IndexedType, (props: Record<string, string>) => st
 // Loaded with the first job of the kind: no registry code at start.
 const BUILDERS: Partial<Record<IndexedType, () => Promise<IndexBuilder>>> = {
   debian: () => import('../debian/index-build').then((m) => m.buildDebianIndex),
+  rpm: () => import('../rpm/index-build').then((m) => m.buildRpmIndex),
 };
 
 export const isIndexedType = (type: string): type is IndexedType => Object.hasOwn(INDEX_JOB_KINDS, type);
