@@ -31,6 +31,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   debian: () => import('./debian').then((m) => m.debianRegistry),
   rpm: () => import('./rpm').then((m) => m.rpmRegistry),
   'rpm.repo': () => import('./rpm').then((m) => m.rpmRepoFileRegistry),
+  cran: () => import('./cran').then((m) => m.cranRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
