@@ -32,6 +32,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   rpm: () => import('./rpm').then((m) => m.rpmRegistry),
   'rpm.repo': () => import('./rpm').then((m) => m.rpmRepoFileRegistry),
   cran: () => import('./cran').then((m) => m.cranRegistry),
+  arch: () => import('./arch').then((m) => m.archRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();

@@ -34,6 +34,7 @@ export const SCOPE_OF: Record<IndexedType, (props: Record<string, string>) => st
 const BUILDERS: Partial<Record<IndexedType, () => Promise<IndexBuilder>>> = {
   debian: () => import('../debian/index-build').then((m) => m.buildDebianIndex),
   rpm: () => import('../rpm/index-build').then((m) => m.buildRpmIndex),
+  arch: () => import('../arch/index-build').then((m) => m.buildArchIndex),
 };
 
 export const isIndexedType = (type: string): type is IndexedType => Object.hasOwn(INDEX_JOB_KINDS, type);
