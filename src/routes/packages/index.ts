@@ -33,6 +33,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   'rpm.repo': () => import('./rpm').then((m) => m.rpmRepoFileRegistry),
   cran: () => import('./cran').then((m) => m.cranRegistry),
   arch: () => import('./arch').then((m) => m.archRegistry),
+  alpine: () => import('./alpine').then((m) => m.alpineRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();

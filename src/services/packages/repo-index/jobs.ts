@@ -31,10 +31,11 @@ export const SCOPE_OF: Record<IndexedType, (props: Record<string, string>) => st
 };
 
 // Loaded with the first job of the kind: no registry code at start.
-const BUILDERS: Partial<Record<IndexedType, () => Promise<IndexBuilder>>> = {
+const BUILDERS: Record<IndexedType, () => Promise<IndexBuilder>> = {
   debian: () => import('../debian/index-build').then((m) => m.buildDebianIndex),
   rpm: () => import('../rpm/index-build').then((m) => m.buildRpmIndex),
   arch: () => import('../arch/index-build').then((m) => m.buildArchIndex),
+  alpine: () => import('../alpine/index-build').then((m) => m.buildAlpineIndex),
 };
 
 export const isIndexedType = (type: string): type is IndexedType => Object.hasOwn(INDEX_JOB_KINDS, type);
@@ -79,7 +80,7 @@ export function registerPackageIndexJobs(jobs: JobQueue, deps: IndexDeps): void 
         const job = payload as IndexJob;
         const owner = await getUserById(deps.db, job.ownerId);
         const load = BUILDERS[type];
-        if (!owner || !load) return;
+        if (!owner) return;
         try {
           await (await load())(deps, owner, job.scope);
         } catch (err) {
