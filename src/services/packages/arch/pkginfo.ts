@@ -14,7 +14,8 @@ export type ArchMetadata = {
 };
 export type ArchPackage = { name: string; version: string; architecture: string; metadata: ArchMetadata };
 
-const NAME = /^[a-z0-9@._+][a-z0-9@._+-]*$/;
+// Never a leading `_`: `_arch` is the internal package holding the built databases.
+const NAME = /^[a-z0-9@.+][a-z0-9@._+-]*$/;
 const VERSION = /^(?:[0-9]+:)?[A-Za-z0-9._+~]+-[0-9.]+$/;
 const ARCH = /^[a-z0-9_]+$/;
 const LISTS: Record<string, keyof ArchMetadata> = {
