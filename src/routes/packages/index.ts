@@ -34,6 +34,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   cran: () => import('./cran').then((m) => m.cranRegistry),
   arch: () => import('./arch').then((m) => m.archRegistry),
   alpine: () => import('./alpine').then((m) => m.alpineRegistry),
+  conda: () => import('./conda').then((m) => m.condaRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();

@@ -49,6 +49,13 @@ function unzstd(data: Buffer): Buffer {
   return Buffer.from(decompress(new Uint8Array(data)));
 }
 
+function unbzip2(data: Buffer, max: number): Buffer {
+  // seek-bzip decodes whole: a bounded input keeps its output bounded too (bzip2 expands at most ~45x per block).
+  if (data.length > max / 4) throw new BadRequestError('archive member too large');
+  const { decode } = require('seek-bzip') as { decode: (b: Buffer) => Buffer };
+  return decode(data);
+}
+
 /** The decompressed bytes (BadRequestError when broken or larger than `max`). */
 export async function decompress(data: Buffer, kind: Compression, max = MAX_METADATA_BYTES): Promise<Buffer> {
   try {
@@ -58,7 +65,7 @@ export async function decompress(data: Buffer, kind: Compression, max = MAX_META
       case 'gz': out = zlib.gunzipSync(data, { maxOutputLength: max }); break;
       case 'xz': out = await unxz(data, max); break;
       case 'zst': out = unzstd(data); break;
-      case 'bz2': throw new BadRequestError('bzip2 compression is not supported');
+      case 'bz2': out = unbzip2(data, max); break;
     }
     if (out.length > max) throw new BadRequestError('archive member too large');
     return out;
