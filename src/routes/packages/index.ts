@@ -35,6 +35,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   arch: () => import('./arch').then((m) => m.archRegistry),
   alpine: () => import('./alpine').then((m) => m.alpineRegistry),
   conda: () => import('./conda').then((m) => m.condaRegistry),
+  nuget: () => import('./nuget').then((m) => m.nugetRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
