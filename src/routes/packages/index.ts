@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
-import { AppError, NotFoundError } from '../../lib/errors';
+import { AppError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { isPackageToken, verifyPackageToken } from '../../services/packages/auth-token';
 import { packageAccessMode, resolvePackageOwner } from '../../services/packages/access';
 import { authenticate, passwordCurrent } from '../middleware/auth';
 import { assertPackageAccess, PACKAGE_REALM } from './access';
@@ -36,6 +37,7 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   alpine: () => import('./alpine').then((m) => m.alpineRegistry),
   conda: () => import('./conda').then((m) => m.condaRegistry),
   nuget: () => import('./nuget').then((m) => m.nugetRegistry),
+  conan: () => import('./conan').then((m) => m.conanRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
@@ -53,6 +55,20 @@ function registryOf(type: string): Promise<PackageRegistry> | null {
 
 const plainText = (_req: Request, res: Response, status: number, message: string) => {
   res.status(status).type('text/plain; charset=utf-8').send(message);
+};
+
+/** A registry-issued bearer token (conan's users/authenticate) signs the caller in; others go to authenticate(). */
+const packageToken: RequestHandler = async (req, _res, next) => {
+  const m = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  if (!m || !isPackageToken(m[1]!)) return next();
+  const found = await verifyPackageToken(req.ctx.db, req.ctx.secret, m[1]!);
+  if (!found) throw new UnauthorizedError();
+  delete req.headers.authorization;
+  req.ctx.doer = found.user;
+  req.ctx.signer = found.user;
+  req.ctx.auth = 'token';
+  req.ctx.scopes = found.scopes;
+  next();
 };
 
 const enabled: RequestHandler = (req, _res, next) => {
@@ -83,7 +99,7 @@ const errors: ErrorRequestHandler = (err: Error, req, res, next) => {
 /** Mounted at /api/packages. */
 export function packagesRouter(): Router {
   const router = express.Router();
-  router.use(enabled, authenticate(), passwordCurrent());
+  router.use(enabled, packageToken, authenticate(), passwordCurrent());
   router.use('/:owner/:type', dispatch);
   router.use((_req, _res) => { throw new NotFoundError(); });
   router.use(errors);
