@@ -80,3 +80,9 @@ export async function versionMetadataByIds(db: DB, ids: number[]): Promise<Map<n
   }
   return out;
 }
+
+/** Owners having packages of a type (internal packages aside). */
+export async function ownersWithType(db: DB, type: string): Promise<number[]> {
+  const rows = await db.selectFrom('package').select('owner_id').distinct().where('type', '=', type).where('is_internal', '=', 0).execute();
+  return rows.map((r) => r.owner_id);
+}

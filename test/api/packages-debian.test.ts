@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobPath } from '../../src/services/packages/blob-store';
+import { cleanupPackages } from '../../src/services/packages/cleanup';
+import { dropIndex } from '../../src/services/packages/repo-index/store';
 import { createOrg } from '../helpers/orgs';
 import { client, hasCommand, indexJobsDone, putBody, run, waitForFile } from '../helpers/package-repos';
 import { as, createToken, createUser, startTestServer, type TestServer } from '../helpers/server';
@@ -162,6 +164,17 @@ describe('debian registry with apt-get', () => {
     expect(del.status).toBe(204);
     await waitForFile(s, `${base(alice.username)}/dists/sid/main/binary-amd64/Packages`, (b) => !b.includes('Package: gone') && b.includes('Package: kept'));
     expect((await s.request(`${base(alice.username)}/pool/sid/main/gone_1.0_amd64.deb`)).status).toBe(404);
+  });
+
+  it.skipIf(!hasApt)('cleanup_packages builds a lost index again', async () => {
+    const deb = await buildDeb('healed', '1.0');
+    expect((await putBody(s, `${base(alice.username)}/pool/heal/main/upload`, deb, { token })).status).toBe(201);
+    await waitForFile(s, `${base(alice.username)}/dists/heal/Release`);
+    await indexJobsDone(s);
+    await dropIndex(s.hearth.db, alice.id, 'debian', 'heal');
+    expect((await s.request(`${base(alice.username)}/dists/heal/Release`)).status).toBe(404);
+    expect(await cleanupPackages(s.hearth.db, s.dataDir, 24 * 3600_000)).toMatch(/repository index\(es\) queued/);
+    await waitForFile(s, `${base(alice.username)}/dists/heal/main/binary-amd64/Packages`, (b) => b.includes('Package: healed'));
   });
 
   it.skipIf(!hasApt)('an anonymous client cannot read a private organization\'s repository', async () => {

@@ -2,7 +2,7 @@ import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { Package, User } from '../../../db/schema';
 import { hasPendingJob } from '../../../models/job';
-import { filePropertyMaps, indexScopes } from '../../../models/package-index';
+import { filePropertyMaps, indexedFiles, indexScopes, ownersWithType } from '../../../models/package-index';
 import { getUserById } from '../../../models/user';
 import { enqueueJob, RetryableError, type JobQueue } from '../../jobs/queue';
 import { indexPackageName, scopeOfVersion } from './store';
@@ -59,14 +59,24 @@ export async function queueIndexRebuildsOfFiles(db: DB, pkg: Package, fileIds: n
   for (const scope of scopes) await queueIndexRebuild(db, pkg.type, { ownerId: pkg.owner_id, scope });
 }
 
-/** Every built index again (cleanup_packages): heals an index whose job failed for good. */
+/**
+ * Every index again (cleanup_packages): each scope some package file names, and each scope built
+ * before (it may have lost its last package). Heals an index whose job failed for good.
+ */
 export async function queueAllIndexRebuilds(db: DB): Promise<number> {
   let n = 0;
   for (const type of Object.keys(INDEX_JOB_KINDS) as IndexedType[]) {
-    for (const s of await indexScopes(db, type, indexPackageName(type))) {
-      await queueIndexRebuild(db, type, { ownerId: s.owner_id, scope: scopeOfVersion(s.version) });
-      n++;
+    const scopes = new Map<string, IndexJob>();
+    const add = (ownerId: number, scope: string) => scopes.set(`${ownerId}\0${scope}`, { ownerId, scope });
+    for (const s of await indexScopes(db, type, indexPackageName(type))) add(s.owner_id, scopeOfVersion(s.version));
+    for (const ownerId of await ownersWithType(db, type)) {
+      for (const f of await indexedFiles(db, ownerId, type)) {
+        const scope = SCOPE_OF[type](f.props);
+        if (scope !== undefined) add(ownerId, scope);
+      }
     }
+    for (const job of scopes.values()) await queueIndexRebuild(db, type, job);
+    n += scopes.size;
   }
   return n;
 }
