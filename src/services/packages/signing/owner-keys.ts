@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { promisify } from 'node:util';
 import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { openpgp } from '../../../lib/lazy-require';
@@ -34,8 +35,11 @@ async function makePgpKey(owner: User, label: string) {
   return { publicKey, privateKey, fingerprint };
 }
 
-function makeRsaKey() {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 4096 });
+const generateKeyPair = promisify(crypto.generateKeyPair);
+
+/** Off the event loop: a 4096-bit key takes a second or more. */
+async function makeRsaKey() {
+  const { publicKey, privateKey } = await generateKeyPair('rsa', { modulusLength: 4096 });
   const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   const der = publicKey.export({ type: 'spki', format: 'der' });
   return { publicKey: publicKeyPem, privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), fingerprint: crypto.createHash('sha1').update(der).digest('hex') };
@@ -45,7 +49,7 @@ function makeRsaKey() {
 async function keyRow(db: DB, secret: string, owner: User, kind: KeyKind, label: string) {
   const found = await findSigningKey(db, owner.id, kind);
   if (found) return found;
-  const made = kind === 'openpgp' ? await makePgpKey(owner, label) : makeRsaKey();
+  const made = kind === 'openpgp' ? await makePgpKey(owner, label) : await makeRsaKey();
   await insertSigningKeyIfMissing(db, {
     ownerId: owner.id, kind, publicKey: made.publicKey, privateKeySealed: seal(secret, SEAL_PURPOSE, made.privateKey), fingerprint: made.fingerprint,
   });
