@@ -9,7 +9,7 @@
  * version (PROPERTY_REF.version = 0), a file (1) or a package (2); a name may repeat.
  *
  * Routes: src/routes/packages/index.ts mounts /api/packages/:owner/:type and hands each type's
- * router (REGISTRIES there: add yours with one line) a request whose `req.ctx.contextUser` is the
+ * router (REGISTRIES there: add yours with one lazy-loading line) a request whose `req.ctx.contextUser` is the
  * owner and `res.locals.packageAccess` the caller's mode. Guard writes with
  * `reqPackageAccess('write')` from src/routes/packages/access.ts (reads are guarded already);
  * serve files with `sendPackageBlob` from src/routes/packages/send-blob.ts.
@@ -38,6 +38,10 @@
  * - Chunked uploads: createUploadSession / appendUploadChunk (416 on a wrong offset) /
  *   finishUploadSession (400 when the expected sha256 differs) / deleteUploadSession.
  * - Access: resolvePackageOwner(db, name), packageAccessMode(db, owner, doer).
+ * - Signed repository indexes (debian, rpm, arch, alpine): repo-index/jobs.ts queues a rebuild
+ *   job in the transaction of each change (SCOPE_OF names the scope from file properties);
+ *   each type's index-build.ts publishes the whole set through repo-index/store.ts; keys per
+ *   owner come from signing/owner-keys.ts (sealed with the instance secret).
  */
 export * from './access';
 export * from './blob-store';
