@@ -22,7 +22,7 @@ const base = (owner: string) => `api/packages/${owner}/arch`;
 const sha256 = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
 
 /** A package as makepkg lays it out (.PKGINFO first, then the files), zstd-compressed. */
-async function buildPkg(name: string, version: string, arch = 'x86_64'): Promise<Buffer> {
+async function buildPkg(name: string, version: string, arch = 'x86_64', compression = '--zstd'): Promise<Buffer> {
   const dir = fs.mkdtempSync(path.join(work, 'pkg-'));
   fs.mkdirSync(path.join(dir, 'usr/share', name), { recursive: true });
   fs.writeFileSync(path.join(dir, 'usr/share', name, 'hello.txt'), `${name} ${version}\n`);
@@ -30,8 +30,8 @@ async function buildPkg(name: string, version: string, arch = 'x86_64'): Promise
     `pkgname = ${name}`, `pkgbase = ${name}`, `pkgver = ${version}`, `pkgdesc = ${name} for the test`, 'url = https://example.com/',
     'builddate = 1700000000', 'packager = Alice <alice@example.com>', 'size = 1024', `arch = ${arch}`, 'license = MIT', 'depend = glibc', '',
   ].join('\n'));
-  const out = path.join(dir, '..', `${name}-${version}-${arch}.pkg.tar.zst`);
-  await run('tar', ['--zstd', '-cf', out, '-C', dir, '.PKGINFO', 'usr']);
+  const out = path.join(dir, '..', `${name}-${version}-${arch}.pkg.tar`);
+  await run('tar', [compression, '-cf', out, '-C', dir, '.PKGINFO', 'usr']);
   return fs.readFileSync(out);
 }
 
@@ -92,6 +92,19 @@ describe('arch registry with pacman', () => {
     const del = await s.request(`${base(alice.username)}/bin-arch/1.0-1/x86_64`, { method: 'DELETE', auth: { token } });
     expect(del.status).toBe(204);
     await waitForFile(s, `${base(alice.username)}/x86_64/whatever.db`, (b) => !zlib.gunzipSync(b).includes('bin-arch'));
+  });
+
+  it.skipIf(!hasPacman)('xz and gzip packages are read as streams and keep their compression in the file name', async () => {
+    const xz = await buildPkg('xz-arch', '1.0-1', 'x86_64', '--xz');
+    const gz = await buildPkg('gz-arch', '1.0-1', 'x86_64', '--gzip');
+    expect((await putBody(s, `${base(alice.username)}/extra`, xz, { token })).status).toBe(201);
+    expect((await putBody(s, `${base(alice.username)}/extra`, gz, { token })).status).toBe(201);
+    const a = await s.request(`${base(alice.username)}/extra/x86_64/xz-arch-1.0-1-x86_64.pkg.tar.xz`);
+    expect(sha256(Buffer.from(await a.arrayBuffer()))).toBe(sha256(xz));
+    const b = await s.request(`${base(alice.username)}/extra/x86_64/gz-arch-1.0-1-x86_64.pkg.tar.gz`);
+    expect(sha256(Buffer.from(await b.arrayBuffer()))).toBe(sha256(gz));
+    const files = zlib.gunzipSync(await waitForFile(s, `${base(alice.username)}/extra/x86_64/extra.files`, (x) => zlib.gunzipSync(x).includes('gz-arch'))).toString('latin1');
+    expect(files).toContain('%FILES%\nusr/share/xz-arch/hello.txt');
   });
 
   it('bad input is 400; a read:package token is 401; a private organization is hidden from anonymous clients', async () => {

@@ -30,6 +30,18 @@ export function gzipMemberEnd(buf: Buffer, start: number): number {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
+const HEAD_BYTES = 16 << 20;
+
+function readHead(file: string, max: number): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(max, fs.fstatSync(fd).size));
+    fs.readSync(fd, buf, 0, buf.length, 0);
+    return buf;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 export function parseApkPkginfo(text: string): Omit<AlpinePackage, 'checksum'> {
   const one = new Map<string, string>();
@@ -61,8 +73,8 @@ export function parseApkPkginfo(text: string): Omit<AlpinePackage, 'checksum'> {
 
 /** Reads the .apk stored at `file`: its .PKGINFO and the control member's checksum. */
 export async function readApk(file: string): Promise<AlpinePackage> {
-  if (fs.statSync(file).size > MAX_METADATA_BYTES * 4) throw new BadRequestError('package too large to index');
-  const buf = fs.readFileSync(file);
+  // The signature and control members come first and are small: only the file's head is read.
+  const buf = readHead(file, HEAD_BYTES);
   try {
     let start = 0;
     for (let member = 0; member < 2 && start < buf.length; member++) {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { BadRequestError } from '../../../lib/errors';
-import { decompress, MAX_METADATA_BYTES, sniffCompression } from '../archive/decompress';
+import { decompressStream, sniffCompression } from '../archive/decompress';
 import { readTarMembers } from '../archive/tar';
 
 // An Arch package's .PKGINFO (Gitea's modules/packages/arch): `key = value` lines at the top of
@@ -49,10 +49,11 @@ export function parsePkginfo(text: string): ArchPackage {
 
 /** The .PKGINFO of the package stored at `file`, and the paths it installs (for the .files database). */
 export async function readArchPackage(file: string): Promise<{ pkg: ArchPackage; files: string[] }> {
-  const size = fs.statSync(file).size;
-  if (size > MAX_METADATA_BYTES) throw new BadRequestError('package too large to index');
-  const raw = fs.readFileSync(file);
-  const tar = await decompress(raw, sniffCompression(raw), MAX_METADATA_BYTES * 4);
+  const head = Buffer.alloc(6);
+  const fd = fs.openSync(file, 'r');
+  try { fs.readSync(fd, head, 0, 6, 0); } finally { fs.closeSync(fd); }
+  // Streamed: a package may be far larger than memory should hold; only .PKGINFO is kept.
+  const tar = decompressStream(fs.createReadStream(file), sniffCompression(head));
   const paths: string[] = [];
   const found = await readTarMembers(tar, (n) => {
     if (!n.startsWith('.')) paths.push(n);

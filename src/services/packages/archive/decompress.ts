@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
+import { Readable, Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { BadRequestError } from '../../../lib/errors';
 
@@ -72,5 +73,39 @@ export async function decompress(data: Buffer, kind: Compression, max = MAX_META
   } catch (err) {
     if (err instanceof BadRequestError) throw err;
     throw new BadRequestError(`broken ${kind} data: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** fzstd's streaming decoder as a Node stream (Node 20 has no zstd; Node 24's zlib does). */
+function zstdStream(): Transform {
+  const { Decompress } = require('fzstd') as typeof import('fzstd');
+  let push: ((chunk: Buffer) => void) | null = null;
+  const d = new Decompress((chunk) => push?.(Buffer.from(chunk)));
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      push = (c) => this.push(c);
+      try { d.push(new Uint8Array(chunk)); done(); } catch (err) { done(err as Error); }
+    },
+    flush(done) {
+      push = (c) => this.push(c);
+      try { d.push(new Uint8Array(0), true); done(); } catch (err) { done(err as Error); }
+    },
+  });
+}
+
+/** A whole package decompressed as a stream (gzip, xz, zstd): for archives too big to hold. */
+export function decompressStream(input: Readable, kind: Compression): Readable {
+  switch (kind) {
+    case 'none': return input;
+    case 'gz': return input.pipe(zlib.createGunzip());
+    case 'zst': {
+      const native = (zlib as unknown as { createZstdDecompress?: () => Transform }).createZstdDecompress;
+      return input.pipe(native ? native() : zstdStream());
+    }
+    case 'xz': {
+      const { XzReadableStream } = require('xz-decompress') as { XzReadableStream: new (s: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array> };
+      return Readable.fromWeb(new XzReadableStream(Readable.toWeb(input) as ReadableStream<Uint8Array>) as import('node:stream/web').ReadableStream);
+    }
+    case 'bz2': throw new BadRequestError('a bzip2 stream is not supported here');
   }
 }
