@@ -166,6 +166,20 @@ describe('debian registry with apt-get', () => {
     expect((await s.request(`${base(alice.username)}/pool/sid/main/gone_1.0_amd64.deb`)).status).toBe(404);
   });
 
+  it.skipIf(!hasApt)('the package webhook tells of a new .deb version and of its deletion', async () => {
+    const hook = await s.request('api/v1/user/hooks', {
+      method: 'POST', auth: as(alice),
+      json: { type: 'gitea', config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' }, events: ['package'], active: true },
+    });
+    expect(hook.status).toBe(201);
+    const hookId = ((await hook.json()) as { id: number }).id;
+    expect((await putBody(s, `${base(alice.username)}/pool/hooks/main/upload`, await buildDeb('hooked', '3.0'), { token })).status).toBe(201);
+    expect((await s.request(`${base(alice.username)}/pool/hooks/main/hooked/3.0/amd64`, { method: 'DELETE', auth: { token } })).status).toBe(204);
+    const tasks = await s.hearth.db.selectFrom('hook_task').selectAll().where('hook_id', '=', hookId).orderBy('id').execute();
+    expect(tasks.map((t) => [t.event, JSON.parse(t.payload_content).action])).toEqual([['package', 'created'], ['package', 'deleted']]);
+    expect(JSON.parse(tasks[0]!.payload_content).package).toMatchObject({ type: 'debian', name: 'hooked', version: '3.0' });
+  });
+
   it.skipIf(!hasApt)('cleanup_packages builds a lost index again', async () => {
     const deb = await buildDeb('healed', '1.0');
     expect((await putBody(s, `${base(alice.username)}/pool/heal/main/upload`, deb, { token })).status).toBe(201);
