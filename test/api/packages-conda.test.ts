@@ -97,3 +97,27 @@ describe('conda registry (HTTP, no conda client on Debian)', () => {
     expect((await s.request(`${base('conda-secret')}/noarch/repodata.json`, { auth: as(alice) })).status).toBe(200);
   });
 });
+
+describe('conda limits', () => {
+  it('limit_size_conda refuses a larger file with 403 and keeps nothing; the owner count limit too', async () => {
+    const limited = await startTestServer({ HEARTH__PACKAGES__LIMIT_SIZE_CONDA: '4000', HEARTH__PACKAGES__LIMIT_TOTAL_OWNER_COUNT: '1' });
+    try {
+      const bob = await createUser(limited, 'conda-bob');
+      const t = await createToken(limited, bob, ['write:package']);
+      const big = Buffer.concat([await build('bigconda', '1.0', 'noarch', 'tar.bz2').then((p) => p.data), crypto.randomBytes(5000)]);
+      const res = await limited.request(`api/packages/${bob.username}/conda/bigconda-1.0-py_0.tar.bz2`, { method: 'PUT', body: big as unknown as Blob, auth: { token: t } });
+      expect(res.status).toBe(403);
+      expect(fs.readdirSync(path.join(limited.dataDir, 'packages', 'tmp'))).toEqual([]);
+      expect(fs.existsSync(path.join(limited.dataDir, 'packages', 'blobs'))).toBe(false);
+      const small = await build('small', '1.0', 'noarch', 'tar.bz2');
+      const second = await build('small', '2.0', 'noarch', 'tar.bz2');
+      expect(small.data.length).toBeLessThan(4000);
+      expect((await limited.request(`api/packages/${bob.username}/conda/${small.file}`, { method: 'PUT', body: small.data as unknown as Blob, auth: { token: t } })).status).toBe(201);
+      const over = await limited.request(`api/packages/${bob.username}/conda/${second.file}`, { method: 'PUT', body: second.data as unknown as Blob, auth: { token: t } });
+      expect(over.status).toBe(403);
+      expect(await over.json()).toMatchObject({ message: 'maximum allowed package count exceeded' });
+    } finally {
+      await limited.stop();
+    }
+  });
+});
