@@ -166,6 +166,31 @@ describe('debian registry with apt-get', () => {
     expect((await s.request(`${base(alice.username)}/pool/sid/main/gone_1.0_amd64.deb`)).status).toBe(404);
   });
 
+  it.skipIf(!hasApt)('while uploads rebuild the index, every Release read names Packages that can be fetched by hash', async () => {
+    const debs = await Promise.all(Array.from({ length: 8 }, (_, i) => buildDeb(`busy${i}`, '1.0')));
+    expect((await putBody(s, `${base(alice.username)}/pool/busy/main/upload`, debs[0]!, { token })).status).toBe(201);
+    await waitForFile(s, `${base(alice.username)}/dists/busy/InRelease`);
+    let uploading = true;
+    const uploads = (async () => {
+      for (const deb of debs.slice(1)) expect((await putBody(s, `${base(alice.username)}/pool/busy/main/upload`, deb, { token })).status).toBe(201);
+      await indexJobsDone(s);
+      uploading = false;
+    })();
+    let reads = 0;
+    while (uploading) {
+      const release = await (await s.request(`${base(alice.username)}/dists/busy/InRelease`)).text();
+      const hash = /^ ([0-9a-f]{64}) +\d+ main\/binary-amd64\/Packages$/m.exec(release)![1]!;
+      const res = await s.request(`${base(alice.username)}/dists/busy/main/binary-amd64/by-hash/SHA256/${hash}`);
+      expect(res.status).toBe(200);
+      expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(hash);
+      reads++;
+    }
+    await uploads;
+    expect(reads).toBeGreaterThan(0);
+    const last = await (await s.request(`${base(alice.username)}/dists/busy/main/binary-amd64/Packages`)).text();
+    expect((last.match(/^Package: busy/gm) ?? []).length).toBe(8);
+  });
+
   it.skipIf(!hasApt)('the package webhook tells of a new .deb version and of its deletion', async () => {
     const hook = await s.request('api/v1/user/hooks', {
       method: 'POST', auth: as(alice),
