@@ -8,10 +8,10 @@ import { createOrg } from '../helpers/orgs';
 import { run } from '../helpers/package-repos';
 import { as, createToken, createUser, startTestServer, type TestServer } from '../helpers/server';
 
-// Gitea's NuGet v3 registry over HTTP as the NuGet client calls it (Debian's nuget is 2.8, which
-// speaks only the v2 protocol, and the dotnet SDK is not reachable here): publish with
-// X-NuGet-ApiKey and a multipart body, the service index, registration, flat container, search,
-// symbols.
+// Gitea's NuGet registry: the v3 API over HTTP as the NuGet client calls it (the dotnet SDK is not
+// reachable here): publish with X-NuGet-ApiKey and a multipart body, the service index,
+// registration, flat container, search, symbols; and Debian's nuget (2.8, on mono), which speaks
+// the v2 feed, pushing and installing.
 
 let s: TestServer;
 let alice: { username: string; password: string; id: number };
@@ -36,19 +36,24 @@ function portablePdb(guid: Buffer): Buffer {
 const BUILD = `
 import sys, zipfile
 out, nuspec = sys.argv[1], sys.argv[2]
-with zipfile.ZipFile(out, "w") as z:
+# The OPC parts nuget pack writes: NuGet 2.x finds the manifest through them.
+types = '<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="nuspec" ContentType="application/octet"/><Default Extension="dll" ContentType="application/octet"/><Default Extension="pdb" ContentType="application/octet"/></Types>'
+rels = '<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="http://schemas.microsoft.com/packaging/2010/07/manifest" Target="/' + sys.argv[3] + '.nuspec" Id="R1"/></Relationships>'
+with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("_rels/.rels", rels)
     z.writestr(sys.argv[3] + ".nuspec", nuspec)
+    z.writestr("[Content_Types].xml", types)
     for extra in sys.argv[4:]:
         name, src = extra.split("=", 1)
         z.write(src, name)
 `;
 
-async function nupkg(id: string, version: string, opts: { symbols?: boolean; files?: Record<string, Buffer> } = {}): Promise<Buffer> {
+async function nupkg(id: string, version: string, opts: { symbols?: boolean; files?: Record<string, Buffer>; noDeps?: boolean } = {}): Promise<Buffer> {
   const dir = fs.mkdtempSync(path.join(work, 'nupkg-'));
   const types = opts.symbols ? '<packageTypes><packageType name="SymbolsPackage"/></packageTypes>' : '';
   const nuspec = `<?xml version="1.0" encoding="utf-8"?><package xmlns="http://schemas.microsoft.com/packaging/2013/05/nuspec.xsd"><metadata>
 <id>${id}</id><version>${version}</version><authors>Alice</authors><description>A tiny package.</description><projectUrl>https://example.com/</projectUrl>
-<tags>tiny test</tags>${types}<dependencies><group targetFramework="net6.0"><dependency id="Newtonsoft.Json" version="13.0.1" /></group></dependencies></metadata></package>`;
+<tags>tiny test</tags>${types}${opts.noDeps ? '' : '<dependencies><group targetFramework="net6.0"><dependency id="Newtonsoft.Json" version="13.0.1" /></group></dependencies>'}</metadata></package>`;
   const extras = Object.entries(opts.files ?? { 'lib/net6.0/tiny.dll': Buffer.from('MZ not really') }).map(([name, data]) => {
     const f = path.join(dir, name.replace(/\//g, '_'));
     fs.writeFileSync(f, data);
@@ -137,10 +142,34 @@ describe('nuget registry (HTTP: no v3 client on Debian)', () => {
   it('bad input is 400 and stores nothing; a private organization is hidden from anonymous clients', async () => {
     const junk = Buffer.from('not a zip archive at all');
     expect((await push(alice.username, junk, token)).status).toBe(400);
+    const broken = await s.request(`${base(alice.username)}/`, { method: 'PUT', body: 'no parts at all', headers: { 'X-NuGet-ApiKey': token, 'Content-Type': 'multipart/form-data; boundary=xyz' } });
+    expect(broken.status).toBe(400);
     expect(fs.existsSync(path.join(s.dataDir, 'packages', 'blobs', sha256(junk).slice(0, 2), sha256(junk).slice(2, 4), sha256(junk)))).toBe(false);
     await createOrg(s, alice, 'nuget-secret', { visibility: 'private' });
     expect((await push('nuget-secret', await nupkg('Hidden', '1.0.0'), token)).status).toBe(201);
     expect((await s.request(`${base('nuget-secret')}/package/hidden/index.json`)).status).toBe(401);
     expect((await s.request(`${base('nuget-secret')}/package/hidden/index.json`, { auth: as(alice) })).status).toBe(200);
+  });
+});
+
+const hasNuget = (() => { try { require('node:child_process').execFileSync('sh', ['-c', 'command -v nuget'], { stdio: 'ignore' }); return true; } catch { return false; } })();
+if (!hasNuget) console.warn('packages-nuget: Debian\'s nuget (2.8, mono) is missing, its push/install test is skipped');
+
+describe('nuget registry with Debian\'s NuGet 2.8 (the v2 feed)', () => {
+  it.skipIf(!hasNuget)('nuget push publishes and nuget install fetches the same bytes', async () => {
+    const { client } = await import('../helpers/package-repos');
+    const home = fs.mkdtempSync(path.join(work, 'home-'));
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+    const pkg = await nupkg('Mono.Tiny', '1.2.3', { noDeps: true });
+    const file = path.join(home, 'Mono.Tiny.1.2.3.nupkg');
+    fs.writeFileSync(file, pkg);
+    const source = `${s.hearth.config.server.root_url}${base(alice.username)}/`;
+    const push = await client('nuget', ['push', path.basename(file), '-Source', source, '-ApiKey', token, '-NonInteractive'], { env, cwd: home });
+    expect(push.code, push.out).toBe(0);
+    const out = path.join(home, 'out');
+    const install = await client('nuget', ['install', 'Mono.Tiny', '-Version', '1.2.3', '-Source', source, '-OutputDirectory', out, '-NonInteractive'], { env, cwd: home });
+    expect(install.code, install.out).toBe(0);
+    const got = fs.readFileSync(path.join(out, 'Mono.Tiny.1.2.3', 'Mono.Tiny.1.2.3.nupkg'));
+    expect(sha256(got)).toBe(sha256(pkg));
   });
 });

@@ -1,12 +1,14 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { StorageEngine } from 'multer';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { BadRequestError, UnauthorizedError } from '../../lib/errors';
-import { multer } from '../../lib/lazy-require';
+import { firstPartContent, multipartBoundary } from './first-part';
 import { storeBlob, type StoredBlob } from '../../services/packages/blob-store';
 import { packageAccessMode } from '../../services/packages/access';
 import { PackageQuotaError, QUOTA, uploadSizeLimit } from '../../services/packages/limits';
 import { flatVersions, registrationIndex, registrationLeaf, searchResults, serviceIndex } from '../../services/packages/nuget/documents';
-import { deleteNugetVersion, discardNugetBlob, getNugetFile, getSymbolFile, nugetVersions, NUGET, publishNupkg, publishSnupkg, searchNuget } from '../../services/packages/nuget/nuget';
+import { deleteNugetVersion, getNugetFile, getSymbolFile, nugetVersions, nupkgSizes, NUGET, publishNupkg, publishSnupkg, searchNuget } from '../../services/packages/nuget/nuget';
+import { normalizeVersion } from '../../services/packages/nuget/nuspec';
+import { entryV2, feedV2, flatten, metadataV2, serviceDocumentV2 } from '../../services/packages/nuget/documents-v2';
+import type { PackageVersion } from '../../db/schema';
 import { incrementDownloadCount } from '../../services/packages/queries';
 import { authenticateToken } from '../../services/user/auth';
 import { assertPackageAccess, packageOwner, reqPackageAccess } from './access';
@@ -14,13 +16,17 @@ import { sendPackageBlob } from './send-blob';
 import { storeUploadBody } from './upload-body';
 import type { PackageRegistry } from './index';
 
-// Gitea's NuGet registry, v3 (routers/api/packages/nuget): index.json, PUT / (a multipart
+// Gitea's NuGet registry (routers/api/packages/nuget): v3 index.json, the v2 OData feed (service
+// document, $metadata, Packages(), FindPackagesById(), Search()), PUT / (a multipart
 // .nupkg, or the raw body), PUT symbolpackage, DELETE {id}/{version}, registration/, package/
 // (the flat container), query, symbols/. NuGet clients send the token as X-NuGet-ApiKey.
 // Errors are JSON {"Message": ...}.
 
 const p = (req: Request, k: string) => String(req.params[k] ?? '');
 const base = (req: Request) => `${req.ctx.config.server.root_url}api/packages/${encodeURIComponent(packageOwner(req).name)}/nuget`;
+
+// Served to anyone, as Gitea does: NuGet clients read them before they send credentials.
+const OPEN = new Set(['/', '/index.json', '/$metadata']);
 
 /** Gitea's nuget.Auth: the X-NuGet-ApiKey header is a token when no other credentials came. */
 const apiKey: RequestHandler = async (req, res, next) => {
@@ -32,40 +38,60 @@ const apiKey: RequestHandler = async (req, res, next) => {
     req.ctx.scopes = found.scopes;
     res.locals.packageAccess = await packageAccessMode(req.ctx.db, packageOwner(req), found.user);
   }
-  assertPackageAccess(req, res, 'read');
+  if (!(req.method === 'GET' && OPEN.has(req.path))) assertPackageAccess(req, res, 'read');
   next();
 };
 
-const storage: StorageEngine = {
-  _handleFile(req, file, cb) {
-    storeBlob(req.ctx.config.server.data_dir, file.stream, {
-      maxSize: uploadSizeLimit(req.ctx.config, req.ctx.doer, NUGET), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
-    }).then((blob) => cb(null, { size: blob.size, blob } as object), (err: Error) => cb(err));
-  },
-  _removeFile(req, file, cb) {
-    const blob = (file as { blob?: StoredBlob }).blob;
-    if (!blob) { cb(null); return; }
-    discardNugetBlob(req.ctx.db, req.ctx.config, blob).then(() => cb(null), (err: Error) => cb(err));
-  },
-};
-let form: RequestHandler | undefined;
+const unquote = (v: unknown) => String(v ?? '').replace(/^'(.*)'$/, '$1');
+const xml = (res: Response, body: string) => { res.status(200).type('application/atom+xml; charset=utf-8').send(body); };
 
-/** The package: the first file of a multipart body (as nuget and dotnet send it), or the body itself. */
-async function uploadedBlob(req: Request, res: Response): Promise<StoredBlob> {
-  if (!req.is('multipart/form-data')) return storeUploadBody(req, NUGET);
-  form ??= multer()({ storage, limits: { files: 1, fields: 10 } }).any();
-  await new Promise<void>((resolve, reject) => form!(req, res, ((err?: unknown) => {
-    if (err instanceof multer().MulterError) reject(new BadRequestError(err.message));
-    else if (err) reject(err as Error);
-    else resolve();
-  }) as NextFunction));
-  const file = (req.files as (Express.Multer.File & { blob?: StoredBlob })[] | undefined)?.[0];
-  if (!file?.blob) throw new BadRequestError('no package file in the form');
-  return file.blob;
+/** The v2 (OData) calls NuGet 2.x makes, matched by hand: their paths hold parentheses. */
+const v2: RequestHandler = async (req, res, next) => {
+  if (req.method !== 'GET') return next();
+  const owner = packageOwner(req);
+  let path: string;
+  try { path = decodeURIComponent(req.path); } catch { return next(); }
+  const one = /^\/Packages\(Id='([^']+)',Version='([^']+)'\)$/.exec(path);
+  if (one) {
+    const { pkg, versions } = await nugetVersions(req.ctx.db, owner, one[1]!);
+    const wanted = (normalizeVersion(one[2]!) ?? one[2]!).toLowerCase();
+    const v = versions.find((x) => x.lower_version === wanted);
+    if (!v) { res.status(404).json({ Message: 'package does not exist' }); return; }
+    xml(res, entryV2(base(req), pkg.name, v, (await nupkgSizes(req.ctx.db, pkg.name, [v])).get(v.id) ?? 0));
+    return;
+  }
+  const m = /^\/(Packages|Search|FindPackagesById)\(\)(\/\$count)?$/.exec(path);
+  if (!m) return next();
+  const skip = Math.max(0, Number(req.query.$skip) || 0);
+  const top = Math.min(100, Math.max(1, Number(req.query.$top) || 100));
+  let items: { id: string; version: PackageVersion }[];
+  if (m[1] === 'FindPackagesById') {
+    const found = await nugetVersions(req.ctx.db, owner, unquote(req.query.id)).catch(() => null);
+    items = found ? flatten([found]) : [];
+  } else {
+    items = flatten((await searchNuget(req.ctx.db, owner, unquote(req.query.searchTerm), 0, 10_000)).packages);
+  }
+  if (m[2]) { res.status(200).type('text/plain').send(String(items.length)); return; }
+  const page = items.slice(skip, skip + top);
+  const sized = [];
+  for (const i of page) sized.push({ ...i, size: (await nupkgSizes(req.ctx.db, i.id, [i.version])).get(i.version.id) ?? 0 });
+  xml(res, feedV2(base(req), items.length, sized));
+};
+
+/** The package: the first part of a multipart body (as nuget and dotnet send it), or the body itself. */
+async function uploadedBlob(req: Request): Promise<StoredBlob> {
+  const boundary = multipartBoundary(req.headers['content-type']);
+  if (!boundary) return storeUploadBody(req, NUGET);
+  const { config, doer } = req.ctx;
+  const content = firstPartContent(boundary);
+  req.on('error', (err) => content.destroy(err));
+  return storeBlob(config.server.data_dir, req.pipe(content), {
+    maxSize: uploadSizeLimit(config, doer, NUGET), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
+  });
 }
 
 async function publish(req: Request, res: Response, symbols: boolean): Promise<void> {
-  const blob = await uploadedBlob(req, res);
+  const blob = await uploadedBlob(req);
   const input = { owner: packageOwner(req), creator: req.ctx.doer!, blob };
   if (symbols) await publishSnupkg(req.ctx.db, req.ctx.config, input);
   else await publishNupkg(req.ctx.db, req.ctx.config, input);
@@ -96,6 +122,9 @@ async function symbol(req: Request, res: Response): Promise<void> {
 const router = express.Router();
 router.use(apiKey);
 router.get('/index.json', (req, res) => { res.json(serviceIndex(base(req))); });
+router.get('/', (req, res) => { xml(res, serviceDocumentV2(base(req))); });
+router.get('/$metadata', (_req, res) => { res.status(200).type('application/xml; charset=utf-8').send(metadataV2()); });
+router.use(v2);
 router.put('/', reqPackageAccess('write'), (req, res) => publish(req, res, false));
 router.put('/symbolpackage', reqPackageAccess('write'), (req, res) => publish(req, res, true));
 router.get('/query', async (req, res) => {

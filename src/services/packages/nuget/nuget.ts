@@ -22,9 +22,6 @@ const drop = async (db: DB, config: Config, blob: StoredBlob) => {
   if (blob.created && !(await blobBySha256(db, blob.hashes.sha256))) removeBlobFile(config.server.data_dir, blob.hashes.sha256);
 };
 
-/** An upload whose form failed after its file was stored: its bytes go unless a row has them. */
-export const discardNugetBlob = (db: DB, config: Config, blob: StoredBlob) => drop(db, config, blob);
-
 export async function publishNupkg(db: DB, config: Config, i: { owner: User; creator: User; blob: StoredBlob }): Promise<void> {
   let pkg;
   try {
@@ -106,4 +103,14 @@ export async function searchNuget(db: DB, owner: User, q: string, skip: number, 
 export async function deleteNugetVersion(db: DB, config: Config, doer: User, owner: User, id: string, version: string): Promise<void> {
   const v = await getVersion(db, owner, NUGET, id, version);
   await deleteVersion(db, config, doer, v.version);
+}
+
+/** The size of each version's .nupkg (the PackageSize of the v2 feed). */
+export async function nupkgSizes(db: DB, id: string, versions: PackageVersion[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const v of versions) {
+    const f = await getFileOfVersion(db, v, `${id}.${v.version}.nupkg`.toLowerCase()).catch(() => null);
+    out.set(v.id, f?.blob.size ?? 0);
+  }
+  return out;
 }
