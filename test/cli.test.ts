@@ -63,6 +63,7 @@ describe('hearth CLI', () => {
     expect(hearth(d, 'migrate').out).toMatch(/^database .*hearth\.db is up to date\n$/);
   });
 
+  // The admin user tests run the CLI a dozen times each, a process start each: slow on a loaded machine.
   it('admin user create, list and change-password', () => {
     const d = tmp();
     expect(hearth(d, 'migrate').code).toBe(0);
@@ -85,7 +86,7 @@ describe('hearth CLI', () => {
     const changed = hearth(d, 'admin', 'user', 'change-password', '--username', 'alice', '--password', 'a:new:password');
     expect(changed.code).toBe(0);
     expect(hearth(d, 'admin', 'user', 'change-password', '--username', 'nobody', '--password', 'whatever1').code).toBe(1);
-  });
+  }, 120_000);
 
   it('admin user create and change-password follow Gitea: a password to change except for the first account, token name and scopes, restricted', () => {
     const d = tmp();
@@ -119,7 +120,7 @@ describe('hearth CLI', () => {
     expect(hearth(d, 'admin', 'user', 'change-password', '-u', 'root', '-p', 'a:new:password').code).toBe(0);
     expect(hearth(d, 'admin', 'user', 'change-password', '-u', 'carol', '-p', 'a:new:password', '--must-change-password=false').code).toBe(0);
     expect(rows().users).toMatchObject({ root: [1, 0], carol: [0, 0] });
-  });
+  }, 120_000);
 
   it('admin user create needs exactly one password option', () => {
     const d = tmp();
@@ -127,7 +128,7 @@ describe('hearth CLI', () => {
     const r = hearth(d, 'admin', 'user', 'create', '--username', 'bob', '--email', 'bob@example.com');
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/--password or --random-password/);
-  });
+  }, 120_000);
 
   it('a bad configuration key stops the start with a message naming it', () => {
     const d = tmp();
