@@ -31,7 +31,8 @@ function optionalModulesAsEmpty(names) {
  * Modules swapped for leaner ones in the bundle: multer's older mime-db copy for the one express
  * uses, iconv-lite (480 KB of charset tables) for the UTF-8/Latin-1 decoder the API needs, and
  * mime-types for a stand-in that loads it on first use: building its tables from mime-db took
- * ~8 ms of every start, for the first static file or typed reply.
+ * ~8 ms of every start, for the first static file or typed reply; depd for one that walks the
+ * stack only when a deprecation is reported, and pino's caller lookup for none.
  */
 function leanerModules() {
   const swaps = {
@@ -72,6 +73,32 @@ module.exports = {
   get extensions() { return real().extensions; }, get types() { return real().types; },
 };`,
       }));
+      // depd reads its caller's line number when a library makes its deprecate function (express,
+      // router and http-errors do as they load): V8 then computed the line ends of the whole 3 MB
+      // bundle, ~10 ms of every start. The stand-in makes the real one with the first deprecation
+      // it reports (in the bundle every caller is the same file, so depd learns nothing sooner).
+      b.onResolve({ filter: /^depd$/ }, (args) => ({
+        path: require.resolve('depd', { paths: [args.resolveDir] }), namespace: 'lazy-depd',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-depd' }, (args) => ({
+        resolveDir: root,
+        loader: 'js',
+        contents: `let depd;
+module.exports = function lazyDepd(namespace) {
+  let real;
+  const get = () => (real ??= (depd ??= require(${JSON.stringify(args.path)}))(namespace));
+  const deprecate = (message) => get()(message);
+  deprecate.function = (fn, message) => get().function(fn, message);
+  deprecate.property = (obj, prop, message) => get().property(obj, prop, message);
+  return deprecate;
+};`,
+      }));
+      // pino() asks for its callers' file names on every logger it makes, only to resolve a
+      // transport's relative targets (hearth uses none; in the bundle every caller is this one
+      // file): the same line-ends walk. The stand-in names no caller.
+      b.onResolve({ filter: /^\.\.?\/(lib\/)?caller$/ }, (args) => (/[\\/]node_modules[\\/]pino[\\/]/.test(args.importer)
+        ? { path: 'pino-caller', namespace: 'pino-no-caller' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'pino-no-caller' }, () => ({ loader: 'js', contents: 'module.exports = function getCallers() { return []; };' }));
     },
   };
 }
