@@ -1,6 +1,7 @@
 // Builds dist/hearth: esbuild bundle → Node single-executable blob (with the better-sqlite3
 // addon, the swagger UI and the option templates packed as one asset) → postject into a copy
-// of the pinned Node 24 LTS binary (scripts/build-runtime.mjs), whatever Node runs the build.
+// of the pinned Node 24 LTS binary (scripts/build-runtime.mjs), whatever Node runs the build;
+// then the executable's code cache, taken by a start of that executable, and the blob again.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -8,6 +9,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { compileSqliteAddon, fetchRuntime, RUNTIME } from './scripts/build-runtime.mjs';
+import { takeCodeCache } from './scripts/build-code-cache.mjs';
+import { makeExecutable } from './scripts/build-sea.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.dirname(new URL(import.meta.url).pathname);
@@ -145,13 +148,8 @@ for (const [name, entry] of Object.entries(WORKERS)) {
 const bootstrap = path.join(work, 'bootstrap.cjs');
 await build({ ...esbuildOptions, entryPoints: [path.join(root, 'src/exe-bootstrap.ts')], outfile: bootstrap });
 
-// The code cache must come from the very Node that runs the executable, with the same V8 flags.
-const codeCache = path.join(work, 'hearth.code-cache');
-execFileSync(runtime.node, [path.join(root, 'scripts/build-code-cache.cjs'), bundle, codeCache], { stdio: 'inherit', cwd: work });
-
-// Every file the executable carries, packed into one SEA asset (src/lib/sea-payload.ts reads it):
-// [u32 index length][index JSON: name -> [offset, length]][files]. Small files first, so the
-// ones read at start (the addon's hash) share the index's pages.
+// Every file the executable carries (src/lib/sea-payload.ts reads them). Small files first, so
+// the ones read at start (the addon's hash) share the index's pages.
 const addonBytes = fs.readFileSync(addon);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const optionsDir = path.join(root, 'assets', 'options');
@@ -172,58 +170,16 @@ for (const name of Object.keys(WORKERS)) files[`${name}.cjs`] = fs.readFileSync(
 // libwebp in WebAssembly, for WebP avatars (src/lib/image/webp.ts).
 files['webp.wasm'] = fs.readFileSync(path.join(path.dirname(require.resolve('@cwasm/webp/package.json')), 'webp.wasm'));
 files['better_sqlite3.node'] = addonBytes;
-// The application bundle and its code cache (src/exe-bootstrap.ts).
+// The application bundle (src/exe-bootstrap.ts), then its code cache.
 files['hearth.cjs'] = fs.readFileSync(bundle);
-files['hearth.code-cache'] = fs.readFileSync(codeCache);
-
-function pack(entries) {
-  // Offsets depend on the index's own length: grow it until it is stable.
-  let indexBytes = Buffer.alloc(0);
-  for (;;) {
-    let offset = 4 + indexBytes.length;
-    const index = {};
-    for (const [name, bytes] of Object.entries(entries)) { index[name] = [offset, bytes.length]; offset += bytes.length; }
-    const next = Buffer.from(JSON.stringify(index));
-    const stable = next.length === indexBytes.length;
-    indexBytes = next;
-    if (stable) break;
-  }
-  const head = Buffer.alloc(4);
-  head.writeUInt32LE(indexBytes.length, 0);
-  return Buffer.concat([head, indexBytes, ...Object.values(entries)]);
-}
-const payloadFile = path.join(work, 'payload.bin');
-fs.writeFileSync(payloadFile, pack(files));
-
-const blob = path.join(work, 'sea-prep.blob');
-const seaConfig = {
-  main: bootstrap,
-  output: blob,
-  disableExperimentalSEAWarning: true,
-  assets: { 'payload.bin': payloadFile },
-};
-const seaConfigFile = path.join(work, 'sea-config.json');
-fs.writeFileSync(seaConfigFile, JSON.stringify(seaConfig, null, 2));
-// The blob (and its code cache) must come from the very Node it is injected into.
-execFileSync(runtime.node, ['--experimental-sea-config', seaConfigFile], { stdio: 'inherit' });
 
 const exe = path.join(dist, 'hearth');
 const tmpExe = `${exe}.tmp`;
-fs.copyFileSync(runtime.node, tmpExe);
-fs.chmodSync(tmpExe, 0o755);
-const { inject } = require('postject');
-await inject(tmpExe, 'NODE_SEA_BLOB', fs.readFileSync(blob), {
-  sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
-});
-// Where the payload lies in the file, as a trailer after the last segment (never mapped): the
-// executable copies files out of it with read() instead of through the mapped pages.
-const exeBytes = fs.readFileSync(tmpExe);
-const payloadAt = exeBytes.lastIndexOf(fs.readFileSync(payloadFile));
-if (payloadAt < 0) throw new Error('payload not found in the executable');
-const trailer = Buffer.alloc(24);
-trailer.write('HEARTH-PAYLOAD\0\0', 0, 'latin1');
-trailer.writeBigUInt64LE(BigInt(payloadAt), 16);
-fs.appendFileSync(tmpExe, trailer);
+const sea = { runtimeNode: runtime.node, bootstrap, work, out: tmpExe };
+// Built once without a code cache, which that executable then takes of its own start; built again with it.
+await makeExecutable({ ...sea, files });
+files['hearth.code-cache'] = await takeCodeCache(tmpExe, work);
+await makeExecutable({ ...sea, files });
 // V8 drops a code cache it does not accept without a word: fail the build instead.
 execFileSync(tmpExe, ['--help'], { stdio: 'ignore', env: { ...process.env, HEARTH_CODE_CACHE_CHECK: '1' } });
 fs.renameSync(tmpExe, exe);

@@ -9,10 +9,6 @@ if (asksVersion(process.argv.slice(2))) {
 } else if (servOrKeys(process.argv.slice(2))) {
   // sshd runs these once per connection: they load their own module, not the whole CLI.
   void import('./cli/ssh-commands').then((m) => m.runSshCommand(process.argv.slice(2)));
-} else if (process.env.HEARTH_CODE_CACHE_WARMUP === '1') {
-  // build.mjs: evaluate what `hearth web` evaluates, then take the compiled code as the
-  // executable's code cache (src/exe-bootstrap.ts).
-  void import('./cli/program');
 } else {
   void import('./cli/program').then((cli) => cli.runProgram());
 }
