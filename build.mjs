@@ -1,6 +1,7 @@
 // Builds dist/hearth: esbuild bundle → Node single-executable blob (with the better-sqlite3
 // addon, the swagger UI and the option templates packed as one asset) → postject into a copy
-// of the pinned Node 24 LTS binary (scripts/build-runtime.mjs), whatever Node runs the build.
+// of the pinned Node 24 LTS binary (scripts/build-runtime.mjs), whatever Node runs the build;
+// then the executable's code cache, taken by a start of that executable, and the blob again.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -8,6 +9,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import { compileSqliteAddon, fetchRuntime, RUNTIME } from './scripts/build-runtime.mjs';
+import { takeCodeCache } from './scripts/build-code-cache.mjs';
+import { makeExecutable } from './scripts/build-sea.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.dirname(new URL(import.meta.url).pathname);
@@ -31,7 +34,8 @@ function optionalModulesAsEmpty(names) {
  * Modules swapped for leaner ones in the bundle: multer's older mime-db copy for the one express
  * uses, iconv-lite (480 KB of charset tables) for the UTF-8/Latin-1 decoder the API needs, and
  * mime-types for a stand-in that loads it on first use: building its tables from mime-db took
- * ~8 ms of every start, for the first static file or typed reply.
+ * ~8 ms of every start, for the first static file or typed reply; depd for one that walks the
+ * stack only when a deprecation is reported, and pino's caller lookup for none.
  */
 function leanerModules() {
   const swaps = {
@@ -72,6 +76,32 @@ module.exports = {
   get extensions() { return real().extensions; }, get types() { return real().types; },
 };`,
       }));
+      // depd reads its caller's line number when a library makes its deprecate function (express,
+      // router and http-errors do as they load): V8 then computed the line ends of the whole 3 MB
+      // bundle, ~10 ms of every start. The stand-in makes the real one with the first deprecation
+      // it reports (in the bundle every caller is the same file, so depd learns nothing sooner).
+      b.onResolve({ filter: /^depd$/ }, (args) => ({
+        path: require.resolve('depd', { paths: [args.resolveDir] }), namespace: 'lazy-depd',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'lazy-depd' }, (args) => ({
+        resolveDir: root,
+        loader: 'js',
+        contents: `let depd;
+module.exports = function lazyDepd(namespace) {
+  let real;
+  const get = () => (real ??= (depd ??= require(${JSON.stringify(args.path)}))(namespace));
+  const deprecate = (message) => get()(message);
+  deprecate.function = (fn, message) => get().function(fn, message);
+  deprecate.property = (obj, prop, message) => get().property(obj, prop, message);
+  return deprecate;
+};`,
+      }));
+      // pino() asks for its callers' file names on every logger it makes, only to resolve a
+      // transport's relative targets (hearth uses none; in the bundle every caller is this one
+      // file): the same line-ends walk. The stand-in names no caller.
+      b.onResolve({ filter: /^\.\.?\/(lib\/)?caller$/ }, (args) => (/[\\/]node_modules[\\/]pino[\\/]/.test(args.importer)
+        ? { path: 'pino-caller', namespace: 'pino-no-caller' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'pino-no-caller' }, () => ({ loader: 'js', contents: 'module.exports = function getCallers() { return []; };' }));
     },
   };
 }
@@ -118,13 +148,8 @@ for (const [name, entry] of Object.entries(WORKERS)) {
 const bootstrap = path.join(work, 'bootstrap.cjs');
 await build({ ...esbuildOptions, entryPoints: [path.join(root, 'src/exe-bootstrap.ts')], outfile: bootstrap });
 
-// The code cache must come from the very Node that runs the executable, with the same V8 flags.
-const codeCache = path.join(work, 'hearth.code-cache');
-execFileSync(runtime.node, [path.join(root, 'scripts/build-code-cache.cjs'), bundle, codeCache], { stdio: 'inherit', cwd: work });
-
-// Every file the executable carries, packed into one SEA asset (src/lib/sea-payload.ts reads it):
-// [u32 index length][index JSON: name -> [offset, length]][files]. Small files first, so the
-// ones read at start (the addon's hash) share the index's pages.
+// Every file the executable carries (src/lib/sea-payload.ts reads them). Small files first, so
+// the ones read at start (the addon's hash) share the index's pages.
 const addonBytes = fs.readFileSync(addon);
 const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const optionsDir = path.join(root, 'assets', 'options');
@@ -145,58 +170,16 @@ for (const name of Object.keys(WORKERS)) files[`${name}.cjs`] = fs.readFileSync(
 // libwebp in WebAssembly, for WebP avatars (src/lib/image/webp.ts).
 files['webp.wasm'] = fs.readFileSync(path.join(path.dirname(require.resolve('@cwasm/webp/package.json')), 'webp.wasm'));
 files['better_sqlite3.node'] = addonBytes;
-// The application bundle and its code cache (src/exe-bootstrap.ts).
+// The application bundle (src/exe-bootstrap.ts), then its code cache.
 files['hearth.cjs'] = fs.readFileSync(bundle);
-files['hearth.code-cache'] = fs.readFileSync(codeCache);
-
-function pack(entries) {
-  // Offsets depend on the index's own length: grow it until it is stable.
-  let indexBytes = Buffer.alloc(0);
-  for (;;) {
-    let offset = 4 + indexBytes.length;
-    const index = {};
-    for (const [name, bytes] of Object.entries(entries)) { index[name] = [offset, bytes.length]; offset += bytes.length; }
-    const next = Buffer.from(JSON.stringify(index));
-    const stable = next.length === indexBytes.length;
-    indexBytes = next;
-    if (stable) break;
-  }
-  const head = Buffer.alloc(4);
-  head.writeUInt32LE(indexBytes.length, 0);
-  return Buffer.concat([head, indexBytes, ...Object.values(entries)]);
-}
-const payloadFile = path.join(work, 'payload.bin');
-fs.writeFileSync(payloadFile, pack(files));
-
-const blob = path.join(work, 'sea-prep.blob');
-const seaConfig = {
-  main: bootstrap,
-  output: blob,
-  disableExperimentalSEAWarning: true,
-  assets: { 'payload.bin': payloadFile },
-};
-const seaConfigFile = path.join(work, 'sea-config.json');
-fs.writeFileSync(seaConfigFile, JSON.stringify(seaConfig, null, 2));
-// The blob (and its code cache) must come from the very Node it is injected into.
-execFileSync(runtime.node, ['--experimental-sea-config', seaConfigFile], { stdio: 'inherit' });
 
 const exe = path.join(dist, 'hearth');
 const tmpExe = `${exe}.tmp`;
-fs.copyFileSync(runtime.node, tmpExe);
-fs.chmodSync(tmpExe, 0o755);
-const { inject } = require('postject');
-await inject(tmpExe, 'NODE_SEA_BLOB', fs.readFileSync(blob), {
-  sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
-});
-// Where the payload lies in the file, as a trailer after the last segment (never mapped): the
-// executable copies files out of it with read() instead of through the mapped pages.
-const exeBytes = fs.readFileSync(tmpExe);
-const payloadAt = exeBytes.lastIndexOf(fs.readFileSync(payloadFile));
-if (payloadAt < 0) throw new Error('payload not found in the executable');
-const trailer = Buffer.alloc(24);
-trailer.write('HEARTH-PAYLOAD\0\0', 0, 'latin1');
-trailer.writeBigUInt64LE(BigInt(payloadAt), 16);
-fs.appendFileSync(tmpExe, trailer);
+const sea = { runtimeNode: runtime.node, bootstrap, work, out: tmpExe };
+// Built once without a code cache, which that executable then takes of its own start; built again with it.
+await makeExecutable({ ...sea, files });
+files['hearth.code-cache'] = await takeCodeCache(tmpExe, work);
+await makeExecutable({ ...sea, files });
 // V8 drops a code cache it does not accept without a word: fail the build instead.
 execFileSync(tmpExe, ['--help'], { stdio: 'ignore', env: { ...process.env, HEARTH_CODE_CACHE_CHECK: '1' } });
 fs.renameSync(tmpExe, exe);

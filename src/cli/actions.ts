@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { NotFoundError } from '../lib/errors';
-import { registrationToken, scopeByName } from '../services/actions/registration-tokens';
 import { withHearth } from './admin';
 import { CliError, withCommonOptions, type CommonOptions } from './options';
 
@@ -10,6 +9,7 @@ import { CliError, withCommonOptions, type CommonOptions } from './options';
 // routes it hands out the scope's active token, making one only when there is none.
 
 async function generateRunnerToken(opts: CommonOptions & { scope: string }): Promise<void> {
+  const { registrationToken, scopeByName } = await import('../services/actions/registration-tokens');
   await withHearth(opts, async (h) => {
     const scope = await scopeByName(h.db, opts.scope.trim()).catch((err: unknown) => {
       throw err instanceof NotFoundError ? new CliError(`--scope ${opts.scope}: ${err.message}`) : err;

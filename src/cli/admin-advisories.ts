@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { runAsActor } from '../services/audit/actor';
-import { importAdvisories } from '../services/security/import';
 import { withHearth } from './admin';
 import { withCommonOptions, type CommonOptions } from './options';
 
@@ -8,6 +7,8 @@ import { withCommonOptions, type CommonOptions } from './options';
 // imported offline from OSV JSON files (a directory, a zip, or one file).
 
 async function importCommand(source: string, opts: CommonOptions): Promise<void> {
+  // The importer (and the alert services) load when the command runs, never at a server's start.
+  const { importAdvisories } = await import('../services/security/import');
   await withHearth(opts, (h) => runAsActor({ id: -1, name: 'CLI', ip: '' }, async () => {
     const r = await importAdvisories(h.db, h.config, source);
     console.log(`Read ${r.files} files: ${r.advisories} advisories (${r.changed} new or changed, ${r.skipped} files skipped); `

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createBadge } from '../services/admin/badges';
 import { withHearth } from './admin';
 import { withCommonOptions, type CommonOptions } from './options';
 
@@ -9,6 +8,7 @@ import { withCommonOptions, type CommonOptions } from './options';
 type CreateBadgeOptions = CommonOptions & { slug: string; description?: string; imageUrl?: string };
 
 async function createBadgeCommand(opts: CreateBadgeOptions): Promise<void> {
+  const { createBadge } = await import('../services/admin/badges');
   await withHearth(opts, async (h) => {
     const badge = await createBadge(h.db, { slug: opts.slug, description: opts.description ?? '', imageUrl: opts.imageUrl ?? '' });
     console.log(`Badge '${badge.slug}' has been successfully created!`);

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { installHooks } from '../git/hooks';
-import { resyncAllReleases } from '../services/release/release-sync';
 import { withHearth } from './admin';
 import { CliError, withCommonOptions, type CommonOptions } from './options';
 
@@ -10,6 +9,7 @@ import { CliError, withCommonOptions, type CommonOptions } from './options';
 async function syncReleasesCommand(opts: CommonOptions): Promise<void> {
   await withHearth(opts, async (h) => {
     console.log('Synchronizing repository releases (this may take a while)');
+    const { resyncAllReleases } = await import('../services/release/release-sync');
     const r = await resyncAllReleases(h.db, h.config.repository.root);
     console.log(`Synchronized ${r.repos} repositories: ${r.changed} releases followed their tags`);
     if (r.failed.length) throw new CliError(`${r.failed.length} repositories failed: ${r.failed.join('; ')}`);

@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 
-// Imported first by main.ts so it applies before the modules load; set at run time, after the
+// Called first by main.ts so it applies before the modules load; set at run time, after the
 // executable's code cache was accepted (a flag given on the command line would reject it).
 
 // V8 grows the young generation to 16 MB (semi-spaces of 8 MB) while the API modules load and
@@ -9,7 +9,6 @@ import v8 from 'node:v8';
 // JSON-heavy listing (bench/load), a fair price on a single machine.
 // Not while build.mjs warms up the code cache: a changed flag makes V8 reject the cache at start.
 const WARMUP = process.env.HEARTH_CODE_CACHE_WARMUP === '1';
-if (!WARMUP) v8.setFlagsFromString('--semi-space-growth-factor=1');
 
 // Loading ~2 MB of modules and migrating makes start-up code look hot: the optimizing compilers
 // compile it once (about 7 MB of compiler pages and zone memory that stay resident) for code that
@@ -26,7 +25,24 @@ function setTierUp(scale: number): void {
   if (WARMUP) return;
   for (const [flag, value] of Object.entries(TIER_UP)) v8.setFlagsFromString(`--${flag}=${value * scale}`);
 }
-setTierUp(16);
+
+// Node's built-in modules come with a code cache that V8 takes only under the flags it was made
+// with: once the flags above change, each built-in loaded afterwards is parsed from its source
+// (callgrind: ~75 M instructions, a tenth of a server's start to its first answer). The ones a
+// server's start loads anyway (express, pino, commander, the git runner, the HTTP server) are
+// loaded first; later ones (an outgoing HTTPS call) pay their parse once, at first use.
+const SERVER_BUILTINS = [
+  'string_decoder', 'stream', 'stream/promises', 'net', 'dgram', 'child_process', 'crypto', 'os', 'assert', 'worker_threads',
+  'module', 'http', 'tty', 'zlib', 'dns', 'cluster', 'perf_hooks',
+] as const;
+
+/** Sets the flags above; `server`: first loads the built-ins a server's start needs (see SERVER_BUILTINS). */
+export function tuneV8(opts: { server: boolean }): void {
+  if (WARMUP) return;
+  if (opts.server) for (const id of SERVER_BUILTINS) process.getBuiltinModule(id);
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  setTierUp(16);
+}
 
 export function startupDone(): void {
   setTierUp(1);

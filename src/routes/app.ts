@@ -6,16 +6,9 @@ import { apiRoutes } from './api/v1';
 import { authenticate, jobTokenLimits, passwordCurrent, sudo } from './middleware/auth';
 import { apiNotFound, errorHandler } from './middleware/errors';
 import { healthz } from './health';
-import { wellKnownNodeInfo } from './api/v1/federation';
 import { swaggerSpec, swaggerUiPage } from './swagger';
-import { lazyHandler } from './lazy';
+import { lazyHandler, lazyModule } from './lazy';
 import { mount } from './table';
-import { avatar, repoAvatar } from './avatar';
-import { gitRouter } from './git-http';
-import { actionsArtifactsRouter } from './actions-artifacts';
-import { lfsRouter } from './lfs';
-import { packagesRouter } from './packages/index';
-import { containerRouter } from './packages/container';
 import { setBackgroundLogger } from '../lib/background-log';
 import { observeRequest } from '../services/metrics/registry';
 import { metricsHandler, routePattern } from './metrics';
@@ -96,21 +89,24 @@ export function createApp(h: Hearth): Express {
   app.use('/api/v1', api);
 
   app.get('/api/healthz', healthz);
-  app.get('/.well-known/nodeinfo', wellKnownNodeInfo);
+  // What most starts never serve loads with its first request: git and LFS over HTTP, the
+  // package registries, artifacts, avatars (each router keeps its place in the order).
+  app.get('/.well-known/nodeinfo', lazyHandler(() => import('./api/v1/federation').then((m) => m.wellKnownNodeInfo)));
   // connect-RPC and the protobuf messages load with the first runner request.
   app.use('/api/actions', lazyHandler(() => import('./actions-runner').then((m) => m.actionsRunnerRouter(h))));
-  app.use('/twirp/github.actions.results.api.v1.ArtifactService', actionsArtifactsRouter(h));
+  app.use('/twirp/github.actions.results.api.v1.ArtifactService', lazyHandler(() => import('./actions-artifacts').then((m) => m.actionsArtifactsRouter(h))));
   app.use('/api/actions_pipeline', lazyHandler(() => import('./actions-artifacts-v3').then((m) => m.actionsArtifactsV3Router(h))));
   if (h.config.metrics.enabled) app.get('/metrics', metricsHandler(h));
   // For `hearth serv` and `hearth keys` under the system sshd; loaded with their first call.
   app.use('/api/internal/ssh', lazyHandler(() => import('./internal-ssh').then((m) => m.internalSshRouter(h))));
-  app.use('/api/packages', packagesRouter());
+  app.use('/api/packages', lazyHandler(() => import('./packages/index').then((m) => m.packagesRouter())));
   // The container registry's /v2 routes go here too (before the web catch-alls).
-  app.use('/v2', containerRouter());
-  app.use(lfsRouter());
-  app.use(gitRouter(h));
-  app.get('/avatars/:hash', avatar);
-  app.get('/repo-avatars/:hash', repoAvatar);
+  app.use('/v2', lazyHandler(() => import('./packages/container').then((m) => m.containerRouter())));
+  app.use(lazyHandler(() => import('./lfs').then((m) => m.lfsRouter())));
+  app.use(lazyHandler(() => import('./git-http').then((m) => m.gitRouter(h))));
+  const avatars = lazyModule(() => import('./avatar'));
+  app.get('/avatars/:hash', avatars.avatar);
+  app.get('/repo-avatars/:hash', avatars.repoAvatar);
   if (h.config.api.enable_swagger) mountSwagger(app, h);
   // The OAuth2 provider's JSON endpoints (its consent pages are web routes); loaded on first use.
   app.all(['/.well-known/openid-configuration', '/login/oauth/:endpoint'], lazyHandler(() => import('./oauth2/provider-api').then((m) => m.oauth2ApiRouter())));

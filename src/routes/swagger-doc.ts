@@ -7,7 +7,8 @@ import {
   assignRepo, notArchived, reqCodeReader, reqCodeWriter, reqRepoAdmin, reqRepoOwner, reqRepoReader, reqRepoWriter,
 } from './middleware/repo-guards';
 import { buildDefinitions, inlineSchema, nameOf, type Schema } from './swagger-definitions';
-import type { ApiRoute, BodySpec, JsonSchema, PathParamType, ResponseShape } from './table';
+import { isDeferred } from './lazy';
+import type { ApiRoute, BodySchema, BodySpec, JsonSchema, PathParamType, ResponseShape } from './table';
 
 // The project's swagger (Swagger 2.0), built from the route table on the first request for it:
 // each row's path, query and body parameters, its answers, and the errors its guards can give.
@@ -41,8 +42,9 @@ function pathParameter(name: string, type: PathParamType | undefined): Schema {
   return { ...base, type: 'string' };
 }
 
-function bodySchema(of: ZodType | string | JsonSchema): Schema {
+function bodySchema(of: BodySchema | string | JsonSchema): Schema {
   if (typeof of === 'string') return { $ref: `#/definitions/${of}` };
+  if (isDeferred(of)) throw new Error('a body schema not loaded yet: build from loadedRoutes()');
   if (!isZod(of)) return { ...of };
   const name = nameOf(of);
   return name ? { $ref: `#/definitions/${name}` } : inlineSchema(of);

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { ApiRoute } from './table';
+import { loadedRoutes, type ApiRoute } from './table';
 
 export const swaggerUiPage = (specUrl: string) => `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Hearth API</title>
@@ -11,12 +11,13 @@ export const swaggerUiPage = (specUrl: string) => `<!DOCTYPE html>
 
 /**
  * GET /swagger.v1.json: the document is built on its first request (root_url may only be known
- * once the server listens) and kept; its builder and the definitions load with it, never at start.
+ * once the server listens) and kept; its builder, the definitions and the route modules the rows
+ * name lazily load with it, never at start.
  */
 export function swaggerSpec(routes: readonly ApiRoute[], rootUrl: () => string) {
   let spec: Promise<unknown> | null = null;
   return (_req: Request, res: Response, next: (err?: unknown) => void) => {
-    spec ??= import('./swagger-doc').then((m) => m.buildSwagger(routes, rootUrl()));
+    spec ??= Promise.all([import('./swagger-doc'), loadedRoutes(routes)]).then(([m, loaded]) => m.buildSwagger(loaded, rootUrl()));
     spec.then((doc) => res.json(doc), (err: unknown) => { spec = null; next(err); });
   };
 }

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { ZodType } from 'zod';
+import { isDeferred, type Deferred } from './lazy';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -13,11 +14,12 @@ export type QueryParam = {
 export type PathParamType = 'integer' | 'int64' | readonly string[];
 /**
  * The request body: the zod schema the handler validates it with (named for the swagger by
- * named() in validate.ts), the name of a definition in api/v1/schemas when the handler reads
- * the body its own way, or a JSON schema (plain text); `param` and `required` as the reference
- * states them.
+ * named() in validate.ts; Deferred when it lives in a lazily loaded module), the name of a
+ * definition in api/v1/schemas when the handler reads the body its own way, or a JSON schema
+ * (plain text); `param` and `required` as the reference states them.
  */
-export type BodySpec = ZodType | string | { of: ZodType | string | JsonSchema; param?: string; required?: boolean };
+export type BodySchema = ZodType | Deferred<ZodType>;
+export type BodySpec = BodySchema | string | { of: BodySchema | string | JsonSchema; param?: string; required?: boolean };
 export type JsonSchema = { readonly type: string; readonly [k: string]: unknown };
 /** A multipart field (an uploaded file). */
 export type FormField = { name: string; type: 'file' | 'string'; required?: boolean };
@@ -71,6 +73,21 @@ export function group(
 
 /** The routes of groups, in order. */
 export const routesOf = (groups: readonly RouteGroup[]): ApiRoute[] => groups.flatMap((g) => g.routes);
+
+const loaded = <T>(v: T | Deferred<T>): Promise<T> => (isDeferred(v) ? v.load() as Promise<T> : Promise.resolve(v as T));
+
+async function loadedBody(spec: BodySpec): Promise<BodySpec> {
+  if (typeof spec === 'object' && 'of' in spec) return { ...spec, of: await loaded(spec.of) };
+  return loaded(spec);
+}
+
+/**
+ * The routes with what their rows name lazily (lazy.ts) loaded: each chain holds the modules'
+ * own guards and handlers, each body its schema, as the swagger and the tests read them.
+ */
+export const loadedRoutes = (routes: readonly ApiRoute[]): Promise<ApiRoute[]> => Promise.all(routes.map(async (r) => ({
+  ...r, chain: await Promise.all(r.chain.map((fn) => loaded(fn))), ...(r.body ? { body: await loadedBody(r.body) } : {}),
+})));
 
 /**
  * Routes whose last `{param}` may span slashes, as Gitea routes them with `/*` (branch and tag

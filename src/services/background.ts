@@ -1,41 +1,45 @@
 import type { Hearth } from '../hearth';
-import { subscribeFeed } from './activity/subscribers';
-import { eventBus } from './events/bus';
+import { eventBus, subscribeOnFirstEmit, type EventBus } from './events/bus';
 import { JobQueue } from './jobs/queue';
-import { subscribeClosingKeywords } from './issue/closing-keywords';
-import { subscribeNotifications } from './notification/subscribers';
-import { subscribePulls } from './pull/subscribers';
-import { subscribePushMirrors } from './mirror/push-mirror-sync';
-import { subscribeWebhooks } from './webhook/subscribers';
-import { registerPullMirrorJobs } from './mirror/pull-mirror';
-import { subscribeLicenses } from './repo/licenses';
-import { subscribeDeletedBranches } from './repo/deleted-branch-record';
-import { subscribeActions } from './actions/triggers';
-import { subscribeDependencyAlerts } from './security/alerts';
-import { registerRecoveryJobs } from './recovery/unclean-stop';
-import { registerPackageIndexJobs } from './packages/repo-index/jobs';
 
 // What runs beside the requests: the event subscribers (registered in this order: the feed,
 // notifications, pull requests, closing keywords, webhooks) and the durable job queue's workers.
+// The subscribers' modules (webhooks, Actions, mirrors, alerts and the services they call) load
+// with the first event emitted or the first job due, not at start: most of a start's modules
+// were theirs, and a start that serves no write never needs them.
 
 export type Background = { jobs: JobQueue; start: () => Promise<void>; stop: () => Promise<void> };
 
-/** Registers the subscribers and job kinds; the workers start with start() (once the server listens). */
+/** Registers the subscribers and job kinds on first use; the workers start with start() (once the server listens). */
 export function setUpBackground(h: Hearth): Background {
   const bus = eventBus(h.db);
   const jobs = new JobQueue(h.db, h.log, h.config.queue.workers);
-  subscribeFeed(bus, h.db);
-  subscribeNotifications(bus, h.db);
-  subscribePulls(bus, h.db, h.config, jobs);
-  subscribeClosingKeywords(bus, h.db, h.config);
-  subscribeWebhooks(bus, h.db, h.config, h.secret, jobs);
-  subscribePushMirrors(bus, h.db, h.config, h.secret, jobs);
-  registerPullMirrorJobs(jobs, h);
-  subscribeLicenses(bus, h.db, h.config);
-  subscribeDeletedBranches(bus, h.db);
-  subscribeActions(bus, h.db, h.config, h.secret, jobs);
-  subscribeDependencyAlerts(bus, h.db, h.config, jobs);
-  registerRecoveryJobs(jobs, h);
-  registerPackageIndexJobs(jobs, h);
+  let loading: Promise<void> | undefined;
+  const load = () => (loading ??= registerAll(h, bus, jobs).catch((err: unknown) => { loading = undefined; throw err; }));
+  subscribeOnFirstEmit(h.db, load);
+  jobs.registerOnFirstJob(load);
   return { jobs, start: () => jobs.start(), stop: () => jobs.stop() };
+}
+
+async function registerAll(h: Hearth, bus: EventBus, jobs: JobQueue): Promise<void> {
+  const [feed, notifications, pulls, closing, webhooks, pushMirrors, pullMirrors, licenses, actions, alerts, recovery] = await Promise.all([
+    import('./activity/subscribers'), import('./notification/subscribers'), import('./pull/subscribers'),
+    import('./issue/closing-keywords'), import('./webhook/subscribers'), import('./mirror/push-mirror-sync'),
+    import('./mirror/pull-mirror'), import('./repo/licenses'), import('./actions/triggers'), import('./security/alerts'),
+    import('./recovery/unclean-stop'),
+  ]);
+  const [deletedBranches, packageIndexes] = await Promise.all([import('./repo/deleted-branch-record'), import('./packages/repo-index/jobs')]);
+  feed.subscribeFeed(bus, h.db);
+  notifications.subscribeNotifications(bus, h.db);
+  pulls.subscribePulls(bus, h.db, h.config, jobs);
+  closing.subscribeClosingKeywords(bus, h.db, h.config);
+  webhooks.subscribeWebhooks(bus, h.db, h.config, h.secret, jobs);
+  pushMirrors.subscribePushMirrors(bus, h.db, h.config, h.secret, jobs);
+  pullMirrors.registerPullMirrorJobs(jobs, h);
+  licenses.subscribeLicenses(bus, h.db, h.config);
+  deletedBranches.subscribeDeletedBranches(bus, h.db);
+  actions.subscribeActions(bus, h.db, h.config, h.secret, jobs);
+  alerts.subscribeDependencyAlerts(bus, h.db, h.config, jobs);
+  recovery.registerRecoveryJobs(jobs, h);
+  packageIndexes.registerPackageIndexJobs(jobs, h);
 }

@@ -5,10 +5,9 @@ import { isOrgMember, teamsGrantingRepo, teamUnitModes } from '../models/team-ac
 import { getUserById } from '../models/user';
 import { VISIBILITY } from './visibility';
 import { actionsUserRepoId } from './actions/actions-user';
+import { ACCESS, type AccessMode } from './access-modes';
 
-// Gitea's access modes, in order: every check compares against these.
-export const ACCESS = { none: 0, read: 1, write: 2, admin: 3, owner: 4 } as const;
-export type AccessMode = (typeof ACCESS)[keyof typeof ACCESS];
+export { ACCESS, type AccessMode };
 export const accessName = (m: number) => (['none', 'read', 'write', 'admin', 'owner'] as const)[m] ?? 'none';
 
 /** Repository units, with Gitea's identifiers. */

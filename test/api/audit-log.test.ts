@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownerDir } from '../../src/git/repo';
 import { apiRoutes } from '../../src/routes/api/v1/index';
 import { buildSwagger } from '../../src/routes/swagger-doc';
+import { loadedRoutes } from '../../src/routes/table';
 import { AUDIT_OPERATIONS } from '../../src/services/audit/operations';
 import { recordAudit } from '../../src/services/audit/record';
 import { createRepo } from '../helpers/git';
@@ -259,8 +260,8 @@ describe('search', () => {
     expect((await call(admin(), 'GET', 'admin/audit-logs?operation_type=user.nope')).status).toBe(422);
   });
 
-  it('both endpoints are extensions whose swagger description lists every operation type', () => {
-    const paths = (buildSwagger(apiRoutes, 'http://localhost/') as unknown as { paths: Record<string, { get: { description?: string; 'x-hearth-extension'?: boolean } }> }).paths;
+  it('both endpoints are extensions whose swagger description lists every operation type', async () => {
+    const paths = (buildSwagger(await loadedRoutes(apiRoutes), 'http://localhost/') as unknown as { paths: Record<string, { get: { description?: string; 'x-hearth-extension'?: boolean } }> }).paths;
     for (const p of ['/admin/audit-logs', '/admin/audit-logs/export']) {
       expect(paths[p]!.get['x-hearth-extension']).toBe(true);
       for (const op of AUDIT_OPERATIONS) expect(paths[p]!.get.description).toContain(op);

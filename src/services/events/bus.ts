@@ -31,11 +31,28 @@ export function eventBus(db: DB): EventBus {
   };
 }
 
+const loaders = new WeakMap<object, () => Promise<void>>();
+
+/** Subscribers that `load` registers: the first event of this database waits for them. */
+export function subscribeOnFirstEmit(db: DB, load: () => Promise<void>): void {
+  loaders.set(db, load);
+}
+
 /**
  * Tells the subscribers, in registration order, after the change committed (never from inside
  * a transaction: `db` is the server's database). Resolves when all have run; never throws.
  */
 export async function emit<K extends EventName>(db: DB, name: K, event: DomainEvents[K]): Promise<void> {
+  const load = loaders.get(db);
+  if (load) {
+    try {
+      await load();
+      loaders.delete(db);
+    } catch (err) {
+      backgroundError({ err, event: name }, 'event subscribers could not be loaded');
+      return;
+    }
+  }
   for (const { label, fn } of buses.get(db)?.get(name) ?? []) {
     try {
       await fn(event);

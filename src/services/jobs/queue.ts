@@ -64,6 +64,13 @@ export class JobQueue {
     this.kinds.set(kind, def);
   }
 
+  private loadKinds: (() => Promise<void>) | null = null;
+
+  /** Kinds that `load` registers: loaded when the first job is due, not at start. */
+  registerOnFirstJob(load: () => Promise<void>): void {
+    this.loadKinds = load;
+  }
+
   /** Jobs a crash left running are pending again; then the workers start. */
   async start(): Promise<void> {
     const requeued = await requeueRunning(this.db);
@@ -101,6 +108,10 @@ export class JobQueue {
       const free = this.workers - this.active.size;
       if (free > 0) {
         const jobs = await dueJobs(this.db, Date.now(), free, [...this.busyKeys.keys()]);
+        if (jobs.length && this.loadKinds) {
+          await this.loadKinds();
+          this.loadKinds = null;
+        }
         for (const job of jobs) if (!this.stopped && (await this.take(job))) this.launch(job);
       }
       await this.sleepUntilNext();

@@ -2,7 +2,7 @@ import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Logger } from '../../lib/logger';
 import { listPendingOps, removePendingOp } from '../../models/pending-op';
-import { RECOVERIES } from './handlers';
+import type { RECOVERIES } from './handlers';
 
 /**
  * Finishes or undoes the two-step work a crash interrupted (intent.ts): run at start, before the
@@ -11,8 +11,11 @@ import { RECOVERIES } from './handlers';
  */
 export async function recoverPendingOps(db: DB, config: Config, log: Logger): Promise<number> {
   let done = 0;
-  for (const op of await listPendingOps(db)) {
-    const recover = RECOVERIES[op.kind];
+  const pending = await listPendingOps(db);
+  // The recoveries (and the services they call) load only when a crash left work behind.
+  const recoveries: Partial<typeof RECOVERIES> = pending.length ? (await import('./handlers')).RECOVERIES : {};
+  for (const op of pending) {
+    const recover = recoveries[op.kind];
     try {
       if (!recover) throw new Error(`no recovery for kind '${op.kind}'`);
       const outcome = await recover(db, config, JSON.parse(op.payload) as never);

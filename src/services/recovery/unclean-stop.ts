@@ -1,7 +1,6 @@
 import type { Hearth } from '../../hearth';
 import { listRepoDirs } from '../../git/repo';
 import { removeStaleLocks } from '../../git/stale-locks';
-import { checkBranchRows } from '../doctor/repo-checks';
 import { enqueueJob, type JobQueue } from '../jobs/queue';
 
 // After a stop that was not clean (the pid lock of a killed process was taken over), refs that
@@ -15,6 +14,8 @@ export function registerRecoveryJobs(jobs: JobQueue, h: Hearth): void {
   jobs.register(RESYNC_JOB, {
     backoff: () => 60,
     handler: async () => {
+      // The doctor's checks load with the job, not at every start.
+      const { checkBranchRows } = await import('../doctor/repo-checks');
       const ctx = { config: h.config, fix: true, fsckTimeoutMs: 0, stamp: '', signal: new AbortController().signal };
       const found = await checkBranchRows(h.db, ctx);
       if (found.fixed.length || found.problems.length) {

@@ -1,16 +1,15 @@
-import { scope, signedIn } from '../../middleware/guards';
-import { assignRepo, repoUnitAccess, reqRepoAdmin } from '../../middleware/repo-guards';
-import { ACCESS } from '../../../services/permissions';
+import { ACCESS } from '../../../services/access-modes';
 import { del, get, group, patch, post, put, type RouteGroup } from '../../table';
-import { anyone } from './route-chains';
-import { runners } from './actions-runners';
-import { secrets, variables } from './actions-settings';
-import * as runs from './actions-runs';
-import * as workflows from './actions-workflows';
-import * as artifacts from './actions-artifacts';
+import { anyone, assignRepo, repoUnitAccess, reqRepoAdmin, scope, signedIn } from './route-chains';
 import { paging, q } from '../../query';
-import * as actionsRunners from './actions-runners';
-import * as actionsSettings from './actions-settings';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const runs = lazyModule(() => import('./actions-runs'));
+const workflows = lazyModule(() => import('./actions-workflows'));
+const artifacts = lazyModule(() => import('./actions-artifacts'));
+const actionsRunners = lazyModule(() => import('./actions-runners'));
+const actionsSettings = lazyModule(() => import('./actions-settings'));
 
 // The rows of every `.../actions/...` operation of the reference (issue 15), at each level it
 // lists, with Gitea's guards: repository settings need repository admins, reading runs and jobs
@@ -32,50 +31,50 @@ export const actionsRoutes: RouteGroup[] = [
     get('/secrets', {
       id: 'repoListActionsSecrets', tag: 'repository', summary: 'Names of the repository\'s Actions secrets (never their values)', query: paging,
       responses: { 200: ['Secret'] },
-    }, secrets.repo.list),
+    }, actionsSettings((m) => m.secrets.repo.list)),
     put('/secrets/{secretname}', {
       id: 'updateRepoSecret', tag: 'repository', summary: 'Set a repository Actions secret, creating it if new',
       body: actionsSettings.secretSchema, responses: { 201: null, 204: null },
-    }, secrets.repo.put),
+    }, actionsSettings((m) => m.secrets.repo.put)),
     del('/secrets/{secretname}', {
       id: 'deleteRepoSecret', tag: 'repository', summary: 'Remove a repository Actions secret', responses: { 204: null },
-    }, secrets.repo.remove),
+    }, actionsSettings((m) => m.secrets.repo.remove)),
     get('/variables', {
       id: 'getRepoVariablesList', tag: 'repository', summary: 'The repository\'s Actions variables', query: paging,
       responses: { 200: ['ActionVariable'] },
-    }, variables.repo.list),
+    }, actionsSettings((m) => m.variables.repo.list)),
     get('/variables/{variablename}', {
       id: 'getRepoVariable', tag: 'repository', summary: 'One repository Actions variable', responses: { 200: 'ActionVariable' },
-    }, variables.repo.get),
+    }, actionsSettings((m) => m.variables.repo.get)),
     post('/variables/{variablename}', {
       id: 'createRepoVariable', tag: 'repository', summary: 'Add an Actions variable to the repository',
       body: actionsSettings.createVariableSchema, responses: { 201: null },
-    }, variables.repo.create),
+    }, actionsSettings((m) => m.variables.repo.create)),
     put('/variables/{variablename}', {
       id: 'updateRepoVariable', tag: 'repository', summary: 'Change a repository Actions variable\'s value or name',
       body: actionsSettings.updateVariableSchema, responses: { 201: null, 204: null },
-    }, variables.repo.update),
+    }, actionsSettings((m) => m.variables.repo.update)),
     del('/variables/{variablename}', {
       id: 'deleteRepoVariable', tag: 'repository', summary: 'Remove a repository Actions variable',
       responses: { 200: 'ActionVariable', 201: null, 204: null },
-    }, variables.repo.remove),
+    }, actionsSettings((m) => m.variables.repo.remove)),
     get('/runners/registration-token', {
       id: 'repoGetRunnerRegistrationToken', tag: 'repository', summary: 'A token that registers runners for this repository',
       responses: { 200: null },
-    }, runners.repo.registrationToken),
+    }, actionsRunners((m) => m.runners.repo.registrationToken)),
     post('/runners/registration-token', {
       id: 'repoCreateRunnerRegistrationToken', tag: 'repository', summary: 'A token that registers runners for this repository (POST form)',
       responses: { 200: null },
-    }, runners.repo.registrationToken),
-    get('/runners', { id: 'getRepoRunners', tag: 'repository', summary: 'Runners registered to this repository', responses: { 200: null } }, runners.repo.list),
+    }, actionsRunners((m) => m.runners.repo.registrationToken)),
+    get('/runners', { id: 'getRepoRunners', tag: 'repository', summary: 'Runners registered to this repository', responses: { 200: null } }, actionsRunners((m) => m.runners.repo.list)),
     get('/runners/{runner_id}', {
       id: 'getRepoRunner', tag: 'repository', summary: 'One runner registered to this repository', responses: { 200: null },
-    }, runners.repo.get),
+    }, actionsRunners((m) => m.runners.repo.get)),
     patch('/runners/{runner_id}', {
       id: 'updateRepoRunner', tag: 'repository', summary: 'Pause or resume a repository runner', extension: true, body: actionsRunners.editSchema,
       responses: { 204: null },
-    }, runners.repo.edit),
-    del('/runners/{runner_id}', { id: 'deleteRepoRunner', tag: 'repository', summary: 'Unregister a repository runner', responses: { 204: null } }, runners.repo.remove),
+    }, actionsRunners((m) => m.runners.repo.edit)),
+    del('/runners/{runner_id}', { id: 'deleteRepoRunner', tag: 'repository', summary: 'Unregister a repository runner', responses: { 204: null } }, actionsRunners((m) => m.runners.repo.remove)),
   ]),
   group({ name: 'actions readers, signed in', prefix: R, guards: repoSignedReader }, [
     get('/workflows', {
@@ -89,11 +88,11 @@ export const actionsRoutes: RouteGroup[] = [
       id: 'getWorkflowRuns', tag: 'repository', summary: 'Workflow runs of this repository, newest first',
       query: [q.str('event'), q.str('branch'), q.str('status'), q.str('actor'), q.str('head_sha'), ...paging],
       responses: { 200: 'ActionWorkflowRunsResponse' },
-    }, runs.repo.listRuns),
+    }, runs((m) => m.repo.listRuns)),
     get('/jobs', {
       id: 'listWorkflowJobs', tag: 'repository', summary: 'Jobs of all workflow runs of this repository', query: [q.str('status'), ...paging],
       responses: { 200: 'ActionWorkflowJobsResponse' },
-    }, runs.repo.listJobs),
+    }, runs((m) => m.repo.listJobs)),
     get('/jobs/{job_id}', { id: 'getWorkflowJob', tag: 'repository', summary: 'One job of a workflow run', responses: { 200: 'ActionWorkflowJob' } }, runs.getJob),
     get('/jobs/{job_id}/logs', {
       id: 'downloadActionsRunJobLogs', tag: 'repository', summary: 'The log of one job, as plain text', params: { job_id: 'integer' },

@@ -1,15 +1,19 @@
 import { del, get, group, patch, post, type RouteGroup } from '../../table';
 import { siteAdmins, siteAdminsOnUser } from './route-chains';
-import * as admin from './admin-users';
-import * as adminBadges from './admin-badges';
-import * as adminUnadopted from './admin-unadopted';
-import * as auditLogs from './audit-logs';
-import * as cron from './cron';
-import * as emails from './emails';
-import * as keys from './keys';
-import * as orgs from './orgs';
-import * as repos from './repos';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+import { AUDIT_DESCRIPTION, AUDIT_FILTERS, AUDIT_QUERY } from './audit-log-query';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const admin = lazyModule(() => import('./admin-users'));
+const adminBadges = lazyModule(() => import('./admin-badges'));
+const adminUnadopted = lazyModule(() => import('./admin-unadopted'));
+const auditLogs = lazyModule(() => import('./audit-logs'));
+const cron = lazyModule(() => import('./cron'));
+const emails = lazyModule(() => import('./emails'));
+const keys = lazyModule(() => import('./keys'));
+const orgs = lazyModule(() => import('./orgs'));
+const repos = lazyModule(() => import('./repos'));
 
 // Site administration (`/admin`): users, e-mails, unadopted repositories, badges, cron and the audit log.
 
@@ -48,12 +52,12 @@ export const adminRoutes: RouteGroup[] = [
     }, cron.list),
     post('/admin/cron/{task}', { id: 'adminCronRun', tag: 'admin', summary: 'Start a scheduled maintenance task now', responses: { 204: null } }, cron.run),
     get('/admin/audit-logs', {
-      id: 'adminListAuditLogs', tag: 'admin', summary: 'The audit log, newest first', extension: true, description: auditLogs.AUDIT_DESCRIPTION,
-      query: auditLogs.AUDIT_QUERY, responses: { 200: ['AuditLog'] },
+      id: 'adminListAuditLogs', tag: 'admin', summary: 'The audit log, newest first', extension: true, description: AUDIT_DESCRIPTION,
+      query: AUDIT_QUERY, responses: { 200: ['AuditLog'] },
     }, auditLogs.list),
     get('/admin/audit-logs/export', {
-      id: 'adminExportAuditLogs', tag: 'admin', summary: 'The audit log as CSV', extension: true, description: auditLogs.AUDIT_DESCRIPTION,
-      query: auditLogs.AUDIT_FILTERS, responses: { 200: { type: 'file' } }, produces: ['text/csv'],
+      id: 'adminExportAuditLogs', tag: 'admin', summary: 'The audit log as CSV', extension: true, description: AUDIT_DESCRIPTION,
+      query: AUDIT_FILTERS, responses: { 200: { type: 'file' } }, produces: ['text/csv'],
     }, auditLogs.exportCsv),
     get('/admin/orgs', {
       id: 'adminGetAllOrgs', tag: 'admin', summary: 'Every organization of the instance', query: paging, responses: { 200: ['Organization'] },

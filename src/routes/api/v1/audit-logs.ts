@@ -4,25 +4,11 @@ import type { Request, Response } from 'express';
 import { papaparse } from '../../../lib/lazy-require';
 import { AUDIT_CSV_COLUMNS, toApiAuditLog, toAuditCsvRow } from '../../../convert/audit-log';
 import type { AuditFilter } from '../../../models/audit-log';
-import { AUDIT_OPERATIONS } from '../../../services/audit/operations';
 import { auditLogChunks, listAuditLogs } from '../../../services/audit/search';
 import { pageOf, setPaginationHeaders } from '../../pagination';
-import { paging, q, readQuery } from '../../query';
-import type { QueryParam } from '../../table';
+import { readQuery } from '../../query';
+import { FILTER } from './audit-log-query';
 import { attachment } from '../../stream';
-
-/** The swagger description of both endpoints: the filters and every operation type. */
-export const AUDIT_DESCRIPTION = 'Site admins only (403 otherwise). Filters: `q` (part of the operator\'s name), '
-  + '`operator_id`, `operation_type`, `start_unix`, `end_unix` (unix seconds, inclusive). Newest first. '
-  + `Operation types: ${AUDIT_OPERATIONS.join(', ')}.`;
-
-/** The filters both endpoints read, as the swagger lists them. */
-const FILTER = {
-  q: q.str('q'), operatorId: q.int('operator_id'), operationType: q.str('operation_type', { enum: AUDIT_OPERATIONS }),
-  startUnix: q.int('start_unix'), endUnix: q.int('end_unix'),
-};
-export const AUDIT_FILTERS: readonly QueryParam[] = Object.values(FILTER);
-export const AUDIT_QUERY: readonly QueryParam[] = [...AUDIT_FILTERS, ...paging];
 
 function filterOf(req: Request): AuditFilter {
   return {

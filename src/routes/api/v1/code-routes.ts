@@ -1,14 +1,16 @@
-import { notArchived } from '../../middleware/repo-guards';
 import { del, get, group, patch, post, put, type RouteGroup } from '../../table';
-import { R, codeReaders, codeWriters, repoAdmins } from './route-chains';
-import * as branches from './branches';
-import * as commits from './commits';
-import * as contents from './contents';
-import * as gitData from './git-data';
-import * as repoLicenses from './repo-licenses';
-import * as tags from './tags';
-import * as topics from './topics';
+import { R, codeReaders, codeWriters, notArchived, repoAdmins } from './route-chains';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const branches = lazyModule(() => import('./branches'));
+const commits = lazyModule(() => import('./commits'));
+const contents = lazyModule(() => import('./contents'));
+const gitData = lazyModule(() => import('./git-data'));
+const repoLicenses = lazyModule(() => import('./repo-licenses'));
+const tags = lazyModule(() => import('./tags'));
+const topics = lazyModule(() => import('./topics'));
 
 // A repository's code: contents, git data, commits and statuses, branches, tags and their protections.
 

@@ -1,14 +1,16 @@
-import { notArchived } from '../../middleware/repo-guards';
 import { del, get, group, patch, post, put, type RouteGroup } from '../../table';
-import { R, byId, byIndex, repoAdmins, repoParticipants, repoReaders, repoSignedReaders } from './route-chains';
-import * as attachments from './attachments';
-import * as issueDeps from './issue-dependencies';
-import * as issuePins from './issue-pins';
-import * as issueSubs from './issue-subscriptions';
-import * as issueTimeline from './issue-timeline';
-import * as issueTimes from './issue-times';
-import * as reactions from './reactions';
+import { R, byId, byIndex, notArchived, repoAdmins, repoParticipants, repoReaders, repoSignedReaders } from './route-chains';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const attachments = lazyModule(() => import('./attachments'));
+const issueDeps = lazyModule(() => import('./issue-dependencies'));
+const issuePins = lazyModule(() => import('./issue-pins'));
+const issueSubs = lazyModule(() => import('./issue-subscriptions'));
+const issueTimeline = lazyModule(() => import('./issue-timeline'));
+const issueTimes = lazyModule(() => import('./issue-times'));
+const reactions = lazyModule(() => import('./reactions'));
 
 // Around an issue: attachments, reactions, dependencies, locks and pins, deadlines, stopwatches
 // and tracked time, subscriptions and the timeline.
@@ -18,15 +20,15 @@ export const issueDetailRoutes: RouteGroup[] = [
     get('/issues/{index}/assets', {
       id: 'issueListIssueAttachments', tag: 'issue', summary: 'Files attached to an issue', params: { index: 'int64' },
       responses: { 200: ['Attachment'] },
-    }, attachments.attachmentsEnabled, attachments.issue.list),
+    }, attachments.attachmentsEnabled, attachments((m) => m.issue.list)),
     get('/issues/{index}/assets/{attachment_id}', {
       id: 'issueGetIssueAttachment', tag: 'issue', summary: 'One file attached to an issue', params: { index: 'int64', attachment_id: 'int64' },
       responses: { 200: 'Attachment' },
-    }, attachments.attachmentsEnabled, attachments.issue.get),
+    }, attachments.attachmentsEnabled, attachments((m) => m.issue.get)),
     get('/issues/{index}/reactions', {
       id: 'issueGetIssueReactions', tag: 'issue', summary: 'Reactions to an issue', params: { index: 'int64' }, query: paging,
       responses: { 200: ['Reaction'] },
-    }, reactions.issue.list),
+    }, reactions((m) => m.issue.list)),
     get('/issues/{index}/dependencies', {
       id: 'issueListIssueDependencies', tag: 'issue', summary: 'Issues this issue depends on (that block it)', query: paging,
       responses: { 200: ['Issue'] },
@@ -47,15 +49,15 @@ export const issueDetailRoutes: RouteGroup[] = [
     post('/issues/{index}/assets', {
       id: 'issueCreateIssueAttachment', tag: 'issue', summary: 'Attach a file to an issue', params: { index: 'int64' }, query: [q.str('name')],
       form: [{ name: 'attachment', type: 'file', required: true }], responses: { 201: 'Attachment' },
-    }, attachments.attachmentsEnabled, attachments.issue.create),
+    }, attachments.attachmentsEnabled, attachments((m) => m.issue.create)),
     patch('/issues/{index}/assets/{attachment_id}', {
       id: 'issueEditIssueAttachment', tag: 'issue', summary: 'Rename a file attached to an issue',
       params: { index: 'int64', attachment_id: 'int64' }, body: attachments.editSchema, responses: { 201: 'Attachment' },
-    }, attachments.attachmentsEnabled, attachments.issue.edit),
+    }, attachments.attachmentsEnabled, attachments((m) => m.issue.edit)),
     del('/issues/{index}/assets/{attachment_id}', {
       id: 'issueDeleteIssueAttachment', tag: 'issue', summary: 'Remove a file attached to an issue',
       params: { index: 'int64', attachment_id: 'int64' }, responses: { 204: null },
-    }, attachments.attachmentsEnabled, attachments.issue.remove),
+    }, attachments.attachmentsEnabled, attachments((m) => m.issue.remove)),
     post('/issues/{index}/dependencies', {
       id: 'issueCreateIssueDependencies', tag: 'issue', summary: 'Make this issue depend on the issue given in the body',
       body: issueDeps.metaSchema, responses: { 201: 'Issue' },
@@ -107,38 +109,38 @@ export const issueDetailRoutes: RouteGroup[] = [
     get('/issues/comments/{id}/assets', {
       id: 'issueListIssueCommentAttachments', tag: 'issue', summary: 'Files attached to a comment', params: { id: 'int64' },
       responses: { 200: ['Attachment'] },
-    }, attachments.attachmentsEnabled, attachments.comment.list),
+    }, attachments.attachmentsEnabled, attachments((m) => m.comment.list)),
     get('/issues/comments/{id}/assets/{attachment_id}', {
       id: 'issueGetIssueCommentAttachment', tag: 'issue', summary: 'One file attached to a comment',
       params: { id: 'int64', attachment_id: 'int64' }, responses: { 200: 'Attachment' },
-    }, attachments.attachmentsEnabled, attachments.comment.get),
+    }, attachments.attachmentsEnabled, attachments((m) => m.comment.get)),
     get('/issues/comments/{id}/reactions', {
       id: 'issueGetCommentReactions', tag: 'issue', summary: 'Reactions to a comment', params: { id: 'int64' }, responses: { 200: ['Reaction'] },
-    }, reactions.comment.list),
+    }, reactions((m) => m.comment.list)),
   ]),
   group({ name: 'issue participants, by id', prefix: R, guards: byId(repoParticipants('issue')) }, [
     post('/issues/comments/{id}/assets', {
       id: 'issueCreateIssueCommentAttachment', tag: 'issue', summary: 'Attach a file to a comment', params: { id: 'int64' },
       query: [q.str('name')], form: [{ name: 'attachment', type: 'file', required: true }], responses: { 201: 'Attachment' },
-    }, attachments.attachmentsEnabled, attachments.comment.create),
+    }, attachments.attachmentsEnabled, attachments((m) => m.comment.create)),
     patch('/issues/comments/{id}/assets/{attachment_id}', {
       id: 'issueEditIssueCommentAttachment', tag: 'issue', summary: 'Rename a file attached to a comment',
       params: { id: 'int64', attachment_id: 'int64' }, body: attachments.editSchema, responses: { 201: 'Attachment' },
-    }, attachments.attachmentsEnabled, attachments.comment.edit),
+    }, attachments.attachmentsEnabled, attachments((m) => m.comment.edit)),
     del('/issues/comments/{id}/assets/{attachment_id}', {
       id: 'issueDeleteIssueCommentAttachment', tag: 'issue', summary: 'Remove a file attached to a comment',
       params: { id: 'int64', attachment_id: 'int64' }, responses: { 204: null },
-    }, attachments.attachmentsEnabled, attachments.comment.remove),
+    }, attachments.attachmentsEnabled, attachments((m) => m.comment.remove)),
   ]),
   group({ name: 'issue readers, signed in, by number', prefix: R, guards: byIndex(repoSignedReaders('issue')) }, [
     post('/issues/{index}/reactions', {
       id: 'issuePostIssueReaction', tag: 'issue', summary: 'React to an issue', params: { index: 'int64' },
       body: { of: reactions.optionSchema, param: 'content' }, responses: { 200: 'Reaction', 201: 'Reaction' },
-    }, reactions.issue.add),
+    }, reactions((m) => m.issue.add)),
     del('/issues/{index}/reactions', {
       id: 'issueDeleteIssueReaction', tag: 'issue', summary: 'Take back a reaction to an issue', params: { index: 'int64' },
       body: { of: reactions.optionSchema, param: 'content' }, responses: { 200: null },
-    }, reactions.issue.remove),
+    }, reactions((m) => m.issue.remove)),
     get('/issues/{index}/times', {
       id: 'issueTrackedTimes', tag: 'issue', summary: 'Time recorded on an issue', params: { index: 'int64' },
       query: [q.str('user'), q.dateTime('since'), q.dateTime('before'), ...paging], responses: { 200: ['TrackedTime'] },
@@ -160,11 +162,11 @@ export const issueDetailRoutes: RouteGroup[] = [
     post('/issues/comments/{id}/reactions', {
       id: 'issuePostCommentReaction', tag: 'issue', summary: 'React to a comment', params: { id: 'int64' },
       body: { of: reactions.optionSchema, param: 'content' }, responses: { 200: 'Reaction', 201: 'Reaction' },
-    }, reactions.comment.add),
+    }, reactions((m) => m.comment.add)),
     del('/issues/comments/{id}/reactions', {
       id: 'issueDeleteCommentReaction', tag: 'issue', summary: 'Take back a reaction to a comment', params: { id: 'int64' },
       body: { of: reactions.optionSchema, param: 'content' }, responses: { 200: null },
-    }, reactions.comment.remove),
+    }, reactions((m) => m.comment.remove)),
   ]),
   group({ name: 'repository admins (issue scope), by number', prefix: R, guards: byIndex(repoAdmins('issue')) }, [
     post('/issues/{index}/pin', {

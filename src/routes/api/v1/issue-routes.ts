@@ -1,13 +1,15 @@
-import { notArchived } from '../../middleware/repo-guards';
 import { del, get, group, patch, post, put, type RouteGroup } from '../../table';
-import { R, byId, byIndex, issueScope, repoAdmins, repoParticipants, repoReaders, repoSignedReaders, repoWriters } from './route-chains';
-import * as issueComments from './comments';
-import * as issuePins from './issue-pins';
-import * as issueTemplates from './issue-templates';
-import * as issues from './issues';
-import * as labels from './labels';
-import * as milestones from './milestones';
+import { R, byId, byIndex, issueScope, notArchived, repoAdmins, repoParticipants, repoReaders, repoSignedReaders, repoWriters } from './route-chains';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const issueComments = lazyModule(() => import('./comments'));
+const issuePins = lazyModule(() => import('./issue-pins'));
+const issueTemplates = lazyModule(() => import('./issue-templates'));
+const issues = lazyModule(() => import('./issues'));
+const labels = lazyModule(() => import('./labels'));
+const milestones = lazyModule(() => import('./milestones'));
 
 // Issues: search, lists, comments, labels, milestones, templates (what goes around one issue is
 // in issue-detail-routes.ts).

@@ -1,10 +1,13 @@
 import { get, group, post, type RouteGroup } from '../../table';
 import { anyone, signedInOnly } from './route-chains';
-import * as federation from './federation';
-import * as markdown from './markdown';
-import * as misc from './misc';
-import * as signing from './signing';
-import * as templates from './templates';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const federation = lazyModule(() => import('./federation'));
+const markdown = lazyModule(() => import('./markdown'));
+const misc = lazyModule(() => import('./misc'));
+const signing = lazyModule(() => import('./signing'));
+const templates = lazyModule(() => import('./templates'));
 
 // Instance-wide answers: version, signing keys, federation, settings, templates and markup rendering.
 
@@ -33,19 +36,19 @@ export const miscRoutes: RouteGroup[] = [
     get('/settings/api', {
       id: 'getGeneralAPISettings', tag: 'settings', summary: 'Limits the API applies (page sizes, blob sizes)',
       responses: { 200: 'GeneralAPISettings' },
-    }, misc.getSettings('api')),
+    }, misc((m) => m.getSettings('api'))),
     get('/settings/attachment', {
       id: 'getGeneralAttachmentSettings', tag: 'settings', summary: 'Whether attachments are on, their size limit and allowed types',
       responses: { 200: 'GeneralAttachmentSettings' },
-    }, misc.getSettings('attachment')),
+    }, misc((m) => m.getSettings('attachment'))),
     get('/settings/repository', {
       id: 'getGeneralRepositorySettings', tag: 'settings', summary: 'Which repository features are switched off instance-wide',
       responses: { 200: 'GeneralRepoSettings' },
-    }, misc.getSettings('repository')),
+    }, misc((m) => m.getSettings('repository'))),
     get('/settings/ui', {
       id: 'getGeneralUISettings', tag: 'settings', summary: 'Themes and reactions the web interface offers',
       responses: { 200: 'GeneralUISettings' },
-    }, misc.getSettings('ui')),
+    }, misc((m) => m.getSettings('ui'))),
     get('/gitignore/templates', {
       id: 'listGitignoresTemplates', tag: 'miscellaneous', summary: 'Names of the .gitignore templates a new repository can start from',
       responses: { 200: { type: 'array', items: { type: 'string' } } },

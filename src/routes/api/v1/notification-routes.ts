@@ -1,7 +1,10 @@
 import { get, group, patch, put, type RouteGroup } from '../../table';
 import { R, currentUserNotifications, repoSignedReaders } from './route-chains';
-import * as notifications from './notifications';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const notifications = lazyModule(() => import('./notifications'));
 
 // Notifications of the caller.
 

@@ -1,14 +1,16 @@
-import { assignUser } from '../../middleware/guards';
 import { del, get, group, patch, post, put, type RouteGroup } from '../../table';
-import { currentUserOrgs, orgMembers, orgOwners, orgScope, orgSignedIn, orgSignedVisitors, orgVisitors } from './route-chains';
-import * as activity from './activity';
-import * as blocks from './blocks';
-import * as orgLabels from './org-labels';
-import * as orgMembership from './org-members';
-import * as orgs from './orgs';
-import * as teams from './teams';
+import { assignUser, currentUserOrgs, orgMembers, orgOwners, orgScope, orgSignedIn, orgSignedVisitors, orgVisitors } from './route-chains';
 import { paging, q } from '../../query';
-import * as repos from './repos';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const activity = lazyModule(() => import('./activity'));
+const blocks = lazyModule(() => import('./blocks'));
+const orgLabels = lazyModule(() => import('./org-labels'));
+const orgMembership = lazyModule(() => import('./org-members'));
+const orgs = lazyModule(() => import('./orgs'));
+const teams = lazyModule(() => import('./teams'));
+const repos = lazyModule(() => import('./repos'));
 
 // Organizations, their members, blocks, labels and teams.
 
@@ -52,11 +54,11 @@ export const orgRoutes: RouteGroup[] = [
     put('/teams/{id}/repos/{org}/{repo}', {
       id: 'orgAddTeamRepository', tag: 'organization', summary: 'Give a team access to a repository', params: { id: 'int64' },
       responses: { 204: null },
-    }, teams.setRepo(true)),
+    }, teams((m) => m.setRepo(true))),
     del('/teams/{id}/repos/{org}/{repo}', {
       id: 'orgRemoveTeamRepository', tag: 'organization', summary: 'Take a repository away from a team', params: { id: 'int64' },
       responses: { 204: null },
-    }, teams.setRepo(false)),
+    }, teams((m) => m.setRepo(false))),
     get('/teams/{id}/activities/feeds', {
       id: 'orgListTeamActivityFeeds', tag: 'organization', summary: 'Recent activity in a team\'s repositories', params: { id: 'int64' },
       query: [q.date('date'), ...paging], responses: { 200: ['Activity'] },
@@ -122,18 +124,18 @@ export const orgRoutes: RouteGroup[] = [
     }, orgMembership.remove),
     get('/orgs/{org}/blocks', {
       id: 'organizationListBlocks', tag: 'organization', summary: 'Users the organization blocks', query: paging, responses: { 200: ['User'] },
-    }, blocks.org.list),
+    }, blocks((m) => m.org.list)),
     get('/orgs/{org}/blocks/{username}', {
       id: 'organizationCheckUserBlock', tag: 'organization', summary: 'Whether the organization blocks a user (204 or 404)',
       responses: { 204: null },
-    }, blocks.org.check),
+    }, blocks((m) => m.org.check)),
     put('/orgs/{org}/blocks/{username}', {
       id: 'organizationBlockUser', tag: 'organization', summary: 'Block a user from the organization\'s repositories', query: [q.str('note')],
       responses: { 204: null },
-    }, blocks.org.block),
+    }, blocks((m) => m.org.block)),
     del('/orgs/{org}/blocks/{username}', {
       id: 'organizationUnblockUser', tag: 'organization', summary: 'Lift an organization\'s block on a user', responses: { 204: null },
-    }, blocks.org.unblock),
+    }, blocks((m) => m.org.unblock)),
     post('/orgs/{org}/labels', {
       id: 'orgCreateLabel', tag: 'organization', summary: 'Add a label for all of the organization\'s repositories', body: orgLabels.createSchema,
       responses: { 201: 'Label' },

@@ -1,8 +1,10 @@
-import { scope } from '../../middleware/guards';
 import { del, get, group, post, type RouteGroup } from '../../table';
-import { type Guards } from './route-chains';
-import * as packages from './packages';
+import { scope, type Guards } from './route-chains';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const packages = lazyModule(() => import('./packages'));
 
 // Packages of an owner (the registries themselves live under /api/packages).
 

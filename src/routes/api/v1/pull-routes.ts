@@ -1,7 +1,10 @@
 import { del, get, group, patch, post, type RouteGroup } from '../../table';
 import { R, byId, byIndex, repoParticipants, repoReaders, repoSignedReaders } from './route-chains';
-import * as pulls from './pulls';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const pulls = lazyModule(() => import('./pulls'));
 
 // Pull requests and their reviews.
 
@@ -106,11 +109,11 @@ export const pullRoutes: RouteGroup[] = [
     post('/pulls/{index}/reviews/{id}/dismissals', {
       id: 'repoDismissPullReview', tag: 'repository', summary: 'Set a review aside so it no longer counts',
       params: { index: 'int64', id: 'int64' }, body: { of: pulls.dismissSchema, required: true }, responses: { 200: 'PullReview' },
-    }, pulls.dismissReview(true)),
+    }, pulls((m) => m.dismissReview(true))),
     post('/pulls/{index}/reviews/{id}/undismissals', {
       id: 'repoUnDismissPullReview', tag: 'repository', summary: 'Make a dismissed review count again', params: { index: 'int64', id: 'int64' },
       responses: { 200: 'PullReview' },
-    }, pulls.dismissReview(false)),
+    }, pulls((m) => m.dismissReview(false))),
   ]),
   group({ name: 'repository readers, signed in', prefix: R, guards: repoSignedReaders() }, [
     get('/reviewers', {

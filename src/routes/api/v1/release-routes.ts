@@ -1,9 +1,11 @@
-import { notArchived } from '../../middleware/repo-guards';
 import { del, get, group, patch, post, type RouteGroup } from '../../table';
-import { R, byId, repoSignedVisitors, repoVisitors, type Guards } from './route-chains';
-import * as attachments from './attachments';
-import * as releases from './releases';
+import { R, byId, notArchived, repoSignedVisitors, repoVisitors, type Guards } from './route-chains';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const attachments = lazyModule(() => import('./attachments'));
+const releases = lazyModule(() => import('./releases'));
 
 // Releases and their assets.
 

@@ -1,22 +1,24 @@
-import { assignRepo, notArchived, reqCodeWriter, reqRepoReader } from '../../middleware/repo-guards';
 import { del, get, group, patch, post, put, type RouteGroup } from '../../table';
-import { R, currentUserRepos, repoAdmins, repoOwners, repoReaders, repoScope, repoSignedReaders, repoSignedVisitors, repoVisitors } from './route-chains';
-import * as activity from './activity';
-import * as avatars from './avatars';
-import * as collaborators from './collaborators';
-import * as dependencyAlerts from './dependency-alerts';
-import * as deployKeys from './deploy-keys';
-import * as forks from './forks';
-import * as mergeUpstream from './merge-upstream';
-import * as migrate from './migrate';
-import * as pushMirrors from './push-mirrors';
-import * as repos from './repos';
-import * as signing from './signing';
-import * as stars from './stars';
-import * as teams from './teams';
-import * as topics from './topics';
-import * as transfer from './transfer';
+import { R, assignRepo, currentUserRepos, notArchived, repoAdmins, repoOwners, repoReaders, repoScope, repoSignedReaders, repoSignedVisitors, repoVisitors, reqCodeWriter, reqRepoReader } from './route-chains';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const activity = lazyModule(() => import('./activity'));
+const avatars = lazyModule(() => import('./avatars'));
+const collaborators = lazyModule(() => import('./collaborators'));
+const dependencyAlerts = lazyModule(() => import('./dependency-alerts'));
+const deployKeys = lazyModule(() => import('./deploy-keys'));
+const forks = lazyModule(() => import('./forks'));
+const mergeUpstream = lazyModule(() => import('./merge-upstream'));
+const migrate = lazyModule(() => import('./migrate'));
+const pushMirrors = lazyModule(() => import('./push-mirrors'));
+const repos = lazyModule(() => import('./repos'));
+const signing = lazyModule(() => import('./signing'));
+const stars = lazyModule(() => import('./stars'));
+const teams = lazyModule(() => import('./teams'));
+const topics = lazyModule(() => import('./topics'));
+const transfer = lazyModule(() => import('./transfer'));
 
 // Repositories: search, creation, settings and their social side (collaborators, stars, watchers, topics, forks, transfers, teams, mirrors, keys).
 
@@ -95,10 +97,10 @@ export const repoRoutes: RouteGroup[] = [
     }, topics.remove),
     put('/repos/{owner}/{repo}/teams/{team}', {
       id: 'repoAddTeam', tag: 'repository', summary: 'Give an organization team access to its repository', responses: { 204: null },
-    }, teams.setOfRepo(true)),
+    }, teams((m) => m.setOfRepo(true))),
     del('/repos/{owner}/{repo}/teams/{team}', {
       id: 'repoDeleteTeam', tag: 'repository', summary: 'Take a team\'s access to a repository away', responses: { 204: null },
-    }, teams.setOfRepo(false)),
+    }, teams((m) => m.setOfRepo(false))),
     get('/repos/{owner}/{repo}/push_mirrors', {
       id: 'repoListPushMirrors', tag: 'repository', summary: 'Remotes this repository pushes to', query: paging,
       responses: { 200: ['PushMirror'] },

@@ -1,18 +1,31 @@
 import type { RequestHandler } from 'express';
 import type { ScopeCategory } from '../../../lib/scopes';
-import { assignUser, basicAuthOnly, scope, selfOrAdmin, signedIn, siteAdmin } from '../../middleware/guards';
+import type { AccessMode, Unit } from '../../../services/permissions';
 import { numericId, numericIndex } from '../../middleware/issue-guards';
-import { assignOrg, reqOrgMember, reqOrgOwner } from '../../middleware/org-guards';
-import {
-  assignRepo, notArchived, reqCodeReader, reqCodeWriter, reqRepoAdmin, reqRepoOwner, reqRepoReader, reqRepoWriter,
-} from '../../middleware/repo-guards';
+import { lazyModule } from '../../lazy';
 
 // Who may call what: the guard chains the API's route groups carry, each in the order it runs:
 // sign-in, the token's scope, the objects of the path, the caller's permission on them, then
 // their state (an archived repository refuses writes). An area's own checks (a unit switched
 // off, say) follow in its rows.
+// The guards' modules (and the services they ask) load with the first request a guard checks:
+// the area files name them from here.
 
 export type Guards = readonly RequestHandler[];
+
+const guards = lazyModule(() => import('../../middleware/guards'));
+const repoGuards = lazyModule(() => import('../../middleware/repo-guards'));
+const orgGuards = lazyModule(() => import('../../middleware/org-guards'));
+
+export const { assignUser, basicAuthOnly, selfOrAdmin, signedIn, siteAdmin } = guards;
+export const { assignOrg, reqOrgMember, reqOrgOwner } = orgGuards;
+export const {
+  assignRepo, notArchived, reqCodeReader, reqCodeWriter, reqRepoAdmin, reqRepoOwner, reqRepoReader, reqRepoWriter,
+} = repoGuards;
+/** A token must carry read (GET/HEAD) or write (others) on one of the categories (guards.ts). */
+export const scope = (...categories: ScopeCategory[]) => guards((m) => m.scope(...categories));
+/** The caller's access to one unit of the repository is at least `min` (repo-guards.ts). */
+export const repoUnitAccess = (unit: Unit, min: AccessMode) => repoGuards((m) => m.repoUnitAccess(unit, min));
 
 /** A repository's routes, below this prefix. */
 export const R = '/repos/{owner}/{repo}';

@@ -1,21 +1,22 @@
-import { assignUser } from '../../middleware/guards';
-import { assignRepo } from '../../middleware/repo-guards';
 import { del, get, group, patch, post, put, type RouteGroup } from '../../table';
-import { byId, currentUser, currentUserRepos, repoScope, tokenOwners, userScope, userVisitors } from './route-chains';
-import * as activity from './activity';
-import * as avatars from './avatars';
-import * as blocks from './blocks';
-import * as emails from './emails';
-import * as follows from './follows';
-import * as gpgKeys from './gpg-keys';
-import * as issueTimes from './issue-times';
-import * as keys from './keys';
-import * as oauth2Apps from './oauth2-apps';
-import * as repos from './repos';
-import * as stars from './stars';
-import * as tokens from './tokens';
-import * as users from './users';
+import { assignRepo, assignUser, byId, currentUser, currentUserRepos, repoScope, tokenOwners, userScope, userVisitors } from './route-chains';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const activity = lazyModule(() => import('./activity'));
+const avatars = lazyModule(() => import('./avatars'));
+const blocks = lazyModule(() => import('./blocks'));
+const emails = lazyModule(() => import('./emails'));
+const follows = lazyModule(() => import('./follows'));
+const gpgKeys = lazyModule(() => import('./gpg-keys'));
+const issueTimes = lazyModule(() => import('./issue-times'));
+const keys = lazyModule(() => import('./keys'));
+const oauth2Apps = lazyModule(() => import('./oauth2-apps'));
+const repos = lazyModule(() => import('./repos'));
+const stars = lazyModule(() => import('./stars'));
+const tokens = lazyModule(() => import('./tokens'));
+const users = lazyModule(() => import('./users'));
 
 // Users: the caller's account (`/user`) and other users (`/users/{username}`).
 
@@ -53,14 +54,14 @@ export const userRoutes: RouteGroup[] = [
       id: 'userCurrentListSubscriptions', tag: 'user', summary: 'Repositories the caller watches', query: paging,
       responses: { 200: ['Repository'] },
     }, stars.mySubscriptions),
-    get('/user/blocks', { id: 'userListBlocks', tag: 'user', summary: 'Users the caller blocks', query: paging, responses: { 200: ['User'] } }, blocks.user.list),
+    get('/user/blocks', { id: 'userListBlocks', tag: 'user', summary: 'Users the caller blocks', query: paging, responses: { 200: ['User'] } }, blocks((m) => m.user.list)),
     get('/user/blocks/{username}', {
       id: 'userCheckUserBlock', tag: 'user', summary: 'Whether the caller blocks a user (204 or 404)', responses: { 204: null },
-    }, blocks.user.check),
+    }, blocks((m) => m.user.check)),
     put('/user/blocks/{username}', {
       id: 'userBlockUser', tag: 'user', summary: 'Block a user from interacting with the caller', query: [q.str('note')], responses: { 204: null },
-    }, blocks.user.block),
-    del('/user/blocks/{username}', { id: 'userUnblockUser', tag: 'user', summary: 'Lift the caller\'s block on a user', responses: { 204: null } }, blocks.user.unblock),
+    }, blocks((m) => m.user.block)),
+    del('/user/blocks/{username}', { id: 'userUnblockUser', tag: 'user', summary: 'Lift the caller\'s block on a user', responses: { 204: null } }, blocks((m) => m.user.unblock)),
     get('/user/followers', {
       id: 'userCurrentListFollowers', tag: 'user', summary: 'Users who follow the caller', query: paging, responses: { 200: ['User'] },
     }, follows.myFollowers),
@@ -202,10 +203,10 @@ export const userRoutes: RouteGroup[] = [
     }, stars.starsEnabled, assignRepo, stars.isStarring),
     put('/user/starred/{owner}/{repo}', {
       id: 'userCurrentPutStar', tag: 'user', summary: 'Star a repository', responses: { 204: null },
-    }, stars.starsEnabled, assignRepo, stars.star(true)),
+    }, stars.starsEnabled, assignRepo, stars((m) => m.star(true))),
     del('/user/starred/{owner}/{repo}', {
       id: 'userCurrentDeleteStar', tag: 'user', summary: 'Take back a star', responses: { 204: null },
-    }, stars.starsEnabled, assignRepo, stars.star(false)),
+    }, stars.starsEnabled, assignRepo, stars((m) => m.star(false))),
   ]),
   group({ name: 'repository scope', guards: repoScope }, [
     get('/users/{username}/repos', {

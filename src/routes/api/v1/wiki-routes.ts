@@ -1,8 +1,10 @@
-import { notArchived } from '../../middleware/repo-guards';
 import { del, get, group, patch, post, type RouteGroup } from '../../table';
-import { R, repoSignedVisitors, repoVisitors, type Guards } from './route-chains';
-import * as wiki from './wiki';
+import { R, notArchived, repoSignedVisitors, repoVisitors, type Guards } from './route-chains';
 import { paging, q } from '../../query';
+import { lazyModule } from '../../lazy';
+
+// Handler modules load with the first request one of their routes serves (lazy.ts).
+const wiki = lazyModule(() => import('./wiki'));
 
 // A repository's wiki.
 

@@ -1,22 +1,36 @@
 import { installHooks } from '../../../git/hooks';
 import { parseDuration } from '../duration';
 import type { CronContext, CronTaskRegistry } from '../types';
-import { cancelAbandonedJobs, cleanupActions, stopEndlessTasks, stopZombieTasks } from '../../actions/maintenance';
-import { startScheduleTasks } from '../../actions/schedules';
-import { cleanupHookTasks } from './hook-tasks';
-import { deleteInactiveAccounts } from './inactive-accounts';
-import { checkRepoHealth, gcRepos } from './repo-git';
-import { checkRepoStats } from './repo-stats';
-import { deleteMissingRepos, reinitMissingRepos } from './missing-repos';
-import { deleteOldActions } from './old-actions';
-import { rebuildIssueIndexer } from './issue-indexer';
-import { syncDuePullMirrors } from '../../mirror/pull-mirror';
-import { syncDuePushMirrors } from '../../mirror/push-mirror-sync';
-import { cleanupPackages } from '../../packages/cleanup';
-import { gcLfs } from '../../lfs/gc';
-import { syncAllRepoLicenses } from '../../repo/licenses';
-import { cleanupAuditLogs } from '../../audit/retention';
-import { cleanupDeletedBranches } from '../../repo/deleted-branch-record';
+
+/**
+ * A task's work, loaded with the services it calls when the task first runs: the scheduler
+ * arms the schedules at start without evaluating them.
+ */
+function later<F extends (...a: never[]) => Promise<unknown>>(load: () => Promise<F>) {
+  return async (...a: Parameters<F>): Promise<Awaited<ReturnType<F>>> => (await load())(...a) as Awaited<ReturnType<F>>;
+}
+
+const cancelAbandonedJobs = later(() => import('../../actions/maintenance').then((m) => m.cancelAbandonedJobs));
+const cleanupActions = later(() => import('../../actions/maintenance').then((m) => m.cleanupActions));
+const stopEndlessTasks = later(() => import('../../actions/maintenance').then((m) => m.stopEndlessTasks));
+const stopZombieTasks = later(() => import('../../actions/maintenance').then((m) => m.stopZombieTasks));
+const startScheduleTasks = later(() => import('../../actions/schedules').then((m) => m.startScheduleTasks));
+const cleanupHookTasks = later(() => import('./hook-tasks').then((m) => m.cleanupHookTasks));
+const deleteInactiveAccounts = later(() => import('./inactive-accounts').then((m) => m.deleteInactiveAccounts));
+const checkRepoHealth = later(() => import('./repo-git').then((m) => m.checkRepoHealth));
+const gcRepos = later(() => import('./repo-git').then((m) => m.gcRepos));
+const checkRepoStats = later(() => import('./repo-stats').then((m) => m.checkRepoStats));
+const deleteMissingRepos = later(() => import('./missing-repos').then((m) => m.deleteMissingRepos));
+const reinitMissingRepos = later(() => import('./missing-repos').then((m) => m.reinitMissingRepos));
+const deleteOldActions = later(() => import('./old-actions').then((m) => m.deleteOldActions));
+const rebuildIssueIndexer = later(() => import('./issue-indexer').then((m) => m.rebuildIssueIndexer));
+const syncDuePullMirrors = later(() => import('../../mirror/pull-mirror').then((m) => m.syncDuePullMirrors));
+const syncDuePushMirrors = later(() => import('../../mirror/push-mirror-sync').then((m) => m.syncDuePushMirrors));
+const cleanupPackages = later(() => import('../../packages/cleanup').then((m) => m.cleanupPackages));
+const gcLfs = later(() => import('../../lfs/gc').then((m) => m.gcLfs));
+const syncAllRepoLicenses = later(() => import('../../repo/licenses').then((m) => m.syncAllRepoLicenses));
+const cleanupAuditLogs = later(() => import('../../audit/retention').then((m) => m.cleanupAuditLogs));
+const cleanupDeletedBranches = later(() => import('../../repo/deleted-branch-record').then((m) => m.cleanupDeletedBranches));
 
 // Gitea's cron tasks with Gitea's defaults (services/cron/tasks_basic.go, tasks_extended.go), in
 // Gitea's order: the admin list follows it. A new task also needs its [cron.<task>] table in
