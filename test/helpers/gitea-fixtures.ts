@@ -47,6 +47,7 @@ export type Repo1 = {
 export type Org3 = {
   org: { id: number; username: string }; owner: Creds;
   teams: { owners: number; team1: number };
+  labels: { orglabel3: number; orglabel4: number };
   repo3: { id: number }; repo5: { id: number };
 };
 
@@ -114,7 +115,8 @@ export class GiteaFixtures {
    * user2/repo1, public, default branch master: labels label1 and label2, milestones 1 and 2
    * (open) and 3 (closed), issue #1 (by user1, label1, two comments), pull requests #2
    * (branch1, milestone1) and #3 (branch2, milestone3) by user1, and issue #4 (by user2,
-   * closed, label2), as Gitea's fixtures number them.
+   * closed, label2), as Gitea's fixtures number them; reactions: user2's "eyes" on #1, user2's
+   * and user1's "laugh" on "good work!".
    */
   repo1(): Promise<Repo1> {
     return this.once('repo1', () => this.buildRepo1());
@@ -127,7 +129,8 @@ export class GiteaFixtures {
     const label = async (name: string, color: string) => (await this.call(`${base}/labels`, { method: 'POST', auth: as(owner), json: { name, color } }, 201)).id as number;
     const labels = { label1: await label('label1', '#abcdef'), label2: await label('label2', '#000000') };
     const milestone = async (n: number) => (await this.call(`${base}/milestones`, {
-      method: 'POST', auth: as(owner), json: { title: `milestone${n}`, description: `content${n}`, due_on: '9999-01-01T00:00:00Z' },
+      // Gitea's fixtures give them a year-9999 deadline, which its API shows as none.
+      method: 'POST', auth: as(owner), json: { title: `milestone${n}`, description: `content${n}` },
     }, 201)).id as number;
     const milestones = { milestone1: await milestone(1), milestone2: await milestone(2), milestone3: await milestone(3) };
     await this.call(`${base}/milestones/${milestones.milestone3}`, { method: 'PATCH', auth: as(owner), json: { state: 'closed' } });
@@ -135,6 +138,9 @@ export class GiteaFixtures {
     // Gitea's fixture posts "good work!" as org3, which cannot sign in here: user4 posts it.
     const say = async (who: Creds, body: string) => (await this.call(`${base}/issues/1/comments`, { method: 'POST', auth: as(who), json: { body } }, 201)).id as number;
     const comments = { goodWork: await say(user4, 'good work!'), meh: await say(user5, 'meh...') };
+    // Gitea's reaction fixtures: user2's "eyes" on issue #1, user2's and user1's "laugh" on "good work!".
+    await this.call(`${base}/issues/1/reactions`, { method: 'POST', auth: as(owner), json: { content: 'eyes' } }, 201);
+    for (const who of [owner, user1]) await this.call(`${base}/issues/comments/${comments.goodWork}/reactions`, { method: 'POST', auth: as(who), json: { content: 'laugh' } }, 201);
     const heads = await this.pushBranches(owner, 'repo1', { branch1: { 'branch1.txt': 'branch1\n' }, branch2: { 'branch2.txt': 'branch2\n' } });
     const pull = (head: string, title: string, body: string, milestone: number) => this.call(`${base}/pulls`, {
       method: 'POST', auth: as(user1), json: { head, base: 'master', title, body, milestone },
@@ -174,7 +180,7 @@ export class GiteaFixtures {
   }
 
   /**
-   * org3, owned by user2: team1 (write on every unit, members user2 and user4, repo3 only), the
+   * org3, owned by user2: labels orglabel3 and orglabel4, team1 (write on every unit, members user2 and user4, repo3 only), the
    * private repositories repo3 (issue #1 "issue6") and repo5 (not linked to team1).
    */
   org3(): Promise<Org3> {
@@ -194,14 +200,18 @@ export class GiteaFixtures {
       await this.call(`teams/${team1.id}/repos/org3/repo3`, { method: 'PUT', auth: as(owner) }, 204);
       await this.call('repos/org3/repo3/issues', { method: 'POST', auth: as(this.user1), json: { title: 'issue6', body: 'content6' } }, 201);
       const owners = (teams as { id: number; name: string }[]).find((t) => t.name === 'Owners')!.id;
-      return { org: { id: org.id as number, username: 'org3' }, owner, teams: { owners, team1: team1.id as number }, repo3, repo5 };
+      const label = async (name: string, color: string) => (await this.call('orgs/org3/labels', { method: 'POST', auth: as(owner), json: { name, color } }, 201)).id as number;
+      const labels = { orglabel3: await label('orglabel3', '#abcdef'), orglabel4: await label('orglabel4', '#000000') };
+      return { org: { id: org.id as number, username: 'org3' }, owner, teams: { owners, team1: team1.id as number }, labels, repo3, repo5 };
     });
   }
 
   /** `blocker` blocks `blocked` (Gitea's user2 blocks user34). */
-  async block(blocker: string, blocked: string): Promise<void> {
-    await this.user(blocked);
-    await this.call(`user/blocks/${blocked}`, { method: 'PUT', auth: await this.basic(blocker) }, 204);
+  block(blocker: string, blocked: string): Promise<void> {
+    return this.once(`block:${blocker}:${blocked}`, async () => {
+      await this.user(blocked);
+      await this.call(`user/blocks/${blocked}`, { method: 'PUT', auth: await this.basic(blocker) }, 204);
+    });
   }
 
   stop(): Promise<void> {
