@@ -1,4 +1,5 @@
-import { as, createToken, ok, startTestServer, type Auth, type TestServer } from './server';
+import http from 'node:http';
+import { as, basicHeader, createToken, ok, startTestServer, type Auth, type TestServer } from './server';
 
 // Gitea's test fixtures (models/fixtures/*.yml in Gitea), built through hearth's API so that a
 // test file builds only what it reads, and each test can run alone. Parts are built on first
@@ -71,6 +72,27 @@ export class GiteaFixtures {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async call(path: string, init: Init = {}, status = 200): Promise<any> {
     return ok(await this.api(path, init), status);
+  }
+
+  /**
+   * A request whose answer may be 205 with a body (Gitea's notification marks): fetch drops
+   * such bodies, so this one is read raw. Token auth goes in the Authorization header.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  raw(method: string, path: string, auth: Auth): Promise<{ status: number; body: any }> {
+    const url = new URL(`api/v1/${path.replace(/^\//, '')}`, this.s.hearth.config.server.root_url);
+    const headers: Record<string, string> = {};
+    if (auth && 'basic' in auth) headers.Authorization = basicHeader(...auth.basic);
+    else if (auth) headers.Authorization = `token ${auth.token}`;
+    return new Promise((resolve, reject) => {
+      const req = http.request(url, { method, headers }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => { text += d.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
   }
 
   private once<T>(key: string, build: () => Promise<T>): Promise<T> {
