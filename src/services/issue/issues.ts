@@ -52,14 +52,18 @@ export async function resolveAssignees(db: DB, access: RepoAccess, names: (strin
 
 type Extras = { labels: Label[]; assignees: User[]; milestoneId: number | null; deadline: number };
 
-/** What only writers may set at creation; silently dropped for others, as Gitea. */
-async function writerExtras(db: DB, access: RepoAccess, input: CreateIssueInput, writer: boolean): Promise<Extras> {
+/**
+ * What only writers may set on a new issue, silently dropped for others, as Gitea. A new pull
+ * request keeps them whoever opens it (Gitea's CreatePullRequest), and names an unknown
+ * milestone 404 where an issue drops it.
+ */
+async function writerExtras(db: DB, access: RepoAccess, input: CreateIssueInput, writer: boolean, isPull: boolean): Promise<Extras> {
   const deadline = input.due_date ? parseDueDate(input.due_date) : 0;
-  if (!writer) return { labels: [], assignees: [], milestoneId: null, deadline: 0 };
+  if (!writer && !isPull) return { labels: [], assignees: [], milestoneId: null, deadline: 0 };
   const labels = input.labels?.length ? await resolveLabels(db, labelSourceOf(access), input.labels) : [];
   const assignees = await resolveAssignees(db, access, [input.assignee, ...(input.assignees ?? [])]);
-  // An unknown milestone is dropped (Gitea's newIssue).
   const milestone = input.milestone ? await getMilestoneById(db, access.repo.id, input.milestone) : undefined;
+  if (isPull && input.milestone && !milestone) throw new NotFoundError(`milestone does not exist [id: ${input.milestone}]`);
   return { labels, assignees, milestoneId: milestone?.id ?? null, deadline };
 }
 
@@ -70,7 +74,7 @@ export async function createIssue(db: DB, access: RepoAccess, doer: User, input:
   if (!(isPull ? settingsOf(access.repo).has_pull_requests : settingsOf(access.repo).has_issues)) throw new NotFoundError();
   if (!canRead(ctx, isPull)) throw new ForbiddenError(`user should have read permission on the ${isPull ? 'pulls' : 'issues'} unit`);
   if (!input.title.trim()) throw new InvalidError('[title]: Required', 'title');
-  const extras = await writerExtras(db, access, input, canWrite(ctx, isPull));
+  const extras = await writerExtras(db, access, input, canWrite(ctx, isPull), isPull);
   const now = nowUnix();
   const issue = await db.transaction().execute(async (trx) => {
     let issue = await insertIssue(trx, {
