@@ -52,6 +52,8 @@ export type Org3 = {
   repo3: { id: number }; repo5: { id: number };
 };
 
+export type Repo10 = { owner: Creds; forker: Creds; id: number; forkId: number; label: number; milestone: number };
+
 export class GiteaFixtures {
   readonly s: TestServer;
   /** The site administrator (Gitea's user1). */
@@ -225,6 +227,25 @@ export class GiteaFixtures {
       const label = async (name: string, color: string) => (await this.call('orgs/org3/labels', { method: 'POST', auth: as(owner), json: { name, color } }, 201)).id as number;
       const labels = { orglabel3: await label('orglabel3', '#abcdef'), orglabel4: await label('orglabel4', '#000000') };
       return { org: { id: org.id as number, username: 'org3' }, owner, teams: { owners, team1: team1.id as number }, labels, repo3, repo5 };
+    });
+  }
+
+  /**
+   * user10/repo10 (branches master, develop and feature/1, a label and a milestone) and its fork
+   * user13/repo11, whose master is a commit ahead: Gitea's pair for pull requests across forks.
+   */
+  repo10(): Promise<Repo10> {
+    return this.once('repo10', async () => {
+      const [owner, forker] = [await this.user('user10'), await this.user('user13')];
+      const repo = await this.call('user/repos', { method: 'POST', auth: as(owner), json: { name: 'repo10', auto_init: true, default_branch: 'master' } }, 201);
+      await this.pushBranches(owner, 'repo10', { develop: { 'develop.txt': 'develop\n' }, 'feature/1': { 'feature.txt': 'feature\n' } });
+      const label = await this.call('repos/user10/repo10/labels', { method: 'POST', auth: as(owner), json: { name: 'bug', color: '#ee0701' } }, 201);
+      const milestone = await this.call('repos/user10/repo10/milestones', { method: 'POST', auth: as(owner), json: { title: 'milestone5' } }, 201);
+      const fork = await this.call('repos/user10/repo10/forks', { method: 'POST', auth: as(forker), json: { name: 'repo11' } }, 202);
+      await this.call('repos/user13/repo11/contents/fork.txt', {
+        method: 'POST', auth: as(forker), json: { content: Buffer.from('fork\n').toString('base64'), message: 'add fork.txt', branch: 'master' },
+      }, 201);
+      return { owner, forker, id: repo.id as number, forkId: fork.id as number, label: label.id as number, milestone: milestone.id as number };
     });
   }
 
