@@ -1,6 +1,6 @@
 import type { DB } from '../../db/connect';
 import type { Issue, Label, User } from '../../db/schema';
-import { deadlineEndOfDay } from '../../lib/dates';
+import { deadlineEndOfDay, parseRfc3339 } from '../../lib/dates';
 import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { allocateIssueIndex, countNewIssue, deleteIssueNotifications, deleteIssueRow, insertIssue } from '../../models/issue';
@@ -27,6 +27,13 @@ export type CreateIssueInput = {
 };
 
 /** A due date (date only: the end of that day), or 422. */
+/** A pull request's due date as given, to the second (Gitea's CreatePullRequest); the zero time is none. */
+function parseDueInstant(value: string): number {
+  const unix = parseRfc3339(value);
+  if (unix === null) throw new InvalidError('[due_date]: invalid date, expected RFC 3339', 'due_date');
+  return unix < 0 ? 0 : unix;
+}
+
 export function parseDueDate(value: string): number {
   const unix = deadlineEndOfDay(value);
   if (unix === null) throw new InvalidError('[due_date]: invalid date, expected RFC 3339', 'due_date');
@@ -58,7 +65,8 @@ type Extras = { labels: Label[]; assignees: User[]; milestoneId: number | null; 
  * milestone 404 where an issue drops it.
  */
 async function writerExtras(db: DB, access: RepoAccess, input: CreateIssueInput, writer: boolean, isPull: boolean): Promise<Extras> {
-  const deadline = input.due_date ? parseDueDate(input.due_date) : 0;
+  // The seed takes an issue's due date by its date only; a new pull request keeps the instant given.
+  const deadline = input.due_date ? (isPull ? parseDueInstant(input.due_date) : parseDueDate(input.due_date)) : 0;
   if (!writer && !isPull) return { labels: [], assignees: [], milestoneId: null, deadline: 0 };
   const labels = input.labels?.length ? await resolveLabels(db, labelSourceOf(access), input.labels) : [];
   const assignees = await resolveAssignees(db, access, [input.assignee, ...(input.assignees ?? [])]);
