@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
 import { as, createToken, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
-
-type Creds = { username: string; password: string; id: number };
+import type { Creds } from '../helpers/gitea-fixtures';
 
 let s: TestServer;
 let alice: Creds; // owner

@@ -8,11 +8,11 @@ import { createRepo, git, gitTry, remoteUrl, workTree } from '../helpers/git';
 import { expectRepoShape } from '../helpers/repo-shape';
 import { as, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
+import type { Creds } from '../helpers/gitea-fixtures';
 
 // Pull mirrors: created by POST /repos/migrate with mirror: true, synced by POST mirror-sync
 // (a queued job) and by the update_mirrors task (syncDuePullMirrors); read-only to pushes.
 
-type Creds = { username: string; password: string; id: number };
 
 let s: TestServer;
 let alice: Creds;

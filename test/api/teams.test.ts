@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../helpers/orgs';
 import { as, createToken, createUser, json, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
-
-type Creds = { username: string; password: string; id: number };
+import type { Creds } from '../helpers/gitea-fixtures';
 
 let s: TestServer;
 let owner: Creds; // creates the organizations: on their Owners teams
