@@ -47,6 +47,25 @@ describe('api_issue_label_test', () => {
     expect((await g.call('repos/user2/repo1/issues/1')).labels.map((l: { id: number }) => l.id)).toEqual([r.labels.label1]);
   });
 
+  it('TestAPIAddIssueLabelsWithLabelNames', async () => {
+    // Gitea's repo3 issue 6 takes its repository's label and its organization's by name.
+    await g.org3();
+    const auth = await g.tokenAuth('user1', 'write:issue');
+    await g.call('repos/org3/repo3/labels', { method: 'POST', auth: await g.basic('user2'), json: { name: 'repo3label', color: '#aabbcc' } }, 201).catch(() => undefined);
+    const url = 'repos/org3/repo3/issues/1/labels';
+    const labels = await g.call(url, { method: 'POST', auth, json: { labels: ['repo3label', 'orglabel4'] } });
+    expect(labels.map((l: { name: string }) => l.name).sort()).toEqual(['orglabel4', 'repo3label']);
+    expect(await g.call(url, { auth })).toHaveLength(labels.length);
+    expect((await g.api(url, { method: 'DELETE', auth })).status).toBe(204);
+  });
+
+  it('TestAPIReplaceIssueLabelsWithLabelNames', async () => {
+    await g.repo1();
+    const auth = await g.tokenAuth('user2', 'write:issue');
+    const labels = await g.call('repos/user2/repo1/issues/1/labels', { method: 'PUT', auth, json: { labels: ['label1'] } });
+    expect(labels.map((l: { name: string }) => l.name)).toEqual(['label1']);
+  });
+
   it('TestAPIModifyOrgLabels', async () => {
     await g.org3();
     // Gitea's test signs in as user1, the site administrator.
