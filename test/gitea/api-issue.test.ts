@@ -50,6 +50,16 @@ describe('TestAPICreateIssue', () => {
   });
 });
 
+describe('TestAPICreateIssue (blocks)', () => {
+  it('a user blocked by the repository owner opens no issue there (Gitea\'s NewIssue)', async () => {
+    await g.block('user2', 'user34');
+    const auth = await g.tokenAuth('user34', 'write:issue');
+    const res = await g.api('repos/user2/repo1/issues', { method: 'POST', auth, json: { title: 'blocked' } });
+    expect(res.status).toBe(403);
+    expect((await res.json() as { message: string }).message).toContain('blocked');
+  });
+});
+
 describe('TestAPICreateIssueParallel', () => {
   it('TestAPICreateIssueParallel', async () => {
     const auth = await g.tokenAuth('user2', 'write:issue');

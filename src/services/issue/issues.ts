@@ -7,6 +7,7 @@ import { allocateIssueIndex, countNewIssue, deleteIssueNotifications, deleteIssu
 import { addIssueAssignee, writersOfRepo } from '../../models/issue-assignee';
 import { labelIdsOfIssue } from '../../models/issue-label';
 import { getMilestoneById } from '../../models/milestone';
+import { isBlockedBy } from '../../models/blocking';
 import { usersByNames } from '../../models/user-lookup';
 import { canRead, canWrite, issueCtx, readableIssue } from './issue-access';
 import { assigneeEvent, milestoneEvent } from './issue-events';
@@ -82,6 +83,8 @@ export async function createIssue(db: DB, access: RepoAccess, doer: User, input:
   if (!(isPull ? settingsOf(access.repo).has_pull_requests : settingsOf(access.repo).has_issues)) throw new NotFoundError();
   if (!canRead(ctx, isPull)) throw new ForbiddenError(`user should have read permission on the ${isPull ? 'pulls' : 'issues'} unit`);
   if (!input.title.trim()) throw new InvalidError('[title]: Required', 'title');
+  // Gitea's NewIssue: one blocked by the repository's owner opens nothing there.
+  if (await isBlockedBy(db, doer.id, [access.repo.owner_id])) throw new ForbiddenError('user is blocked by the repository owner');
   const extras = await writerExtras(db, access, input, canWrite(ctx, isPull), isPull);
   const now = nowUnix();
   const issue = await db.transaction().execute(async (trx) => {
