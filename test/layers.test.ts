@@ -39,6 +39,12 @@ describe('layers', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('HTTP statuses are chosen in src/lib/errors.ts alone: nothing else makes an AppError of a number', () => {
+    const offenders = ['routes', 'services', 'cli', 'convert', 'git', 'lib', 'models', 'runner', 'ssh'].flatMap(sources)
+      .filter((s) => s.file !== path.join('lib', 'errors.ts') && /new AppError\(/.test(s.text)).map((s) => s.file);
+    expect(offenders).toEqual([]);
+  });
+
   it('reads imports as they are written here (the checks above would pass on nothing otherwise)', () => {
     expect(valueImports("import { a } from '../../models/user';\nimport type { B } from '../models/b';\nimport {\n  c,\n} from 'express';"))
       .toEqual(['../../models/user', 'express']);

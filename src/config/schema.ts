@@ -127,7 +127,8 @@ export const configSchema = z.strictObject({
   }),
   attachment: section({
     enabled: boolDefault(true),
-    allowed_types: z.string().default(''),
+    // Gitea's default list of extensions; "" or "*/*" allows any type.
+    allowed_types: z.string().default('.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip'),
     max_size: z.number().int().min(1).default(2048),
     max_files: z.number().int().min(1).default(5),
   }),

@@ -1,32 +1,31 @@
 import type { AuditLog } from '../db/schema';
 import { isoTime } from '../lib/time';
 
-const parsed = (json: string): unknown => {
-  try {
-    return JSON.parse(json) as unknown;
-  } catch {
-    return {};
-  }
-};
-
-/** hearth's AuditLog record, as GET /admin/audit-logs lists it. */
+/**
+ * The AuditLog record of the seed, flat, as GET /admin/audit-logs lists it: `extra` is the JSON
+ * text it is stored as, `operation_time` the instant of the operation.
+ */
 export const toApiAuditLog = (r: AuditLog) => ({
   id: r.id,
   operation_type: r.operation_type,
-  operator: { id: r.operator_id, name: r.operator_name },
-  target: { type: r.target_type, id: r.target_id, name: r.target_name },
-  owner: { id: r.owner_id, name: r.owner_name },
-  repository: { id: r.repo_id, full_name: r.repo_name },
+  operation_time: isoTime(r.created_unix),
+  operator_id: r.operator_id,
+  operator_name: r.operator_name,
+  target_type: r.target_type,
+  target_id: r.target_id,
+  target_name: r.target_name,
+  owner_id: r.owner_id,
+  owner_name: r.owner_name,
+  repo_id: r.repo_id,
+  repo_name: r.repo_name,
   ip_address: r.ip_address,
-  created: isoTime(r.created_unix),
-  created_unix: r.created_unix,
   message: r.message,
-  extra: parsed(r.extra),
+  extra: r.extra,
 });
 
-/** The columns of the CSV export, in order. */
+/** The columns of the CSV export, in order: the record's names. */
 export const AUDIT_CSV_COLUMNS = [
-  'id', 'created', 'operation_type', 'operator_id', 'operator_name', 'target_type', 'target_id', 'target_name',
+  'id', 'operation_time', 'operation_type', 'operator_id', 'operator_name', 'target_type', 'target_id', 'target_name',
   'owner_id', 'owner_name', 'repo_id', 'repo_name', 'ip_address', 'message', 'extra',
 ] as const;
 

@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema';
 import type { ReviewComment, User } from '../db/schema';
 import { isoTime } from '../lib/time';
+import { REVIEW_TYPE } from '../models/review';
 import type { ReviewView } from '../services/pull/pull-reviews';
 import type { TeamReviewView } from '../services/pull/review-teams';
 import { ghostUser, issueHtmlUrl } from './issue';
@@ -36,6 +37,7 @@ export function toApiReviewComment(config: Config, v: ReviewView, c: ReviewComme
     pull_request_review_id: c.review_id, created_at: isoTime(c.created_unix), updated_at: isoTime(c.updated_unix),
     path: c.path, commit_id: c.commit_id, original_commit_id: c.commit_id, diff_hunk: c.diff_hunk,
     position: c.line > 0 ? c.line : 0, original_position: c.line < 0 ? -c.line : 0,
-    html_url: `${urls.html}/files#issuecomment-${c.id}`, pull_request_url: urls.html,
+    // Gitea's Comment.HTMLURL: a pending review's lines live on the files tab, a submitted one's in the conversation.
+    html_url: `${urls.html}${v.review.type === REVIEW_TYPE.pending ? '/files' : ''}#issuecomment-${c.id}`, pull_request_url: urls.html,
   };
 }

@@ -21,6 +21,18 @@ export class ForbiddenError extends AppError {
 export class NotFoundError extends AppError {
   constructor(message = 'The target couldn\'t be found.') { super(404, message); }
 }
+/** The action exists but may not be taken on this object now (Gitea's 405: a merge refused, a user's repository given to a team). */
+export class NotAllowedError extends AppError {
+  constructor(message: string) { super(405, message); }
+}
+/** A state the change needs does not hold (Gitea's 412: a merged pull request, open dependencies). */
+export class PreconditionFailedError extends AppError {
+  constructor(message: string) { super(412, message); }
+}
+/** A failure of the server's own that the client cannot fix (a row that vanished mid-write). */
+export class InternalError extends AppError {
+  constructor(message: string) { super(500, message); }
+}
 export class ConflictError extends AppError {
   constructor(message: string) { super(409, message); }
 }
@@ -42,6 +54,10 @@ export class PayloadTooLargeError extends AppError {
 /** Work the server cannot take on right now (a full queue); the client may try again. */
 export class UnavailableError extends AppError {
   constructor(message = 'service unavailable') { super(503, message); }
+}
+/** A body of a media type the endpoint does not read (git's and LFS's own types). */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'Unsupported Media Type') { super(415, message); }
 }
 /** A byte range or upload offset that does not fit (a chunked upload at the wrong offset). */
 export class RangeNotSatisfiableError extends AppError {

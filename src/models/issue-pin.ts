@@ -2,12 +2,19 @@ import { sql } from 'kysely';
 import type { DB } from '../db/connect';
 import type { Issue } from '../db/schema';
 
-// Pins live in issue.pin_order (1..n per repository and kind; 0 is unpinned).
+// Pins live in issue.pin_order (1.. per repository and kind; 0 is unpinned).
 
 export async function maxPinOrder(db: DB, repoId: number, isPull: number): Promise<number> {
   const row = await db.selectFrom('issue').select((eb) => eb.fn.max<number>('pin_order').as('m'))
     .where('repo_id', '=', repoId).where('is_pull', '=', isPull).executeTakeFirst();
   return Number(row?.m ?? 0);
+}
+
+/** How many issues (or pulls) of the repository are pinned: a moved pin may leave gaps in the order. */
+export async function countPinned(db: DB, repoId: number, isPull: number): Promise<number> {
+  const row = await db.selectFrom('issue').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('repo_id', '=', repoId).where('is_pull', '=', isPull).where('pin_order', '>', 0).executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 export async function pinnedIssues(db: DB, repoId: number, isPull: number): Promise<Issue[]> {

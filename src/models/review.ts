@@ -70,6 +70,15 @@ export async function countReviewComments(db: DB, issueIds: number[]): Promise<M
   return new Map(rows.map((r) => [r.issue_id, Number(r.n)]));
 }
 
+/**
+ * A reviewer's new verdict (approval or change request) dismisses their earlier ones, so a
+ * dismissed approval never surfaces again (Gitea's CreateReview).
+ */
+export async function dismissVerdictsOf(db: DB, issueId: number, reviewerId: number, now: number): Promise<void> {
+  await db.updateTable('review').set({ dismissed: 1, updated_unix: now }).where('issue_id', '=', issueId)
+    .where('reviewer_id', '=', reviewerId).where('type', 'in', [REVIEW_TYPE.approve, REVIEW_TYPE.reject]).where('dismissed', '=', 0).execute();
+}
+
 /** Gitea's DismissApprovalReviews: approvals made before the head moved stop counting. */
 export async function dismissApprovals(db: DB, issueId: number, head: string, now: number): Promise<number> {
   const r = await db.updateTable('review').set({ dismissed: 1, updated_unix: now }).where('issue_id', '=', issueId)

@@ -10,6 +10,15 @@ export async function canCreateOrgRepo(db: DB, orgId: number, uid: number): Prom
   return !!row;
 }
 
+/** The members of the organization who may create repositories in it (owners, and teams allowed to). */
+export async function orgRepoCreatorIds(db: DB, orgId: number): Promise<number[]> {
+  const rows = await db.selectFrom('team_user as tu').innerJoin('team as t', 't.id', 'tu.team_id')
+    .select('tu.uid').distinct().where('tu.org_id', '=', orgId)
+    .where((eb) => eb.or([eb('t.authorize', '=', 4), eb('t.can_create_org_repo', '=', 1)]))
+    .execute();
+  return rows.map((r) => r.uid);
+}
+
 export async function getTeamsByIds(db: DB, ids: number[]): Promise<Team[]> {
   if (!ids.length) return [];
   return db.selectFrom('team').selectAll().where('id', 'in', ids).execute();

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { Hearth } from '../hearth';
 import { isoTime } from '../lib/time';
-import { AppError } from '../lib/errors';
+import { AppError, NotFoundError } from '../lib/errors';
 import { artifactFile } from '../services/actions/artifact-files';
 import * as v4 from '../services/actions/artifacts-v4';
 
@@ -70,7 +70,7 @@ export function actionsArtifactsRouter(h: Hearth): Router {
   router.get('/DownloadArtifact', async (req, res) => {
     const s = await v4.verifySigned(db, deps, 'DownloadArtifact', req.query as v4.SignedQuery);
     const file = s.artifact.status === 'confirmed' ? artifactFile(h.config, s.artifact.storage_path) : null;
-    if (!file) throw new AppError(404, 'Error artifact not found');
+    if (!file) throw new NotFoundError('Error artifact not found');
     res.type('application/zip');
     res.sendFile(file);
   });

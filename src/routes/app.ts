@@ -8,6 +8,7 @@ import { apiNotFound, errorHandler } from './middleware/errors';
 import { healthz } from './health';
 import { swaggerSpec, swaggerUiPage } from './swagger';
 import { lazyHandler, lazyModule } from './lazy';
+import { markFormBody } from './body-binding';
 import { mount } from './table';
 import { setBackgroundLogger } from '../lib/background-log';
 import { observeRequest } from '../services/metrics/registry';
@@ -66,9 +67,12 @@ const jsonBody = (limit: number) => express.json({
     const type = String(req.headers['content-type'] ?? '');
     // A release asset may be the raw body, whatever its declared type (Gitea 1.25).
     if (req.method === 'POST' && /\/releases\/\d+\/assets\/?(?:\?|$)/.test(req.url ?? '')) return false;
-    return !/^multipart\/|^application\/octet-stream/i.test(type);
+    return !/^multipart\/|^application\/octet-stream|^application\/x-www-form-urlencoded/i.test(type);
   },
 });
+
+/** Form bodies as Gitea binds them: each field's text, typed later by the route's schema. */
+const formBody = (limit: number) => [express.urlencoded({ extended: false, limit, parameterLimit: 10_000 }), markFormBody];
 
 export function createApp(h: Hearth): Express {
   setBackgroundLogger(h.log);
@@ -83,7 +87,7 @@ export function createApp(h: Hearth): Express {
   api.post('/markdown/raw', express.text({ type: () => true, limit: MAX_JSON_BODY }));
   // Inboxes check the body's signed Digest: they keep it as the bytes that were sent.
   api.post('/activitypub/user-id/:id/inbox', express.raw({ type: () => true, limit: h.config.federation.max_size * 1024 * 1024 }));
-  api.use(cors, jsonBody(MAX_JSON_BODY), authenticate(), jobTokenLimits(), passwordCurrent(), sudo());
+  api.use(cors, jsonBody(MAX_JSON_BODY), ...formBody(MAX_JSON_BODY), authenticate(), jobTokenLimits(), passwordCurrent(), sudo());
   mount(api, apiRoutes);
   api.use(apiNotFound);
   app.use('/api/v1', api);

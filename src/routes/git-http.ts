@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import type { Hearth } from '../hearth';
 import { serviceHeader, spawnService } from '../git/transport';
-import { AppError, ForbiddenError, NotFoundError } from '../lib/errors';
+import { AppError, ForbiddenError, NotFoundError, UnsupportedMediaTypeError } from '../lib/errors';
 import { runGitService } from '../services/git-transport/run';
 import { callerTarget, type GitTarget } from '../services/git-transport/target';
 import { countGitBytes, countGitRequest } from '../services/metrics/registry';
@@ -53,7 +53,7 @@ export function gitRouter(h: Hearth): Router {
       const target = await prepare(req, res, service);
       if (!target) return;
       if (req.get('Content-Type') !== `application/x-git-${service}-request`) {
-        throw new AppError(415, `expected Content-Type application/x-git-${service}-request`);
+        throw new UnsupportedMediaTypeError(`expected Content-Type application/x-git-${service}-request`);
       }
       await serve(h, req, res, service, target);
     });

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { toLfsLock } from '../convert/lfs-lock';
-import { AppError, BadRequestError, NotFoundError, UnauthorizedError } from '../lib/errors';
+import { AppError, BadRequestError, NotFoundError, RangeNotSatisfiableError, UnauthorizedError, UnsupportedMediaTypeError } from '../lib/errors';
 import { lfsTokenCaller } from '../services/lfs/ssh-token';
 import { batch, downloadObject, LFS_MEDIA_TYPE, lfsRepo, uploadObject, verifyObject, type BatchRequest } from '../services/lfs/objects';
 import { createLock, listLocks, LockExistsError, unlock, verifyLocks, type LockQuery } from '../services/lfs/locks';
@@ -16,7 +16,7 @@ const json = express.json({ type: () => true, limit: '10mb' });
 
 /** Gitea's CheckAcceptMediaType: JSON calls must accept the LFS media type. */
 function acceptsLfs(req: Request): void {
-  if ((req.get('Accept') ?? '').split(';')[0]!.trim() !== LFS_MEDIA_TYPE) throw new AppError(415, 'Unsupported Media Type');
+  if ((req.get('Accept') ?? '').split(';')[0]!.trim() !== LFS_MEDIA_TYPE) throw new UnsupportedMediaTypeError();
 }
 
 /** Requests signed in by a git-lfs-authenticate token (SSH): the one repository it opens. */
@@ -93,7 +93,7 @@ async function getObject(req: Request, res: Response): Promise<void> {
   let end = obj.size - 1;
   if (range) {
     start = Number(range[1]);
-    if (start >= obj.size) throw new AppError(416, 'Requested Range Not Satisfiable');
+    if (start >= obj.size) throw new RangeNotSatisfiableError('Requested Range Not Satisfiable');
     if (range[2] && Number(range[2]) >= start && Number(range[2]) < end) end = Number(range[2]);
     res.setHeader('Content-Range', `bytes ${start}-${end}/${obj.size}`);
     res.setHeader('Access-Control-Expose-Headers', 'Content-Range');

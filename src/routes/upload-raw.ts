@@ -2,13 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Request } from 'express';
-import { AppError } from '../lib/errors';
+import { BadRequestError, PayloadTooLargeError } from '../lib/errors';
 import type { ReceivedFile } from './upload';
 
 // A request body taken as the file itself (Gitea 1.25 accepts release assets sent raw, with
 // `?name=`): spooled to disk, the size limit enforced while receiving.
 
-const tooLarge = () => new AppError(413, 'attachment size exceeds the limit');
+const tooLarge = () => new PayloadTooLargeError('attachment size exceeds the limit');
 
 /** Spools the body to a file under `tmpDir`; 413 once it passes `maxBytes` (the rest is drained). */
 export function receiveRawBody(req: Request, opts: { tmpDir: string; maxBytes: number }): Promise<ReceivedFile> {
@@ -39,7 +39,7 @@ export function receiveRawBody(req: Request, opts: { tmpDir: string; maxBytes: n
       if (size > opts.maxBytes) fail(tooLarge());
     });
     req.on('error', fail);
-    req.on('aborted', () => fail(new AppError(400, 'request aborted')));
+    req.on('aborted', () => fail(new BadRequestError('request aborted')));
     out.on('error', fail);
     out.on('finish', () => {
       if (!failed) resolve({ tmpPath, originalName: '', size });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { Request, Response } from 'express';
 import type { Multer } from 'multer';
-import { AppError, BadRequestError } from '../lib/errors';
+import { BadRequestError, PayloadTooLargeError } from '../lib/errors';
+import { markForm } from './body-binding';
 import { multer } from '../lib/lazy-require';
 
 // Multipart uploads: one file field, spooled to disk under the data directory (uploads may be
@@ -30,7 +31,7 @@ function uploader(tmpDir: string, maxBytes: number): Multer {
 
 function uploadError(err: unknown): Error {
   const code = (err as { code?: string }).code;
-  if (code === 'LIMIT_FILE_SIZE') return new AppError(413, 'attachment size exceeds the limit');
+  if (code === 'LIMIT_FILE_SIZE') return new PayloadTooLargeError('attachment size exceeds the limit');
   if (typeof code === 'string' && code.startsWith('LIMIT_')) return new BadRequestError((err as Error).message);
   if ((err as { status?: number }).status === 400 || /multipart|boundary/i.test((err as Error).message ?? '')) {
     return new BadRequestError((err as Error).message);
@@ -44,6 +45,7 @@ export function receiveFile(req: Request, res: Response, opts: { field: string; 
   return new Promise((resolve, reject) => {
     handler(req, res, (err?: unknown) => {
       if (err) return reject(uploadError(err));
+      markForm(req.body);
       const file = req.file;
       if (!file?.path) return reject(new BadRequestError(`no file in form field "${opts.field}"`));
       resolve({ tmpPath: file.path, originalName: file.originalname, size: file.size });

@@ -1,9 +1,13 @@
 import * as z from 'zod';
 import { InvalidError } from '../lib/errors';
+import { bind } from './body-binding';
 
-/** Validates a parsed JSON body; the first problem becomes a 422 naming its field. */
+/**
+ * Validates a parsed body (JSON, or a form's fields) once bound as Gitea binds it (body-binding.ts);
+ * the first problem becomes a 422 naming its field.
+ */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body ?? {});
+  const result = schema.safeParse(bind(schema, body ?? {}));
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.join('.');

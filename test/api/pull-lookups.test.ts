@@ -62,7 +62,8 @@ describe('pull lookups', () => {
     expect(logins(await ok(await api('alice/proj/reviewers')))).toEqual(['alice', 'bob', 'carol']);
     await ok(await api('alice/proj', 'PATCH', { private: true }), 200);
     expect(logins(await ok(await api('alice/proj/reviewers')))).toEqual(['alice', 'bob']);
-    expect((await s.request('api/v1/repos/alice/proj/reviewers')).status).toBe(401);
+    // Private now: anonymous callers are 404 too, as Gitea resolves the repository before the sign-in.
+    expect((await s.request('api/v1/repos/alice/proj/reviewers')).status).toBe(404);
     expect((await api('alice/proj/reviewers', 'GET', undefined, carol)).status).toBe(404);
   });
 

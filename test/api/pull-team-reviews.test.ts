@@ -83,10 +83,10 @@ describe('requesting a team', () => {
     expect(one).toMatchObject({ user: null, team: { id: team.reviewers } });
   });
 
-  it('refuses unknown teams (404) and callers who may not write (403)', async () => {
+  it('refuses unknown teams (404) and callers who may not change requests (422, Gitea\'s ErrNotValidReviewRequest)', async () => {
     expect((await requested('acme/proj', n, 'POST', { team_reviewers: ['nobody'] })).status).toBe(404);
     expect((await requested('acme/proj', n, 'DELETE', { team_reviewers: ['nobody'] })).status).toBe(404);
-    expect((await requested('acme/proj', n, 'POST', { team_reviewers: ['readers'] }, carol)).status).toBe(403);
+    expect((await requested('acme/proj', n, 'POST', { team_reviewers: ['readers'] }, carol)).status).toBe(422);
   });
 
   it('cancels with DELETE (204), the user request staying', async () => {

@@ -2,7 +2,9 @@ import { as, createUser, json, type TestServer } from './server';
 
 // Small builders shared by the issue dependency, pin, time, subscription and timeline tests.
 
-export type Creds = { username: string; password: string; id: number };
+import type { Creds } from './gitea-fixtures';
+
+export type { Creds };
 
 export { as };
 

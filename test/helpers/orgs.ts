@@ -1,7 +1,7 @@
 import { addTeamUser, getOwnersTeam, insertTeam, setTeamUnits } from '../../src/models/org';
 import type { TestServer } from './server';
 
-type Creds = { username: string; password: string };
+type Creds = Pick<import('./gitea-fixtures').Creds, 'username' | 'password'>;
 
 /** Creates an organization through the API as `owner` and returns its JSON. */
 export async function createOrg(

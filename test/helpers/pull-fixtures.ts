@@ -5,7 +5,8 @@ import { as, ok, type TestServer } from './server';
 
 // A work tree cloned from a repository of the test server, for pushing pull request branches.
 
-export type Creds = { username: string; password: string };
+/** Who pushes: any user's name and password (the kit's Creds fit). */
+export type Creds = Pick<import('./gitea-fixtures').Creds, 'username' | 'password'>;
 
 export { as, ok };
 

@@ -40,6 +40,8 @@ export type DomainEvents = {
   'repo.deleted': RepoEvent & { owner: User };
   'repo.renamed': RepoEvent & { oldName: string };
   'repo.transferred': RepoEvent & { oldOwner: string };
+  /** A transfer waits for `recipient` (a user, or an organization's repository creators) to accept it. */
+  'repo.transfer_pending': RepoEvent & { recipient: User };
   'repo.forked': RepoEvent & { fork: Repository };
   /** A wiki page written through hearth (not a push to the .wiki.git): Gitea's wiki webhook event. */
   'wiki.page': RepoEvent & { action: 'created' | 'edited' | 'deleted'; page: string; comment: string };

@@ -8,6 +8,8 @@ import {
   countComments, deleteCommentRow, getCommentById, listComments, refreshNumComments, updateCommentContent,
 } from '../../models/comment';
 import { getIssueById } from '../../models/issue';
+import { isBlockedBy } from '../../models/blocking';
+import { ACCESS } from '../permissions';
 import { canRead, canWrite, issueCtx, readableIssue, readableKind, type IssueCtx } from './issue-access';
 import { recordEvent } from './issue-events';
 import { commentViews, type CommentView } from './issue-views';
@@ -57,6 +59,11 @@ export async function createComment(db: DB, access: RepoAccess, doer: User, inde
     throw new ForbiddenError('this issue is locked: only collaborators may comment');
   }
   if (!body.trim()) throw new InvalidError('[body]: Required', 'body');
+  // Gitea's CreateIssueComment: one blocked by the issue's poster or the repository's owner may
+  // not comment, unless they administer the repository.
+  if (access.mode < ACCESS.admin && (await isBlockedBy(db, doer.id, [issue.poster_id, access.repo.owner_id]))) {
+    throw new ForbiddenError('user is blocked by the issue poster or the repository owner');
+  }
   const comment = await db.transaction().execute(async (trx) => {
     const c = await recordEvent(trx, issue, doer.id, COMMENT_TYPE.comment, nowUnix(), { content: body });
     await refreshNumComments(trx, issue.id);

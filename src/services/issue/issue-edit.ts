@@ -1,6 +1,6 @@
 import type { DB } from '../../db/connect';
 import type { Issue, User } from '../../db/schema';
-import { AppError, BadRequestError, ConflictError, ForbiddenError, InvalidError } from '../../lib/errors';
+import { BadRequestError, ConflictError, ForbiddenError, InvalidError, PreconditionFailedError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { getIssueById, updateIssueRow } from '../../models/issue';
 import { addIssueAssignee, assigneeIdsOfIssues, removeIssueAssignee } from '../../models/issue-assignee';
@@ -30,7 +30,7 @@ type Plan = { deadline?: number; assignees?: User[]; milestoneId?: number | null
 async function plan(db: DB, access: RepoAccess, issue: Issue, input: EditIssueInput, writer: boolean): Promise<Plan> {
   const p: Plan = {};
   if (input.state !== undefined) {
-    if (input.state !== 'open' && input.state !== 'closed') throw new AppError(412, `unknown state: ${input.state}`);
+    if (input.state !== 'open' && input.state !== 'closed') throw new PreconditionFailedError(`unknown state: ${input.state}`);
     p.closed = input.state === 'closed';
   }
   if (!writer) return p;

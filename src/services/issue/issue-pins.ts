@@ -3,7 +3,7 @@ import type { User } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
 import { BadRequestError, InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
-import { maxPinOrder, pinnedIssues, setPinOrder, shiftPins } from '../../models/issue-pin';
+import { countPinned, maxPinOrder, pinnedIssues, setPinOrder, shiftPins } from '../../models/issue-pin';
 import { canRead, issueCtx, readableIssue } from './issue-access';
 import { recordEvent } from './issue-events';
 import { issueViews, type IssueView } from './issue-views';
@@ -19,9 +19,8 @@ export async function pinIssue(db: DB, access: RepoAccess, doer: User, index: nu
   const issue = await readableIssue(db, await issueCtx(db, access, doer), index);
   if (issue.pin_order > 0) return;
   await db.transaction().execute(async (trx) => {
-    const max = await maxPinOrder(trx, issue.repo_id, issue.is_pull);
-    if (max >= MAX_PINNED) throw new BadRequestError('the max number of pinned issues has been readched');
-    await setPinOrder(trx, issue.id, max + 1);
+    if (await countPinned(trx, issue.repo_id, issue.is_pull) >= MAX_PINNED) throw new BadRequestError('the max number of pinned issues has been readched');
+    await setPinOrder(trx, issue.id, await maxPinOrder(trx, issue.repo_id, issue.is_pull) + 1);
     await recordEvent(trx, issue, doer.id, COMMENT_TYPE.pin, nowUnix());
   });
 }
@@ -37,13 +36,16 @@ export async function unpinIssue(db: DB, access: RepoAccess, doer: User, index: 
   });
 }
 
-/** PATCH .../issues/{index}/pin/{position}: past the end is the last place, as Gitea. */
+/**
+ * PATCH .../issues/{index}/pin/{position}: the pin takes the position asked for, as Gitea's
+ * MovePin does, even past the last one (the pins between close ranks behind it).
+ */
 export async function moveIssuePin(db: DB, access: RepoAccess, doer: User, index: number, position: number): Promise<void> {
   const issue = await readableIssue(db, await issueCtx(db, access, doer), index);
   if (issue.pin_order === 0) return;
   if (!Number.isSafeInteger(position) || position < 1) throw new InvalidError('[position]: the position can\'t be lower than 1', 'position');
   await db.transaction().execute(async (trx) => {
-    const to = Math.min(position, await maxPinOrder(trx, issue.repo_id, issue.is_pull));
+    const to = position;
     const from = issue.pin_order;
     if (to === from) return;
     await setPinOrder(trx, issue.id, 0);
@@ -62,6 +64,6 @@ export async function listPinned(db: DB, access: RepoAccess, doer: User | null, 
 
 /** GET .../new_pin_allowed */
 export async function newPinAllowed(db: DB, access: RepoAccess): Promise<{ issues: boolean; pull_requests: boolean }> {
-  const [issues, pulls] = await Promise.all([maxPinOrder(db, access.repo.id, 0), maxPinOrder(db, access.repo.id, 1)]);
+  const [issues, pulls] = await Promise.all([countPinned(db, access.repo.id, 0), countPinned(db, access.repo.id, 1)]);
   return { issues: issues < MAX_PINNED, pull_requests: pulls < MAX_PINNED };
 }

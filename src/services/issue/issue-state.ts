@@ -1,7 +1,7 @@
 import type { DB } from '../../db/connect';
 import type { Issue, Repository } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
-import { AppError } from '../../lib/errors';
+import { PreconditionFailedError } from '../../lib/errors';
 import { countOpenDependencies, getIssueById, refreshRepoIssueCounts, updateIssueRow } from '../../models/issue';
 import { labelIdsOfIssue, refreshLabelCounts } from '../../models/issue-label';
 import { refreshMilestoneCounts } from '../../models/milestone';
@@ -29,7 +29,7 @@ export async function changeIssueState(
 ): Promise<Issue> {
   if ((issue.is_closed === 1) === closed) return issue;
   if (closed && settingsOf(repo).internal_tracker.enable_issue_dependencies && (await countOpenDependencies(db, issue.id)) > 0) {
-    throw new AppError(412, 'cannot close this issue or pull request because it still has open dependencies');
+    throw new PreconditionFailedError('cannot close this issue or pull request because it still has open dependencies');
   }
   await updateIssueRow(db, issue.id, { is_closed: closed ? 1 : 0, closed_unix: closed ? now : 0, updated_unix: now });
   // A closing keyword names the commit that closed it (Gitea's close event with a commit).

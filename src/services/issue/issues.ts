@@ -1,12 +1,13 @@
 import type { DB } from '../../db/connect';
 import type { Issue, Label, User } from '../../db/schema';
-import { deadlineEndOfDay } from '../../lib/dates';
+import { deadlineEndOfDay, parseRfc3339 } from '../../lib/dates';
 import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { allocateIssueIndex, countNewIssue, deleteIssueNotifications, deleteIssueRow, insertIssue } from '../../models/issue';
 import { addIssueAssignee, writersOfRepo } from '../../models/issue-assignee';
 import { labelIdsOfIssue } from '../../models/issue-label';
 import { getMilestoneById } from '../../models/milestone';
+import { isBlockedBy } from '../../models/blocking';
 import { usersByNames } from '../../models/user-lookup';
 import { canRead, canWrite, issueCtx, readableIssue } from './issue-access';
 import { assigneeEvent, milestoneEvent } from './issue-events';
@@ -27,6 +28,13 @@ export type CreateIssueInput = {
 };
 
 /** A due date (date only: the end of that day), or 422. */
+/** A pull request's due date as given, to the second (Gitea's CreatePullRequest); the zero time is none. */
+function parseDueInstant(value: string): number {
+  const unix = parseRfc3339(value);
+  if (unix === null) throw new InvalidError('[due_date]: invalid date, expected RFC 3339', 'due_date');
+  return unix < 0 ? 0 : unix;
+}
+
 export function parseDueDate(value: string): number {
   const unix = deadlineEndOfDay(value);
   if (unix === null) throw new InvalidError('[due_date]: invalid date, expected RFC 3339', 'due_date');
@@ -52,14 +60,19 @@ export async function resolveAssignees(db: DB, access: RepoAccess, names: (strin
 
 type Extras = { labels: Label[]; assignees: User[]; milestoneId: number | null; deadline: number };
 
-/** What only writers may set at creation; silently dropped for others, as Gitea. */
-async function writerExtras(db: DB, access: RepoAccess, input: CreateIssueInput, writer: boolean): Promise<Extras> {
-  const deadline = input.due_date ? parseDueDate(input.due_date) : 0;
-  if (!writer) return { labels: [], assignees: [], milestoneId: null, deadline: 0 };
+/**
+ * What only writers may set on a new issue, silently dropped for others, as Gitea. A new pull
+ * request keeps them whoever opens it (Gitea's CreatePullRequest), and names an unknown
+ * milestone 404 where an issue drops it.
+ */
+async function writerExtras(db: DB, access: RepoAccess, input: CreateIssueInput, writer: boolean, isPull: boolean): Promise<Extras> {
+  // The seed takes an issue's due date by its date only; a new pull request keeps the instant given.
+  const deadline = input.due_date ? (isPull ? parseDueInstant(input.due_date) : parseDueDate(input.due_date)) : 0;
+  if (!writer && !isPull) return { labels: [], assignees: [], milestoneId: null, deadline: 0 };
   const labels = input.labels?.length ? await resolveLabels(db, labelSourceOf(access), input.labels) : [];
   const assignees = await resolveAssignees(db, access, [input.assignee, ...(input.assignees ?? [])]);
-  // An unknown milestone is dropped (Gitea's newIssue).
   const milestone = input.milestone ? await getMilestoneById(db, access.repo.id, input.milestone) : undefined;
+  if (isPull && input.milestone && !milestone) throw new NotFoundError(`milestone does not exist [id: ${input.milestone}]`);
   return { labels, assignees, milestoneId: milestone?.id ?? null, deadline };
 }
 
@@ -70,7 +83,9 @@ export async function createIssue(db: DB, access: RepoAccess, doer: User, input:
   if (!(isPull ? settingsOf(access.repo).has_pull_requests : settingsOf(access.repo).has_issues)) throw new NotFoundError();
   if (!canRead(ctx, isPull)) throw new ForbiddenError(`user should have read permission on the ${isPull ? 'pulls' : 'issues'} unit`);
   if (!input.title.trim()) throw new InvalidError('[title]: Required', 'title');
-  const extras = await writerExtras(db, access, input, canWrite(ctx, isPull));
+  // Gitea's NewIssue: one blocked by the repository's owner opens nothing there.
+  if (await isBlockedBy(db, doer.id, [access.repo.owner_id])) throw new ForbiddenError('user is blocked by the repository owner');
+  const extras = await writerExtras(db, access, input, canWrite(ctx, isPull), isPull);
   const now = nowUnix();
   const issue = await db.transaction().execute(async (trx) => {
     let issue = await insertIssue(trx, {

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Issue, Reaction, User } from '../../db/schema';
-import { AppError, ForbiddenError, NotFoundError } from '../../lib/errors';
+import { ForbiddenError, InternalError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { isBlockedBy } from '../../models/blocking';
 import { getCommentById } from '../../models/comment';
@@ -70,7 +70,7 @@ export async function addReaction(
   const inserted = await insertReaction(db, t.key, doer.id, content, nowUnix());
   if (inserted) return { reaction: inserted, created: true };
   const existing = await findReaction(db, t.key, doer.id, content);
-  if (!existing) throw new AppError(500, 'reaction vanished while being added');
+  if (!existing) throw new InternalError('reaction vanished while being added');
   return { reaction: existing, created: false };
 }
 

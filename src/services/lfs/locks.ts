@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { DB } from '../../db/connect';
 import type { LfsLock, User } from '../../db/schema';
-import { AppError, BadRequestError, ForbiddenError } from '../../lib/errors';
+import { AppError, BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import * as lfs from '../../models/lfs';
 import { usersByIds } from '../../models/user-lookup';
@@ -67,7 +67,7 @@ export async function createLock(db: DB, access: RepoAccess, doer: User, rawPath
 /** POST /locks/{id}/unlock: the owner's own lock, or anyone's with force by a repository admin. */
 export async function unlock(db: DB, access: RepoAccess, doer: User, id: number, force: boolean): Promise<LockWithOwner> {
   const lock = await lfs.lockById(db, id);
-  if (!lock || lock.repo_id !== access.repo.id) throw new AppError(404, 'unable to delete lock : lfs lock does not exist');
+  if (!lock || lock.repo_id !== access.repo.id) throw new NotFoundError('unable to delete lock : lfs lock does not exist');
   if (lock.owner_id !== doer.id) {
     if (!force) throw new ForbiddenError('You must have push access to delete locks : user doesn\'t own lock and force flag is not set');
     if (access.mode < ACCESS.admin && !doer.is_admin) throw new ForbiddenError('You must be an administrator of the repository to force unlock another user\'s lock');

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
-import { AppError, InvalidError, NotFoundError } from '../../lib/errors';
+import { InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import * as lfs from '../../models/lfs';
 import { blobExists, openBlob, removeBlobFile, storeBlob } from '../packages/blob-store';
@@ -129,7 +129,7 @@ export async function downloadObject(db: DB, config: Config, access: RepoAccess,
 /** POST .../info/lfs/verify: 200 when the object is stored with that size, 404 otherwise. */
 export async function verifyObject(db: DB, config: Config, access: RepoAccess, p: unknown): Promise<void> {
   const raw = (p ?? {}) as Record<string, unknown>;
-  if (!isValidPointer(raw)) throw new AppError(422, 'Oid or size are invalid');
+  if (!isValidPointer(raw)) throw new InvalidError('Oid or size are invalid');
   const found = await storedObject(db, config, access.repo.id, raw.oid);
   if (!found || found.size !== raw.size) throw new NotFoundError('Not Found');
 }

@@ -1,10 +1,11 @@
 import type { DB } from '../../db/connect';
-import type { Repository } from '../../db/schema';
+import type { Repository, User } from '../../db/schema';
 import { nowUnix } from '../../lib/time';
 import { listCollaboratorIds } from '../../models/collaboration';
 import { insertIssueNotification, NOTIFY_SOURCE } from '../../models/notification';
 import { getUserById } from '../../models/user';
 import { orgMemberIds, touchThread, unreadRepoThread } from '../../models/repo-admin-notice';
+import { orgRepoCreatorIds } from '../../models/team-rights';
 import { accessMode, ACCESS, ORG_TYPE } from '../permissions';
 
 /** The users with admin access to the repository: its owner, or its organization's admins, and admin collaborators. */
@@ -26,16 +27,29 @@ export async function repoAdminIds(db: DB, repo: Repository): Promise<number[]> 
 }
 
 /**
+ * A pending transfer's recipient is told in a repository thread: the user, or each member of the
+ * organization who may create repositories in it, as Gitea's CreateRepoTransferNotification.
+ */
+export async function notifyTransferRecipients(db: DB, repo: Repository, recipient: User, doerId: number): Promise<void> {
+  const ids = recipient.type === ORG_TYPE ? await orgRepoCreatorIds(db, recipient.id) : [recipient.id];
+  await threadsFor(db, repo, ids.filter((id) => id !== doerId), doerId);
+}
+
+async function threadsFor(db: DB, repo: Repository, ids: number[], updatedBy: number): Promise<void> {
+  const now = nowUnix();
+  for (const uid of ids) {
+    const unread = await unreadRepoThread(db, uid, repo.id);
+    if (unread) await touchThread(db, unread.id, now);
+    else await insertIssueNotification(db, { user_id: uid, repo_id: repo.id, issue_id: 0, source: NOTIFY_SOURCE.repository, comment_id: 0, updated_by: updatedBy }, now);
+  }
+}
+
+/**
  * A repository thread in each admin's notifications (subject type Repository), as Gitea notifies
  * of repository events; an unread one already there is only moved up.
  */
 export async function notifyRepoAdmins(db: DB, repo: Repository): Promise<number> {
-  const now = nowUnix();
   const ids = await repoAdminIds(db, repo);
-  for (const uid of ids) {
-    const unread = await unreadRepoThread(db, uid, repo.id);
-    if (unread) await touchThread(db, unread.id, now);
-    else await insertIssueNotification(db, { user_id: uid, repo_id: repo.id, issue_id: 0, source: NOTIFY_SOURCE.repository, comment_id: 0, updated_by: 0 }, now);
-  }
+  await threadsFor(db, repo, ids, 0);
   return ids.length;
 }

@@ -1,6 +1,6 @@
 import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
-import { AppError, ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
+import { ForbiddenError, InvalidError, NotAllowedError, NotFoundError } from '../../lib/errors';
 import { getRepoByOwnerAndName } from '../../models/repo';
 import {
   getTeamByName, hasTeamRepo, listRepoTeams, listTeamRepos, removeTeamRepo, teamIdsOfUser, teamMemberIds,
@@ -76,7 +76,7 @@ async function changeTeamRepo(db: DB, access: TeamAccess, repo: Repository, add:
   });
 }
 
-const notOrgRepo = () => new AppError(405, 'repo is not owned by an organization');
+const notOrgRepo = () => new NotAllowedError('repo is not owned by an organization');
 
 /** The `{team}` (by name) of a repository path, as the caller may see it. */
 async function namedTeamOf(db: DB, access: RepoAccess, viewer: User, name: string): Promise<TeamAccess> {

@@ -5,7 +5,7 @@ import type { PullRequest, User } from '../../db/schema';
 import { backgroundError, backgroundInfo } from '../../lib/background-log';
 import { COMMENT_TYPE } from '../../lib/comment-type';
 import { mapLimited } from '../../lib/concurrency';
-import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
+import { AppError, ConflictError, ForbiddenError, NotAllowedError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { getIssueById } from '../../models/issue';
 import { listProtectedBranches } from '../../models/protected-branch';
@@ -47,7 +47,7 @@ export async function mergeOrSchedule(db: DB, config: Config, access: RepoAccess
   }
   const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
   const rule = effectiveRule((await listProtectedBranches(db, access.repo.id)).map(toRule), pr.base_branch);
-  if (rule && !(await canUserMerge(db, rule, { user: doer, mode: access.mode }))) throw new AppError(405, 'User not allowed to merge PR');
+  if (rule && !(await canUserMerge(db, rule, { user: doer, mode: access.mode }))) throw new NotAllowedError('User not allowed to merge PR');
   if (pr.status === 'conflict') throw new ConflictError('merge had a conflict');
   if (pr.auto_merge) throw new ConflictError(`pull request is already scheduled to auto merge [index: ${issue.index}]`);
   const { merge_when_checks_succeed: _, force_merge: __, head_commit_id: ___, ...rest } = input;

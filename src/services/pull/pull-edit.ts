@@ -3,7 +3,7 @@ import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import type { PullView } from '../../convert/pull';
 import { revParse } from '../../git/repo';
-import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors';
+import { ConflictError, ForbiddenError, NotFoundError, PreconditionFailedError } from '../../lib/errors';
 import { getIssueById } from '../../models/issue';
 import { findOpenPull, updatePull } from '../../models/pull';
 import { canWrite } from '../issue/issue-access';
@@ -20,7 +20,7 @@ async function changeBase(db: DB, config: Config, access: RepoAccess, index: num
   const { ctx, pr } = await loadPull(db, config, access, doer, index, false);
   if (pr.base_branch === base) return;
   if (!canWrite(ctx, true)) throw new ForbiddenError('only writers may change the base branch');
-  if (pr.has_merged) throw new AppError(412, 'cannot change base of a merged pull request');
+  if (pr.has_merged) throw new PreconditionFailedError('cannot change base of a merged pull request');
   if (!(await revParse(await dirOfRepo(db, config, access.repo), `refs/heads/${base}`))) throw new NotFoundError(`base branch does not exist [name: ${base}]`);
   if (await findOpenPull(db, pr.head_repo_id, pr.head_branch, pr.base_repo_id, base)) {
     throw new ConflictError('pull request already exists for these targets');
@@ -31,7 +31,7 @@ async function changeBase(db: DB, config: Config, access: RepoAccess, index: num
 /** PATCH /repos/{owner}/{repo}/pulls/{index}: the issue fields, then base, labels and maintainer edits. */
 export async function editPull(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: EditPullInput): Promise<PullView> {
   const { ctx, pr } = await loadPull(db, config, access, doer, index, false);
-  if (input.state === 'open' && pr.has_merged) throw new AppError(412, 'cannot change state of this pull request, it was already merged');
+  if (input.state === 'open' && pr.has_merged) throw new PreconditionFailedError('cannot change state of this pull request, it was already merged');
   if (input.state === 'open') {
     const other = await findOpenPull(db, pr.head_repo_id, pr.head_branch, pr.base_repo_id, input.base ?? pr.base_branch);
     if (other && other.id !== pr.id) throw new ConflictError('a pull request for these branches is already open');

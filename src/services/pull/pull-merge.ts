@@ -4,7 +4,7 @@ import type { Issue, PullRequest, User } from '../../db/schema';
 import { MERGE_STYLES, type BuiltStyle } from '../../git/merge-styles';
 import { isAncestor } from '../../git/refs';
 import { revParse } from '../../git/repo';
-import { AppError, ConflictError, InvalidError, NotFoundError } from '../../lib/errors';
+import { ConflictError, InvalidError, NotAllowedError, NotFoundError } from '../../lib/errors';
 import { getUserById } from '../../models/user';
 import { canWrite } from '../issue/issue-access';
 import { checkMergeProtection } from './pull-protection';
@@ -25,7 +25,7 @@ export type MergeInput = {
   delete_branch_after_merge?: boolean; force_merge?: boolean; head_commit_id?: string; merge_when_checks_succeed?: boolean;
 };
 
-const notAllowed = (msg: string) => new AppError(405, msg);
+const notAllowed = (msg: string) => new NotAllowedError(msg);
 const WIP = ['wip:', '[wip]'];
 
 /** Gitea's IsMergeStyleAllowed over the repository's allow_* switches. */

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { PullRequest, User } from '../../db/schema';
-import { AppError } from '../../lib/errors';
+import { NotAllowedError } from '../../lib/errors';
 import { latestCommitStatuses } from '../../models/commit-status';
 import { listProtectedBranches } from '../../models/protected-branch';
 import { REVIEW_TYPE, reviewRequests, submittedReviews } from '../../models/review';
@@ -15,7 +15,7 @@ import type { RepoAccess } from '../repo/repos';
 // Branch protection at merge time (Gitea's CheckPullBranchProtections and
 // IsUserAllowedToMerge): merge whitelist, required approvals, required status checks.
 
-const notReady = (msg: string) => new AppError(405, msg);
+const notReady = (msg: string) => new NotAllowedError(msg);
 
 function globMatch(pattern: string, value: string): boolean {
   const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);

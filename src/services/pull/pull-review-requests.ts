@@ -2,7 +2,7 @@ import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Team, User } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
-import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
+import { InvalidError, NotFoundError } from '../../lib/errors';
 import { getCollaboration } from '../../models/collaboration';
 import { isPullReaderByTeam } from '../../models/issue-assignee';
 import { nowUnix } from '../../lib/time';
@@ -11,6 +11,7 @@ import { deleteReviewRequest, insertReview, REVIEW_TYPE, reviewRequests } from '
 import { deleteTeamReviewRequest } from '../../models/review-team';
 import { hasTeamRepo, teamMemberIds, unitsOfTeams } from '../../models/team';
 import { teamsByNames, usersByNames } from '../../models/user-lookup';
+import { usersByEmails } from '../../models/commit-users';
 import { canWrite } from '../issue/issue-access';
 import { recordEvent } from '../issue/issue-events';
 import { loadPull, type LoadedPull } from './pull-views';
@@ -29,11 +30,16 @@ export type ReviewRequests = { users: User[]; teams: Team[] };
 
 const lowerSet = (names: string[]) => [...new Set(names.map((n) => n.toLowerCase()))];
 
+/** Reviewers by name, or by e-mail address when the name holds an '@' (Gitea's apiReviewRequest). */
 async function reviewersByName(db: DB, access: RepoAccess, posterId: number, names: string[], adding: boolean): Promise<User[]> {
   const wanted = lowerSet(names);
-  const users = await usersByNames(db, wanted);
-  const missing = wanted.find((n) => !users.some((u) => u.lower_name === n));
+  const [byName, byEmail] = await Promise.all([
+    usersByNames(db, wanted.filter((n) => !n.includes('@'))), usersByEmails(db, wanted.filter((n) => n.includes('@'))),
+  ]);
+  const found = (n: string) => (n.includes('@') ? byEmail.get(n) : byName.find((u) => u.lower_name === n));
+  const missing = wanted.find((n) => !found(n));
   if (missing) throw new NotFoundError(`user does not exist [name: ${missing}]`);
+  const users = [...new Map(wanted.map((n) => found(n)!).map((u) => [u.id, u])).values()];
   for (const u of adding ? users : []) {
     if (u.id === posterId) throw new InvalidError('poster of pr can\'t be reviewer', 'reviewers');
     if ((await accessMode(db, u, access.repo, access.owner)) < ACCESS.read) throw new InvalidError(`reviewer ${u.name} cannot read the repository`, 'reviewers');
@@ -126,25 +132,34 @@ export async function addReviewRequests(db: DB, access: RepoAccess, loaded: Load
  * Gitea's CanDoerChangeReviewRequests: the pull's poster, the owner, writers, collaborators, and
  * members of the organization's teams that read pull requests.
  */
-async function assertMayChangeRequests(db: DB, access: RepoAccess, loaded: LoadedPull, doer: User): Promise<void> {
-  if (doer.id === loaded.issue.poster_id || doer.id === access.owner.id || canWrite(loaded.ctx, true)) return;
-  if (await getCollaboration(db, access.repo.id, doer.id)) return;
-  if (access.owner.type === ORG_TYPE && (await isPullReaderByTeam(db, access.repo.id, access.owner.id, doer.id))) return;
-  throw new ForbiddenError('doer can\'t change review requests');
+async function mayChangeRequests(db: DB, access: RepoAccess, loaded: LoadedPull, doer: User): Promise<boolean> {
+  if (doer.id === loaded.issue.poster_id || doer.id === access.owner.id || canWrite(loaded.ctx, true)) return true;
+  if (await getCollaboration(db, access.repo.id, doer.id)) return true;
+  return access.owner.type === ORG_TYPE && isPullReaderByTeam(db, access.repo.id, access.owner.id, doer.id);
 }
+
+/** Gitea answers a reviewer the doer may not choose 422 (its ErrNotValidReviewRequest); an empty list passes. */
+const notValid = (reason: string) => new InvalidError(`${reason}`, 'reviewers');
 
 export async function requestReviews(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<TeamReviewView[]> {
   const loaded = await loadPull(db, config, access, doer, index, false);
-  await assertMayChangeRequests(db, access, loaded, doer);
-  return addReviewRequests(db, access, loaded, doer, await resolveReviewRequests(db, access, loaded.issue.poster_id, names));
+  const wanted = await resolveReviewRequests(db, access, loaded.issue.poster_id, names);
+  if ((wanted.users.length || wanted.teams.length) && !(await mayChangeRequests(db, access, loaded, doer))) throw notValid('Doer can\'t choose reviewer');
+  return addReviewRequests(db, access, loaded, doer, wanted);
 }
 
-/** Cancelling a request that is not open is a no-op (204), as Gitea. */
+/**
+ * Cancelling a request that is not open is a no-op (204), as Gitea. Those who may not change
+ * requests may still withdraw their own (Gitea's isValidReviewRequest).
+ */
 export async function cancelReviewRequests(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<void> {
   const loaded = await loadPull(db, config, access, doer, index, false);
-  await assertMayChangeRequests(db, access, loaded, doer);
   const { users, teams } = await resolveReviewRequests(db, access, loaded.issue.poster_id, names, false);
   const open = await reviewRequests(db, [loaded.issue.id]);
+  if (!(await mayChangeRequests(db, access, loaded, doer))) {
+    const own = (u: User) => u.id === doer.id && open.some((r) => r.reviewer_id === u.id);
+    if (teams.length || !users.every(own)) throw notValid('Doer can\'t remove reviewer');
+  }
   const now = nowUnix();
   await db.transaction().execute(async (trx) => {
     for (const u of users.filter((x) => open.some((r) => r.reviewer_id === x.id))) {

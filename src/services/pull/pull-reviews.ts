@@ -9,7 +9,7 @@ import { nowUnix } from '../../lib/time';
 import { filePatch } from '../../git/merge';
 import { listProtectedBranches } from '../../models/protected-branch';
 import {
-  deleteReview, deleteReviewRequest, getReview, insertReview, insertReviewComment, listReviews, REVIEW_TYPE, reviewComments, updateReview,
+  deleteReview, deleteReviewRequest, dismissVerdictsOf, getReview, insertReview, insertReviewComment, listReviews, REVIEW_TYPE, reviewComments, updateReview,
 } from '../../models/review';
 import { isUserInTeams, usersByIds } from '../../models/user-lookup';
 import { recordEvent } from '../issue/issue-events';
@@ -101,6 +101,8 @@ async function reviewSubmitted(db: DB, issueId: number, doerId: number, reviewId
   return event;
 }
 
+/** An approval or a change request: a new one dismisses the reviewer's earlier verdicts (Gitea's CreateReview). */
+const isVerdict = (type: number) => type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject;
 const verdictOf = (type: number) => (type === REVIEW_TYPE.approve ? 'approve' : type === REVIEW_TYPE.reject ? 'reject' : 'comment');
 
 /** The diff around each commented line, from the merge base to the reviewed commit. */
@@ -130,6 +132,7 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
   const hunks = await hunksOf(db, config, access, loaded, commit, lines);
   const now = nowUnix();
   const { review, event } = await db.transaction().execute(async (trx) => {
+    if (isVerdict(type)) await dismissVerdictsOf(trx, loaded.issue.id, doer.id, now);
     const r = await insertReview(trx, {
       type, reviewer_id: doer.id, issue_id: loaded.issue.id, content: body, commit_id: commit,
       official: official ? 1 : 0, stale: commit === loaded.pr.head_commit_id ? 0 : 1, created_unix: now, updated_unix: now,

@@ -8,6 +8,8 @@ import { getIssueById } from '../../models/issue';
 import { reviewersOfRepo } from '../../models/issue-assignee';
 import { findOpenPull, findPullByBranches, findPullByMergeCommit, forkOfOwner, insertPull } from '../../models/pull';
 import { getRepoByOwnerAndName } from '../../models/repo';
+import { getCollaboration } from '../../models/collaboration';
+import { isOrgMember } from '../../models/team-access';
 import { getUserByName } from '../../models/user';
 import { createIssue, type CreateIssueInput } from '../issue/issues';
 import { dirOfRepo, refreshPull } from './pull-git';
@@ -15,9 +17,9 @@ import { canRead, issueCtx } from '../issue/issue-access';
 import { listPinned } from '../issue/issue-pins';
 import { addReviewRequests, resolveReviewRequests, type ReviewRequestNames } from './pull-review-requests';
 import { loadPull, pullView, pullViews } from './pull-views';
-import { ACCESS } from '../permissions';
+import { ACCESS, ORG_TYPE } from '../permissions';
 import { settingsOf } from '../repo/repo-settings';
-import { accessOf, type RepoAccess } from '../repo/repos';
+import { accessOf, unitModeOf, type RepoAccess } from '../repo/repos';
 
 export type CreatePullInput = Omit<CreateIssueInput, 'pull' | 'closed' | 'ref'> & { head: string; base: string } & ReviewRequestNames;
 
@@ -46,6 +48,18 @@ export async function resolveHead(db: DB, base: RepoAccess, doer: User | null, s
   return { repo, access, branch };
 }
 
+/**
+ * Who may open a pull request (Gitea's NewPullRequest): a site administrator, the base's owner,
+ * a member of its organization or a collaborator on it; anyone else must write the head's code.
+ */
+async function assertMayOpenPull(db: DB, base: RepoAccess, head: Head, doer: User): Promise<void> {
+  if (doer.is_admin || base.owner.id === doer.id) return;
+  if (base.owner.type === ORG_TYPE && (await isOrgMember(db, base.owner.id, doer.id))) return;
+  if (await getCollaboration(db, base.repo.id, doer.id)) return;
+  if ((await unitModeOf(db, head.access, doer, 'repo.code')) >= ACCESS.write) return;
+  throw new ForbiddenError('user should be a collaborator of the base repository, or have write access to the head repository');
+}
+
 async function branchTip(db: DB, config: Config, repo: Repository, branch: string): Promise<string | null> {
   if (!branch) return null;
   return revParse(await dirOfRepo(db, config, repo), `refs/heads/${branch}`);
@@ -55,6 +69,7 @@ async function branchTip(db: DB, config: Config, repo: Repository, branch: strin
 export async function createPull(db: DB, config: Config, base: RepoAccess, doer: User, input: CreatePullInput): Promise<PullView> {
   if (!settingsOf(base.repo).has_pull_requests) throw new NotFoundError();
   const head = await resolveHead(db, base, doer, input.head);
+  await assertMayOpenPull(db, base, head, doer);
   if (head.repo.id === base.repo.id && head.branch === input.base) {
     throw new InvalidError('Invalid PullRequest: There are no changes between the head and the base', 'head');
   }

@@ -18,8 +18,10 @@ import { mayWriteReleases, releaseMode, visibleRelease } from './releases';
 import type { RepoAccess } from '../repo/repos';
 
 // Release assets (Gitea's release_attachment.go): attachment rows with release_id, files in the
-// shared attachment store. Allowed types follow [attachment] allowed_types (Gitea reads
-// [repository.release] ALLOWED_TYPES, which hearth does not have).
+// shared attachment store. Any type is allowed: Gitea checks [repository.release] ALLOWED_TYPES,
+// empty (any) by default, which hearth does not have; [attachment] allowed_types is for issues.
+
+const RELEASE_ALLOWED_TYPES = '';
 
 export async function listAssets(
   db: DB, access: RepoAccess, doer: User | null, releaseId: number,
@@ -52,7 +54,7 @@ export async function storeAsset(
   try {
     const fileName = name || file.originalName;
     if (!fileName) throw new BadRequestError('Could not determine name of attachment.');
-    const refused = checkAllowedType(readHead(file.tmpPath), fileName, config.attachment.allowed_types);
+    const refused = checkAllowedType(readHead(file.tmpPath), fileName, RELEASE_ALLOWED_TYPES);
     if (refused) throw new BadRequestError(refused);
     stored = moveIntoStore(config, file.tmpPath, uuid);
     const row = await insertAttachment(db, {
@@ -72,7 +74,7 @@ export async function renameAsset(
 ): Promise<{ release: Release; asset: Attachment }> {
   const { release, asset } = await getAsset(db, access, doer, releaseId, assetId);
   if (!name) return { release, asset };
-  const refused = checkAllowedType(Buffer.alloc(0), name, config.attachment.allowed_types);
+  const refused = checkAllowedType(Buffer.alloc(0), name, RELEASE_ALLOWED_TYPES);
   if (refused) throw new InvalidError(refused);
   await renameAttachment(db, asset.id, name);
   return { release, asset: { ...asset, name } };

@@ -7,7 +7,7 @@ import { writeCommit, type FileChange } from '../../git/commit';
 import { signCrudAction } from '../signing/sign-rules';
 import { readCommitMeta, type CommitMeta } from '../../git/last-commit';
 import { entriesAt, type Entry } from '../../git/tree';
-import { AppError, InvalidError, NotFoundError } from '../../lib/errors';
+import { InvalidError, NotFoundError, PayloadTooLargeError } from '../../lib/errors';
 import { contentsAt, type ContentItem } from './contents';
 import {
   commitMessage, commitUnderLock, landCommit, prepareTarget, signatures, type CommitOptions,
@@ -30,7 +30,7 @@ function checkPaths(files: FileOp[], maxBlob: number): CheckedOp[] {
     if (checkTreePath(f.path) === null) throw invalidPath(f.path);
     if (f.fromPath && checkTreePath(f.fromPath) === null) throw invalidPath(f.fromPath);
     if (f.content && f.content.length > maxBlob) {
-      throw new AppError(413, `file is too large [path: ${f.path}, size: ${f.content.length}, max: ${maxBlob}]`);
+      throw new PayloadTooLargeError(`file is too large [path: ${f.path}, size: ${f.content.length}, max: ${maxBlob}]`);
     }
     return { ...f, from: f.fromPath || f.path, mode: '100644' };
   });

@@ -123,6 +123,7 @@ export async function startTransfer(
     }
     await insertTransfer(trx, { repo_id: repo.id, doer_id: doer.id, recipient_id: to.id, team_ids: teams.map((t) => t.id), now: nowUnix() });
   });
+  await emit(db, 'repo.transfer_pending', { repo, doer, recipient: to });
   return { access, pending: await pendingTransfer(db, repo) };
 }
 

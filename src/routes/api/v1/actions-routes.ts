@@ -19,10 +19,12 @@ const actionsSettings = lazyModule(() => import('./actions-settings'));
 
 const reqActionsReader = repoUnitAccess('repo.actions', ACCESS.read);
 const reqActionsWriter = repoUnitAccess('repo.actions', ACCESS.write);
-const repoAdmin = [signedIn, scope('repository'), assignRepo, reqRepoAdmin] as const;
+// The repository is resolved (404 when hidden) before a sign-in is asked for, as Gitea's
+// repoAssignment runs before reqToken.
+const repoAdmin = [scope('repository'), assignRepo, signedIn, reqRepoAdmin] as const;
 const repoReader = [scope('repository'), assignRepo, reqActionsReader] as const;
-const repoSignedReader = [signedIn, ...repoReader] as const;
-const repoWriter = [signedIn, ...repoReader, reqActionsWriter] as const;
+const repoSignedReader = [scope('repository'), assignRepo, signedIn, reqActionsReader] as const;
+const repoWriter = [...repoSignedReader, reqActionsWriter] as const;
 
 const R = '/repos/{owner}/{repo}/actions';
 

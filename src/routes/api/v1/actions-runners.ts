@@ -8,6 +8,7 @@ import { pageOf, setPaginationHeaders } from '../../pagination';
 import { queryBool } from '../../query';
 import { actionsScopes, type ScopeOf } from './actions-scope';
 import { extension, named } from '../../validate';
+import { bind } from '../../body-binding';
 
 // .../actions/runners at admin, organization, repository and user level (Gitea's shared/runners.go).
 
@@ -37,7 +38,7 @@ function runnerRoutes(scopeOf: ScopeOf) {
     },
     async edit(req: Request, res: Response): Promise<void> {
       await getRunner(req.ctx.db, scopeOf(req), runnerId(req));
-      const parsed = editSchema.safeParse(req.body ?? {});
+      const parsed = editSchema.safeParse(bind(editSchema, req.body ?? {}));
       const disabled = parsed.success ? parsed.data.disabled : undefined;
       if (typeof disabled !== 'boolean') throw new InvalidError('[Disabled]: Required', 'disabled');
       res.json(toApiRunner(await setRunnerDisabled(req.ctx.db, scopeOf(req), runnerId(req), disabled)));

@@ -6,6 +6,7 @@ import { dispatchFromApi } from '../../../services/actions/api-dispatch';
 import { getWorkflow, listWorkflows, setWorkflowEnabled } from '../../../services/actions/api-workflows';
 import { doerOf, repoOf } from '../../context';
 import { named, shownAs } from '../../validate';
+import { bind } from '../../body-binding';
 
 // /repos/{owner}/{repo}/actions/workflows: list, get, enable, disable, dispatches.
 
@@ -41,7 +42,7 @@ export async function disable(req: Request, res: Response): Promise<void> {
 
 /** 204 once the run is created; 422 without a ref or with inputs the workflow refuses. */
 export async function dispatch(req: Request, res: Response): Promise<void> {
-  const parsed = dispatchSchema.safeParse(req.body ?? {});
+  const parsed = dispatchSchema.safeParse(bind(dispatchSchema, req.body ?? {}));
   const body = parsed.success ? parsed.data : { ref: undefined, inputs: undefined };
   if (typeof body.ref !== 'string' || !body.ref) throw new InvalidError('ref is required parameter', 'ref');
   const inputs = Object.fromEntries(Object.entries(body.inputs ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));

@@ -44,7 +44,9 @@ export const indexOf = (req: Request) => Number(req.params.index);
 /** Go decodes a JSON null into "not given": so do these options. */
 export function withoutNulls(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
+  const copy: Record<string, unknown> = { ...body };
+  for (const [k, v] of Object.entries(copy)) if (v === null) delete copy[k];
+  return copy;
 }
 const render = (req: Request, view: IssueView) => toApiIssue(req.ctx.config, view, req.ctx.doer);
 

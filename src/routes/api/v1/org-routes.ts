@@ -170,6 +170,9 @@ export const orgRoutes: RouteGroup[] = [
     get('/orgs/{org}/labels/{id}', {
       id: 'orgGetLabel', tag: 'organization', summary: 'One organization label', params: { id: 'int64' }, responses: { 200: 'Label' },
     }, orgLabels.get),
+  ]),
+  group({ name: 'organization members', guards: orgMembers }, [
+    // Gitea's reqOrgMembership: the organization's teams are listed to its members only (403 to others).
     get('/orgs/{org}/teams', {
       id: 'orgListTeams', tag: 'organization', summary: 'Teams of an organization', query: paging, responses: { 200: ['Team'] },
     }, teams.listOfOrg),
@@ -178,8 +181,6 @@ export const orgRoutes: RouteGroup[] = [
       query: [q.str('q'), q.bool('include_desc'), ...paging],
       responses: { 200: { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/definitions/Team' } }, ok: { type: 'boolean' } } } },
     }, teams.search),
-  ]),
-  group({ name: 'organization members', guards: orgMembers }, [
     put('/orgs/{org}/public_members/{username}', {
       id: 'orgPublicizeMember', tag: 'organization', summary: 'Show one\'s membership on the organization\'s page', responses: { 204: null },
     }, orgMembership.publicize),

@@ -4,21 +4,23 @@ import { bool, dateTime, int, str } from './fields';
 // Definitions of what hearth answers beyond Gitea's API, marked `x-hearth-extension` in the
 // swagger (every export of this file is).
 
-const idName = z.object({ id: int, name: str });
-
-/** One audit log record (GET /admin/audit-logs). */
+/** One audit log record (GET /admin/audit-logs), flat as the seed gives it; `extra` is JSON text. */
 export const AuditLog = z.object({
   id: int,
   operation_type: str,
-  operator: idName,
-  target: z.object({ type: str, id: int, name: str }),
-  owner: idName,
-  repository: z.object({ id: int, full_name: str }),
+  operation_time: dateTime,
+  operator_id: int,
+  operator_name: str,
+  target_type: str,
+  target_id: int,
+  target_name: str,
+  owner_id: int,
+  owner_name: str,
+  repo_id: int,
+  repo_name: str,
   ip_address: str,
-  created: dateTime,
-  created_unix: int,
   message: str,
-  extra: z.unknown(),
+  extra: str,
 });
 
 /** One attempt at delivering a webhook event. */
