@@ -63,12 +63,22 @@ describe('closing keywords', () => {
     expect(await state('bob/bobs', bobs)).toBe('open');
   });
 
-  it('a pull request merged into the default branch closes the issues its body resolves', async () => {
+  it('a pull request merged into the default branch closes the issues its body resolves, and the close names it', async () => {
     const n = await issue('alice/proj', 'Feature wanted');
+    const mentioned = await issue('alice/proj', 'Only mentioned');
     await work.branch('feature', { 'feature.txt': 'f\n' });
-    const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'feature', base: 'main', title: 'Add the feature', body: `Resolves #${n}` }), 201);
+    const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'feature', base: 'main', title: 'Add the feature', body: `Resolves #${n}, see #${mentioned}` }), 201);
     expect(await state('alice/proj', n)).toBe('open');
+    // The pull request's reference says what its merge will do (Gitea's ref_action).
+    const refOf = async (i: number) => (await ok(await api(`alice/proj/issues/${i}/timeline`))).find((e: { type: string }) => e.type === 'pull_ref');
+    expect(await refOf(n)).toMatchObject({ ref_action: 'closes', ref_issue: { number: pr.number } });
+    expect(await refOf(mentioned)).toMatchObject({ ref_action: 'none' });
     await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'squash' }));
     await eventually(async () => (await state('alice/proj', n)) === 'closed');
+    const sha = (await ok(await api(`alice/proj/pulls/${pr.number}`))).merge_commit_sha as string;
+    const closed = (await ok(await api(`alice/proj/issues/${n}/timeline`))).find((e: { type: string }) => e.type === 'close');
+    expect(closed.ref_commit_sha).toBe(sha);
+    expect(closed.ref_issue).toMatchObject({ number: pr.number, title: 'Add the feature' });
+    expect(await state('alice/proj', mentioned)).toBe('open');
   });
 });
