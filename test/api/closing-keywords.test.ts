@@ -34,6 +34,7 @@ describe('closing keywords', () => {
     await git(work.dir, 'checkout', '-q', '-b', 'side');
     await commitFile(work.dir, 'side.txt', 'x\n');
     await git(work.dir, 'commit', '-q', '--amend', '-m', `Side work, closes #${two}`);
+    const sideSha = (await git(work.dir, 'rev-parse', 'HEAD')).trim();
     await git(work.dir, 'push', '-q', 'origin', 'side');
     await git(work.dir, 'checkout', '-q', 'main');
     await commitFile(work.dir, 'fix.txt', 'fix\n');
@@ -42,6 +43,12 @@ describe('closing keywords', () => {
     await git(work.dir, 'push', '-q', 'origin', 'main');
     expect(await state('alice/proj', one)).toBe('closed');
     expect(await state('alice/proj', two)).toBe('open');
+    // Both commits reference their issues (any branch), once each, linking to the commit.
+    const refs = async (n: number) => (await ok(await api(`alice/proj/issues/${n}/timeline`))).filter((e: { type: string }) => e.type === 'commit_ref');
+    const [sideRef] = await refs(two);
+    expect(sideRef).toMatchObject({ ref_commit_sha: sideSha, user: { login: 'alice' } });
+    expect(sideRef.body).toBe(`<a href="${s.hearth.config.server.root_url}alice/proj/commit/${sideSha}">Side work, closes #${two}</a>`);
+    expect((await refs(one)).map((e: { ref_commit_sha: string }) => e.ref_commit_sha)).toEqual([sha]);
     const timeline = await ok(await api(`alice/proj/issues/${one}/timeline`));
     const closed = timeline.find((e: { type: string }) => e.type === 'close');
     expect(closed).toMatchObject({ user: { login: 'alice' } });

@@ -11,9 +11,10 @@ import type { EventBus } from '../events/bus';
 import { lookupRepo, accessOf, type RepoAccess } from '../repo/repos';
 import { canWrite, issueCtx } from './issue-access';
 import { changeWithEvents, emitIssueChanged } from './issue-changes';
+import { addCommitReferences } from './commit-refs';
 import { changeIssueState, type StateCause } from './issue-state';
 
-// Closing keywords, as Gitea: "fixes #N", "closes owner/repo#N", "reopens #N" in the commits
+// References from pushed commits (commit-refs.ts, on every branch) and closing keywords, as Gitea: "fixes #N", "closes owner/repo#N", "reopens #N" in the commits
 // pushed to the default branch, or in the title and body of a pull request merged into it,
 // close (or reopen) those issues as the pusher or merger, when they may write issues there.
 // The close event names the commit, and the pull request when a merge closed it.
@@ -48,13 +49,18 @@ export async function applyKeywords(db: DB, repo: Repository, doer: User, text: 
   for (const ref of findActionRefs(text)) await apply(db, repo, doer, ref, cause);
 }
 
-export function subscribeClosingKeywords(bus: EventBus, db: DB, _config: Config): void {
+export function subscribeClosingKeywords(bus: EventBus, db: DB, config: Config): void {
   bus.on('refs.moved', 'closing keywords', async (e) => {
-    const u = e.updates.find((x) => x.ref === `refs/heads/${e.repo.default_branch}` && !/^0+$/.test(x.newId));
-    if (!u) return;
-    const { commits } = await pushCommits(e.dir, /^0+$/.test(u.oldId) ? null : u.oldId, u.newId, MAX_COMMITS);
-    // Oldest first, as they were made: a later "reopens" wins over an earlier "fixes".
-    for (const c of commits.reverse()) await applyKeywords(db, e.repo, e.doer, c.message, { commitSha: c.id });
+    for (const u of e.updates.filter((x) => x.ref.startsWith('refs/heads/') && !/^0+$/.test(x.newId))) {
+      const { commits } = await pushCommits(e.dir, /^0+$/.test(u.oldId) ? null : u.oldId, u.newId, MAX_COMMITS);
+      const onDefault = u.ref === `refs/heads/${e.repo.default_branch}`;
+      // Oldest first, as they were made: a later "reopens" wins over an earlier "fixes".
+      for (const c of commits.reverse()) {
+        // A mirror's sync brings someone else's commits: Gitea leaves no references for them.
+        if (e.source !== 'mirror') await addCommitReferences(db, config, e.repo, e.doer, c);
+        if (onDefault) await applyKeywords(db, e.repo, e.doer, c.message, { commitSha: c.id });
+      }
+    }
   });
   bus.on('pull.merged', 'closing keywords', async (e) => {
     const pr = await getPullByIssueId(db, e.issue.id);
