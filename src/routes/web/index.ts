@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { AppError, NotFoundError, TooManyRequestsError } from '../../lib/errors';
+import { notArchived } from '../middleware/repo-guards';
 import { html } from '../../lib/html';
 import { countNew } from '../../services/notification/notifications';
 import { downloadReleaseAsset } from '../release-download';
@@ -12,6 +13,9 @@ import {
   signedInPage, signedInViewing, viewing,
 } from './guards';
 import * as issues from './issue-pages';
+import * as issueActions from './issue-actions';
+import * as issueSide from './issue-sidebar-actions';
+import { issuePage } from './issue-view-pages';
 import { sendPage } from './layout';
 import { markdownPreview } from './markdown-preview';
 import * as owners from './owner-pages';
@@ -29,6 +33,31 @@ const headerCounts: RequestHandler = async (req, res, next) => {
 };
 
 const page = [...viewing, headerCounts];
+
+/** The forms of the issue page (issue-actions.ts, issue-sidebar-actions.ts). */
+const issueFormRoutes = [
+  post('/:owner/:repo/issues/:index/comments', issueActions.postComment),
+  post('/:owner/:repo/issues/:index/title', issueActions.postTitle),
+  post('/:owner/:repo/issues/:index/content', issueActions.postBody),
+  post('/:owner/:repo/issues/:index/reactions', issueActions.postIssueReaction),
+  post('/:owner/:repo/issues/:index/tasks', issueActions.postIssueTask),
+  post('/:owner/:repo/issues/:index/watch', issueActions.postWatch),
+  post('/:owner/:repo/issues/:index/labels', issueSide.postLabels),
+  post('/:owner/:repo/issues/:index/assignees', issueSide.postAssignees),
+  post('/:owner/:repo/issues/:index/milestone', issueSide.postMilestone),
+  post('/:owner/:repo/issues/:index/deadline', issueSide.postDeadline),
+  post('/:owner/:repo/issues/:index/lock', issueSide.postLock),
+  post('/:owner/:repo/issues/:index/unlock', issueSide.postUnlock),
+  post('/:owner/:repo/issues/:index/pin', issueSide.postPin),
+  post('/:owner/:repo/issues/:index/unpin', issueSide.postUnpin),
+  post('/:owner/:repo/issues/:index/dependency/add', issueSide.postDependencyAdd),
+  post('/:owner/:repo/issues/:index/dependency/delete', issueSide.postDependencyDelete),
+  post('/:owner/:repo/comments/:id', issueActions.postCommentEdit),
+  get('/:owner/:repo/comments/:id/delete', issueActions.deleteCommentPage),
+  post('/:owner/:repo/comments/:id/delete', issueActions.postCommentDelete),
+  post('/:owner/:repo/comments/:id/reactions', issueActions.postCommentReaction),
+  post('/:owner/:repo/comments/:id/tasks', issueActions.postCommentTask),
+];
 const signedIn = [...signedInViewing, headerCounts];
 const repoPage = [...page, repoViewer, repo];
 
@@ -59,9 +88,11 @@ export const webGroups: WebGroup[] = [
     get('/org/:org/teams/:team', owners.team),
     get('/:owner', owners.profile),
   ]),
+  // An issue's forms, and a pull request's conversation forms (one service each, either kind).
+  group('repo-issue-forms', [...repoPage, signedInPage, notArchived, issuesOrPulls], issueFormRoutes),
   group('repo', repoPage, [
     get('/:owner/:repo', code.home),
-    get('/:owner/:repo/issues/:index', issues.issue),
+    get('/:owner/:repo/issues/:index', issuePage),
     get('/:owner/:repo/pulls/:index', issues.pull),
     get('/:owner/:repo/releases/download/*tag/:name', downloadReleaseAsset),
   ]),

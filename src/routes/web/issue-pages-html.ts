@@ -5,7 +5,7 @@ import type { PullView } from '../../convert/pull';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
 import type { CommentView, IssueView } from '../../services/issue/issue-views';
 import type { RepoAccess } from '../../services/repo/repos';
-import type { IssuePage, ListPage, ListRow, ListState, Rendered } from '../../services/web/issue-pages';
+import type { ListPage, ListRow, ListState, Rendered } from '../../services/web/issue-pages';
 import type { LabelsPage, MilestonesPage } from '../../services/web/issue-pages-meta';
 import type { WebUnit } from '../../services/web/units';
 import { pager, repoLink, webUrl, when } from './layout';
@@ -103,14 +103,6 @@ ${facts.length ? html`<ul class="meta facts">${facts}</ul>` : ''}`;
 export const openingPost = (config: Config, view: IssueView, body: string): SafeHtml => commentBlock(config, {
   id: `issue-${view.issue.id}`, who: userLink(config, view.poster), what: 'opened', at: view.issue.created_unix, body, assets: view.assets,
 });
-
-export function issueBody(v: View, page: IssuePage): SafeHtml {
-  const { view } = page;
-  const summary = html`${userLink(v.config, view.poster)} opened this issue ${when(view.issue.created_unix)} · ${plural(view.issue.num_comments, 'comment')}`;
-  return html`${issueHead(v, view, false, summary)}
-${openingPost(v.config, view, page.body)}
-${page.comments.map((c) => commentOf(v.config, c))}`;
-}
 
 /** Where a label's issues are listed: the issues unit when readable, else the pulls. */
 function labelRow(v: View, units: ReadonlySet<WebUnit>, l: Label): SafeHtml {

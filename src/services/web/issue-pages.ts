@@ -6,7 +6,7 @@ import { REVIEW_TYPE } from '../../models/review';
 import { listIssueComments } from '../issue/comments';
 import { issueCtx, readableIssue } from '../issue/issue-access';
 import { listRepoIssues } from '../issue/issue-list';
-import { issueView, type CommentView, type IssueView } from '../issue/issue-views';
+import type { CommentView, IssueView } from '../issue/issue-views';
 import { renderMarkup, renderStoredMarkup, type StoredText } from '../markdown';
 import { listPullReviewsWithTeams } from '../pull/pull-review-requests';
 import { pullView, pullViews } from '../pull/pull-views';
@@ -32,7 +32,6 @@ export type ListPage = { rows: ListRow[]; total: number; hasMore: boolean };
 /** A row with its markdown rendered to HTML. */
 export type Rendered<T> = { view: T; html: string };
 
-export type IssuePage = { kind: 'issue'; view: IssueView; body: string; comments: Rendered<CommentView>[] };
 export type ReviewEntry = Rendered<TeamReviewView> & { verdict: string };
 export type PullPage = { kind: 'pull'; pull: PullView; body: string; comments: Rendered<CommentView>[]; reviews: ReviewEntry[] };
 /** The index names the other kind: the page redirects there, as Gitea. */
@@ -69,17 +68,6 @@ export async function issueListPage(db: DB, config: Config, access: RepoAccess, 
   const pullOf = new Map(pulls.map((p) => [p.issue.issue.id, p]));
   const rows = views.map((view) => ({ view, pull: pullOf.get(view.issue.id) }));
   return { rows, total, hasMore: page.offset + views.length < total };
-}
-
-/** `/issues/{index}`: the issue and its comments; a pull request is elsewhere. */
-export async function issuePage(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<IssuePage | Moved> {
-  const issue = await readableIssue(db, await issueCtx(db, access, doer), index);
-  if (issue.is_pull) return { kind: 'moved', to: 'pulls' };
-  const [view, { views }] = await Promise.all([issueView(db, issue, access), listIssueComments(db, access, doer, index, {})]);
-  return {
-    kind: 'issue', view, body: await renderText(db, config, doer, access, issue.content),
-    comments: await renderAll(db, config, doer, access, views, (c) => c.comment.content, (c) => ({ kind: 'comment', id: c.comment.id, updatedUnix: c.comment.updated_unix })),
-  };
 }
 
 const VERDICTS: Record<number, string> = {
