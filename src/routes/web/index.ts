@@ -15,6 +15,7 @@ import {
 import * as issues from './issue-pages';
 import * as issueActions from './issue-actions';
 import * as issueSide from './issue-sidebar-actions';
+import { createIssuePost, newIssuePage } from './issue-new-pages';
 import { issuePage } from './issue-view-pages';
 import { sendPage } from './layout';
 import { markdownPreview } from './markdown-preview';
@@ -42,7 +43,7 @@ const page = [...viewing, headerCounts];
 
 /** The forms of the issue page (issue-actions.ts, issue-sidebar-actions.ts). */
 const issueFormRoutes = [
-  post('/:owner/:repo/issues/:index/comments', issueActions.postComment),
+  postMultipart('/:owner/:repo/issues/:index/comments', issueActions.attachmentUpload, issueActions.postComment),
   post('/:owner/:repo/issues/:index/title', issueActions.postTitle),
   post('/:owner/:repo/issues/:index/content', issueActions.postBody),
   post('/:owner/:repo/issues/:index/reactions', issueActions.postIssueReaction),
@@ -139,6 +140,10 @@ export const webGroups: WebGroup[] = [
   ]),
   // An issue's forms, and a pull request's conversation forms (one service each, either kind).
   group('repo-issue-forms', [...repoPage, signedInPage, notArchived, issuesOrPulls], issueFormRoutes),
+  group('repo-issue-new', [...repoPage, issuesUnit, signedInPage, notArchived], [
+    get('/:owner/:repo/issues/new', newIssuePage),
+    postMultipart('/:owner/:repo/issues/new', issueActions.attachmentUpload, createIssuePost),
+  ]),
   group('repo', repoPage, [
     get('/:owner/:repo', code.home),
     get('/:owner/:repo/issues/:index', issuePage),

@@ -3,6 +3,7 @@ import { issueHtmlUrl } from '../../convert/issue';
 import type { Issue } from '../../db/schema';
 import { ConflictError, InvalidError, NotFoundError } from '../../lib/errors';
 import { html } from '../../lib/html';
+import { formFileMaxBytes, type FormFile } from '../../services/issue/attachment-upload';
 import { commentWithState } from '../../services/issue/comment-and-state';
 import { deleteComment, editComment, getComment } from '../../services/issue/comments';
 import { editIssue } from '../../services/issue/issue-edit';
@@ -44,6 +45,15 @@ export function backTo(req: Request, res: Response, issue: Pick<Issue, 'index' |
 
 const doer = (req: Request) => req.ctx.doer!;
 
+/** The form's file (multipart `attachment`), when one was chosen. */
+export function formFile(req: Request): FormFile | undefined {
+  const f = req.file;
+  return f && f.size ? { buffer: f.buffer, originalName: f.originalname } : undefined;
+}
+
+/** The multipart forms' file field and limit ([attachment] max_size, capped: it is held in memory). */
+export const attachmentUpload = { file: 'attachment', maxBytes: (req: Request) => formFileMaxBytes(req.ctx.config) };
+
 /** Runs `action`; a validation refusal re-renders the issue page with the form's state. */
 async function orPage(req: Request, res: Response, index: number, form: Omit<IssueForm, 'errors'>, action: () => Promise<void>, fields: Record<string, string> = {}): Promise<boolean> {
   const errors = await formAction(action, fields).catch((err: unknown) => {
@@ -64,7 +74,7 @@ export async function postComment(req: Request, res: Response): Promise<void> {
   let anchor = '';
   let issue: Pick<Issue, 'index' | 'is_pull'> = { index, is_pull: 0 };
   const done = await orPage(req, res, index, { which: 'comment', values: { content } }, async () => {
-    const made = await commentWithState(req.ctx.db, repoOf(req), doer(req), index, content, state);
+    const made = await commentWithState(req.ctx.db, req.ctx.config, repoOf(req), doer(req), index, { body: content, state, file: formFile(req) });
     if (made) [anchor, issue] = [`issuecomment-${made.comment.id}`, made.issue];
   }, { body: 'content' });
   if (done) backTo(req, res, issue, anchor);

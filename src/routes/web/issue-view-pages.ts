@@ -76,10 +76,19 @@ function commentForm(req: Request, v: ThreadView, s: IssueScreen, form?: IssueFo
   const state = s.rights.edit
     ? html`<button type="submit" name="status" value="${issue.is_closed ? 'reopen' : 'close'}">${issue.is_closed ? 'Reopen with comment' : 'Close with comment'}</button> `
     : '';
-  return html`<form class="comment-form" id="new-comment" method="post" action="${repoLink(v.config, v.access, `issues/${issue.index}/comments`)}">
+  const file = s.rights.write && v.config.attachment.enabled ? fileField(errors) : '';
+  return html`<form class="comment-form" id="new-comment" method="post" action="${repoLink(v.config, v.access, `issues/${issue.index}/comments`)}" enctype="multipart/form-data">
 <h2 class="vh">Add a comment</h2>${formAlert(errors[''])}${v.csrf}
 ${markdownField({ name: 'content', label: 'Comment', value, previewUrl: webUrl(v.config, '-/markdown'), context: `${v.access.owner.name}/${v.access.repo.name}` }, errors)}
-<div class="buttons">${state}${submitButton('Comment')}</div></form>`;
+${file}<div class="buttons">${state}${submitButton('Comment')}</div></form>`;
+}
+
+/** The file input of the comment and new issue forms (multipart `attachment`). */
+export function fileField(errors: FieldErrors): SafeHtml {
+  const error = errors.attachment;
+  return html`<div class="field${error ? ' invalid' : ''}"><label for="f-attachment">Attach a file</label>
+<input type="file" id="f-attachment" name="attachment"${error ? html` aria-invalid="true" aria-describedby="f-attachment-error"` : ''}>
+${error ? html`<p class="error" id="f-attachment-error">${error}</p>` : ''}</div>`;
 }
 
 /** Renders the issue page, or its re-render with a form's values and errors (422). */
