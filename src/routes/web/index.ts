@@ -15,6 +15,7 @@ import {
 import * as issues from './issue-pages';
 import * as issueActions from './issue-actions';
 import * as issueSide from './issue-sidebar-actions';
+import * as issueList from './issue-list-page';
 import { createIssuePost, newIssuePage } from './issue-new-pages';
 import { issuePage } from './issue-view-pages';
 import { sendPage } from './layout';
@@ -161,7 +162,8 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/tags', code.tags),
     get('/:owner/:repo/compare/*basehead', code.compare),
   ]),
-  group('repo-issues', [...repoPage, issuesUnit], [get('/:owner/:repo/issues', issues.issueList)]),
+  group('repo-issues', [...repoPage, issuesUnit], [get('/:owner/:repo/issues', issueList.issuesPage)]),
+  group('repo-issues-bulk', [...repoPage, issuesUnit, signedInPage, notArchived], [post('/:owner/:repo/issues/bulk', issueList.bulkPost)]),
   group('repo-pulls', [...repoPage, pullsUnit], [
     get('/:owner/:repo/pulls', issues.pullList),
     get('/:owner/:repo/pulls/:index/:tab', issues.pullTab),

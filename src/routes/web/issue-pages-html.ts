@@ -41,12 +41,15 @@ export const plural = (n: number, word: string): string => `${n} ${word}${n === 
 export const milestoneLink = (v: View, m: Milestone): SafeHtml =>
   html`<a href="${repoLink(v.config, v.access, `milestone/${m.id}`)}">${m.name}</a>`;
 
-function listRow(v: View, r: ListRow): SafeHtml {
+/** A control before a row's state (the bulk form's checkbox). */
+export type RowControl = (r: ListRow) => SafeHtml | '';
+
+function listRow(v: View, r: ListRow, control?: RowControl): SafeHtml {
   const { issue } = r.view;
   const branches = r.pull ? html` <span class="meta"><code>${headLabel(r.pull)}</code> → <code>${r.pull.pr.base_branch}</code></span>` : '';
   const comments = issue.num_comments ? ` · ${plural(issue.num_comments, 'comment')}` : '';
   const milestone = r.view.milestone ? html` · ${milestoneLink(v, r.view.milestone)}` : '';
-  return html`<li>${stateSpan(issue, r.view.pull?.merged)} <a href="${issueHtmlUrl(v.config, v.access.owner, v.access.repo, issue)}">${issue.title}</a>${labelSpans(v, r.view.labels)}${branches}
+  return html`<li>${control?.(r) ?? ''}${stateSpan(issue, r.view.pull?.merged)} <a href="${issueHtmlUrl(v.config, v.access.owner, v.access.repo, issue)}">${issue.title}</a>${labelSpans(v, r.view.labels)}${branches}
 <div class="meta">#${issue.index} opened ${when(issue.created_unix)} by ${userLink(v.config, r.view.poster)}${milestone}${comments}</div></li>`;
 }
 
@@ -61,8 +64,8 @@ export function stateNav(base: string, current: ListState, query: Record<string,
 }
 
 /** The rows and the pager of a listing; `base` and `query` rebuild its URL. */
-export function listBody(v: View, list: ListPage, page: number, base: string, query: Record<string, string>, empty: string): SafeHtml {
-  const rows = list.rows.length ? html`<ul class="list">${list.rows.map((r) => listRow(v, r))}</ul>` : html`<p class="meta">${empty}</p>`;
+export function listBody(v: View, list: ListPage, page: number, base: string, query: Record<string, string>, empty: string, control?: RowControl): SafeHtml {
+  const rows = list.rows.length ? html`<ul class="list">${list.rows.map((r) => listRow(v, r, control))}</ul>` : html`<p class="meta">${empty}</p>`;
   return html`${rows}\n${pager(base, page, list.hasMore, query)}`;
 }
 

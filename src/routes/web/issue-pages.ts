@@ -78,8 +78,7 @@ async function list(req: Request, res: Response, kind: 'issues' | 'pulls'): Prom
   const clear = Object.keys(filters).length ? html`<p class="meta">Filtered · <a href="${base}">clear filters</a></p>` : '';
   const title = kind === 'issues' ? 'Issues' : 'Pull requests';
   const empty = kind === 'issues' ? 'No issues.' : 'No pull requests.';
-  const create = kind === 'issues' && doer && !repo.is_archived ? html`<p class="actions"><a class="button primary" href="${base}/new">New issue</a></p>` : '';
-  send(req, res, kind, title, html`${create}${stateNav(base, q.state, filters, counts)}\n${clear}${listBody(viewOf(req, res), page, q.page, base, { ...filters, state: q.state }, empty)}`);
+  send(req, res, kind, title, html`${stateNav(base, q.state, filters, counts)}\n${clear}${listBody(viewOf(req, res), page, q.page, base, { ...filters, state: q.state }, empty)}`);
 }
 
 /** GET /{owner}/{repo}/issues */

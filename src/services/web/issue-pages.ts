@@ -1,6 +1,7 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
+import { NotFoundError } from '../../lib/errors';
 import type { PullView } from '../../convert/pull';
 import { REVIEW_TYPE } from '../../models/review';
 import { listIssueComments } from '../issue/comments';
@@ -25,6 +26,10 @@ export type ListState = 'open' | 'closed' | 'all';
 export type ListQuery = {
   /** Both kinds the visitor reads when not given (a milestone's page). */
   kind?: 'issues' | 'pulls'; state: ListState; page: number; labelIds: number[]; milestoneId?: number; keyword?: string;
+  /** User names: the author, the assignee (an unknown name lists nothing). */
+  poster?: string; assignee?: string;
+  /** Gitea's sort names (oldest, recentupdate, mostcomment...); newest first otherwise. */
+  sort?: string;
 };
 export type ListRow = { view: IssueView; pull?: PullView };
 export type ListPage = { rows: ListRow[]; total: number; hasMore: boolean };
@@ -63,6 +68,11 @@ export async function issueListPage(db: DB, config: Config, access: RepoAccess, 
   const page = { offset: (q.page - 1) * PAGE_SIZE, limit: PAGE_SIZE };
   const { views, total } = await listRepoIssues(db, access, doer, {
     type: q.kind, state: q.state, q: q.keyword, page, labelIds: q.labelIds, milestoneIds: q.milestoneId ? [q.milestoneId] : undefined,
+    created_by: q.poster, assigned_by: q.assignee, sort: q.sort,
+  }).catch((err: unknown) => {
+    // A filter naming nobody: nothing matches (the API's 404 is about its parameter).
+    if (err instanceof NotFoundError && (q.poster || q.assignee)) return { views: [], total: 0 };
+    throw err;
   });
   const pulls = q.kind === 'pulls' ? await pullViews(db, config, access, views.map((v) => v.issue), doer) : [];
   const pullOf = new Map(pulls.map((p) => [p.issue.issue.id, p]));
