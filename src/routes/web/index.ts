@@ -50,7 +50,7 @@ const page = [...viewing, headerCounts];
 
 /** The forms of the issue page (issue-actions.ts, issue-sidebar-actions.ts). */
 const issueFormRoutes = [
-  postMultipart('/:owner/:repo/issues/:index/comments', issueActions.attachmentUpload, issueActions.postComment),
+  upload('/:owner/:repo/issues/:index/comments', issueActions.attachmentUpload, issueActions.postComment),
   post('/:owner/:repo/issues/:index/title', issueActions.postTitle),
   post('/:owner/:repo/issues/:index/content', issueActions.postBody),
   post('/:owner/:repo/issues/:index/reactions', issueActions.postIssueReaction),
@@ -153,7 +153,7 @@ export const webGroups: WebGroup[] = [
   group('repo-issue-forms', [...repoPage, signedInPage, notArchived, issuesOrPulls], issueFormRoutes),
   group('repo-issue-new', [...repoPage, issuesUnit, signedInPage, notArchived], [
     get('/:owner/:repo/issues/new', newIssuePage),
-    postMultipart('/:owner/:repo/issues/new', issueActions.attachmentUpload, createIssuePost),
+    upload('/:owner/:repo/issues/new', issueActions.attachmentUpload, createIssuePost),
   ]),
   group('repo', repoPage, [
     get('/:owner/:repo', code.home),

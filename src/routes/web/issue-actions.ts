@@ -17,6 +17,7 @@ import { confirmPage, csrfInput, formAction, formAlert, markdownField, submitBut
 import { repoOf } from './guards';
 import { indexParam, renderIssue, type IssueForm } from './issue-view-pages';
 import { repoLink, sendPage, webUrl } from './layout';
+import type { Multipart } from './table';
 
 // The forms of the issue page that change its conversation: comment (with "Close with
 // comment"), title, body, a comment's edit and delete, reactions, task ticks and the viewer's
@@ -47,12 +48,12 @@ const doer = (req: Request) => req.ctx.doer!;
 
 /** The form's file (multipart `attachment`), when one was chosen. */
 export function formFile(req: Request): FormFile | undefined {
-  const f = req.file;
+  const f = ((req.files ?? []) as Express.Multer.File[])[0];
   return f && f.size ? { buffer: f.buffer, originalName: f.originalname } : undefined;
 }
 
 /** The multipart forms' file field and limit ([attachment] max_size, capped: it is held in memory). */
-export const attachmentUpload = { file: 'attachment', maxBytes: (req: Request) => formFileMaxBytes(req.ctx.config) };
+export const attachmentUpload: Multipart = { field: 'attachment', limits: (req: Request) => ({ fileSize: formFileMaxBytes(req.ctx.config), files: 1 }) };
 
 /** Runs `action`; a validation refusal re-renders the issue page with the form's state. */
 async function orPage(req: Request, res: Response, index: number, form: Omit<IssueForm, 'errors'>, action: () => Promise<void>, fields: Record<string, string> = {}): Promise<boolean> {
