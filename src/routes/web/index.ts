@@ -21,6 +21,7 @@ import * as issues from './issue-pages';
 import * as issueActions from './issue-actions';
 import * as issueSide from './issue-sidebar-actions';
 import * as issueList from './issue-list-page';
+import * as notify from './notifications-page';
 import { createIssuePost, newIssuePage } from './issue-new-pages';
 import { issuePage } from './issue-view-pages';
 import { sendPage } from './layout';
@@ -137,6 +138,11 @@ export const webGroups: WebGroup[] = [
   ]),
   // Before `/{owner}`, which would take them for user names.
   group('dashboard', [...signedIn, repoViewer], [get('/issues', dash.issues), get('/pulls', dash.pulls)]),
+  group('notifications', signedIn, [
+    get('/notifications', notify.notificationsPage),
+    post('/notifications/threads/:id', notify.threadPost),
+    post('/notifications/read', notify.readAllPost),
+  ]),
   // Before `/{owner}/{repo}`, which would take `repo/create` for a repository.
   group('repo-create', signedIn, [get('/repo/create', create.createForm), post('/repo/create', create.createPost)]),
   group('home', [...page, repoViewer], [
