@@ -22,6 +22,7 @@ import * as issueActions from './issue-actions';
 import * as issueSide from './issue-sidebar-actions';
 import * as issueList from './issue-list-page';
 import * as notify from './notifications-page';
+import { repoSocial, socialPost } from './repo-social';
 import { createIssuePost, newIssuePage } from './issue-new-pages';
 import { issuePage } from './issue-view-pages';
 import { sendPage } from './layout';
@@ -74,7 +75,7 @@ const issueFormRoutes = [
   post('/:owner/:repo/comments/:id/tasks', issueActions.postCommentTask),
 ];
 const signedIn = [...signedInViewing, headerCounts];
-const repoPage = [...page, repoViewer, repo];
+const repoPage = [...page, repoViewer, repo, repoSocial];
 
 export const webGroups: WebGroup[] = [
   group('assets', [], [get('/assets/:file', serveWebAsset)], { bare: true }),
@@ -157,6 +158,7 @@ export const webGroups: WebGroup[] = [
   ]),
   // An issue's forms, and a pull request's conversation forms (one service each, either kind).
   group('repo-issue-forms', [...repoPage, signedInPage, notArchived, issuesOrPulls], issueFormRoutes),
+  group('repo-social', [...repoPage, signedInPage], [post('/:owner/:repo/action/:action', socialPost)]),
   group('repo-issue-new', [...repoPage, issuesUnit, signedInPage, notArchived], [
     get('/:owner/:repo/issues/new', newIssuePage),
     upload('/:owner/:repo/issues/new', issueActions.attachmentUpload, createIssuePost),
