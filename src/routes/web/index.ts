@@ -21,6 +21,8 @@ import * as issues from './issue-pages';
 import * as issueActions from './issue-actions';
 import * as issueSide from './issue-sidebar-actions';
 import * as issueList from './issue-list-page';
+import * as labelManage from './label-manage';
+import * as milestoneManage from './milestone-manage';
 import * as notify from './notifications-page';
 import { repoSocial, socialPost } from './repo-social';
 import { createIssuePost, newIssuePage } from './issue-new-pages';
@@ -205,9 +207,24 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/pulls', issues.pullList),
     get('/:owner/:repo/pulls/:index/:tab', issues.pullTab),
   ]),
+  // Writers' label and milestone forms (the services check the writer rule).
+  group('repo-labels-manage', [...repoPage, issuesOrPulls, signedInPage, notArchived], [
+    post('/:owner/:repo/labels/new', labelManage.labelCreate),
+    post('/:owner/:repo/labels/initialize', labelManage.labelSet),
+    post('/:owner/:repo/labels/:id/edit', labelManage.labelEdit),
+    get('/:owner/:repo/labels/:id/delete', labelManage.labelDeletePage),
+    post('/:owner/:repo/labels/:id/delete', labelManage.labelDelete),
+    get('/:owner/:repo/milestones/new', milestoneManage.milestoneNewPage),
+    post('/:owner/:repo/milestones/new', milestoneManage.milestoneCreate),
+    get('/:owner/:repo/milestones/:id/edit', milestoneManage.milestoneEditPage),
+    post('/:owner/:repo/milestones/:id/edit', milestoneManage.milestoneEdit),
+    post('/:owner/:repo/milestones/:id/state', milestoneManage.milestoneState),
+    get('/:owner/:repo/milestones/:id/delete', milestoneManage.milestoneDeletePage),
+    post('/:owner/:repo/milestones/:id/delete', milestoneManage.milestoneDelete),
+  ]),
   group('repo-labels', [...repoPage, issuesOrPulls], [
-    get('/:owner/:repo/labels', issues.labels),
-    get('/:owner/:repo/milestones', issues.milestones),
+    get('/:owner/:repo/labels', labelManage.labelsManagePage),
+    get('/:owner/:repo/milestones', milestoneManage.milestonesManagePage),
     get('/:owner/:repo/milestone/:id', issues.milestone),
   ]),
   group('repo-releases', [...repoPage, releasesUnit], [

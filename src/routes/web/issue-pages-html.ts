@@ -108,18 +108,21 @@ export const openingPost = (config: Config, view: IssueView, body: string): Safe
 });
 
 /** Where a label's issues are listed: the issues unit when readable, else the pulls. */
-function labelRow(v: View, units: ReadonlySet<WebUnit>, l: Label): SafeHtml {
+/** A writer's controls after a label or milestone row (edit, delete). */
+export type ManageRow<T> = (item: T) => SafeHtml | '';
+
+function labelRow(v: View, units: ReadonlySet<WebUnit>, l: Label, manage?: ManageRow<Label>): SafeHtml {
   const list = units.has('repo.issues') ? 'issues' : 'pulls';
   const open = l.num_issues - l.num_closed_issues;
   const link = l.org_id ? '' : html` · <a href="${repoLink(v.config, v.access, `${list}?labels=${l.id}`)}">${open} open</a>`;
   return html`<li><span class="label ${v.colour(l.color)}">${l.name}</span>${l.exclusive ? html` <span class="badge">exclusive</span>` : ''}${l.is_archived ? html` <span class="badge">archived</span>` : ''}
-<div class="meta">${l.description}${link}</div></li>`;
+<div class="meta">${l.description}${link}</div>${manage?.(l) ?? ''}</li>`;
 }
 
-export function labelsBody(v: View, units: ReadonlySet<WebUnit>, page: LabelsPage): SafeHtml {
-  const section = (title: string, labels: Label[]) => html`<h2>${title} <span class="count">${labels.length}</span></h2>
-${labels.length ? html`<ul class="list">${labels.map((l) => labelRow(v, units, l))}</ul>` : html`<p class="meta">No labels.</p>`}`;
-  return html`${section('Labels', page.repo)}${page.org.length ? section('Organization labels', page.org) : ''}`;
+export function labelsBody(v: View, units: ReadonlySet<WebUnit>, page: LabelsPage, manage?: ManageRow<Label>): SafeHtml {
+  const section = (title: string, labels: Label[], m?: ManageRow<Label>) => html`<h2>${title} <span class="count">${labels.length}</span></h2>
+${labels.length ? html`<ul class="list">${labels.map((l) => labelRow(v, units, l, m))}</ul>` : html`<p class="meta">No labels.</p>`}`;
+  return html`${section('Labels', page.repo, manage)}${page.org.length ? section('Organization labels', page.org) : ''}`;
 }
 
 /** "due date · N open · M closed · P% complete" of a milestone. */
@@ -130,10 +133,10 @@ export function milestoneFacts(m: Milestone): SafeHtml {
   return html`${due}${m.num_issues - closed} open · ${closed} closed · ${pct}% complete`;
 }
 
-export function milestonesBody(v: View, page: MilestonesPage, state: ListState, n: number): SafeHtml {
+export function milestonesBody(v: View, page: MilestonesPage, state: ListState, n: number, manage?: ManageRow<Milestone>): SafeHtml {
   const base = repoLink(v.config, v.access, 'milestones');
   const row = (m: Milestone) => html`<li>${stateSpan(m)} ${milestoneLink(v, m)}
-<div class="meta">${milestoneFacts(m)}</div></li>`;
+<div class="meta">${milestoneFacts(m)}</div>${manage?.(m) ?? ''}</li>`;
   const list = page.milestones.length ? html`<ul class="list">${page.milestones.map(row)}</ul>` : html`<p class="meta">No milestones.</p>`;
   return html`${stateNav(base, state, {})}\n${list}\n${pager(base, n, page.hasMore, { state })}`;
 }
