@@ -8,8 +8,8 @@ import { createRepo } from '../helpers/git';
 import { as, createUser } from '../helpers/server';
 
 // Issues in a real Chromium, with JavaScript on and off: create an issue with a label and a
-// file, comment, edit the comment in place, react, close with a comment and reopen; then a
-// keyboard-only comment. Every page on the way is held to checkPage (axe in both themes and
+// file, comment, edit the comment in place, react, close with a comment and reopen; labels,
+// milestones, the star button and notifications; then a keyboard-only comment. Every page on the way is held to checkPage (axe in both themes and
 // widths, no console errors or CSP violations, no sideways scroll at 320 px).
 
 for (const js of ['on', 'off'] as Js[]) {
@@ -87,6 +87,31 @@ for (const js of ['on', 'off'] as Js[]) {
       await load();
       const issue = await json(api(`repos/${owner.username}/proj/issues/1`));
       expect([issue.state, issue.labels.map((l: { name: string }) => l.name)]).toEqual(['open', ['bug']]);
+    });
+
+    it('manages labels and milestones, stars the repository and reads notifications', async () => {
+      await page.goto(`${root()}${owner.username}/proj/labels`);
+      await page.locator('details.box summary').click();
+      await page.getByLabel('Name').fill('docs');
+      await page.getByRole('button', { name: 'Create label' }).click();
+      await load();
+      await page.getByRole('link', { name: 'Edit docs' }).click();
+      await load();
+      await checkPage(page);
+      await page.goto(`${root()}${owner.username}/proj/milestones`);
+      await page.getByRole('link', { name: 'New milestone' }).click();
+      await load();
+      await checkPage(page);
+      await page.getByLabel('Title').fill('v1');
+      await page.getByRole('button', { name: 'Create milestone' }).click();
+      await load();
+      await page.getByRole('button', { name: /^Star/ }).click();
+      await load();
+      expect(await page.getByRole('button', { name: /^Unstar/ }).count()).toBe(1);
+      await checkPage(page);
+      await page.goto(`${root()}notifications`);
+      await checkPage(page);
+      expect((await json(api(`repos/${owner.username}/proj/labels`))).map((l: { name: string }) => l.name)).toContain('docs');
     });
 
     it('comments on an issue with the keyboard alone', async () => {
