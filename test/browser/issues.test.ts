@@ -69,8 +69,9 @@ for (const js of ['on', 'off'] as Js[]) {
       expect(await page.getByText('I can reproduce it on Tuesdays.').count()).toBe(1);
 
       const edited = page.locator('.comment').filter({ hasText: 'on Tuesdays' });
-      await edited.locator('details.react summary').click();
-      await edited.getByRole('button', { name: 'React with heart' }).click();
+      await edited.getByRole('link', { name: 'Add a reaction' }).click();
+      await load();
+      await page.locator('.comment').filter({ hasText: 'on Tuesdays' }).getByRole('button', { name: 'React with heart' }).click();
       await load();
       expect(await page.locator('.reaction[aria-pressed="true"]').count()).toBe(1);
 

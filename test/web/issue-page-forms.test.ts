@@ -123,6 +123,11 @@ describe('the conversation', () => {
 
   it('reacts and takes the reaction back with the buttons of one form', async () => {
     const n = await newIssue();
+    // The picker opens for one text at a time (?react=), so a long conversation stays light.
+    const closed = await (await bobWeb.get(pagePath(n))).text();
+    expect(closed).toContain(`href="${s.hearth.config.server.root_url}${pagePath(n)}?react=issue#issue-`);
+    expect(closed).not.toContain('aria-label="React with heart"');
+    expect(await (await bobWeb.get(`${pagePath(n)}?react=issue`)).text()).toContain('aria-label="React with heart"');
     expect((await bobWeb.post(`${pagePath(n)}/reactions`, { react: 'heart' }, { from: pagePath(n) })).status).toBe(303);
     const [r] = await ok(await api(`repos/alice/proj/issues/${n}/reactions`));
     expect([r.content, r.user.login]).toEqual(['heart', 'bob']);

@@ -17,6 +17,8 @@ export type ThreadView = View & {
   page: string;
   /** The `?edit=` of the request: the text whose form is open. */
   editing: string;
+  /** The `?react=` of the request: the text whose reaction picker is open (one at a time: 8 buttons per text would weigh the page). */
+  reacting?: string;
   /** The reactions the instance allows ([ui] reactions). */
   reactions: readonly string[];
   /** The viewer may react (signed in; a locked conversation takes writers only). */
@@ -107,8 +109,9 @@ function attachments(v: ThreadView, assets: Attachment[]): SafeHtml | '' {
   return html`<ul class="attachments" aria-label="Attached files">${assets.map(item)}</ul>`;
 }
 
-/** Existing reactions as toggles, and a menu of the others, in one form. */
-export function reactionsForm(v: ThreadView, target: string, tallies: ReactionTally[]): SafeHtml | '' {
+/** Existing reactions as toggles, and the others when the picker is open (`?react=<key>`), in one form. */
+export function reactionsForm(v: ThreadView, b: Pick<TextBlock, 'target' | 'reactions' | 'key' | 'anchor'>): SafeHtml | '' {
+  const { target, reactions: tallies } = b;
   if (!tallies.length && !v.mayReact) return '';
   const tally = (t: ReactionTally) => {
     const who = `${t.users.slice(0, 10).join(', ')}${t.count > 10 ? ` and ${t.count - 10} more` : ''}`;
@@ -117,15 +120,19 @@ export function reactionsForm(v: ThreadView, target: string, tallies: ReactionTa
     return html`<button type="submit" class="reaction" name="${t.mine ? 'unreact' : 'react'}" value="${t.content}" aria-pressed="${t.mine ? 'true' : 'false'}" aria-label="${label}" title="${who}">${reactionGlyph(t.content)} ${t.count}</button>`;
   };
   const others = v.reactions.filter((r) => !tallies.some((t) => t.content === r));
-  const add = v.mayReact && others.length
-    ? html`<details class="menu react"><summary aria-label="Add a reaction">☺+</summary><ul>${others.map((r) => html`<li><button type="submit" name="react" value="${r}" aria-label="React with ${r}">${reactionGlyph(r)}</button></li>`)}</ul></details>`
-    : '';
+  const picking = v.reacting === b.key;
+  const add = !v.mayReact || !others.length ? ''
+    : picking
+      ? html`${others.map((r) => html`<button type="submit" class="reaction" name="react" value="${r}" aria-label="React with ${r}">${reactionGlyph(r)}</button>`)} <a href="${v.page}#${b.anchor}">Close</a>`
+      : html`<a class="react-add" href="${v.page}?react=${b.key}#${b.anchor}" aria-label="Add a reaction">☺+</a>`;
   const inner = html`${tallies.map(tally)}${add}`;
   if (!v.mayReact) return html`<div class="reactions">${inner}</div>`;
+  // Nothing to post until a reaction exists or the picker is open: no form, no token.
+  if (!tallies.length && !picking) return html`<div class="reactions">${add}</div>`;
   return html`<form class="reactions" method="post" action="${repoLink(v.config, v.access, `${target}/reactions`)}">${v.csrf}${inner}</form>`;
 }
 
 export function textBlock(v: ThreadView, b: TextBlock): SafeHtml {
   return html`<div class="comment" id="${b.anchor}"><div class="meta">${personLink(v, b.who)} ${b.what} ${when(b.at)}${b.edited ? html` <span class="edited">(edited)</span>` : ''} <a href="#${b.anchor}" aria-label="Link to this text">#</a>${menu(v, b)}</div>
-${body(v, b)}${attachments(v, b.assets)}${reactionsForm(v, b.target, b.reactions)}</div>`;
+${body(v, b)}${attachments(v, b.assets)}${reactionsForm(v, b)}</div>`;
 }

@@ -105,6 +105,7 @@ export async function renderIssue(req: Request, res: Response, index: number, fo
   const v: ThreadView = {
     config, access, colour: (hex) => pageColour(res, hex), csrf: doer ? csrfInput(req, res) : html``, doer, page,
     editing: form?.which === 'edit' ? form.key ?? '' : queryString(req, 'edit') ?? '',
+    reacting: queryString(req, 'react'),
     reactions: config.ui.reactions, mayReact: s.rights.react, mayComment: s.rights.comment,
     form: form?.which === 'edit' ? { values: form.values, errors: form.errors } : undefined,
   };
