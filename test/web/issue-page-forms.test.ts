@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
-import { as, ok, type Creds } from '../helpers/pull-fixtures';
+import { as, cloneWork, ok, type Creds } from '../helpers/pull-fixtures';
+import { eventually } from '../helpers/wait';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import { signedInClient, type WebClient } from '../helpers/web-client';
 
@@ -58,6 +59,18 @@ describe('the conversation', () => {
     expect((await web.post(`${pagePath(n)}/comments`, { content: '', status: 'reopen' }, { from: pagePath(n) })).status).toBe(303);
     expect((await ok(await api(`repos/alice/proj/issues/${n}`))).state).toBe('open');
     expect(await ok(await api(`repos/alice/proj/issues/${n}/comments`))).toHaveLength(2);
+  });
+
+  it('says which pull request closed the issue, and shows the reference a commit made', async () => {
+    const n = await newIssue();
+    const work = await cloneWork(s, 'alice', 'proj', alice);
+    await work.branch(`fix-${n}`, { [`fix-${n}.txt`]: 'fixed\n' });
+    const pr = await ok(await api('repos/alice/proj/pulls', 'POST', { head: `fix-${n}`, base: 'main', title: `Repair ${n}`, body: `Fixes #${n}` }), 201);
+    await ok(await api(`repos/alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'merge' }));
+    await eventually(async () => (await ok(await api(`repos/alice/proj/issues/${n}`))).state === 'closed', 10_000, 'the issue closed by the merge');
+    const text = await (await web.get(pagePath(n))).text();
+    expect(text).toMatch(new RegExp(`closed this issue in <a href="[^"]*/alice/proj/pulls/${pr.number}">Repair ${n} #${pr.number}</a>`));
+    expect(text).toContain(`which will close this issue when merged`);
   });
 
   it('refuses an empty comment with the page (422), the form and its error in place', async () => {
