@@ -115,6 +115,29 @@ for (const js of ['on', 'off'] as Js[]) {
       expect((await json(api(`repos/${owner.username}/proj/labels`))).map((l: { name: string }) => l.name)).toContain('docs');
     });
 
+    it('chooses an issue form from the templates and answers it', async () => {
+      const form = 'name: Bug\nabout: Something broke\nbody:\n  - type: input\n    id: what\n    attributes:\n      label: What happened\n    validations:\n      required: true\n'
+        + '  - type: dropdown\n    id: os\n    attributes:\n      label: System\n      options: [linux, mac]\n  - type: checkboxes\n    id: terms\n    attributes:\n      label: Checks\n      options:\n        - label: I searched first\n';
+      const put = await api(`repos/${owner.username}/proj/contents`, {
+        branch: 'main', message: 'Templates', files: [{ operation: 'create', path: '.gitea/ISSUE_TEMPLATE/bug.yaml', content: Buffer.from(form).toString('base64') }],
+      });
+      expect(put.status).toBe(201);
+      await page.goto(`${root()}${owner.username}/proj/issues/new`);
+      await checkPage(page);
+      await page.getByRole('link', { name: 'Get started: Bug' }).click();
+      await load();
+      await checkPage(page);
+      await page.getByLabel('Title').fill('Broken from a form');
+      await page.getByLabel('What happened (required)').fill('It fell over');
+      await page.getByLabel('System').selectOption('1');
+      await page.getByRole('checkbox', { name: 'I searched first' }).check();
+      await page.getByRole('button', { name: 'Create issue' }).click();
+      await load();
+      const n = Number(/issues\/(\d+)$/.exec(page.url())?.[1]);
+      expect((await json(api(`repos/${owner.username}/proj/issues/${n}`))).body)
+        .toBe('### What happened\n\nIt fell over\n\n### System\n\nmac\n\n### Checks\n\n- [x] I searched first\n\n');
+    });
+
     it('comments on an issue with the keyboard alone', async () => {
       expect((await api(`repos/${owner.username}/proj/issues`, { title: 'Keyboard only' })).status).toBe(201);
       const n = (await json(api(`repos/${owner.username}/proj/issues?state=all`)))[0].number;
