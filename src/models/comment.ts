@@ -119,3 +119,10 @@ export async function referenceMetas(db: DB, target: number, from: number): Prom
     .where('type', 'in', [COMMENT_TYPE.issueRef, COMMENT_TYPE.commentRef, COMMENT_TYPE.pullRef]).execute();
   return rows.map((r) => r.meta);
 }
+
+/** Whether issue `issueId` has a commit reference event for `sha` already (one per commit, as Gitea). */
+export async function hasCommitRef(db: DB, issueId: number, sha: string): Promise<boolean> {
+  const row = await db.selectFrom('comment').select('id').where('issue_id', '=', issueId)
+    .where('type', '=', COMMENT_TYPE.commitRef).where('commit_sha', '=', sha).executeTakeFirst();
+  return !!row;
+}

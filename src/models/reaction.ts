@@ -43,3 +43,8 @@ export async function countReactions(db: DB, key: ReactionKey): Promise<number> 
 export async function deleteCommentReactions(db: DB, commentId: number): Promise<void> {
   await db.deleteFrom('reaction').where('comment_id', '=', commentId).execute();
 }
+
+/** Every reaction of an issue and of its comments, oldest first: one query for a whole page. */
+export async function reactionsOfIssue(db: DB, issueId: number): Promise<Reaction[]> {
+  return db.selectFrom('reaction').selectAll().where('issue_id', '=', issueId).orderBy('created_unix').orderBy('id').execute();
+}

@@ -36,8 +36,9 @@ export function parseContext(rootUrl: string, context: string): { linkBase: stri
 }
 
 /** Mentions link only to users that exist and that the viewer may see. */
-async function mentionable(db: DB, text: string, viewer: User | null): Promise<Set<string>> {
-  const names = mentionCandidates(text);
+const mentionable = (db: DB, text: string, viewer: User | null): Promise<Set<string>> => mentionableOf(db, mentionCandidates(text), viewer);
+
+async function mentionableOf(db: DB, names: string[], viewer: User | null): Promise<Set<string>> {
   const out = new Set<string>();
   for (const u of await accountsByNames(db, names)) {
     if (await canSeeOwner(db, u, viewer)) out.add(u.lower_name);
@@ -85,7 +86,10 @@ const rendered = new Lru<string, string>(5000, (html) => html.length, 32 * 1024 
 export type StoredText = { kind: string; id: number; updatedUnix: number };
 
 export async function renderStoredMarkup(db: DB, config: Config, viewer: User | null, stored: StoredText, req: MarkupRequest): Promise<string> {
-  const env = await renderEnv(db, config, viewer, req);
+  return renderCached(stored, req, await renderEnv(db, config, viewer, req));
+}
+
+async function renderCached(stored: StoredText, req: MarkupRequest, env: RenderEnv): Promise<string> {
   // The text's digest too: two edits within one second share an update time.
   const digest = crypto.createHash('sha1').update(req.text).digest('base64');
   const key = [stored.kind, stored.id, stored.updatedUnix, digest, req.mode, req.context, [...env.mentionable].sort().join(',')].join('\0');
@@ -93,6 +97,25 @@ export async function renderStoredMarkup(db: DB, config: Config, viewer: User | 
   if (hit !== undefined) return hit;
   const out = await render(req.text, env);
   rendered.set(key, out);
+  return out;
+}
+
+/**
+ * Many stored texts of one context (a conversation's comments) for one viewer: as
+ * renderStoredMarkup each, with the mentioned users looked up once for all of them.
+ */
+export async function renderStoredBatch(
+  db: DB, config: Config, viewer: User | null, items: { stored: StoredText; text: string }[], base: Omit<MarkupRequest, 'text'>,
+): Promise<string[]> {
+  const candidates = items.map((i) => mentionCandidates(i.text));
+  const visible = await mentionableOf(db, [...new Set(candidates.flat())], viewer);
+  const env = await renderEnv(db, config, viewer, { ...base, text: '' });
+  const out: string[] = [];
+  for (const [n, item] of items.entries()) {
+    // Each text's own mentions only: its cache key is the one a single render would use.
+    const mine = new Set(candidates[n]!.filter((c) => visible.has(c)));
+    out.push(item.text.trim() ? await renderCached(item.stored, { ...base, text: item.text }, { ...env, mentionable: mine }) : '');
+  }
   return out;
 }
 

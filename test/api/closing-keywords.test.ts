@@ -34,6 +34,7 @@ describe('closing keywords', () => {
     await git(work.dir, 'checkout', '-q', '-b', 'side');
     await commitFile(work.dir, 'side.txt', 'x\n');
     await git(work.dir, 'commit', '-q', '--amend', '-m', `Side work, closes #${two}`);
+    const sideSha = (await git(work.dir, 'rev-parse', 'HEAD')).trim();
     await git(work.dir, 'push', '-q', 'origin', 'side');
     await git(work.dir, 'checkout', '-q', 'main');
     await commitFile(work.dir, 'fix.txt', 'fix\n');
@@ -42,6 +43,12 @@ describe('closing keywords', () => {
     await git(work.dir, 'push', '-q', 'origin', 'main');
     expect(await state('alice/proj', one)).toBe('closed');
     expect(await state('alice/proj', two)).toBe('open');
+    // Both commits reference their issues (any branch), once each, linking to the commit.
+    const refs = async (n: number) => (await ok(await api(`alice/proj/issues/${n}/timeline`))).filter((e: { type: string }) => e.type === 'commit_ref');
+    const [sideRef] = await refs(two);
+    expect(sideRef).toMatchObject({ ref_commit_sha: sideSha, user: { login: 'alice' } });
+    expect(sideRef.body).toBe(`<a href="${s.hearth.config.server.root_url}alice/proj/commit/${sideSha}">Side work, closes #${two}</a>`);
+    expect((await refs(one)).map((e: { ref_commit_sha: string }) => e.ref_commit_sha)).toEqual([sha]);
     const timeline = await ok(await api(`alice/proj/issues/${one}/timeline`));
     const closed = timeline.find((e: { type: string }) => e.type === 'close');
     expect(closed).toMatchObject({ user: { login: 'alice' } });
@@ -63,12 +70,22 @@ describe('closing keywords', () => {
     expect(await state('bob/bobs', bobs)).toBe('open');
   });
 
-  it('a pull request merged into the default branch closes the issues its body resolves', async () => {
+  it('a pull request merged into the default branch closes the issues its body resolves, and the close names it', async () => {
     const n = await issue('alice/proj', 'Feature wanted');
+    const mentioned = await issue('alice/proj', 'Only mentioned');
     await work.branch('feature', { 'feature.txt': 'f\n' });
-    const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'feature', base: 'main', title: 'Add the feature', body: `Resolves #${n}` }), 201);
+    const pr = await ok(await api('alice/proj/pulls', 'POST', { head: 'feature', base: 'main', title: 'Add the feature', body: `Resolves #${n}, see #${mentioned}` }), 201);
     expect(await state('alice/proj', n)).toBe('open');
+    // The pull request's reference says what its merge will do (Gitea's ref_action).
+    const refOf = async (i: number) => (await ok(await api(`alice/proj/issues/${i}/timeline`))).find((e: { type: string }) => e.type === 'pull_ref');
+    expect(await refOf(n)).toMatchObject({ ref_action: 'closes', ref_issue: { number: pr.number } });
+    expect(await refOf(mentioned)).toMatchObject({ ref_action: 'none' });
     await ok(await api(`alice/proj/pulls/${pr.number}/merge`, 'POST', { Do: 'squash' }));
     await eventually(async () => (await state('alice/proj', n)) === 'closed');
+    const sha = (await ok(await api(`alice/proj/pulls/${pr.number}`))).merge_commit_sha as string;
+    const closed = (await ok(await api(`alice/proj/issues/${n}/timeline`))).find((e: { type: string }) => e.type === 'close');
+    expect(closed.ref_commit_sha).toBe(sha);
+    expect(closed.ref_issue).toMatchObject({ number: pr.number, title: 'Add the feature' });
+    expect(await state('alice/proj', mentioned)).toBe('open');
   });
 });

@@ -112,7 +112,7 @@ describe('issues', () => {
     expect(text).toContain('class="state-open"');
     expect(text).toContain(`href="${s.hearth.config.server.root_url}alice/proj/milestone/${got.milestone}"`);
     expect(text).toContain(`href="${s.hearth.config.server.root_url}attachments/${got.uuid}"`);
-    expect(text).toMatch(/Assignees: <a [^>]*>alice<\/a>/);
+    expect(text).toMatch(/<h2 id="side-assignees">Assignees<\/h2><p><a [^>]*>alice<\/a>/);
     expect(text).toContain(`id="issuecomment-${got.commentId}"`);
     expect(text).toContain('<em>comment</em>');
   });

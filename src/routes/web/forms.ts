@@ -13,6 +13,8 @@ export type FieldErrors = Record<string, string>;
 export type FieldSpec = {
   name: string; label: string; type?: string; value?: string; autocomplete?: string;
   required?: boolean; hint?: string; autofocus?: boolean;
+  /** The control's id when `f-<name>` is not unique on the page (two forms with one field name). */
+  id?: string;
 };
 
 /** `<input type=hidden name=_csrf>`: every POST form carries one (the table's csrf guard checks it). */
@@ -20,7 +22,7 @@ export const csrfInput = (req: Request, res: Response): SafeHtml =>
   html`<input type="hidden" name="_csrf" value="${csrfToken(req, res)}">`;
 
 export function field(spec: FieldSpec, errors: FieldErrors = {}): SafeHtml {
-  const id = `f-${spec.name}`;
+  const id = spec.id ?? `f-${spec.name}`;
   const error = errors[spec.name];
   const described = [spec.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   const type = spec.type ?? 'text';
@@ -35,7 +37,7 @@ ${spec.hint ? html`<p class="meta" id="${id}-hint">${spec.hint}</p>` : ''}${erro
  * session's CSRF header) into the region below, resolving #N against `context` (`owner/repo`).
  */
 export function markdownField(spec: FieldSpec & { context?: string; previewUrl: string }, errors: FieldErrors = {}): SafeHtml {
-  const id = `f-${spec.name}`;
+  const id = spec.id ?? `f-${spec.name}`;
   const error = errors[spec.name];
   return html`<div class="field${error ? ' invalid' : ''}"><label for="${id}">${spec.label}</label>
 <textarea id="${id}" name="${spec.name}"${spec.required ? html` required` : ''}${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${spec.value ?? ''}</textarea>

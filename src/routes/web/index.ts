@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { AppError, NotFoundError, TooManyRequestsError } from '../../lib/errors';
+import { notArchived } from '../middleware/repo-guards';
 import { html } from '../../lib/html';
 import { countNew } from '../../services/notification/notifications';
 import { downloadReleaseAsset } from '../release-download';
@@ -17,6 +18,15 @@ import {
   signedInPage, signedInViewing, viewing,
 } from './guards';
 import * as issues from './issue-pages';
+import * as issueActions from './issue-actions';
+import * as issueSide from './issue-sidebar-actions';
+import * as issueList from './issue-list-page';
+import * as labelManage from './label-manage';
+import * as milestoneManage from './milestone-manage';
+import * as notify from './notifications-page';
+import { repoSocial, socialPost } from './repo-social';
+import { createIssuePost, newIssuePage } from './issue-new-pages';
+import { issuePage } from './issue-view-pages';
 import { sendPage } from './layout';
 import { markdownPreview } from './markdown-preview';
 import * as oauth2 from './oauth2-pages';
@@ -41,8 +51,33 @@ const headerCounts: RequestHandler = async (req, res, next) => {
 };
 
 const page = [...viewing, headerCounts];
+
+/** The forms of the issue page (issue-actions.ts, issue-sidebar-actions.ts). */
+const issueFormRoutes = [
+  upload('/:owner/:repo/issues/:index/comments', issueActions.attachmentUpload, issueActions.postComment),
+  post('/:owner/:repo/issues/:index/title', issueActions.postTitle),
+  post('/:owner/:repo/issues/:index/content', issueActions.postBody),
+  post('/:owner/:repo/issues/:index/reactions', issueActions.postIssueReaction),
+  post('/:owner/:repo/issues/:index/tasks', issueActions.postIssueTask),
+  post('/:owner/:repo/issues/:index/watch', issueActions.postWatch),
+  post('/:owner/:repo/issues/:index/labels', issueSide.postLabels),
+  post('/:owner/:repo/issues/:index/assignees', issueSide.postAssignees),
+  post('/:owner/:repo/issues/:index/milestone', issueSide.postMilestone),
+  post('/:owner/:repo/issues/:index/deadline', issueSide.postDeadline),
+  post('/:owner/:repo/issues/:index/lock', issueSide.postLock),
+  post('/:owner/:repo/issues/:index/unlock', issueSide.postUnlock),
+  post('/:owner/:repo/issues/:index/pin', issueSide.postPin),
+  post('/:owner/:repo/issues/:index/unpin', issueSide.postUnpin),
+  post('/:owner/:repo/issues/:index/dependency/add', issueSide.postDependencyAdd),
+  post('/:owner/:repo/issues/:index/dependency/delete', issueSide.postDependencyDelete),
+  post('/:owner/:repo/comments/:id', issueActions.postCommentEdit),
+  get('/:owner/:repo/comments/:id/delete', issueActions.deleteCommentPage),
+  post('/:owner/:repo/comments/:id/delete', issueActions.postCommentDelete),
+  post('/:owner/:repo/comments/:id/reactions', issueActions.postCommentReaction),
+  post('/:owner/:repo/comments/:id/tasks', issueActions.postCommentTask),
+];
 const signedIn = [...signedInViewing, headerCounts];
-const repoPage = [...page, repoViewer, repo];
+const repoPage = [...page, repoViewer, repo, repoSocial];
 
 export const webGroups: WebGroup[] = [
   group('assets', [], [get('/assets/:file', serveWebAsset)], { bare: true }),
@@ -106,6 +141,11 @@ export const webGroups: WebGroup[] = [
   ]),
   // Before `/{owner}`, which would take them for user names.
   group('dashboard', [...signedIn, repoViewer], [get('/issues', dash.issues), get('/pulls', dash.pulls)]),
+  group('notifications', signedIn, [
+    get('/notifications', notify.notificationsPage),
+    post('/notifications/threads/:id', notify.threadPost),
+    post('/notifications/read', notify.readAllPost),
+  ]),
   // Before `/{owner}/{repo}`, which would take `repo/create` for a repository.
   group('repo-create', signedIn, [get('/repo/create', create.createForm), post('/repo/create', create.createPost)]),
   group('home', [...page, repoViewer], [
@@ -118,9 +158,16 @@ export const webGroups: WebGroup[] = [
     get('/org/:org/teams/:team', owners.team),
     get('/:owner', owners.profile),
   ]),
+  // An issue's forms, and a pull request's conversation forms (one service each, either kind).
+  group('repo-issue-forms', [...repoPage, signedInPage, notArchived, issuesOrPulls], issueFormRoutes),
+  group('repo-social', [...repoPage, signedInPage], [post('/:owner/:repo/action/:action', socialPost)]),
+  group('repo-issue-new', [...repoPage, issuesUnit, signedInPage, notArchived], [
+    get('/:owner/:repo/issues/new', newIssuePage),
+    upload('/:owner/:repo/issues/new', issueActions.attachmentUpload, createIssuePost),
+  ]),
   group('repo', repoPage, [
     get('/:owner/:repo', code.home),
-    get('/:owner/:repo/issues/:index', issues.issue),
+    get('/:owner/:repo/issues/:index', issuePage),
     get('/:owner/:repo/pulls/:index', issues.pull),
     get('/:owner/:repo/releases/download/*tag/:name', downloadReleaseAsset),
   ]),
@@ -154,14 +201,30 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/_upload/*rest', editor.uploadForm),
     upload('/:owner/:repo/_upload/*rest', editor.UPLOAD, editor.uploadPost),
   ]),
-  group('repo-issues', [...repoPage, issuesUnit], [get('/:owner/:repo/issues', issues.issueList)]),
+  group('repo-issues', [...repoPage, issuesUnit], [get('/:owner/:repo/issues', issueList.issuesPage)]),
+  group('repo-issues-bulk', [...repoPage, issuesUnit, signedInPage, notArchived], [post('/:owner/:repo/issues/bulk', issueList.bulkPost)]),
   group('repo-pulls', [...repoPage, pullsUnit], [
     get('/:owner/:repo/pulls', issues.pullList),
     get('/:owner/:repo/pulls/:index/:tab', issues.pullTab),
   ]),
+  // Writers' label and milestone forms (the services check the writer rule).
+  group('repo-labels-manage', [...repoPage, issuesOrPulls, signedInPage, notArchived], [
+    post('/:owner/:repo/labels/new', labelManage.labelCreate),
+    post('/:owner/:repo/labels/initialize', labelManage.labelSet),
+    post('/:owner/:repo/labels/:id/edit', labelManage.labelEdit),
+    get('/:owner/:repo/labels/:id/delete', labelManage.labelDeletePage),
+    post('/:owner/:repo/labels/:id/delete', labelManage.labelDelete),
+    get('/:owner/:repo/milestones/new', milestoneManage.milestoneNewPage),
+    post('/:owner/:repo/milestones/new', milestoneManage.milestoneCreate),
+    get('/:owner/:repo/milestones/:id/edit', milestoneManage.milestoneEditPage),
+    post('/:owner/:repo/milestones/:id/edit', milestoneManage.milestoneEdit),
+    post('/:owner/:repo/milestones/:id/state', milestoneManage.milestoneState),
+    get('/:owner/:repo/milestones/:id/delete', milestoneManage.milestoneDeletePage),
+    post('/:owner/:repo/milestones/:id/delete', milestoneManage.milestoneDelete),
+  ]),
   group('repo-labels', [...repoPage, issuesOrPulls], [
-    get('/:owner/:repo/labels', issues.labels),
-    get('/:owner/:repo/milestones', issues.milestones),
+    get('/:owner/:repo/labels', labelManage.labelsManagePage),
+    get('/:owner/:repo/milestones', milestoneManage.milestonesManagePage),
     get('/:owner/:repo/milestone/:id', issues.milestone),
   ]),
   group('repo-releases', [...repoPage, releasesUnit], [

@@ -5,7 +5,7 @@ import type { PullView } from '../../convert/pull';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
 import type { CommentView, IssueView } from '../../services/issue/issue-views';
 import type { RepoAccess } from '../../services/repo/repos';
-import type { IssuePage, ListPage, ListRow, ListState, Rendered } from '../../services/web/issue-pages';
+import type { ListPage, ListRow, ListState, Rendered } from '../../services/web/issue-pages';
 import type { LabelsPage, MilestonesPage } from '../../services/web/issue-pages-meta';
 import type { WebUnit } from '../../services/web/units';
 import { pager, repoLink, webUrl, when } from './layout';
@@ -41,12 +41,15 @@ export const plural = (n: number, word: string): string => `${n} ${word}${n === 
 export const milestoneLink = (v: View, m: Milestone): SafeHtml =>
   html`<a href="${repoLink(v.config, v.access, `milestone/${m.id}`)}">${m.name}</a>`;
 
-function listRow(v: View, r: ListRow): SafeHtml {
+/** A control before a row's state (the bulk form's checkbox). */
+export type RowControl = (r: ListRow) => SafeHtml | '';
+
+function listRow(v: View, r: ListRow, control?: RowControl): SafeHtml {
   const { issue } = r.view;
   const branches = r.pull ? html` <span class="meta"><code>${headLabel(r.pull)}</code> → <code>${r.pull.pr.base_branch}</code></span>` : '';
   const comments = issue.num_comments ? ` · ${plural(issue.num_comments, 'comment')}` : '';
   const milestone = r.view.milestone ? html` · ${milestoneLink(v, r.view.milestone)}` : '';
-  return html`<li>${stateSpan(issue, r.view.pull?.merged)} <a href="${issueHtmlUrl(v.config, v.access.owner, v.access.repo, issue)}">${issue.title}</a>${labelSpans(v, r.view.labels)}${branches}
+  return html`<li>${control?.(r) ?? ''}${stateSpan(issue, r.view.pull?.merged)} <a href="${issueHtmlUrl(v.config, v.access.owner, v.access.repo, issue)}">${issue.title}</a>${labelSpans(v, r.view.labels)}${branches}
 <div class="meta">#${issue.index} opened ${when(issue.created_unix)} by ${userLink(v.config, r.view.poster)}${milestone}${comments}</div></li>`;
 }
 
@@ -61,8 +64,8 @@ export function stateNav(base: string, current: ListState, query: Record<string,
 }
 
 /** The rows and the pager of a listing; `base` and `query` rebuild its URL. */
-export function listBody(v: View, list: ListPage, page: number, base: string, query: Record<string, string>, empty: string): SafeHtml {
-  const rows = list.rows.length ? html`<ul class="list">${list.rows.map((r) => listRow(v, r))}</ul>` : html`<p class="meta">${empty}</p>`;
+export function listBody(v: View, list: ListPage, page: number, base: string, query: Record<string, string>, empty: string, control?: RowControl): SafeHtml {
+  const rows = list.rows.length ? html`<ul class="list">${list.rows.map((r) => listRow(v, r, control))}</ul>` : html`<p class="meta">${empty}</p>`;
   return html`${rows}\n${pager(base, page, list.hasMore, query)}`;
 }
 
@@ -104,27 +107,22 @@ export const openingPost = (config: Config, view: IssueView, body: string): Safe
   id: `issue-${view.issue.id}`, who: userLink(config, view.poster), what: 'opened', at: view.issue.created_unix, body, assets: view.assets,
 });
 
-export function issueBody(v: View, page: IssuePage): SafeHtml {
-  const { view } = page;
-  const summary = html`${userLink(v.config, view.poster)} opened this issue ${when(view.issue.created_unix)} · ${plural(view.issue.num_comments, 'comment')}`;
-  return html`${issueHead(v, view, false, summary)}
-${openingPost(v.config, view, page.body)}
-${page.comments.map((c) => commentOf(v.config, c))}`;
-}
-
 /** Where a label's issues are listed: the issues unit when readable, else the pulls. */
-function labelRow(v: View, units: ReadonlySet<WebUnit>, l: Label): SafeHtml {
+/** A writer's controls after a label or milestone row (edit, delete). */
+export type ManageRow<T> = (item: T) => SafeHtml | '';
+
+function labelRow(v: View, units: ReadonlySet<WebUnit>, l: Label, manage?: ManageRow<Label>): SafeHtml {
   const list = units.has('repo.issues') ? 'issues' : 'pulls';
   const open = l.num_issues - l.num_closed_issues;
   const link = l.org_id ? '' : html` · <a href="${repoLink(v.config, v.access, `${list}?labels=${l.id}`)}">${open} open</a>`;
   return html`<li><span class="label ${v.colour(l.color)}">${l.name}</span>${l.exclusive ? html` <span class="badge">exclusive</span>` : ''}${l.is_archived ? html` <span class="badge">archived</span>` : ''}
-<div class="meta">${l.description}${link}</div></li>`;
+<div class="meta">${l.description}${link}</div>${manage?.(l) ?? ''}</li>`;
 }
 
-export function labelsBody(v: View, units: ReadonlySet<WebUnit>, page: LabelsPage): SafeHtml {
-  const section = (title: string, labels: Label[]) => html`<h2>${title} <span class="count">${labels.length}</span></h2>
-${labels.length ? html`<ul class="list">${labels.map((l) => labelRow(v, units, l))}</ul>` : html`<p class="meta">No labels.</p>`}`;
-  return html`${section('Labels', page.repo)}${page.org.length ? section('Organization labels', page.org) : ''}`;
+export function labelsBody(v: View, units: ReadonlySet<WebUnit>, page: LabelsPage, manage?: ManageRow<Label>): SafeHtml {
+  const section = (title: string, labels: Label[], m?: ManageRow<Label>) => html`<h2>${title} <span class="count">${labels.length}</span></h2>
+${labels.length ? html`<ul class="list">${labels.map((l) => labelRow(v, units, l, m))}</ul>` : html`<p class="meta">No labels.</p>`}`;
+  return html`${section('Labels', page.repo, manage)}${page.org.length ? section('Organization labels', page.org) : ''}`;
 }
 
 /** "due date · N open · M closed · P% complete" of a milestone. */
@@ -135,10 +133,10 @@ export function milestoneFacts(m: Milestone): SafeHtml {
   return html`${due}${m.num_issues - closed} open · ${closed} closed · ${pct}% complete`;
 }
 
-export function milestonesBody(v: View, page: MilestonesPage, state: ListState, n: number): SafeHtml {
+export function milestonesBody(v: View, page: MilestonesPage, state: ListState, n: number, manage?: ManageRow<Milestone>): SafeHtml {
   const base = repoLink(v.config, v.access, 'milestones');
   const row = (m: Milestone) => html`<li>${stateSpan(m)} ${milestoneLink(v, m)}
-<div class="meta">${milestoneFacts(m)}</div></li>`;
+<div class="meta">${milestoneFacts(m)}</div>${manage?.(m) ?? ''}</li>`;
   const list = page.milestones.length ? html`<ul class="list">${page.milestones.map(row)}</ul>` : html`<p class="meta">No milestones.</p>`;
   return html`${stateNav(base, state, {})}\n${list}\n${pager(base, n, page.hasMore, { state })}`;
 }

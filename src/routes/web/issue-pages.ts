@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { NotFoundError } from '../../lib/errors';
 import { html, raw, type SafeHtml } from '../../lib/html';
 import { pullRawDiff } from '../../services/pull/pull-files';
-import { issueListPage, issuePage, pullPage, type ListQuery, type ListState } from '../../services/web/issue-pages';
+import { issueListPage, pullPage, type ListQuery, type ListState } from '../../services/web/issue-pages';
 import { labelsPage, milestonePage, milestonesPage } from '../../services/web/issue-pages-meta';
 import { pullCommitsPage, pullFilesPage } from '../../services/web/issue-pages-pull';
 import type { WebUnit } from '../../services/web/units';
@@ -10,7 +10,7 @@ import { queryInt, queryString } from '../query';
 import { sendStream } from '../stream';
 import { repoOf, unitsOf } from './guards';
 import {
-  issueBody, labelsBody, listBody, milestoneFacts, milestonesBody, stateNav, stateSpan, type View,
+  labelsBody, listBody, milestoneFacts, milestonesBody, stateNav, stateSpan, type View,
 } from './issue-pages-html';
 import { commitsBody, filesBody, pullBody } from './issue-pages-pull-html';
 import { pageColour, repoHeader, repoLink, sendPage, type RepoTab } from './layout';
@@ -86,20 +86,6 @@ export const issueList = (req: Request, res: Response) => list(req, res, 'issues
 
 /** GET /{owner}/{repo}/pulls */
 export const pullList = (req: Request, res: Response) => list(req, res, 'pulls');
-
-/** GET /{owner}/{repo}/issues/{index}: a pull request's index redirects to its page, as Gitea. */
-export async function issue(req: Request, res: Response): Promise<void> {
-  const { db, config, doer } = req.ctx;
-  const access = repoOf(req);
-  const index = numberParam(String(req.params.index));
-  const page = await issuePage(db, config, access, doer, index);
-  if (page.kind === 'moved') {
-    res.redirect(302, repoLink(config, access, `pulls/${index}`));
-    return;
-  }
-  assertUnit(res, 'repo.issues');
-  send(req, res, 'issues', `${page.view.issue.title} #${index}`, issueBody(viewOf(req, res), page));
-}
 
 /**
  * GET /{owner}/{repo}/pulls/{index}, and `{index}.diff` / `{index}.patch` (diff_url and

@@ -9,6 +9,7 @@ import type { RepoAccess } from '../../services/repo/repos';
 import type { WebUnit } from '../../services/web/units';
 import { avatarUrl } from '../../convert/user';
 import { csrfToken } from './session';
+import { socialButtons } from './repo-social-state';
 
 // The one layout of the server-rendered pages: the site header, the page's body, one hashed
 // stylesheet and one deferred script. Pages hold user text (names, markdown): every value is
@@ -162,7 +163,7 @@ export function repoHeader(config: Config, access: RepoAccess, units: ReadonlySe
   const badges = [repo.is_private ? 'Private' : '', repo.is_archived ? 'Archived' : '', repo.is_mirror ? 'Mirror' : '', repo.is_template ? 'Template' : '']
     .filter(Boolean).map((b) => html` <span class="badge">${b}</span>`);
   return html`<div class="repo-head">
-<h1><a href="${webUrl(config, encodePath(owner.name))}">${owner.name}</a> / <a href="${repoLink(config, access)}">${repo.name}</a>${badges}</h1>
+<h1><a href="${webUrl(config, encodePath(owner.name))}">${owner.name}</a> / <a href="${repoLink(config, access)}">${repo.name}</a>${badges}</h1>${socialButtons(config, access)}
 ${repo.description ? html`<p class="description">${repo.description}</p>` : ''}
 <nav class="tabs" aria-label="Repository">${tabs}</nav>
 </div>`;

@@ -11,12 +11,13 @@ import type { EventBus } from '../events/bus';
 import { lookupRepo, accessOf, type RepoAccess } from '../repo/repos';
 import { canWrite, issueCtx } from './issue-access';
 import { changeWithEvents, emitIssueChanged } from './issue-changes';
-import { changeIssueState } from './issue-state';
+import { addCommitReferences } from './commit-refs';
+import { changeIssueState, type StateCause } from './issue-state';
 
-// Closing keywords, as Gitea: "fixes #N", "closes owner/repo#N", "reopens #N" in the commits
+// References from pushed commits (commit-refs.ts, on every branch) and closing keywords, as Gitea: "fixes #N", "closes owner/repo#N", "reopens #N" in the commits
 // pushed to the default branch, or in the title and body of a pull request merged into it,
 // close (or reopen) those issues as the pusher or merger, when they may write issues there.
-// The close event names the commit.
+// The close event names the commit, and the pull request when a merge closed it.
 
 /** Gitea reads at most this many commits of one push for references. */
 const MAX_COMMITS = 100;
@@ -27,7 +28,7 @@ async function targetOf(db: DB, repo: Repository, doer: User, ref: ActionRef): P
   return found && !('redirectTo' in found) ? found : null;
 }
 
-async function apply(db: DB, repo: Repository, doer: User, ref: ActionRef, commitSha: string): Promise<void> {
+async function apply(db: DB, repo: Repository, doer: User, ref: ActionRef, cause: StateCause): Promise<void> {
   const target = await targetOf(db, repo, doer, ref);
   const issue = target && (await getIssueByIndex(db, target.repo.id, ref.index));
   if (!target || !issue || issue.is_pull) return;
@@ -35,7 +36,7 @@ async function apply(db: DB, repo: Repository, doer: User, ref: ActionRef, commi
   if ((issue.is_closed === 1) === close) return;
   if (!canWrite(await issueCtx(db, target, doer), false)) return;
   try {
-    const { result, events } = await changeWithEvents(db, issue.id, (trx) => changeIssueState(trx, target.repo, issue, doer.id, close, nowUnix(), commitSha));
+    const { result, events } = await changeWithEvents(db, issue.id, (trx) => changeIssueState(trx, target.repo, issue, doer.id, close, nowUnix(), cause));
     await emitIssueChanged(db, target.repo, doer, issue, events, result);
   } catch (err) {
     // Open dependencies keep an issue open (412): the push or merge stands.
@@ -43,21 +44,27 @@ async function apply(db: DB, repo: Repository, doer: User, ref: ActionRef, commi
   }
 }
 
-export async function applyKeywords(db: DB, repo: Repository, doer: User, text: string, commitSha: string): Promise<void> {
-  for (const ref of findActionRefs(text)) await apply(db, repo, doer, ref, commitSha);
+/** `cause`: the commit, and for a merge the pull request's issue, that the event names. */
+export async function applyKeywords(db: DB, repo: Repository, doer: User, text: string, cause: StateCause): Promise<void> {
+  for (const ref of findActionRefs(text)) await apply(db, repo, doer, ref, cause);
 }
 
-export function subscribeClosingKeywords(bus: EventBus, db: DB, _config: Config): void {
+export function subscribeClosingKeywords(bus: EventBus, db: DB, config: Config): void {
   bus.on('refs.moved', 'closing keywords', async (e) => {
-    const u = e.updates.find((x) => x.ref === `refs/heads/${e.repo.default_branch}` && !/^0+$/.test(x.newId));
-    if (!u) return;
-    const { commits } = await pushCommits(e.dir, /^0+$/.test(u.oldId) ? null : u.oldId, u.newId, MAX_COMMITS);
-    // Oldest first, as they were made: a later "reopens" wins over an earlier "fixes".
-    for (const c of commits.reverse()) await applyKeywords(db, e.repo, e.doer, c.message, c.id);
+    for (const u of e.updates.filter((x) => x.ref.startsWith('refs/heads/') && !/^0+$/.test(x.newId))) {
+      const { commits } = await pushCommits(e.dir, /^0+$/.test(u.oldId) ? null : u.oldId, u.newId, MAX_COMMITS);
+      const onDefault = u.ref === `refs/heads/${e.repo.default_branch}`;
+      // Oldest first, as they were made: a later "reopens" wins over an earlier "fixes".
+      for (const c of commits.reverse()) {
+        // A mirror's sync brings someone else's commits: Gitea leaves no references for them.
+        if (e.source !== 'mirror') await addCommitReferences(db, config, e.repo, e.doer, c);
+        if (onDefault) await applyKeywords(db, e.repo, e.doer, c.message, { commitSha: c.id });
+      }
+    }
   });
   bus.on('pull.merged', 'closing keywords', async (e) => {
     const pr = await getPullByIssueId(db, e.issue.id);
     if (!pr || pr.base_branch !== e.repo.default_branch) return;
-    await applyKeywords(db, e.repo, e.doer, `${e.issue.title}\n${e.issue.content}`, pr.merged_commit_id);
+    await applyKeywords(db, e.repo, e.doer, `${e.issue.title}\n${e.issue.content}`, { commitSha: pr.merged_commit_id, pullIssueId: e.issue.id });
   });
 }

@@ -1,7 +1,8 @@
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
-import { BadRequestError, InvalidError, NotFoundError } from '../../lib/errors';
+import { BadRequestError, ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
+import { ACCESS } from '../permissions';
 import { nowUnix } from '../../lib/time';
 import { countPinned, maxPinOrder, pinnedIssues, setPinOrder, shiftPins } from '../../models/issue-pin';
 import { canRead, issueCtx, readableIssue } from './issue-access';
@@ -14,8 +15,14 @@ import type { RepoAccess } from '../repo/repos';
 
 export const MAX_PINNED = 3;
 
+/** Gitea's reqRepoAdmin on the pin routes, here so every front end applies it. */
+function assertPinner(access: RepoAccess): void {
+  if (access.mode < ACCESS.admin) throw new ForbiddenError('only repository admins may pin or unpin');
+}
+
 /** POST .../issues/{index}/pin: pinning a pinned issue changes nothing. */
 export async function pinIssue(db: DB, access: RepoAccess, doer: User, index: number): Promise<void> {
+  assertPinner(access);
   const issue = await readableIssue(db, await issueCtx(db, access, doer), index);
   if (issue.pin_order > 0) return;
   await db.transaction().execute(async (trx) => {
@@ -27,6 +34,7 @@ export async function pinIssue(db: DB, access: RepoAccess, doer: User, index: nu
 
 /** DELETE .../issues/{index}/pin: the pins after it move up. */
 export async function unpinIssue(db: DB, access: RepoAccess, doer: User, index: number): Promise<void> {
+  assertPinner(access);
   const issue = await readableIssue(db, await issueCtx(db, access, doer), index);
   if (issue.pin_order === 0) return;
   await db.transaction().execute(async (trx) => {
@@ -41,6 +49,7 @@ export async function unpinIssue(db: DB, access: RepoAccess, doer: User, index: 
  * MovePin does, even past the last one (the pins between close ranks behind it).
  */
 export async function moveIssuePin(db: DB, access: RepoAccess, doer: User, index: number, position: number): Promise<void> {
+  assertPinner(access);
   const issue = await readableIssue(db, await issueCtx(db, access, doer), index);
   if (issue.pin_order === 0) return;
   if (!Number.isSafeInteger(position) || position < 1) throw new InvalidError('[position]: the position can\'t be lower than 1', 'position');

@@ -7,7 +7,7 @@ import { isBlockedBy } from '../../models/blocking';
 import { getCommentById } from '../../models/comment';
 import { getIssueById, getIssueByIndex } from '../../models/issue';
 import {
-  countReactions, deleteReaction, findReaction, insertReaction, listReactions, type ReactionKey,
+  countReactions, deleteReaction, findReaction, insertReaction, listReactions, reactionsOfIssue, type ReactionKey,
 } from '../../models/reaction';
 import { usersByIds } from '../../models/user-lookup';
 import { assertIssuesOrPulls, canRead, canWrite, issueCtx, type IssueCtx } from './issue-access';
@@ -78,4 +78,28 @@ export async function addReaction(
 export async function removeReaction(db: DB, t: ReactionTarget, doer: User, content: string): Promise<void> {
   assertMayChange(t);
   await deleteReaction(db, t.key, doer.id, content);
+}
+
+/** One reaction's tally on one target: who gave it (names, oldest first) and whether the viewer did. */
+export type ReactionTally = { content: string; users: string[]; count: number; mine: boolean };
+
+/**
+ * The reactions of an issue and all its comments as tallies per target (comment id, 0 for the
+ * issue), for a page that shows them all: the caller has read the issue already.
+ */
+export async function issueReactionTallies(db: DB, issue: Issue, viewer: User | null): Promise<Map<number, ReactionTally[]>> {
+  const rows = await reactionsOfIssue(db, issue.id);
+  const names = new Map((await usersByIds(db, [...new Set(rows.map((r) => r.user_id))])).map((u) => [u.id, u.name]));
+  const out = new Map<number, Map<string, ReactionTally>>();
+  for (const r of rows) {
+    const byContent = out.get(r.comment_id) ?? new Map<string, ReactionTally>();
+    out.set(r.comment_id, byContent);
+    const tally = byContent.get(r.type) ?? { content: r.type, users: [], count: 0, mine: false };
+    byContent.set(r.type, tally);
+    tally.count++;
+    // Migrated reactions keep their original author's name.
+    tally.users.push(r.original_author || names.get(r.user_id) || 'Ghost');
+    if (viewer && r.user_id === viewer.id && !r.original_author) tally.mine = true;
+  }
+  return new Map([...out].map(([id, m]) => [id, [...m.values()]]));
 }

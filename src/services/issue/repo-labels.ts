@@ -1,7 +1,8 @@
 import type { DB } from '../../db/connect';
 import type { Label, User } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
-import { ForbiddenError } from '../../lib/errors';
+import { ForbiddenError, InvalidError } from '../../lib/errors';
+import { loadLabelTemplate } from '../../lib/label-templates';
 import { deleteLabelEvents } from '../../models/comment';
 import { canWriteEither, issueCtx } from './issue-access';
 import {
@@ -41,4 +42,22 @@ export async function deleteRepoLabel(db: DB, access: RepoAccess, doer: User, id
   await assertLabelWriter(db, access, doer);
   await deleteLabel(db, scopeOf(access), id);
   await deleteLabelEvents(db, Number(id), COMMENT_TYPE.label);
+}
+
+/**
+ * Gitea's InitializeLabels (the labels page's "use a label set"): the set's labels are added in
+ * one transaction; a label the repository already has by that name is kept as it is.
+ */
+export async function initializeRepoLabels(db: DB, access: RepoAccess, doer: User, setName: string): Promise<Label[]> {
+  await assertLabelWriter(db, access, doer);
+  const set = loadLabelTemplate(setName);
+  if (!set) throw new InvalidError(`label template does not exist [name: ${setName}]`, 'template_name');
+  return db.transaction().execute(async (trx) => {
+    const added: Label[] = [];
+    for (const l of set) {
+      if (await getLabel(trx, scopeOf(access), l.name).catch(() => null)) continue;
+      added.push(await createLabel(trx, scopeOf(access), { name: l.name, color: l.color, description: l.description, exclusive: l.exclusive }));
+    }
+    return added;
+  });
 }

@@ -23,6 +23,9 @@ export type ListQuery = {
 };
 export type MarkQuery = { lastReadAt?: string; all?: boolean; statusTypes: string[]; toStatus?: string };
 
+/** A thread's status when pinned (pages show it apart). */
+export const PINNED = NOTIFY_STATUS.pinned;
+
 const STATUS: Record<string, number> = { unread: NOTIFY_STATUS.unread, read: NOTIFY_STATUS.read, pinned: NOTIFY_STATUS.pinned };
 const SOURCE: Record<string, number> = {
   issue: NOTIFY_SOURCE.issue, pull: NOTIFY_SOURCE.pull, commit: NOTIFY_SOURCE.commit, repository: NOTIFY_SOURCE.repository,

@@ -60,6 +60,10 @@ export async function unsubscribe(db: DB, doer: User, access: RepoAccess): Promi
   await db.transaction().execute((trx) => markWatch(trx, doer.id, access.repo.id, false));
 }
 
+export async function isWatchingRepo(db: DB, doer: User, access: RepoAccess): Promise<boolean> {
+  return !!(await marks.getMark(db, 'watch', doer.id, access.repo.id));
+}
+
 /** When the caller started watching, or 404 when they do not. */
 export async function watchSince(db: DB, doer: User, access: RepoAccess): Promise<number> {
   const row = await marks.getMark(db, 'watch', doer.id, access.repo.id);

@@ -1,12 +1,13 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
+import { NotFoundError } from '../../lib/errors';
 import type { PullView } from '../../convert/pull';
 import { REVIEW_TYPE } from '../../models/review';
 import { listIssueComments } from '../issue/comments';
 import { issueCtx, readableIssue } from '../issue/issue-access';
 import { listRepoIssues } from '../issue/issue-list';
-import { issueView, type CommentView, type IssueView } from '../issue/issue-views';
+import type { CommentView, IssueView } from '../issue/issue-views';
 import { renderMarkup, renderStoredMarkup, type StoredText } from '../markdown';
 import { listPullReviewsWithTeams } from '../pull/pull-review-requests';
 import { pullView, pullViews } from '../pull/pull-views';
@@ -25,6 +26,10 @@ export type ListState = 'open' | 'closed' | 'all';
 export type ListQuery = {
   /** Both kinds the visitor reads when not given (a milestone's page). */
   kind?: 'issues' | 'pulls'; state: ListState; page: number; labelIds: number[]; milestoneId?: number; keyword?: string;
+  /** User names: the author, the assignee (an unknown name lists nothing). */
+  poster?: string; assignee?: string;
+  /** Gitea's sort names (oldest, recentupdate, mostcomment...); newest first otherwise. */
+  sort?: string;
 };
 export type ListRow = { view: IssueView; pull?: PullView };
 export type ListPage = { rows: ListRow[]; total: number; hasMore: boolean };
@@ -32,7 +37,6 @@ export type ListPage = { rows: ListRow[]; total: number; hasMore: boolean };
 /** A row with its markdown rendered to HTML. */
 export type Rendered<T> = { view: T; html: string };
 
-export type IssuePage = { kind: 'issue'; view: IssueView; body: string; comments: Rendered<CommentView>[] };
 export type ReviewEntry = Rendered<TeamReviewView> & { verdict: string };
 export type PullPage = { kind: 'pull'; pull: PullView; body: string; comments: Rendered<CommentView>[]; reviews: ReviewEntry[] };
 /** The index names the other kind: the page redirects there, as Gitea. */
@@ -64,22 +68,16 @@ export async function issueListPage(db: DB, config: Config, access: RepoAccess, 
   const page = { offset: (q.page - 1) * PAGE_SIZE, limit: PAGE_SIZE };
   const { views, total } = await listRepoIssues(db, access, doer, {
     type: q.kind, state: q.state, q: q.keyword, page, labelIds: q.labelIds, milestoneIds: q.milestoneId ? [q.milestoneId] : undefined,
+    created_by: q.poster, assigned_by: q.assignee, sort: q.sort,
+  }).catch((err: unknown) => {
+    // A filter naming nobody: nothing matches (the API's 404 is about its parameter).
+    if (err instanceof NotFoundError && (q.poster || q.assignee)) return { views: [], total: 0 };
+    throw err;
   });
   const pulls = q.kind === 'pulls' ? await pullViews(db, config, access, views.map((v) => v.issue), doer) : [];
   const pullOf = new Map(pulls.map((p) => [p.issue.issue.id, p]));
   const rows = views.map((view) => ({ view, pull: pullOf.get(view.issue.id) }));
   return { rows, total, hasMore: page.offset + views.length < total };
-}
-
-/** `/issues/{index}`: the issue and its comments; a pull request is elsewhere. */
-export async function issuePage(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<IssuePage | Moved> {
-  const issue = await readableIssue(db, await issueCtx(db, access, doer), index);
-  if (issue.is_pull) return { kind: 'moved', to: 'pulls' };
-  const [view, { views }] = await Promise.all([issueView(db, issue, access), listIssueComments(db, access, doer, index, {})]);
-  return {
-    kind: 'issue', view, body: await renderText(db, config, doer, access, issue.content),
-    comments: await renderAll(db, config, doer, access, views, (c) => c.comment.content, (c) => ({ kind: 'comment', id: c.comment.id, updatedUnix: c.comment.updated_unix })),
-  };
 }
 
 const VERDICTS: Record<number, string> = {
