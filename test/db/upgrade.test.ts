@@ -39,6 +39,8 @@ const LANDED: Record<string, string> = {
   '0034-max-parallel.ts': '096c690e534122c79cc70cd98595c72e10b2a5510968879869abb5b88cee0083',
   '0035-hot-query-indexes.ts': '896b0f4860a88e5f062ccbb7cef3efd7ab1f79679a2dddf9dff94fb726eee1eb',
   '0036-pending-ops.ts': '132b68566ede782982ab24a4771852116334956e0a8fea4513a0cfa6d685addb',
+  '0048-pull-viewed-files.ts': 'cd4a2c2650729369bfed82b7b119f54bf72a82d8cb577a1365742e7e1846b63d',
+  '0049-review-threads.ts': '8dd5d5231a7a8ffaad074374e735ec7b80159d93120c70e75e9179b0156c8b3e',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

@@ -28,6 +28,8 @@ import * as m0035 from './0035-hot-query-indexes';
 import * as m0036 from './0036-pending-ops';
 import * as m0037 from './0037-web-sessions';
 import * as m0038 from './0038-printed-password';
+import * as m0048 from './0048-pull-viewed-files';
+import * as m0049 from './0049-review-threads';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +62,6 @@ export const migrations: Record<string, Migration> = {
   '0036-pending-ops': m0036,
   '0037-web-sessions': m0037,
   '0038-printed-password': m0038,
+  '0048-pull-viewed-files': m0048,
+  '0049-review-threads': m0049,
 };
