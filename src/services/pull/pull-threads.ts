@@ -46,11 +46,19 @@ function checkTarget(t: LineTarget): LineComment {
     : { path: t.path, old_position: t.line, start_position: start };
 }
 
-/** A locked pull request takes comments from writers only (as issue comments). */
+/** A signed-in reader comments; a locked pull request takes comments from writers only (as issue comments). */
+export const mayComment = (loaded: LoadedPull): boolean =>
+  !!loaded.ctx.doer && (!loaded.issue.is_locked || canWrite(loaded.ctx, true) || !!loaded.ctx.doer.is_admin);
+
 function assertMayComment(loaded: LoadedPull): void {
-  if (loaded.issue.is_locked && !canWrite(loaded.ctx, true) && !loaded.ctx.doer?.is_admin) {
-    throw new ForbiddenError('This pull request is locked: only collaborators may comment.');
-  }
+  if (!mayComment(loaded)) throw new ForbiddenError('This pull request is locked: only collaborators may comment.');
+}
+
+/** Gitea's CanMarkConversation: the pull's author, a writer of pull requests or an official reviewer. */
+export async function mayResolve(db: DB, access: RepoAccess, loaded: LoadedPull): Promise<boolean> {
+  const doer = loaded.ctx.doer;
+  if (!doer || access.repo.is_archived) return false;
+  return loaded.issue.poster_id === doer.id || canWrite(loaded.ctx, true) || isOfficial(db, access, loaded.pr.base_branch, doer);
 }
 
 /** "Add single comment" or "Start a review" / "Add review comment" on a line or a range. */
@@ -126,12 +134,10 @@ export async function replyToThread(db: DB, config: Config, access: RepoAccess, 
   });
 }
 
-/** Gitea's CanMarkConversation: the pull's author, a writer of pull requests or an official reviewer. */
 export async function resolveThread(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number, resolved: boolean): Promise<void> {
   const loaded = await loadPull(db, config, access, doer, index, false);
   const head = await threadHead(db, loaded, await visibleComment(db, loaded, id));
-  const allowed = loaded.issue.poster_id === doer.id || canWrite(loaded.ctx, true) || (await isOfficial(db, access, loaded.pr.base_branch, doer));
-  if (!allowed || access.repo.is_archived) throw new ForbiddenError('You may not resolve conversations of this pull request.');
+  if (!(await mayResolve(db, access, loaded))) throw new ForbiddenError('You may not resolve conversations of this pull request.');
   await setResolver(db, head.id, resolved ? doer.id : 0);
 }
 
