@@ -150,7 +150,7 @@ describe('pull requests', () => {
     expect(status).toBe(200);
     expect(text).toContain('Add a');
     expect(text).toContain('wants to merge 1 commit into <code>main</code> from <code>feature</code>');
-    expect(text).toContain('can be merged');
+    expect(text).toContain('This branch has no conflicts with the base branch.');
     expect(text).toContain(`href="${got.pullUrl}/files"`);
     expect(text).toContain(`href="${got.pullUrl}/commits"`);
     expect(text).toContain(`id="${got.reviewUrl.split("#")[1]}"`);
@@ -198,7 +198,7 @@ describe('pull requests', () => {
     expect(status).toBe(200);
     expect(text).toContain('<span class="state-merged">Merged</span>');
     expect(text).toMatch(/alice<\/a> merged 1 commit into <code>main<\/code> from <code>second<\/code>/);
-    expect(text).not.toContain('can be merged');
+    expect(text).not.toContain('no conflicts with the base branch');
     expect((await page('alice/proj/pulls')).text).not.toContain('Merged one');
     expect((await page('alice/proj/pulls?state=closed')).text).toContain('Merged one');
     const files = await page(`${got.mergedUrl}/files`);

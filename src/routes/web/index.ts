@@ -8,13 +8,15 @@ import { serveWebAsset } from './assets';
 import * as code from './code-pages';
 import * as files from './files';
 import {
-  assignWebRepo as repo, attachmentViewer, codeUnit, issuesOrPulls, issuesUnit, pullsUnit, releasesUnit, repoViewer,
+  assignWebRepo as repo, attachmentViewer, codeUnit, issuesOrPulls, issuesUnit, notArchived, pullsUnit, releasesUnit, repoViewer,
   signedInPage, signedInViewing, viewing,
 } from './guards';
 import * as issues from './issue-pages';
 import { sendPage } from './layout';
 import { markdownPreview } from './markdown-preview';
 import * as owners from './owner-pages';
+import * as pullForms from './pull-forms';
+import * as pulls from './pull-pages';
 import { get, group, mountGroups, post, type WebGroup } from './table';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
@@ -62,7 +64,7 @@ export const webGroups: WebGroup[] = [
   group('repo', repoPage, [
     get('/:owner/:repo', code.home),
     get('/:owner/:repo/issues/:index', issues.issue),
-    get('/:owner/:repo/pulls/:index', issues.pull),
+    get('/:owner/:repo/pulls/:index', pulls.conversation),
     get('/:owner/:repo/releases/download/*tag/:name', downloadReleaseAsset),
   ]),
   group('repo-code', [...repoPage, codeUnit], [
@@ -80,6 +82,15 @@ export const webGroups: WebGroup[] = [
   group('repo-pulls', [...repoPage, pullsUnit], [
     get('/:owner/:repo/pulls', issues.pullList),
     get('/:owner/:repo/pulls/:index/:tab', issues.pullTab),
+  ]),
+  // A pull request's forms: its conversation's (merge, update, state, draft, review requests).
+  group('repo-pull-forms', [...signedIn, repoViewer, repo, pullsUnit, notArchived], [
+    post('/:owner/:repo/pulls/:index/merge', pullForms.merge),
+    post('/:owner/:repo/pulls/:index/merge/cancel', pullForms.cancelMerge),
+    post('/:owner/:repo/pulls/:index/update', pullForms.update),
+    post('/:owner/:repo/pulls/:index/state', pullForms.state),
+    post('/:owner/:repo/pulls/:index/draft', pullForms.draft),
+    post('/:owner/:repo/pulls/:index/reviewers', pullForms.reviewers),
   ]),
   group('repo-labels', [...repoPage, issuesOrPulls], [
     get('/:owner/:repo/labels', issues.labels),
