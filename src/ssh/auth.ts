@@ -4,6 +4,7 @@ import type { Hearth } from '../hearth';
 import { identityByFingerprint } from '../services/git-transport/key-identity';
 import type { KeyIdentity } from '../services/git-transport/target';
 import { countSshAuthFailure } from '../services/metrics/registry';
+import { signInLimiter } from '../services/user/signin-limit';
 
 // Public key sign-in. A publickey request without a signature is only a question ("would this
 // key do?"): it is answered and binds nothing. The identity is bound when a signature verifies,
@@ -16,14 +17,27 @@ export type AuthState = { address: string; failures: number; identity: KeyIdenti
 
 export const fingerprintOf = (blob: Buffer) => `SHA256:${crypto.createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 
-/**
- * Where the sign-in rate limiter shared with the web sign-in (per address) is to be called for a
- * failed key: until it lands, failures are logged (fail2ban can match the line) and counted per
- * connection against ssh_max_auth_tries.
- */
-export function onFailedKeySignIn(h: Hearth, address: string, detail: Record<string, unknown>): void {
+/** A failed try: logged at warn with the address (fail2ban can match the line) and counted. */
+function onFailedKeySignIn(h: Hearth, address: string, detail: Record<string, unknown>): void {
   h.log.warn({ ip: address, ...detail }, 'failed SSH key sign-in');
   countSshAuthFailure();
+}
+
+/**
+ * The sign-in limiter the web form and Basic auth share, per address: an address that used up
+ * its failures is refused before any key is looked at. Clients offer every key of their agent
+ * in turn, so a connection counts as one failure, when it ends without signing in.
+ */
+export function limitSshSignIns(h: Hearth, state: AuthState, onClose: (listener: () => void) => void): boolean {
+  const limiter = signInLimiter(h.db);
+  onClose(() => { if (!state.identity && state.failures > 0) limiter.recordFailure(state.address, ''); });
+  try {
+    limiter.assertAddressAllowed(state.address);
+    return true;
+  } catch {
+    h.log.warn({ ip: state.address }, 'SSH sign-in refused: too many failed sign-ins from this address');
+    return false;
+  }
 }
 
 /** Answers one authentication request; returns false once the connection used up its tries. */

@@ -3,7 +3,7 @@ import { Server, type Connection } from 'ssh2';
 import type { Hearth } from '../hearth';
 import { parseDuration } from '../services/cron/duration';
 import { countSshConnection } from '../services/metrics/registry';
-import { authenticate, type AuthState } from './auth';
+import { authenticate, limitSshSignIns, type AuthState } from './auth';
 import { loadHostKeys } from './host-keys';
 import { acceptSshConnections, type Accepted, type ReservedPort } from './listener';
 import { idleTimer, MAX_SESSIONS_PER_CONNECTION, serveSession } from './session';
@@ -75,6 +75,10 @@ export async function startSshServer(h: Hearth, reserved: ReservedPort): Promise
 function serveClient(h: Hearth, client: Connection, accepted: Accepted, onReady: (closeIfIdle: () => void) => void): void {
   const state: AuthState = { address: accepted.address, failures: 0, identity: null };
   client.on('error', () => { /* the peer went away or broke the protocol: close follows */ });
+  if (!limitSshSignIns(h, state, (listener) => client.once('close', listener))) {
+    client.end();
+    return;
+  }
   client.on('authentication', (ctx) => {
     authenticate(h, state, ctx).then((more) => { if (!more) client.end(); }, (err: unknown) => {
       h.log.error({ err, ip: state.address }, 'ssh authentication failed');
