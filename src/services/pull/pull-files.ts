@@ -63,3 +63,18 @@ export async function pullRawDiff(db: DB, config: Config, access: RepoAccess, do
     : ['diff', '-M', ...bin, r.base, r.head, '--'];
   return { filename: `${index}.${type}`, contentType: 'text/plain; charset=utf-8', commit: r.head, format: type, open: () => streamGit(r.dir, args) };
 }
+
+export type PageDiffQuery = { whitespace?: string; paths?: string[]; since?: string };
+
+/**
+ * The diff the files page shows: the pull's range (or from `since`, a commit the head's history
+ * holds: "changes since your last review"), whitespace ignored as asked, only `paths` when given.
+ */
+export async function pullPageDiff(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, q: PageDiffQuery): Promise<Download> {
+  const flags = WHITESPACE_FLAGS[q.whitespace ?? 'show-all'];
+  if (!flags) throw new InvalidError(`[whitespace]: unknown whitespace behaviour ${q.whitespace}`, 'whitespace');
+  const r = await rangeOf(db, config, access, doer, index);
+  const base = q.since && /^[0-9a-f]{40,64}$/.test(q.since) ? q.since : r.base;
+  const args = ['diff', '-M', ...flags, base, r.head, '--', ...(q.paths ?? [])];
+  return { filename: `${index}.diff`, contentType: 'text/plain; charset=utf-8', commit: r.head, format: 'diff', open: () => streamGit(r.dir, args) };
+}

@@ -51,3 +51,37 @@ export function parseDiff(text: string): FileDiff[] {
   }
   return files.map(parseFile);
 }
+
+/** The path a file's diff is about: its new name, or its old one when deleted. */
+function pathOfChunk(lines: string[]): string | undefined {
+  for (const line of lines) {
+    if (line.startsWith('@@')) break;
+    const m = /^(?:\+\+\+ b\/|rename to |copy to )(.*)$/.exec(line);
+    if (m) return m[1];
+  }
+  const minus = lines.find((l) => l.startsWith('--- a/'));
+  if (minus) return minus.slice(6);
+  // No ---/+++ lines (a mode change, a binary file): `diff --git a/P b/P`.
+  const head = /^diff --git a\/(.*) b\/(.*)$/.exec(lines[0] ?? '');
+  return head && head[1] === head[2] ? head[2] : head?.[2];
+}
+
+/**
+ * Each file's diff under its path: `git diff -w` leaves out files whose changes are only
+ * whitespace, so the diffs cannot be paired with the file list by their order.
+ */
+export function parseDiffByPath(text: string): Map<string, FileDiff> {
+  const chunks: string[][] = [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (const line of lines) {
+    if (line.startsWith('diff --git ')) chunks.push([line]);
+    else chunks[chunks.length - 1]?.push(line);
+  }
+  const out = new Map<string, FileDiff>();
+  for (const chunk of chunks) {
+    const path = pathOfChunk(chunk);
+    if (path !== undefined) out.set(path, parseDiff(chunk.join('\n'))[0]!);
+  }
+  return out;
+}
