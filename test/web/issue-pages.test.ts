@@ -179,7 +179,7 @@ describe('pull requests', () => {
     const { status, text } = await page(noFragment(got.noteUrl));
     expect(status).toBe(200);
     expect(text).toContain('a.txt');
-    expect(text).toContain('<tr class="add"><td class="num"></td><td class="num">1</td><td>+one</td></tr>');
+    expect(text).toMatch(/<tr class="add"><td class="num"><\/td><td class="num"[^>]*>(<a [^>]*>)?1(<\/a>)?<\/td><td>\+one<\/td><\/tr>/);
     expect(text).toContain(`id="issuecomment-${got.noteId}"`);
     expect(text).toContain('line note');
   });

@@ -21,8 +21,10 @@ import * as settingsLook from './settings-appearance';
 import * as settingsKeys from './settings-keys';
 import * as settingsProfile from './settings-profile';
 import * as owners from './owner-pages';
+import * as pullFiles from './pull-files';
 import * as pullForms from './pull-forms';
 import * as pulls from './pull-pages';
+import * as reviewForms from './pull-review-forms';
 import { get, group, mountGroups, post, postMultipart, type WebGroup } from './table';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
@@ -130,7 +132,7 @@ export const webGroups: WebGroup[] = [
   group('repo-issues', [...repoPage, issuesUnit], [get('/:owner/:repo/issues', issues.issueList)]),
   group('repo-pulls', [...repoPage, pullsUnit], [
     get('/:owner/:repo/pulls', issues.pullList),
-    get('/:owner/:repo/pulls/:index/:tab', issues.pullTab),
+    get('/:owner/:repo/pulls/:index/:tab', pullFiles.tab),
   ]),
   // A pull request's forms: its conversation's (merge, update, state, draft, review requests).
   group('repo-pull-forms', [...signedIn, repoViewer, repo, pullsUnit, notArchived], [
@@ -140,6 +142,20 @@ export const webGroups: WebGroup[] = [
     post('/:owner/:repo/pulls/:index/state', pullForms.state),
     post('/:owner/:repo/pulls/:index/draft', pullForms.draft),
     post('/:owner/:repo/pulls/:index/reviewers', pullForms.reviewers),
+    post('/:owner/:repo/pulls/:index/files/comment', reviewForms.comment),
+    post('/:owner/:repo/pulls/:index/files/comment/edit', reviewForms.editComment),
+    post('/:owner/:repo/pulls/:index/files/comment/delete', reviewForms.deleteComment),
+    post('/:owner/:repo/pulls/:index/files/reply', reviewForms.reply),
+    post('/:owner/:repo/pulls/:index/files/resolve', reviewForms.resolve),
+    post('/:owner/:repo/pulls/:index/files/suggestion', reviewForms.suggestion),
+    post('/:owner/:repo/pulls/:index/files/review', reviewForms.review),
+    get('/:owner/:repo/pulls/:index/files/review/discard', reviewForms.discardConfirm),
+    post('/:owner/:repo/pulls/:index/files/review/discard', reviewForms.discard),
+  ]),
+  // The visitor's own marks on a pull request's files: also on an archived repository.
+  group('repo-pull-marks', [...signedIn, repoViewer, repo, pullsUnit], [
+    post('/:owner/:repo/pulls/:index/files/viewed', reviewForms.viewed),
+    post('/:owner/:repo/pulls/:index/files/style', reviewForms.style),
   ]),
   group('repo-labels', [...repoPage, issuesOrPulls], [
     get('/:owner/:repo/labels', issues.labels),
