@@ -72,6 +72,11 @@
     rows(lo, hi);
   });
 
+  // Switchers (branch or tag): a select marked data-autosubmit sends its GET form on change.
+  d.querySelectorAll('select[data-autosubmit]').forEach(function (s) {
+    s.addEventListener('change', function () { if (s.form) s.form.submit(); });
+  });
+
   // Keyboard shortcuts: "?" lists them, "/" or "s" goes to the search box; off by the user's setting.
   if (d.body.dataset.shortcuts === 'off') return;
   var keys = [['?', 'Show this list'], ['/ or s', 'Search'], ['g then d', 'Go to your dashboard'], ['g then n', 'Go to notifications'], ['Esc', 'Close this list']];

@@ -146,6 +146,16 @@ export interface BranchTable {
   updated_unix: number;
 }
 
+/** A branch deleted by a push or through hearth, restorable while its commit is kept. */
+export interface DeletedBranchTable {
+  id: Generated<number>;
+  repo_id: number;
+  name: string;
+  commit_id: string;
+  deleted_by_id: Generated<number>;
+  deleted_unix: number;
+}
+
 export interface CollaborationTable {
   id: Generated<number>;
   repo_id: number;
@@ -558,6 +568,7 @@ export interface UserSettingTable {
 }
 
 export interface Database {
+  deleted_branch: DeletedBranchTable;
   web_session: WebSessionTable;
   pending_op: PendingOpTable;
   user_setting: UserSettingTable;
@@ -646,6 +657,7 @@ export interface Database {
 
 export type User = Selectable<UserTable>;
 export type WebSession = Selectable<WebSessionTable>;
+export type DeletedBranch = Selectable<DeletedBranchTable>;
 export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
 export type EmailAddress = Selectable<EmailAddressTable>;

@@ -3,6 +3,8 @@ import type { DB } from '../db/connect';
 import type { Database, Issue, User } from '../db/schema';
 import { visibleRepoIds } from './repo-search';
 import { likeContaining } from '../lib/like';
+import { COUNTED_COMMENT_TYPES } from '../lib/comment-type';
+import { REVIEW_TYPE } from './review';
 
 // Issue listing and search as SQL: every filter of Gitea's IssuesOptions that hearth keeps.
 
@@ -16,6 +18,8 @@ export type RepoScope = {
 
 export type IssueFilter = {
   repoId?: number;
+  /** Issues of these repositories only (the dashboard's "in your repositories"). */
+  repoIds?: number[];
   scope?: RepoScope;
   isClosed?: boolean;
   isPull?: boolean;
@@ -29,7 +33,11 @@ export type IssueFilter = {
   mentioned?: string;
   updatedSince?: number;
   updatedBefore?: number;
-  /** When true, nothing matches (a filter that cannot match, e.g. review requests). */
+  /** Pull requests whose review is asked of this user (or a team of theirs) and not yet given. */
+  reviewRequestedId?: number;
+  /** Pull requests this user reviewed or commented on (not their own). */
+  reviewedId?: number;
+  /** When true, nothing matches (a filter that cannot match). */
   none?: boolean;
   /** Search: this repository's issues first. */
   priorityRepoId?: number;
@@ -70,6 +78,30 @@ function mentionCondition(eb: EB, name: string) {
   ]);
 }
 
+const { approve: APPROVE, reject: REJECT, request: REQUEST } = REVIEW_TYPE;
+const teamsOf = (eb: EB, uid: number) => eb.selectFrom('team_user').select('team_id').where('uid', '=', uid);
+
+/**
+ * Gitea's applyReviewRequestedCondition: a request to the user or one of their teams that is
+ * still the latest word of that reviewer (an approval or rejection after it answers it).
+ */
+function reviewRequestedCondition(eb: EB, uid: number) {
+  const latest = eb.selectFrom('review as lr').select((e) => e.fn.max('lr.id').as('id'))
+    .where('lr.type', 'in', [APPROVE, REJECT, REQUEST]).groupBy(['lr.issue_id', 'lr.reviewer_id', 'lr.reviewer_team_id']);
+  const asked = eb.selectFrom('review as rq').select('rq.issue_id').where('rq.type', '=', REQUEST)
+    .where((e) => e.or([e('rq.reviewer_id', '=', uid), e('rq.reviewer_team_id', 'in', teamsOf(eb, uid))]))
+    .where('rq.id', 'in', latest);
+  return eb.and([eb('i.poster_id', '!=', uid), eb('i.id', 'in', asked)]);
+}
+
+/** Gitea's applyReviewedCondition: reviewed or commented by the user, who did not open it. */
+function reviewedCondition(eb: EB, uid: number) {
+  const reviewed = eb.selectFrom('review as rv').select('rv.issue_id').where('rv.type', '!=', REQUEST)
+    .where((e) => e.or([e('rv.reviewer_id', '=', uid), e('rv.reviewer_team_id', 'in', teamsOf(eb, uid))]));
+  const commented = eb.selectFrom('comment as rc').select('rc.issue_id').where('rc.poster_id', '=', uid).where('rc.type', 'in', COUNTED_COMMENT_TYPES);
+  return eb.and([eb('i.poster_id', '!=', uid), eb.or([eb('i.id', 'in', reviewed), eb('i.id', 'in', commented)])]);
+}
+
 /** Repositories in scope whose issues (or pulls) unit is on: a missing switch means on. */
 function scopeRepos(db: DB, scope: RepoScope, unit: 'has_issues' | 'has_pull_requests') {
   let repos = visibleRepoIds(db, scope.viewer, scope.publicOnly)
@@ -89,6 +121,7 @@ function filtered(db: DB, f: IssueFilter) {
   let q = db.selectFrom('issue as i');
   if (f.none) q = q.where(sql<SqlBool>`0`);
   if (f.repoId !== undefined) q = q.where('i.repo_id', '=', f.repoId);
+  if (f.repoIds) q = f.repoIds.length ? q.where('i.repo_id', 'in', f.repoIds) : q.where(sql<SqlBool>`0`);
   if (f.scope) {
     const scope = f.scope;
     q = q.where((eb) => eb.or([
@@ -116,6 +149,14 @@ function filtered(db: DB, f: IssueFilter) {
   if (f.mentioned) {
     const name = f.mentioned;
     q = q.where((eb) => mentionCondition(eb as unknown as EB, name));
+  }
+  if (f.reviewRequestedId !== undefined) {
+    const uid = f.reviewRequestedId;
+    q = q.where((eb) => reviewRequestedCondition(eb as unknown as EB, uid));
+  }
+  if (f.reviewedId !== undefined) {
+    const uid = f.reviewedId;
+    q = q.where((eb) => reviewedCondition(eb as unknown as EB, uid));
   }
   if (f.updatedSince !== undefined) q = q.where('i.updated_unix', '>=', f.updatedSince);
   if (f.updatedBefore !== undefined) q = q.where('i.updated_unix', '<=', f.updatedBefore);

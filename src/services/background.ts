@@ -9,6 +9,7 @@ import { subscribePushMirrors } from './mirror/push-mirror-sync';
 import { subscribeWebhooks } from './webhook/subscribers';
 import { registerPullMirrorJobs } from './mirror/pull-mirror';
 import { subscribeLicenses } from './repo/licenses';
+import { subscribeDeletedBranches } from './repo/deleted-branch-record';
 import { subscribeActions } from './actions/triggers';
 import { subscribeDependencyAlerts } from './security/alerts';
 import { registerRecoveryJobs } from './recovery/unclean-stop';
@@ -30,6 +31,7 @@ export function setUpBackground(h: Hearth): Background {
   subscribePushMirrors(bus, h.db, h.config, h.secret, jobs);
   registerPullMirrorJobs(jobs, h);
   subscribeLicenses(bus, h.db, h.config);
+  subscribeDeletedBranches(bus, h.db);
   subscribeActions(bus, h.db, h.config, h.secret, jobs);
   subscribeDependencyAlerts(bus, h.db, h.config, jobs);
   registerRecoveryJobs(jobs, h);

@@ -19,9 +19,14 @@ const worker = new SerialWorker<{ text: string; fileName: string }, string[]>({
   maxWaiting: 8,
 });
 
+const keyOf = (sha: string, fileName: string) => `${sha}\0${path.posix.extname(fileName) || path.posix.basename(fileName)}`;
+
+/** The blob's lines if highlighted before: a page then needs not read the blob at all. */
+export const cachedHighlight = (sha: string, fileName: string): string[] | undefined => cache.get(keyOf(sha, fileName));
+
 /** The blob's lines as highlighted HTML (escaped, safe to put in a page). */
 export async function highlightBlob(sha: string, fileName: string, text: string): Promise<string[]> {
-  const key = `${sha}\0${path.posix.extname(fileName) || path.posix.basename(fileName)}`;
+  const key = keyOf(sha, fileName);
   const hit = cache.get(key);
   if (hit) return hit;
   let lines: string[];

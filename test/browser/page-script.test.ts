@@ -52,11 +52,11 @@ describe.skipIf(!haveChromium)('code pages with the script', () => {
     expect(page.url()).toMatch(/#L2-L5$/);
     await checkPage(page);
     await page.goto(`${root}coder/lines`);
-    expect(await page.getByRole('button', { name: 'Copy' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Copy the HTTPS URL' }).isVisible()).toBe(true);
     await checkPage(page);
     // Without the script the button would do nothing: it stays hidden.
     const plain = await env.open('off');
     await plain.goto(`${root}coder/lines`);
-    expect(await plain.getByText('Copy', { exact: true }).isVisible()).toBe(false);
+    expect(await plain.getByText('Copy', { exact: true }).first().isVisible()).toBe(false);
   });
 });

@@ -41,7 +41,8 @@ describe('src pages', () => {
   it('shows a text file with numbered, escaped lines', async () => {
     const { res, html } = await page('alice/code/src/branch/main/src/app.js');
     expect(res.status).toBe(200);
-    expect(html).toContain('<tr id="L1"><td class="num"><a href="#L1">1</a></td><td>const a = &quot;&lt;i&gt;&quot;;</td></tr>');
+    // Highlighted, and still escaped.
+    expect(html).toContain('<tr id="L1"><td class="num"><a href="#L1">1</a></td><td><span class="hljs-keyword">const</span> a = <span class="hljs-string">&quot;&lt;i&gt;&quot;</span>;</td></tr>');
     expect(html).toContain(`href="${root()}alice/code/raw/branch/main/src/app.js"`);
   });
 
@@ -84,8 +85,8 @@ describe('commits', () => {
     expect(res.status).toBe(200);
     expect(html).toContain('Use &lt;i&gt; instead');
     expect(html).toContain('A longer body.');
-    expect(html).toContain('<tr class="del"><td>-const a = &quot;&lt;b&gt;&quot;;</td></tr>');
-    expect(html).toContain('<tr class="add"><td>+const a = &quot;&lt;i&gt;&quot;;</td></tr>');
+    expect(html).toContain('<tr class="del"><td class="num">1</td><td class="num"></td><td class="sign">-</td><td><span class="hljs-keyword">const</span> a = <span class="hljs-string">&quot;&lt;b&gt;&quot;</span>;</td></tr>');
+    expect(html).toContain('<tr class="add"><td class="num"></td><td class="num">1</td><td class="sign">+</td><td><span class="hljs-keyword">const</span> a = <span class="hljs-string">&quot;&lt;i&gt;&quot;</span>;</td></tr>');
     expect(html).toContain(`href="${root()}alice/code/commit/${first}"`);
   });
 
@@ -121,7 +122,7 @@ describe('commits', () => {
 describe('branches, tags, compare', () => {
   it('lists branches and tags', async () => {
     const branches = await page('alice/code/branches');
-    expect(branches.html).toContain(`href="${root()}alice/code/src/branch/topic/one">topic/one</a>`);
+    expect(branches.html).toContain(`href="${root()}alice/code/src/branch/topic/one"><strong>topic/one</strong></a>`);
     const tags = await page('alice/code/tags');
     expect(tags.html).toContain(`href="${root()}alice/code/archive/v1.zip"`);
   });
@@ -131,7 +132,7 @@ describe('branches, tags, compare', () => {
     expect(res.status).toBe(200);
     expect(html).toContain('Add topic');
     expect(html).not.toContain('Use &lt;i&gt; instead');
-    expect(html).toContain('<tr class="add"><td>+topic</td></tr>');
+    expect(html).toContain('<td class="sign">+</td><td>topic</td></tr>');
   });
 });
 

@@ -24,9 +24,11 @@ describe('the route table', () => {
     expect(posts.map((r) => r.path)).toEqual(expect.arrayContaining(['/user/login', '/user/logout', '/user/settings/change_password']));
     for (const r of posts) {
       expect(r.chain, `${r.path}`).toContain(csrf);
-      // The session checks, whatever the body (URL-encoded, JSON or multipart), then the token.
+      // The session checks, whatever the body (URL-encoded, JSON or multipart), then the token, last of the site's chain.
       for (const check of formUser) expect(r.chain.indexOf(check), r.path).toBeLessThan(r.chain.indexOf(csrf));
-      expect(r.chain.indexOf(csrf), r.path).toBeLessThan(siteChain({}, r).length);
+      const site = siteChain({}, r);
+      expect(site[site.length - 1], r.path).toBe(csrf);
+      expect(r.chain.slice(0, site.length), r.path).toEqual([...site]);
     }
   });
 

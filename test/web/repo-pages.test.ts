@@ -41,7 +41,8 @@ describe('web pages: /{owner}/{repo} and /{owner}/{repo}/src/branch/{branch}', (
     expect(res.headers.get('content-type')).toMatch(/^text\/html; charset=utf-8/);
     expect(html).toMatch(/^<!DOCTYPE html>/);
     expect(html).toMatch(/<a href="http:\/\/[^"]+\/alice\/public-repo\/src\/branch\/main\/README\.md">README\.md<\/a>/);
-    expect(html).toContain('<code>main</code>');
+    // The branch switcher has the default branch chosen.
+    expect(html).toContain('<option value="branch/main" selected>main</option>');
     expect(html).toContain('id="readme"');
   });
 
@@ -54,7 +55,7 @@ describe('web pages: /{owner}/{repo} and /{owner}/{repo}/src/branch/{branch}', (
   it('takes branch names with slashes, and lists directories first', async () => {
     const { res, html } = await page('alice/pushed/src/branch/feature/deep/name');
     expect(res.status).toBe(200);
-    expect(html).toContain('>feature/deep/name</a>');
+    expect(html).toContain('<option value="branch/feature/deep/name" selected>feature/deep/name</option>');
     expect(html).not.toContain('README.md');
     expect(html).toContain('src/branch/feature/deep/name/src">src/</a>');
     expect(html.indexOf('>src/</a>')).toBeLessThan(html.indexOf('.txt</a>'));
@@ -80,7 +81,7 @@ describe('web pages: /{owner}/{repo} and /{owner}/{repo}/src/branch/{branch}', (
   it('says an empty repository is empty (200)', async () => {
     const { res, html } = await page('alice/empty-repo');
     expect(res.status).toBe(200);
-    expect(html).toContain('This repository is empty.');
+    expect(html).toContain('This repository is empty</h2>');
   });
 
   it.each([

@@ -1,11 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { mustSetPasswordFirst } from '../../services/user/auth';
 import { encodePath } from '../../lib/html';
-import { ArchivedError, NotFoundError } from '../../lib/errors';
+import { ArchivedError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { hasScope } from '../../lib/scopes';
 import { followUpsSettled } from '../../services/pull/pull-follow-queue';
 import { lookupRepo } from '../../services/repo/repos';
-import { readableUnits, type WebUnit } from '../../services/web/units';
+import { codeWritable, readableUnits, type WebUnit } from '../../services/web/units';
 import { repoOf } from '../context';
 
 // Guards of the web routes, in the API table's style: each does one check and either passes,
@@ -120,6 +120,18 @@ export const releasesUnit = webUnit('repo.releases');
 /** Forms that change an archived repository's issues or pull requests are refused (423), as the API's. */
 export const notArchived: RequestHandler = (req, _res, next) => {
   if (repoOf(req).repo.is_archived) throw new ArchivedError('This repository is archived: it takes no changes.');
+  next();
+};
+
+/**
+ * Forms that change files or branches: the visitor must write the code of a repository that
+ * is neither archived nor a mirror; each case says so plainly (403: the page is visible).
+ */
+export const codeWriter: RequestHandler = async (req, _res, next) => {
+  const access = repoOf(req);
+  if (access.repo.is_archived) throw new ForbiddenError('This repository is archived: its files and branches cannot be changed.');
+  if (access.repo.is_mirror) throw new ForbiddenError('This repository is a mirror: it changes only when it syncs.');
+  if (!(await codeWritable(req.ctx.db, access, req.ctx.doer))) throw new ForbiddenError('You may not change the files of this repository.');
   next();
 };
 

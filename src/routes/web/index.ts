@@ -5,10 +5,15 @@ import { countNew } from '../../services/notification/notifications';
 import { downloadReleaseAsset } from '../release-download';
 import * as account from './account-pages';
 import { serveWebAsset } from './assets';
+import * as blame from './blame-page';
+import * as branches from './branch-pages';
 import * as code from './code-pages';
+import * as commits from './commit-pages';
+import * as dash from './dashboard-pages';
+import * as editor from './editor-pages';
 import * as files from './files';
 import {
-  assignWebRepo as repo, attachmentViewer, codeUnit, issuesOrPulls, issuesUnit, notArchived, pullsUnit, releasesUnit, repoViewer,
+  assignWebRepo as repo, attachmentViewer, codeUnit, codeWriter, issuesOrPulls, issuesUnit, notArchived, pullsUnit, releasesUnit, repoViewer,
   signedInPage, signedInViewing, viewing,
 } from './guards';
 import * as issues from './issue-pages';
@@ -25,7 +30,8 @@ import * as pullFiles from './pull-files';
 import * as pullForms from './pull-forms';
 import * as pulls from './pull-pages';
 import * as reviewForms from './pull-review-forms';
-import { get, group, mountGroups, post, postMultipart, type WebGroup } from './table';
+import * as create from './repo-create-pages';
+import { get, group, mountGroups, post, upload, type WebGroup } from './table';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
 // chain once (table.ts adds the site's own before them: the user, and for forms the CSRF
@@ -63,7 +69,7 @@ export const webGroups: WebGroup[] = [
   group('settings', signedIn, [
     get('/user/settings', settingsProfile.profileForm),
     post('/user/settings', settingsProfile.saveProfile),
-    postMultipart('/user/settings/avatar', { file: 'avatar', maxBytes: settingsProfile.avatarMaxBytes }, settingsProfile.saveAvatar),
+    upload('/user/settings/avatar', settingsProfile.AVATAR, settingsProfile.saveAvatar),
     get('/user/settings/avatar/delete', settingsProfile.confirmDeleteAvatar),
     post('/user/settings/avatar/delete', settingsProfile.removeAvatar),
     get('/user/settings/account', settingsAccount.accountForm),
@@ -102,8 +108,12 @@ export const webGroups: WebGroup[] = [
     get('/login/oauth/authorize', oauth2.authorize),
     post('/login/oauth/grant', oauth2.grant),
   ]),
+  // Before `/{owner}`, which would take them for user names.
+  group('dashboard', [...signedIn, repoViewer], [get('/issues', dash.issues), get('/pulls', dash.pulls)]),
+  // Before `/{owner}/{repo}`, which would take `repo/create` for a repository.
+  group('repo-create', signedIn, [get('/repo/create', create.createForm), post('/repo/create', create.createPost)]),
   group('home', [...page, repoViewer], [
-    get('/', owners.home),
+    get('/', dash.home),
     get('/explore/repos', owners.exploreRepos),
   ]),
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
@@ -123,11 +133,30 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/raw/*rest', files.rawFile),
     get('/:owner/:repo/media/*rest', files.mediaFile),
     get('/:owner/:repo/archive/*archive', files.archive),
-    get('/:owner/:repo/commit/:sha', code.commit),
-    get('/:owner/:repo/commits/*rest', code.commits),
-    get('/:owner/:repo/branches', code.branches),
-    get('/:owner/:repo/tags', code.tags),
-    get('/:owner/:repo/compare/*basehead', code.compare),
+    get('/:owner/:repo/blame/*rest', blame.blame),
+    get('/:owner/:repo/commit/:sha', commits.commit),
+    get('/:owner/:repo/commits/*rest', commits.commits),
+    get('/:owner/:repo/branches', branches.branches),
+    get('/:owner/:repo/tags', branches.tags),
+    get('/:owner/:repo/compare/*basehead', commits.compare),
+  ]),
+  group('repo-fork', [...signedIn, repoViewer, repo, codeUnit], [
+    get('/:owner/:repo/fork', create.forkForm),
+    post('/:owner/:repo/fork', create.forkPost),
+  ]),
+  // Changing files and branches: signed in, writing the code of a live (not archived) repository.
+  group('repo-code-write', [...signedIn, repoViewer, repo, codeUnit, codeWriter], [
+    get('/:owner/:repo/branches/delete', branches.deleteForm),
+    post('/:owner/:repo/branches/delete', branches.deletePost),
+    post('/:owner/:repo/branches/restore', branches.restorePost),
+    get('/:owner/:repo/_new/*rest', editor.newForm),
+    post('/:owner/:repo/_new/*rest', editor.newPost),
+    get('/:owner/:repo/_edit/*rest', editor.editForm),
+    post('/:owner/:repo/_edit/*rest', editor.editPost),
+    get('/:owner/:repo/_delete/*rest', editor.deleteForm),
+    post('/:owner/:repo/_delete/*rest', editor.deletePost),
+    get('/:owner/:repo/_upload/*rest', editor.uploadForm),
+    upload('/:owner/:repo/_upload/*rest', editor.UPLOAD, editor.uploadPost),
   ]),
   group('repo-issues', [...repoPage, issuesUnit], [get('/:owner/:repo/issues', issues.issueList)]),
   group('repo-pulls', [...repoPage, pullsUnit], [

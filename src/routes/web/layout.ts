@@ -80,7 +80,7 @@ function accountMenu(req: Request, res: Response, user: User): SafeHtml {
 <li><a href="${webUrl(config, 'repo/create')}">New repository</a></li>
 <li><a href="${webUrl(config, 'repo/migrate')}">New migration</a></li>
 <li><a href="${webUrl(config, 'org/create')}">New organization</a></li></ul></details>
-<a href="${webUrl(config, 'notifications')}" aria-label="Notifications, ${unread} unread"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16" fill="currentColor"><path d="M8 16a2 2 0 0 0 2-2H6a2 2 0 0 0 2 2zm5-5V7a5 5 0 0 0-4-4.9V1a1 1 0 1 0-2 0v1.1A5 5 0 0 0 3 7v4l-2 2v1h14v-1z"/></svg><span class="badge-count" aria-hidden="true">${unread}</span></a>
+<a href="${webUrl(config, 'notifications')}" aria-label="Notifications, ${unread} unread"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16" fill="currentColor"><path d="M8 16a2 2 0 0 0 2-2H6a2 2 0 0 0 2 2zm5-5V7a5 5 0 0 0-4-4.9V1a1 1 0 1 0-2 0v1.1A5 5 0 0 0 3 7v4l-2 2v1h14v-1z"/></svg>${unread ? html`<span class="badge-count" aria-hidden="true">${unread}</span>` : ''}</a>
 <details class="menu"><summary aria-label="Account menu of ${user.name}"><img class="avatar" src="${avatarUrl(config, user)}" alt="" width="20" height="20"><span>${user.name}</span></summary><ul>
 <li><a href="${webUrl(config, encodePath(user.name))}">Your profile</a></li>
 <li><a href="${webUrl(config, 'user/settings')}">Settings</a></li>

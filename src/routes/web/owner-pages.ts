@@ -5,7 +5,7 @@ import { toApiRelease } from '../../convert/release';
 import { toApiTeam } from '../../convert/team';
 import { avatarUrl } from '../../convert/user';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
-import { dashboardRepos, exploreRepos as exploreRepoList, profileOf, recentRepos, type OrgProfile, type RepoItem, type RepoList, type UserProfile } from '../../services/web/owner-pages';
+import { exploreRepos as exploreRepoList, profileOf, type OrgProfile, type RepoItem, type RepoList, type UserProfile } from '../../services/web/owner-pages';
 import { releasePage, releasesPage, type ReleaseItem } from '../../services/web/release-pages';
 import { orgTeam, orgTeams, type TeamPage, type TeamsPage } from '../../services/web/team-pages';
 import { ORG_TYPE } from '../../services/permissions';
@@ -44,20 +44,6 @@ ${repo.description ? html`<div class="description">${repo.description}</div>` : 
 function repoSection(req: Request, list: RepoList, base: string, page: number): SafeHtml {
   const more = (page - 1) * REPOS_PER_PAGE + list.items.length < list.total;
   return html`<h2>Repositories <span class="count">${list.total}</span></h2>\n${repoItems(req.ctx.config, list.items)}\n${pager(base, page, more)}`;
-}
-
-/** GET /: a signed-in user's dashboard (their repositories), else the site's recently updated ones. */
-export async function home(req: Request, res: Response): Promise<void> {
-  const { config, doer } = req.ctx;
-  const w = pageWindow(req, REPOS_PER_PAGE);
-  if (doer) {
-    const list = await dashboardRepos(req.ctx.db, doer, w);
-    const body = html`<h1>Dashboard</h1>\n<p>Signed in as <a href="${userLink(config, doer)}">${doer.name}</a>. <a href="${webUrl(config, 'repo/create')}">New repository</a></p>\n${repoSection(req, list, config.server.root_url, w.page)}`;
-    return sendPage(req, res, { title: 'Dashboard', body });
-  }
-  const list = await recentRepos(req.ctx.db, doer, w);
-  const body = html`<h1>${config.server.app_name}</h1>\n${repoSection(req, list, config.server.root_url, w.page)}`;
-  sendPage(req, res, { title: 'Home', body });
 }
 
 /** GET /explore/repos: the repositories the visitor may see, by name or description (`q`). */

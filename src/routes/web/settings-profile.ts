@@ -8,6 +8,7 @@ import { VISIBILITY_NAMES } from '../../services/visibility';
 import { checkbox, confirmPage, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
 import { rootPath } from './guards';
 import { dangerLink, donePath, formOf, radioGroup, settingsPage, text, textArea } from './settings-layout';
+import type { Multipart } from './table';
 
 // /user/settings: the profile (full name, website, location, description, visibility, e-mail
 // privacy) and the avatar (upload, a multipart form, and delete), through the same services
@@ -74,7 +75,7 @@ export async function saveProfile(req: Request, res: Response): Promise<void> {
 
 /** POST /user/settings/avatar (multipart: `avatar`). */
 export async function saveAvatar(req: Request, res: Response): Promise<void> {
-  const file = req.file;
+  const file = ((req.files ?? []) as Express.Multer.File[])[0];
   const errors = file?.size
     ? await formAction(async () => { await uploadAvatar(req.ctx.db, req.ctx.config, req.ctx.signer!, file.buffer.toString('base64')); }, { image: 'avatar' })
     : { avatar: 'Choose an image file.' };
@@ -96,4 +97,4 @@ export async function removeAvatar(req: Request, res: Response): Promise<void> {
 }
 
 /** The largest upload read: past [picture] avatar_max_file_size the service answers the form (422); far past it, 413. */
-export const avatarMaxBytes = (req: Request): number => req.ctx.config.picture.avatar_max_file_size * 2 + 1024;
+export const AVATAR: Multipart = { field: 'avatar', limits: (req: Request) => ({ fileSize: req.ctx.config.picture.avatar_max_file_size * 2 + 1024, files: 1 }) };

@@ -11,10 +11,10 @@ import { expectedCsrf, formUser, pageUser } from './session';
 // gets them: nobody can forget the CSRF check of a new form.
 
 /**
- * A multipart form (file uploads): its one file field and the largest file it takes, in bytes
- * (a function of the request: limits may come from the configuration).
+ * A multipart form (file uploads): its files are parsed in memory, within these limits (read
+ * from the request's config), before the CSRF check, which then finds `_csrf` among the fields.
  */
-export type Multipart = { file: string; maxBytes: (req: Request) => number };
+export type Multipart = { field: string; limits: (req: Request) => { fileSize: number; files: number } };
 export type WebRoute = { method: 'get' | 'post'; path: string; chain: RequestHandler[]; multipart?: Multipart };
 export type WebGroup = { name: string; guards: RequestHandler[]; routes: WebRoute[]; bare?: boolean };
 /** A route as mounted: every handler it runs, in order. */
@@ -23,8 +23,8 @@ export type MountedRoute = WebRoute & { group: string };
 type Handlers = (RequestHandler | readonly RequestHandler[])[];
 export const get = (path: string, ...chain: Handlers): WebRoute => ({ method: 'get', path, chain: chain.flat() });
 export const post = (path: string, ...chain: Handlers): WebRoute => ({ method: 'post', path, chain: chain.flat() });
-/** A POST taking multipart/form-data: parsed (in memory, within the limit) before the CSRF check. */
-export const postMultipart = (path: string, multipart: Multipart, ...chain: Handlers): WebRoute =>
+/** A POST form that sends files (`enctype="multipart/form-data"`). */
+export const upload = (path: string, multipart: Multipart, ...chain: Handlers): WebRoute =>
   ({ method: 'post', path, chain: chain.flat(), multipart });
 
 /**
@@ -58,37 +58,40 @@ export const formBody: RequestHandler[] = [
   express.json({ limit: '256kb' }),
 ];
 
+export const GET_CHAIN: readonly RequestHandler[] = pageUser;
+export const POST_CHAIN: readonly RequestHandler[] = [...formBody, ...formUser, csrf];
+function multipartError(err: unknown): Error {
+  const e = err as { code?: string; message?: string };
+  if (e.code === 'LIMIT_FILE_SIZE') return new PayloadTooLargeError('A file is larger than this form takes.');
+  if (e.code === 'LIMIT_FILE_COUNT' || e.code === 'LIMIT_UNEXPECTED_FILE') return new BadRequestError('This form takes fewer files.');
+  return new BadRequestError(`The form could not be read: ${e.message ?? 'malformed multipart body'}`);
+}
+
 /**
- * A multipart body into req.body (fields) and req.file (kept in memory: nothing is written
- * before the CSRF check passes, nor after it fails). A body that is not multipart parses as the
- * other forms do; multer's refusals (too large, an unexpected field) are the client's.
+ * The body of a multipart form, by multer (loaded with the first upload), files kept in memory:
+ * they become a commit or nothing, and a refused form leaves nothing on disk.
  */
-function multipartBody(spec: Multipart): RequestHandler {
+export function multipartBody(spec: Multipart): RequestHandler {
   return (req, res, next) => {
+    // A form sent without files (a client that left the enctype out) parses as the other forms do.
     if (!req.is('multipart/form-data')) return formBody[0]!(req, res, (err?: unknown) => (err ? next(err) : formBody[1]!(req, res, next)));
-    const max = spec.maxBytes(req);
-    const parse = multer()({ storage: multer().memoryStorage(), limits: { files: 1, fileSize: max, fields: 50, fieldSize: 64 << 10 } }).single(spec.file);
-    parse(req, res, (err?: unknown) => {
-      if (err instanceof multer().MulterError) {
-        return next(err.code === 'LIMIT_FILE_SIZE' ? new PayloadTooLargeError(`The file is larger than ${max} bytes.`) : new BadRequestError(err.message));
-      }
-      next(err);
-    });
+    const { fileSize, files } = spec.limits(req);
+    const m = multer();
+    const parse = m({ storage: m.memoryStorage(), limits: { fileSize, files, fields: 50, fieldSize: 1024 * 1024 }, defParamCharset: 'utf8' });
+    parse.array(spec.field, files)(req, res, (err?: unknown) => next(err ? multipartError(err) : undefined));
   };
 }
 
-export const GET_CHAIN: readonly RequestHandler[] = pageUser;
-export const POST_CHAIN: readonly RequestHandler[] = [...formBody, ...formUser, csrf];
 const multipartChains = new WeakMap<Multipart, readonly RequestHandler[]>();
 
-/** The site chain of a multipart form: the user's checks first (no body needed), then the body, then CSRF. */
+/** The site chain of a multipart form: the user's checks first (a refused post is not parsed at all), then the body, then CSRF. */
 export function multipartChain(spec: Multipart): readonly RequestHandler[] {
   let chain = multipartChains.get(spec);
   if (!chain) multipartChains.set(spec, (chain = [...formUser, multipartBody(spec), csrf]));
   return chain;
 }
 
-/** What the site runs before a route's group guards. */
+/** What the site runs before a route's group guards: the user, and for forms the body and the CSRF check. */
 export function siteChain(g: Pick<WebGroup, 'bare'>, r: Pick<WebRoute, 'method' | 'multipart'>): readonly RequestHandler[] {
   if (g.bare) return [];
   if (r.method === 'get') return GET_CHAIN;

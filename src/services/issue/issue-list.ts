@@ -28,6 +28,8 @@ export type RepoIssueQuery = IssueListQuery & {
 };
 export type SearchIssueQuery = IssueListQuery & {
   owner?: string; team?: string; priority_repo_id?: number;
+  /** Only these repositories (within what the caller may see). */
+  repoIds?: number[];
   assigned?: boolean; created?: boolean; mentioned?: boolean; review_requested?: boolean; reviewed?: boolean;
 };
 
@@ -120,12 +122,13 @@ export async function searchIssues(
   const mileNames = list(q.milestones);
   if (mileNames.length) filter.milestoneIds = await milestoneIdsByNames(db, mileNames);
   filter.priorityRepoId = q.priority_repo_id;
+  filter.repoIds = q.repoIds;
   if (doer) {
     if (q.created) filter.posterId = doer.id;
     if (q.assigned) filter.assigneeId = doer.id;
     if (q.mentioned) filter.mentioned = doer.lower_name;
-    // Review requests live with pull request reviews; until then nothing matches.
-    if (q.review_requested || q.reviewed) filter.none = true;
+    if (q.review_requested) filter.reviewRequestedId = doer.id;
+    if (q.reviewed) filter.reviewedId = doer.id;
   }
   const [issues, total] = await Promise.all([findIssues(db, filter, q.page), countIssues(db, filter)]);
   return { views: await issueViews(db, issues), total };

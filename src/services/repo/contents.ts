@@ -105,8 +105,13 @@ export async function getContents(
   const path = checkReadPath(filepath);
   if (path === null) throw new NotFoundError(`path contains a malformed path component [path: ${filepath}]`);
   if (access.repo.is_empty && !path && !ref) return { empty: true };
+  const rc = await resolveRefCommit(dirOfRepo(config, access), access.repo, ref);
+  return readContentsAt(config, access, path, rc, fileContent);
+}
+
+/** As getContents, at a ref already resolved (pages resolve it with the rest of their URL). */
+export async function readContentsAt(config: Config, access: RepoAccess, path: string, rc: RefCommit, fileContent = true): Promise<ContentsView> {
   const dir = dirOfRepo(config, access);
-  const rc = await resolveRefCommit(dir, access.repo, ref);
   const entry = await entryAt(dir, rc.commit, path);
   if (!entry) throw new NotFoundError(`object does not exist [id: , rel_path: ${path}]`);
   const maxBlob = config.api.default_max_blob_size;

@@ -19,6 +19,8 @@ import { emit } from '../events/bus';
 import { recordAudit, repoTarget } from '../audit/record';
 import { recordLicenses, syncRepoLicenses } from './licenses';
 import { createRepoFilesFirst, finishNewRepo } from './repo-create-intent';
+import { loadLabelTemplate, type TemplateLabel } from '../../lib/label-templates';
+import { createLabel } from '../issue/labels';
 import { signInitialCommit } from '../signing/sign-rules';
 import type { CommitSigner } from '../signing/instance-key';
 
@@ -31,6 +33,8 @@ export type CreateRepoInput = {
   readme?: string;
   gitignores?: string;
   license?: string;
+  /** A label set of assets/options/label (Gitea's issue_labels): its labels are the repository's. */
+  issueLabels?: string;
   defaultBranch?: string;
   objectFormat?: string;
   /** Runs in the creating transaction once the row exists (organizations: team access). */
@@ -87,7 +91,7 @@ async function makeFiles(doer: User, input: CreateRepoInput, at: NewRepo, files:
 }
 
 /** The row and what comes with it, in the creating transaction. */
-async function insertNewRepo(trx: DB, doer: User, owner: User, input: CreateRepoInput, at: NewRepo): Promise<Repository> {
+async function insertNewRepo(trx: DB, doer: User, owner: User, input: CreateRepoInput, at: NewRepo, labels: TemplateLabel[]): Promise<Repository> {
   if (await getRepoByOwnerAndName(trx, owner.id, input.name)) {
     throw new ConflictError('The repository with the same name already exists.');
   }
@@ -98,6 +102,7 @@ async function insertNewRepo(trx: DB, doer: User, owner: User, input: CreateRepo
     is_private: input.private ? 1 : 0, is_template: input.template ? 1 : 0,
     settings: JSON.stringify(DEFAULT_SETTINGS), created_unix: now, updated_unix: now,
   });
+  for (const l of labels) await createLabel(trx, { repoId: repo.id }, { name: l.name, color: l.color, description: l.description, exclusive: l.exclusive });
   if (input.onCreated) await input.onCreated(trx, repo);
   await bumpUserRepos(trx, owner.id, 1);
   // As Gitea (AutoWatchNewRepos): the creator watches the new repository.
@@ -119,6 +124,8 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
   if (!(await isValidBranchName(defaultBranch))) throw new InvalidError('[default_branch]: invalid branch name', 'default_branch');
   const at: NewRepo = { objectFormat, defaultBranch, dir: repoDir(config.repository.root, owner.name, input.name) };
   const files = input.autoInit ? initialFiles(input, owner) : [];
+  const labels = input.issueLabels ? loadLabelTemplate(input.issueLabels) : [];
+  if (!labels) throw new InvalidError(`label template does not exist [name: ${input.issueLabels}]`, 'issue_labels');
   // Decided before the transaction: the rules read the database.
   const signer = files.length ? await signInitialCommit(db, config, doer) : null;
   if (await getRepoByOwnerAndName(db, owner.id, input.name)) throw new ConflictError('The repository with the same name already exists.');
@@ -126,7 +133,7 @@ export async function createRepository(db: DB, config: Config, doer: User, owner
   const area = input.fill ? 'repo-generate' : 'repo-create';
   const { repo: created, intent } = await createRepoFilesFirst(
     db, { area, ownerId: owner.id, ownerName: owner.name, name: input.name, dir: at.dir, doerId: doer.id },
-    () => makeFiles(doer, input, at, files, signer), (trx) => insertNewRepo(trx, doer, owner, input, at),
+    () => makeFiles(doer, input, at, files, signer), (trx) => insertNewRepo(trx, doer, owner, input, at, labels),
   );
   const repo = await finishNewRepo(db, area, intent, async () => {
     const synced = files.length || input.fill ? await syncRepoFromGit(db, created, at.dir, doer.id) : created;

@@ -1,130 +1,141 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
-import { streamRawDiff } from '../../git/archive';
-import { fileAt } from '../../git/blob';
-import { resolveCommit } from '../../git/log';
-import { readCapped } from '../../git/stream';
+import { blobsBytes } from '../../git/blob';
+import { lastCommitOf } from '../../git/last-commit';
+import { readRefTips, type RefTips } from '../../git/ref-tips';
 import { NotFoundError } from '../../lib/errors';
-import { html } from '../../lib/html';
-import { compareCommits, getCommit, listCommits, type CommitList, type CommitsWithUsers } from '../repo/commits';
-import { getContents, type ContentItem } from '../repo/contents';
-import { dirOfRepo, type RefCommit } from '../repo/contents-paths';
-import { renderMarkup } from '../markdown';
+import { escapeHtml } from '../../lib/html';
+import { cachedHighlight } from '../highlight';
+import { renderStoredMarkup } from '../markdown';
+import { readContentsAt, withLfs, type ContentItem } from '../repo/contents';
+import { dirOfRepo } from '../repo/contents-paths';
 import type { RepoAccess } from '../repo/repos';
-import { refSegment, resolveLegacyRef, resolveTypedRef, type WebRefKind, type WebTarget } from './refs';
+import { highlightedWithin, plainLines } from './highlight-wait';
+import { aboutOf, commitSummaries, type About, type CommitSummary } from './repo-about';
+import { refSegment, resolveLegacyRef, resolveTypedRef, type WebRefKind, type WebTarget, type WebTargetWithRefs } from './refs';
 
-// What the code pages of a repository show: a directory or a file at a ref, the home page (the
-// default branch's root with its README), a commit with its diff, a page of history, and a
-// comparison. Rendering is the web routes' business; this reads git and the database.
+// What the code pages of a repository show: a directory (entries with their last commits and
+// the README) or a file (highlighted lines, a rendered markdown file, an image, or a link for a
+// binary or large one) at a ref, and the home page: the default branch's root with the about
+// box. Rendering is the web routes' business; this reads git and the database, caching by
+// blob and commit ids what they name for ever.
 
-export type Readme = { name: string; html: string };
-export type TreePage = { kind: 'tree'; target: WebTarget; entries: ContentItem[]; readme: Readme | null };
-export type FilePage = {
-  kind: 'file'; target: WebTarget; item: ContentItem;
-  /** The text of a small UTF-8 file; null for binaries and large files (linked raw instead). */
-  text: string | null;
-  /** Markdown files rendered, as Gitea shows them. */
-  rendered: string | null;
-  image: boolean;
+export type Readme = { name: string; path: string; html: string };
+export type TreePage = {
+  kind: 'tree'; target: WebTarget; tips: RefTips; entries: ContentItem[];
+  /** Summaries of the last commits of the entries, and of the directory itself. */
+  commits: Map<string, CommitSummary>; latest: CommitSummary | null; readme: Readme | null;
 };
+export type FileDisplay = 'text' | 'markdown' | 'image' | 'binary' | 'large' | 'lfs';
+export type FilePage = {
+  kind: 'file'; target: WebTarget; tips: RefTips; item: ContentItem; latest: CommitSummary | null;
+  display: FileDisplay;
+  /** Highlighted lines (display 'text', or 'markdown' shown as source). */
+  lines: string[] | null;
+  /** The rendered markdown (display 'markdown'). */
+  rendered: string | null;
+};
+export type HomePage = (TreePage & { about: About }) | { kind: 'empty'; tips: RefTips };
 
 const README = /^readme(\.(md|markdown|mdown|mkd|txt))?$/i;
-const MARKDOWN = /\.(md|markdown|mdown|mkd|livemd)$/i;
-const IMAGE = /\.(png|jpe?g|gif|webp|bmp|ico)$/i;
+export const MARKDOWN = /\.(md|markdown|mdown|mkd|livemd)$/i;
+const IMAGE = /\.(png|jpe?g|gif|webp|bmp|ico|avif)$/i;
+/** Files shown in the page up to this size; larger ones are linked (Gitea's MaxDisplayFileSize is larger, its pages heavier). */
+export const DISPLAY_MAX = 1024 * 1024;
 
-/** The ref argument getContents resolves to exactly this ref, whatever other refs are named. */
-const refArg = (ref: RefCommit) => (ref.kind === 'branch' ? `refs/heads/${ref.name}` : ref.kind === 'tag' ? `refs/tags/${ref.name}` : ref.commit);
+const isText = (b: Buffer) => !b.subarray(0, 8000).includes(0);
 
-async function renderFile(db: DB, config: Config, access: RepoAccess, viewer: User | null, target: WebTarget, path: string, text: string) {
+/** Rendered markdown of a blob, kept by its id (and the context links resolve in). */
+async function renderBlob(db: DB, config: Config, access: RepoAccess, viewer: User | null, target: WebTarget, path: string, sha: string, text: string) {
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
   const context = `${access.owner.name}/${access.repo.name}/src/${refSegment(target.ref)}${dir ? `/${dir}` : ''}`;
-  return renderMarkup(db, config, viewer, { text, mode: 'file', context, filePath: path, wiki: false });
+  return renderStoredMarkup(db, config, viewer, { kind: `blob:${sha}`, id: 0, updatedUnix: 0 }, { text, mode: 'file', context, filePath: path, wiki: false });
 }
 
 async function readmeOf(db: DB, config: Config, access: RepoAccess, viewer: User | null, target: WebTarget, entries: ContentItem[]): Promise<Readme | null> {
   const found = entries.filter((e) => e.type === 'file' && README.test(e.entry.name))
     .sort((a, b) => Number(MARKDOWN.test(b.entry.name)) - Number(MARKDOWN.test(a.entry.name)))[0];
-  if (!found || found.entry.size > config.api.default_max_blob_size) return null;
-  const bytes = await fileAt(dirOfRepo(config, access), target.ref.commit, found.entry.path);
-  if (!bytes) return null;
+  if (!found || found.entry.size > DISPLAY_MAX) return null;
+  const bytes = (await blobsBytes(dirOfRepo(config, access), [found.entry.sha])).get(found.entry.sha);
+  if (!bytes || !isText(bytes)) return null;
+  const { path, name, sha } = found.entry;
   const text = bytes.toString('utf8');
-  const rendered = MARKDOWN.test(found.entry.name)
-    ? await renderFile(db, config, access, viewer, target, found.entry.path, text)
-    : html`<pre>${text}</pre>`.value;
-  return { name: found.entry.name, html: rendered };
+  const html = MARKDOWN.test(name) ? await renderBlob(db, config, access, viewer, target, path, sha, text) : `<pre>${escapeHtml(text)}</pre>`;
+  return { name, path, html };
 }
 
-async function pageAt(db: DB, config: Config, access: RepoAccess, viewer: User | null, target: WebTarget): Promise<TreePage | FilePage> {
-  const view = await getContents(config, access, target.path, refArg(target.ref));
-  if ('empty' in view) throw new NotFoundError();
-  if ('dir' in view) {
-    const entries = [...view.dir].sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || (a.entry.name < b.entry.name ? -1 : 1));
-    return { kind: 'tree', target, entries, readme: await readmeOf(db, config, access, viewer, target, entries) };
+async function treeAt(db: DB, config: Config, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, items: ContentItem[]): Promise<TreePage> {
+  const dir = dirOfRepo(config, access);
+  const entries = [...items].sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || (a.entry.name < b.entry.name ? -1 : 1));
+  // The directory's own last commit: the ref's commit for the root, else the last one touching it.
+  const own = t.path ? (await lastCommitOf(dir, t.ref.commit, t.path))?.sha : t.ref.commit;
+  const shas = entries.flatMap((e) => (e.last ? [e.last.sha] : []));
+  const [commits, readme] = await Promise.all([
+    commitSummaries(dir, own ? [...shas, own] : shas),
+    readmeOf(db, config, access, viewer, t, entries),
+  ]);
+  return { kind: 'tree', target: t, tips: t.tips, entries, commits, latest: own ? commits.get(own) ?? null : null, readme };
+}
+
+async function textLines(dir: string, item: ContentItem): Promise<string[] | null> {
+  const { sha, name } = item.entry;
+  const hit = cachedHighlight(sha, name);
+  if (hit) return hit;
+  const bytes = (await blobsBytes(dir, [sha])).get(sha);
+  if (!bytes || !isText(bytes)) return null;
+  const text = bytes.toString('utf8');
+  return (await highlightedWithin(sha, name, text)) ?? plainLines(text);
+}
+
+async function fileAt(db: DB, config: Config, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, item: ContentItem, source: boolean): Promise<FilePage> {
+  const dir = dirOfRepo(config, access);
+  const latest = item.last ? (await commitSummaries(dir, [item.last.sha])).get(item.last.sha) ?? null : null;
+  const page: FilePage = { kind: 'file', target: t, tips: t.tips, item, latest, display: 'binary', lines: null, rendered: null };
+  await withLfs(db, config, access, [item]);
+  if (item.lfs) return { ...page, display: 'lfs' };
+  if (IMAGE.test(item.entry.name)) return { ...page, display: 'image' };
+  if (item.type !== 'file' || item.entry.size > DISPLAY_MAX) return { ...page, display: item.type === 'file' ? 'large' : 'binary' };
+  if (MARKDOWN.test(item.entry.name) && !source) {
+    const bytes = (await blobsBytes(dir, [item.entry.sha])).get(item.entry.sha);
+    if (bytes && isText(bytes)) {
+      const rendered = await renderBlob(db, config, access, viewer, t, item.entry.path, item.entry.sha, bytes.toString('utf8'));
+      return { ...page, display: 'markdown', rendered };
+    }
   }
-  const item = view.file;
-  const bytes = item.content ?? null;
-  const isText = !!bytes && !bytes.subarray(0, 8000).includes(0);
-  const text = isText ? bytes.toString('utf8') : null;
-  const rendered = text !== null && MARKDOWN.test(item.entry.name)
-    ? await renderFile(db, config, access, viewer, target, item.entry.path, text) : null;
-  return { kind: 'file', target, item, text, rendered, image: IMAGE.test(item.entry.name) };
+  const lines = await textLines(dir, item);
+  return lines ? { ...page, display: MARKDOWN.test(item.entry.name) ? 'markdown' : 'text', lines } : page;
 }
 
-/** `src/{kind}/{ref}/{path}`: a directory listing or a file. */
-export async function srcPage(db: DB, config: Config, access: RepoAccess, viewer: User | null, kind: WebRefKind, rest: string) {
+async function pageAt(db: DB, config: Config, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, source: boolean): Promise<TreePage | FilePage> {
+  const view = await readContentsAt(config, access, t.path, t.ref, false);
+  if ('dir' in view) return treeAt(db, config, access, viewer, t, view.dir);
+  return fileAt(db, config, access, viewer, t, view.file, source);
+}
+
+/** `src/{kind}/{ref}/{path}`: a directory listing or a file (`source`: markdown as text). */
+export async function srcPage(db: DB, config: Config, access: RepoAccess, viewer: User | null, kind: WebRefKind, rest: string, source = false) {
   if (access.repo.is_empty) throw new NotFoundError();
-  return pageAt(db, config, access, viewer, await resolveTypedRef(config, access, kind, rest));
+  return pageAt(db, config, access, viewer, await resolveTypedRef(config, access, kind, rest), source);
 }
 
-/** The home page: the default branch's root and README; `empty` before the first push. */
-export async function homePage(db: DB, config: Config, access: RepoAccess, viewer: User | null): Promise<TreePage | { kind: 'empty' }> {
+/** The home page: the default branch's root, README and about box; `empty` before the first push. */
+export async function homePage(db: DB, config: Config, access: RepoAccess, viewer: User | null, readsReleases: boolean): Promise<HomePage> {
   const dir = dirOfRepo(config, access);
   const branch = access.repo.default_branch;
-  const commit = access.repo.is_empty ? null : await resolveCommit(dir, `refs/heads/${branch}`);
-  if (!commit) return { kind: 'empty' };
-  const target: WebTarget = { ref: { input: branch, kind: 'branch', name: branch, commit }, path: '' };
-  return pageAt(db, config, access, viewer, target) as Promise<TreePage>;
+  const tips = await readRefTips(dir);
+  const commit = access.repo.is_empty ? undefined : tips.branches.get(branch);
+  if (!commit) return { kind: 'empty', tips };
+  const target: WebTargetWithRefs = { ref: { input: branch, kind: 'branch', name: branch, commit }, path: '', tips };
+  const [tree, about] = await Promise.all([
+    pageAt(db, config, access, viewer, target, false) as Promise<TreePage>,
+    aboutOf(db, access, dir, commit, readsReleases),
+  ]);
+  return { ...tree, about };
 }
 
 /** Gitea's older `src/{ref}/{path}` redirects to the typed form: the `{kind}/{ref}/{path}` to go to. */
 export async function legacySrcTarget(config: Config, access: RepoAccess, rest: string): Promise<string> {
   const target = await resolveLegacyRef(config, access, rest);
   return `${refSegment(target.ref)}${target.path ? `/${target.path}` : ''}`;
-}
-
-const MAX_DIFF = 512 * 1024;
-
-/** A diff's text, cut at MAX_DIFF bytes (at a whole line) so a huge commit cannot fill the page or memory. */
-const diffText = (dir: string, commit: string, parent: string | null) => readCapped(streamRawDiff(dir, 'diff', commit, parent), MAX_DIFF, 'diff');
-
-export type CommitPage = CommitsWithUsers & { diff: { text: string; truncated: boolean } };
-
-/** `commit/{sha}`: the commit, its files and its diff against the first parent. */
-export async function commitPage(db: DB, config: Config, access: RepoAccess, sha: string): Promise<CommitPage> {
-  if (access.repo.is_empty) throw new NotFoundError();
-  const found = await getCommit(db, config, access, sha, { files: true, stat: true });
-  const c = found.commits[0]!;
-  return { ...found, diff: await diffText(dirOfRepo(config, access), c.sha, c.parents[0] ?? null) };
-}
-
-export const COMMITS_PAGE_SIZE = 30;
-
-/** `commits/{kind}/{ref}[/{path}]`: one page of the history of a ref, or of a path in it. */
-export async function commitsPage(db: DB, config: Config, access: RepoAccess, kind: WebRefKind, rest: string, page: number): Promise<{ target: WebTarget; list: CommitList }> {
-  if (access.repo.is_empty) throw new NotFoundError();
-  const target = await resolveTypedRef(config, access, kind, rest);
-  const list = await listCommits(db, config, access, { sha: target.ref.commit, path: target.path || undefined, page, limit: COMMITS_PAGE_SIZE, files: false, stat: false });
-  return { target, list };
-}
-
-/** `compare/{base}...{head}`: the commits on head that base lacks, and the diff between them. */
-export async function comparePage(db: DB, config: Config, access: RepoAccess, basehead: string): Promise<CommitsWithUsers & { diff: { text: string; truncated: boolean } }> {
-  if (access.repo.is_empty) throw new NotFoundError();
-  const found = await compareCommits(db, config, access, basehead, { files: false, stat: false });
-  const dir = dirOfRepo(config, access);
-  // From the oldest new commit's parent to the head: what head adds, as Gitea's base...head.
-  const oldest = found.commits[found.commits.length - 1];
-  const diff = oldest ? await diffText(dir, found.commits[0]!.sha, oldest.parents[0] ?? null) : { text: '', truncated: false };
-  return { ...found, diff };
 }

@@ -60,9 +60,12 @@ export async function profileOf(db: DB, name: string, viewer: User | null, page:
   return { kind: 'org', org: access.org, repos, members: users, seesTeams: access.isMember || viewer?.is_admin === 1 };
 }
 
-/** The dashboard's "your repositories": owned and collaborated on, most recently updated first. */
-export function dashboardRepos(db: DB, user: User, page: Page): Promise<RepoList> {
-  return visibleRepos(db, user, { ownerId: user.id, collaborate: true, sort: 'updated', order: 'desc', ...page });
+/**
+ * The dashboard's "your repositories": owned, collaborated on and reached through teams, most
+ * recently updated first; `keyword` filters them by name.
+ */
+export function dashboardRepos(db: DB, user: User, page: Page, keyword = ''): Promise<RepoList> {
+  return visibleRepos(db, user, { ownerId: user.id, collaborate: true, keyword: keyword || undefined, sort: 'updated', order: 'desc', ...page });
 }
 
 /** `/explore/repos?q=`: repositories the viewer may see whose name (or description) holds the words. */

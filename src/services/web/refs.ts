@@ -1,8 +1,8 @@
 import type { Config } from '../../config/schema';
-import { listRefNames } from '../../git/refs';
+import { readRefTips, type RefTips } from '../../git/ref-tips';
 import { revParse } from '../../git/repo';
 import { NotFoundError } from '../../lib/errors';
-import { checkReadPath, COMMIT_ID, dirOfRepo, refPrefix, resolveRawTarget, resolveRefCommit, type RefCommit } from '../repo/contents-paths';
+import { checkReadPath, COMMIT_ID, dirOfRepo, refPrefix, resolveRawTarget, type RefCommit } from '../repo/contents-paths';
 import type { RepoAccess } from '../repo/repos';
 
 // The `{kind}/{ref}/{path}` part of web URLs (src, raw, media, commits): Gitea's
@@ -11,6 +11,8 @@ import type { RepoAccess } from '../repo/repos';
 
 export type WebRefKind = 'branch' | 'tag' | 'commit';
 export type WebTarget = { ref: RefCommit; path: string };
+/** A target and every branch and tag, read together (the branch switcher lists them). */
+export type WebTargetWithRefs = WebTarget & { tips: RefTips };
 
 export const isWebRefKind = (s: string): s is WebRefKind => s === 'branch' || s === 'tag' || s === 'commit';
 
@@ -23,10 +25,16 @@ export function splitRefKind(rest: string): { kind: WebRefKind; rest: string } |
 
 const notFound = (kind: string, name: string) => new NotFoundError(`${kind} does not exist [name: ${name}]`);
 
-/** The ref and the path inside its tree; 404 when no ref of that kind starts the path. */
-export async function resolveTypedRef(config: Config, access: RepoAccess, kind: WebRefKind, rest: string): Promise<WebTarget> {
+/**
+ * The ref and the path inside its tree; 404 when no ref of that kind starts the path. Branches
+ * and tags come from one read of the refs, which the caller gets too.
+ */
+export async function resolveTypedRef(config: Config, access: RepoAccess, kind: WebRefKind, rest: string): Promise<WebTargetWithRefs> {
   const dir = dirOfRepo(config, access);
   const parts = rest.split('/');
+  const tipsRead = readRefTips(dir);
+  // Awaited below unless the ref is refused first: never an unhandled rejection then.
+  tipsRead.catch(() => undefined);
   let ref: RefCommit;
   let used: number;
   if (kind === 'commit') {
@@ -36,15 +44,15 @@ export async function resolveTypedRef(config: Config, access: RepoAccess, kind: 
     ref = { input: id, kind: 'commit', name: id, commit };
     used = 1;
   } else {
-    const prefix = kind === 'branch' ? 'refs/heads/' : 'refs/tags/';
-    const names = new Set((await listRefNames(dir)).filter((r) => r.startsWith(prefix)).map((r) => r.slice(prefix.length)));
-    used = refPrefix(parts, names);
+    const named = (await tipsRead)[kind === 'branch' ? 'branches' : 'tags'];
+    used = refPrefix(parts, new Set(named.keys()));
     if (!used) throw notFound(kind, rest);
-    ref = await resolveRefCommit(dir, access.repo, `${prefix}${parts.slice(0, used).join('/')}`);
+    const name = parts.slice(0, used).join('/');
+    ref = { input: name, kind, name, commit: named.get(name)! };
   }
   const path = checkReadPath(parts.slice(used).join('/'));
   if (path === null) throw new NotFoundError('path contains a malformed path component');
-  return { ref, path };
+  return { ref, path, tips: await tipsRead };
 }
 
 /**

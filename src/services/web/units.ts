@@ -25,3 +25,12 @@ export async function readableUnits(db: DB, access: RepoAccess, viewer: User | n
   for (const u of Object.keys(SETTING) as WebUnit[]) if (await unitReadable(db, access, viewer, u)) out.add(u);
   return out;
 }
+
+/**
+ * Whether the visitor may change files here: write on the code unit of a repository that is
+ * neither archived nor a mirror (the contents API's guards and service say the same).
+ */
+export async function codeWritable(db: DB, access: RepoAccess, viewer: User | null): Promise<boolean> {
+  if (!viewer || access.repo.is_archived || access.repo.is_mirror) return false;
+  return (await unitModeOf(db, access, viewer, 'repo.code')) >= ACCESS.write;
+}

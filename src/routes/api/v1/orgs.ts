@@ -131,7 +131,7 @@ export async function createRepo(req: Request, res: Response): Promise<void> {
   const created = await createOrgRepository(req.ctx.db, req.ctx.config, doerOf(req), orgOf(req), {
     name: body.name, description: body.description, private: body.private, template: body.template,
     autoInit: body.auto_init, readme: body.readme, gitignores: body.gitignores, license: body.license,
-    defaultBranch: body.default_branch, objectFormat: body.object_format_name,
+    issueLabels: body.issue_labels, defaultBranch: body.default_branch, objectFormat: body.object_format_name,
   });
   res.status(201).json(toApiRepoWithParent(req.ctx.config, created, req.ctx.doer));
 }

@@ -36,7 +36,7 @@ async function createFor(req: Request, res: Response, ownerOf: (req: Request) =>
   const repo = await createRepository(req.ctx.db, req.ctx.config, doer, owner, {
     name: body.name, description: body.description, private: body.private, template: body.template,
     autoInit: body.auto_init, readme: body.readme, gitignores: body.gitignores, license: body.license,
-    defaultBranch: body.default_branch, objectFormat: body.object_format_name,
+    issueLabels: body.issue_labels, defaultBranch: body.default_branch, objectFormat: body.object_format_name,
   });
   res.status(201).json(toApiRepoWithParent(req.ctx.config, { repo, owner, mode: ACCESS.owner }, req.ctx.doer));
 }

@@ -16,6 +16,7 @@ import { cleanupPackages } from '../../packages/cleanup';
 import { gcLfs } from '../../lfs/gc';
 import { syncAllRepoLicenses } from '../../repo/licenses';
 import { cleanupAuditLogs } from '../../audit/retention';
+import { cleanupDeletedBranches } from '../../repo/deleted-branch-record';
 
 // Gitea's cron tasks with Gitea's defaults (services/cron/tasks_basic.go, tasks_extended.go), in
 // Gitea's order: the admin list follows it. A new task also needs its [cron.<task>] table in
@@ -48,7 +49,7 @@ export const CRON_TASKS: CronTaskRegistry = {
   },
   deleted_branches_cleanup: {
     defaults: { ...base(true, true, '@midnight'), older_than: '24h' },
-    run: nothing('hearth keeps no record of deleted branches: nothing to delete'),
+    run: (ctx, s) => cleanupDeletedBranches(ctx.db, parseDuration(s.older_than)),
   },
   cleanup_hook_task_table: {
     defaults: { ...base(true, false, '@midnight'), cleanup_type: 'OlderThan', older_than: '168h', number_to_keep: 10 },

@@ -1,0 +1,137 @@
+// The web pages against their API twins, on dist/hearth, in one run: server time (loopback
+// request to last byte, sequential, after a warm-up) of each page beside the API request(s)
+// returning the same data, p50 and p95; a 2,000-line file highlighted warm (cached by blob) and
+// cold (a blob never shown before); then what a browser transfers: page, CSS and JS brotli
+// bytes and the requests of a cold and a warm visit. Targets (issue 28): each page within 1.5x
+// of its twin warm, p95 within 3x its median, CSS <= 12 KB and JS <= 8 KB brotli, <= 3 requests
+// cold and 1 warm (plus avatars), a typical page <= 30 KB transferred.
+// Usage: node bench/web.mjs [requests=200]   (build first: npm run build)
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { startHearth } from './lib.mjs';
+
+const N = Number(process.argv[2] ?? 200);
+const COLD = 20;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-'));
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const ms = (x) => x.toFixed(2).padStart(7);
+
+/** A plausible 2,000-line source file; `seed` makes each one a different blob. */
+function bigFile(seed) {
+  const lines = [`// generated file ${seed}`];
+  for (let i = 1; lines.length < 2000; i++) {
+    lines.push(`/** Adds ${i} to the value, as the ${i}th step does. */`, `export function step${i}(value: number): number {`,
+      `  const next = value + ${i}; // "${seed}" keeps the blob apart`, '  if (next % 7 === 0) return next * 2;', '  return next;', '}', '');
+  }
+  return `${lines.slice(0, 2000).join('\n')}\n`;
+}
+
+async function timed(url, headers) {
+  const t = performance.now();
+  const res = await fetch(url, { headers });
+  const body = Buffer.from(await res.arrayBuffer());
+  const took = performance.now() - t;
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.toString().slice(0, 200)}`);
+  return { took, res, body };
+}
+
+/** The bytes as they travel (fetch would decompress them): a browser's brotli request. */
+const wire = (url) => new Promise((resolve, reject) => {
+  http.get(url, { headers: { 'Accept-Encoding': 'br' } }, (res) => {
+    const chunks = [];
+    res.on('data', (c) => chunks.push(c));
+    res.on('end', () => resolve({ bytes: Buffer.concat(chunks).length, encoding: res.headers['content-encoding'] ?? 'none' }));
+  }).on('error', reject);
+});
+
+/** p50 and p95 of `runs` sequential requests of the urls (their times summed per round). */
+async function measure(urls, headers, runs = N) {
+  for (let i = 0; i < 20; i++) for (const u of urls) await timed(u, headers);
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    let sum = 0;
+    for (const u of urls) sum += (await timed(u, headers)).took;
+    times.push(sum);
+  }
+  return { p50: pct(times, 0.5), p95: pct(times, 0.95) };
+}
+
+try {
+  const h = await startHearth(path.join(tmp, 'data'));
+  if (!h.exe.endsWith('hearth')) console.log('(dist/hearth is not built: measuring the source through tsx)');
+  const admin = { Authorization: `Basic ${Buffer.from(`root:${h.password}`).toString('base64')}`, 'Content-Type': 'application/json' };
+  const api = async (p, body, method = 'POST') => {
+    const res = await fetch(`${h.base}api/v1/${p}`, { method, headers: admin, body: JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  await api('user/repos', { name: 'bench', auto_init: true, license: 'MIT', description: 'The bench repository' });
+  const readme = `# bench\n\n${'Some **words** about the project, with a [link](docs/a.md) and `code`.\n\n'.repeat(30)}`;
+  const files = [
+    { operation: 'update', path: 'README.md', content: readme },
+    ...Array.from({ length: 20 }, (_, i) => ({ operation: 'create', path: `src/mod${i}.ts`, content: `export const m${i} = ${i};\n` })),
+    ...Array.from({ length: 8 }, (_, i) => ({ operation: 'create', path: `docs/d${i}.md`, content: `# Doc ${i}\n` })),
+    { operation: 'create', path: 'big.ts', content: bigFile('warm') },
+    ...Array.from({ length: COLD }, (_, i) => ({ operation: 'create', path: `cold/c${i}.ts`, content: bigFile(`cold-${i}`) })),
+    ...Array.from({ length: COLD }, (_, i) => ({ operation: 'create', path: `cold-api/c${i}.ts`, content: bigFile(`cold-api-${i}`) })),
+  ];
+  const sha = (await api('repos/root/bench/contents/README.md', undefined, 'GET')).sha;
+  await api('repos/root/bench/contents', {
+    message: 'Fill the bench repository',
+    files: files.map((f) => ({ ...f, content: Buffer.from(f.content).toString('base64'), ...(f.path === 'README.md' ? { sha } : {}) })),
+  });
+  await api('repos/root/bench/topics', { topics: ['bench', 'web'] }, 'PUT').catch(() => undefined);
+  await api('repos/root/bench/releases', { tag_name: 'v1', name: 'First' });
+
+  const br = { 'Accept-Encoding': 'br, gzip' };
+  const page = (p) => `${h.base}root/bench${p}`;
+  const twin = (p) => `${h.base}api/v1/repos/root/bench${p}`;
+  const rows = [
+    ['repository home', [page('')], [twin(''), twin('/contents'), twin('/contents/README.md')]],
+    ['file page (small)', [page('/src/branch/main/src/mod1.ts')], [twin('/contents/src/mod1.ts')]],
+    ['2,000-line file, warm', [page('/src/branch/main/big.ts')], [twin('/contents/big.ts')]],
+    ['directory page', [page('/src/branch/main/src')], [twin('/contents/src')]],
+  ];
+  console.log(`${N} sequential requests each after a warm-up, ${h.exe.endsWith('hearth') ? 'dist/hearth' : 'source via tsx'}, pages with Accept-Encoding: br, API twins plain JSON`);
+  console.log('page'.padEnd(24), '   p50     p95  p95/p50 | twin p50  twin p95 | ratio p50 (target <= 1.5x; p95/p50 <= 3x)');
+  for (const [name, pages, twins] of rows) {
+    const a = await measure(pages, br);
+    const b = await measure(twins, {});
+    console.log(name.padEnd(24), `${ms(a.p50)} ${ms(a.p95)} ${(a.p95 / a.p50).toFixed(2).padStart(6)}x | ${ms(b.p50)}  ${ms(b.p95)} | ${(a.p50 / b.p50).toFixed(2)}x`);
+  }
+
+  // Cold: each blob shown for the first time (highlighted off the request thread, then cached).
+  const cold = [];
+  let coloured = 0;
+  for (let i = 0; i < COLD; i++) {
+    const r = await timed(page(`/src/branch/main/cold/c${i}.ts`), br);
+    cold.push(r.took);
+    if (r.body.includes('hljs-')) coloured++;
+  }
+  const coldApi = [];
+  for (let i = 0; i < COLD; i++) coldApi.push((await timed(twin(`/contents/cold-api/c${i}.ts`), {})).took);
+  console.log(`2,000-line file, cold: p50 ${ms(pct(cold, 0.5))} ms, p95 ${ms(pct(cold, 0.95))} ms (first ${ms(cold[0])} ms: the highlighter's thread starts), ${coloured}/${COLD} came highlighted | twin p50 ${ms(pct(coldApi, 0.5))} ms | ratio ${(pct(cold, 0.5) / pct(coldApi, 0.5)).toFixed(2)}x (target <= 100 ms)`);
+
+  // What a browser transfers: the page, then the assets it links (cached for a year: a warm visit asks for none).
+  console.log('bytes on the wire (br)'.padEnd(24), '  page     CSS     JS | total cold | requests cold / warm (+ avatars)');
+  for (const [name, p] of [['repository home', ''], ['file page (small)', '/src/branch/main/src/mod1.ts'], ['2,000-line file', '/src/branch/main/big.ts'], ['history', '/commits/branch/main']]) {
+    const html = await (await fetch(page(p))).text();
+    const assets = [...html.matchAll(/<(?:link rel="stylesheet"|script) [^>]*(?:href|src)="([^"]+)"/g)].map((m) => m[1]);
+    const images = [...html.matchAll(/<img [^>]*src="([^"]+)"/g)].map((m) => m[1]);
+    const avatars = images.filter((u) => /avatar/.test(u)).length;
+    const blocking = [...html.matchAll(/<script [^>]*>/g)].filter((m) => !/\bdefer\b|\basync\b/.test(m[0])).length;
+    const got = await wire(page(p));
+    const sizes = [];
+    for (const a of assets) sizes.push((await wire(a)).bytes);
+    const [css, js] = [sizes[0] ?? 0, sizes[1] ?? 0];
+    const total = got.bytes + sizes.reduce((a, b) => a + b, 0);
+    const kb = (n) => (n / 1024).toFixed(1).padStart(6);
+    console.log(name.padEnd(24), `${kb(got.bytes)} ${kb(css)} ${kb(js)} | ${kb(total)} KB | ${1 + assets.length + images.length - avatars} / 1 (+${avatars})${blocking ? `, ${blocking} render-blocking script(s)` : ''} [${got.encoding}, ${kb(html.length)} KB of HTML]`);
+  }
+  console.log('targets: CSS <= 12 KB, JS <= 8 KB, a typical page <= 30 KB, <= 3 requests cold and 1 warm, no render-blocking script');
+  h.child.kill('SIGTERM');
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
