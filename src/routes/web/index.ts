@@ -28,6 +28,7 @@ import * as settingsProfile from './settings-profile';
 import * as owners from './owner-pages';
 import * as pullFiles from './pull-files';
 import * as pullForms from './pull-forms';
+import * as newPull from './pull-new';
 import * as pulls from './pull-pages';
 import * as reviewForms from './pull-review-forms';
 import * as create from './repo-create-pages';
@@ -139,6 +140,7 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/branches', branches.branches),
     get('/:owner/:repo/tags', branches.tags),
     get('/:owner/:repo/compare/*basehead', commits.compare),
+    get('/:owner/:repo/compare', newPull.pick),
   ]),
   group('repo-fork', [...signedIn, repoViewer, repo, codeUnit], [
     get('/:owner/:repo/fork', create.forkForm),
@@ -165,6 +167,7 @@ export const webGroups: WebGroup[] = [
   ]),
   // A pull request's forms: its conversation's (merge, update, state, draft, review requests).
   group('repo-pull-forms', [...signedIn, repoViewer, repo, pullsUnit, notArchived], [
+    post('/:owner/:repo/compare/*basehead', newPull.create),
     post('/:owner/:repo/pulls/:index/merge', pullForms.merge),
     post('/:owner/:repo/pulls/:index/merge/cancel', pullForms.cancelMerge),
     post('/:owner/:repo/pulls/:index/update', pullForms.update),
