@@ -96,7 +96,7 @@ function fileHtml(v: View, page: FilesPage, e: FileEntry, s: FilesState, f: Form
   if (!e.diff) body = html`<p class="meta">This diff is too large to show here: see the <a href="${pullUrl(v, page.pull)}.diff">raw diff</a>.</p>`;
   else if (e.big) body = html`<p class="meta">Large diffs are not shown at first. <a href="${stateUrl(base, { ...s, load: [...s.load, e.file.filename] })}#${anchor}">Load diff</a></p>`;
   else body = diffTable(ctx, e.diff, s.split);
-  const outdated = e.outdated.length ? html`<h4>Outdated conversations</h4>${e.outdated.map((t) => threadHtml(ctx, t, true))}` : '';
+  const outdated = e.outdated.length ? html`<p class="meta"><strong>Outdated conversations</strong></p>${e.outdated.map((t) => threadHtml(ctx, t, true))}` : '';
   return html`<section class="file" id="${anchor}" aria-label="${e.file.filename}"><div class="file-bar">${viewedForm(e, f, doerId)}</div>
 <details${e.viewed || e.big ? '' : html` open`}><summary><code>${e.file.filename}</code> ${counts(e)}</summary>${body}${outdated}</details></section>`;
 }
