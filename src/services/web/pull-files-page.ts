@@ -1,10 +1,10 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
-import type { Review, User } from '../../db/schema';
+import type { PullRequest, Review, User } from '../../db/schema';
 import type { PullView } from '../../convert/pull';
 import type { PullFile } from '../../git/merge';
 import { lastSubmittedReview, pendingReviewOf } from '../../models/review-thread';
-import { pullFiles, pullPageDiff } from '../pull/pull-files';
+import { loadedPullFiles, pullPageDiff } from '../pull/pull-files';
 import { pullPerms, type PullPerms } from '../pull/pull-perms';
 import { viewedFiles } from '../pull/pull-viewed';
 import { getPull, loadPull } from '../pull/pull-views';
@@ -61,20 +61,22 @@ export type FilesPage = {
 const sizeOf = (d: FileDiff): number => d.lines.reduce((n, l) => n + l.text.length + 1, 0);
 
 export async function pullFilesPage(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, q: FilesView): Promise<FilesPage> {
-  const loaded = await loadPull(db, config, access, doer, index);
-  const [pull, perms, pending, last] = await Promise.all([
-    getPull(db, config, access, doer, index), pullPerms(db, access, loaded),
+  // Refreshed once (getPull): the reads after it take the pull as stored, without asking git again.
+  const pull = await getPull(db, config, access, doer, index);
+  const loaded = await loadPull(db, config, access, doer, index, false);
+  const [perms, pending, last] = await Promise.all([
+    pullPerms(db, access, loaded),
     doer ? pendingReviewOf(db, loaded.issue.id, doer.id) : undefined,
     doer ? lastSubmittedReview(db, loaded.issue.id, doer.id) : undefined,
   ]);
   const lastReviewed = last?.commit_id && last.commit_id !== loaded.pr.head_commit_id ? last.commit_id : undefined;
   const since = q.sinceReview ? lastReviewed : undefined;
   const range = { offset: (q.page - 1) * FILES_PAGE_SIZE, limit: FILES_PAGE_SIZE };
-  const found = await pullFiles(db, config, access, doer, index, range, { whitespace: q.whitespace });
-  const files = since ? await sinceFiles(db, config, access, doer, index, since, found.files, q.whitespace) : found.files;
+  const found = await loadedPullFiles(db, config, access, loaded.pr, range, { whitespace: q.whitespace });
+  const files = since ? await sinceFiles(db, config, access, loaded.pr, since, found.files, q.whitespace) : found.files;
   const paths = files.flatMap((f) => (f.previous ? [f.previous, f.filename] : [f.filename]));
   const raw = files.length
-    ? await readDiff(await pullPageDiff(db, config, access, doer, index, { whitespace: q.whitespace, paths, since }), MAX_DIFF)
+    ? await readDiff(await pullPageDiff(db, config, access, loaded.pr, { whitespace: q.whitespace, paths, since }), MAX_DIFF)
     : { text: '', truncated: false };
   const diffs = parseDiffByPath(raw.text);
   const [viewed, threads] = await Promise.all([
@@ -98,9 +100,9 @@ export async function pullFilesPage(db: DB, config: Config, access: RepoAccess, 
 
 /** Of this page's files, those that changed since `since` (their counts stay the pull's). */
 async function sinceFiles(
-  db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, since: string, files: PullFile[], whitespace: string,
+  db: DB, config: Config, access: RepoAccess, pr: PullRequest, since: string, files: PullFile[], whitespace: string,
 ): Promise<PullFile[]> {
-  const raw = await readDiff(await pullPageDiff(db, config, access, doer, index, { since, whitespace, paths: files.map((f) => f.filename) }), MAX_DIFF);
+  const raw = await readDiff(await pullPageDiff(db, config, access, pr, { since, whitespace, paths: files.map((f) => f.filename) }), MAX_DIFF);
   const changed = new Set([...raw.text.matchAll(/^\+\+\+ b\/(.*)$/gm)].map((m) => m[1]!));
   return files.filter((f) => changed.has(f.filename));
 }
