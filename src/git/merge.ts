@@ -94,8 +94,11 @@ export async function diffShortStat(dir: string, base: string, head: string): Pr
   return { additions, deletions, files };
 }
 
-/** `blob`: the file's blob at the head (at the base for a deleted file), which the "Viewed" mark keeps. */
-export type PullFile = { filename: string; previous: string; status: string; additions: number; deletions: number; blob: string };
+/**
+ * `blob`: the file's blob at the head (at the base for a deleted file), which the "Viewed" mark
+ * keeps; `oldBlob` and `newBlob` are each side's (zeros where the side has no file).
+ */
+export type PullFile = { filename: string; previous: string; status: string; additions: number; deletions: number; blob: string; oldBlob: string; newBlob: string };
 
 const STATUS: Record<string, string> = { A: 'added', D: 'deleted', R: 'renamed', C: 'copied' };
 
@@ -120,7 +123,7 @@ export async function diffFiles(dir: string, base: string, head: string, whitesp
     const [, , oldBlob, newBlob] = meta.split(' ');
     files.push({
       filename: t[paired ? i + 2 : i + 1]!, previous: paired ? t[i + 1]! : '', status: STATUS[code] ?? 'changed', additions: 0, deletions: 0,
-      blob: (code === 'D' ? oldBlob : newBlob) ?? '',
+      blob: (code === 'D' ? oldBlob : newBlob) ?? '', oldBlob: oldBlob ?? '', newBlob: newBlob ?? '',
     });
     i += paired ? 3 : 2;
   }

@@ -163,15 +163,16 @@ describe('the files tab', () => {
     expect(ws).not.toContain('+one </td>');
   });
 
-  it('shows anonymous visitors the diff without a form and lists the commits', async () => {
-    const { index } = await openPull({ 'g.txt': 'g\n', 'h.txt': 'h\n' }, 'Two commits');
+  it('shows anonymous visitors the highlighted diff without a form and lists the commits', async () => {
+    const { index } = await openPull({ 'g.txt': 'g\n', 'h.ts': 'export const h = 1;\n' }, 'Two commits');
     const text = await (await s.request(`alice/proj/pulls/${index}/files`)).text();
     expect(text).toContain('<code>g.txt</code>');
+    expect(text).toMatch(/<td>\+<span class="hljs-keyword">export<\/span> <span class="hljs-keyword">const<\/span>/);
     expect(postForms(text)).toEqual([]);
     expect(text).not.toContain('aria-label="Comment on line');
     const commits = await (await s.request(`alice/proj/pulls/${index}/commits`)).text();
     expect(commits).toContain('change g.txt');
-    expect(commits).toContain('change h.txt');
+    expect(commits).toContain('change h.ts');
     expect(commits).toMatch(/<a aria-current="page" class="active" href="[^"]+\/commits">Commits <span class="count">2<\/span>/);
     expect((await s.request(`alice/proj/pulls/${index}/nothing`)).status).toBe(404);
   });

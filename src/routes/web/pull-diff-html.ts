@@ -10,6 +10,9 @@ import { commentForm, threadHtml, type FileCtx } from './pull-thread-html';
 
 const SIGN: Record<DiffLine['kind'], string> = { add: '+', del: '-', ctx: ' ', hunk: '', meta: '' };
 
+/** A line's text, highlighted when its side's blob was (the highlighter's output is escaped). */
+const textOf = (l: DiffLine): SafeHtml | string => (l.html !== undefined ? raw(l.html) : l.text);
+
 /** The line-number cell: a link that opens the comment form under the line, for those who may comment. */
 function numCell(f: FileCtx, side: 'old' | 'new', n: number | undefined): SafeHtml {
   if (n === undefined) return html`<td class="num"></td>`;
@@ -36,7 +39,7 @@ function unifiedRows(f: FileCtx, d: FileDiff): SafeHtml[] {
     if (l.kind === 'hunk' || l.kind === 'meta') return [html`<tr class="${l.kind}"><td class="num"></td><td class="num"></td><td>${l.text}</td></tr>`];
     const keys = [l.kind !== 'add' && l.old !== undefined ? lineKey('old', l.old) : '', l.kind !== 'del' && l.new !== undefined ? lineKey('new', l.new) : ''].filter(Boolean);
     return [
-      html`<tr class="${l.kind}">${numCell(f, 'old', l.kind === 'add' ? undefined : l.old)}${numCell(f, 'new', l.kind === 'del' ? undefined : l.new)}<td>${SIGN[l.kind]}${l.text}</td></tr>`,
+      html`<tr class="${l.kind}">${numCell(f, 'old', l.kind === 'add' ? undefined : l.old)}${numCell(f, 'new', l.kind === 'del' ? undefined : l.new)}<td>${SIGN[l.kind]}${textOf(l)}</td></tr>`,
       ...below(f, keys, 3),
     ];
   });
@@ -72,7 +75,7 @@ function splitRows(f: FileCtx, d: FileDiff): SafeHtml[] {
   return pairs(d.lines).flatMap((p) => {
     if ('kind' in p) return [html`<tr class="${p.kind}"><td class="num"></td><td colspan="3">${p.text}</td></tr>`];
     const { left, right } = p;
-    const cell = (l: DiffLine | undefined) => (l ? html`<td class="${l.kind}">${SIGN[l.kind]}${l.text}</td>` : html`<td class="empty"></td>`);
+    const cell = (l: DiffLine | undefined) => (l ? html`<td class="${l.kind}">${SIGN[l.kind]}${textOf(l)}</td>` : html`<td class="empty"></td>`);
     const keys = [left ? lineKey('old', left.old!) : '', right ? lineKey('new', right.new!) : ''].filter(Boolean);
     return [
       html`<tr>${numCell(f, 'old', left?.old)}${cell(left)}${numCell(f, 'new', right?.new)}${cell(right)}</tr>`,

@@ -5,7 +5,8 @@ import type { Download } from '../repo/archive';
 // pull request's files page. Reading stops at the cap so a huge pull cannot fill memory; the
 // page then says the rest is in the raw .diff.
 
-export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk' | 'meta'; old?: number; new?: number; text: string };
+/** `html`: the line highlighted (escaped), when its side's blob was. */
+export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk' | 'meta'; old?: number; new?: number; text: string; html?: string };
 export type FileDiff = { lines: DiffLine[] };
 export type ReadDiff = { text: string; truncated: boolean };
 

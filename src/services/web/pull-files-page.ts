@@ -9,7 +9,9 @@ import { pullPerms, type PullPerms } from '../pull/pull-perms';
 import { viewedFiles } from '../pull/pull-viewed';
 import { getPull, loadPull } from '../pull/pull-views';
 import type { RepoAccess } from '../repo/repos';
+import { highlightFiles } from './diff-read';
 import { parseDiffByPath, readDiff, type FileDiff } from './issue-pages-diff';
+import { dirOfRepo } from '../pull/pull-git';
 import { placeThreads, threadsOf, type Thread } from './pull-threads-view';
 
 // The "Files changed" tab, the heart of review: one page of the pull's files (300), each with
@@ -90,6 +92,9 @@ export async function pullFilesPage(db: DB, config: Config, access: RepoAccess, 
     const mine = threads.filter((t) => t.head.path === file.filename);
     return { file, diff, big, viewed: viewed.has(file.filename), ...placeThreads(diff, mine, loaded.pr.head_commit_id) };
   });
+  await highlightFiles(await dirOfRepo(db, config, access.repo), entries.filter((e) => e.diff?.lines.length && !e.big).map((e) => ({
+    oldSha: e.file.oldBlob, newSha: e.file.newBlob, oldPath: e.file.previous || e.file.filename, path: e.file.filename, binary: false, lines: e.diff!.lines,
+  })));
   const shown = new Set(files.map((f) => f.filename));
   return {
     pull, files: entries, total: found.total, viewedCount: viewed.size, truncated: raw.truncated,
