@@ -48,6 +48,8 @@ describe.skipIf(!haveChromium)('reviewing a pull request', () => {
       await go(reviewer, files);
       await reviewer.getByRole('link', { name: 'Comment on line 1 of a.txt' }).click();
       await reviewer.waitForLoadState('load');
+      // With the script the form opens in place; without, the link's page state holds it.
+      expect(pathOf(s, reviewer).startsWith(`${files}?`)).toBe(js === 'off');
       await reviewer.getByRole('textbox', { name: 'Comment on line 1' }).fill('Spell it out');
       await reviewer.getByRole('button', { name: 'Start a review' }).click();
       await reviewer.waitForLoadState('load');

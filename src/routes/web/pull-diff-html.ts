@@ -19,7 +19,7 @@ function numCell(f: FileCtx, side: 'old' | 'new', n: number | undefined): SafeHt
   const id = `${f.anchor}-${side === 'new' ? 'R' : 'L'}${n}`;
   const label = `${side === 'new' ? 'Line' : 'Old line'} ${n}`;
   return f.perms.comment
-    ? html`<td class="num" id="${id}"><a href="${f.lineUrl(side, n)}#${id}" aria-label="Comment on ${label.toLowerCase()} of ${f.path}" title="${label}">${String(n)}</a></td>`
+    ? html`<td class="num" id="${id}"><a href="${f.lineUrl(side, n)}#${id}" data-line-form aria-label="Comment on ${label.toLowerCase()} of ${f.path}" title="${label}">${String(n)}</a></td>`
     : html`<td class="num" id="${id}">${String(n)}</td>`;
 }
 
