@@ -104,6 +104,21 @@ describe('the files tab', () => {
     expect(await (await web.alice.get(url)).text()).toContain('These two');
   });
 
+  it('shows a reviewer only the changes since their last review on demand', async () => {
+    const { index, branch } = await openPull({ 'p.txt': 'p\n', 'q.txt': 'q\n' });
+    const url = `alice/proj/pulls/${index}/files`;
+    expect(await (await web.carol.get(url)).text()).not.toContain('Changes since your last review');
+    expect((await web.carol.post(`${url}/review`, { event: 'COMMENT', body: 'Looked' }, { from: url })).status).toBe(303);
+    await work.pushTo(branch, 'q.txt', 'q changed\n');
+    const all = await (await web.carol.get(url)).text();
+    expect(all).toContain('files?since=review">Changes since your last review</a>');
+    const since = await (await web.carol.get(`${url}?since=review`)).text();
+    expect(since).toContain('<code>q.txt</code>');
+    expect(since).not.toContain('<code>p.txt</code>');
+    expect(since).toContain('+q changed');
+    expect(since).toContain('>Show all changes</a>');
+  });
+
   it('refuses the author a verdict on their own pull request', async () => {
     const { index } = await openPull({ 'd.txt': 'd\n' });
     const url = `alice/proj/pulls/${index}/files`;
