@@ -6,6 +6,9 @@
 // (b) a 500 MB container layer pushed and pulled with skopeo against hearth's /v2: throughput
 //     against a plain `cp` of the file, and hearth's peak RSS while it streams (target: flat,
 //     under 150 MB).
+// (c) apt-get update + download of 30 packages against static files, and a Debian index of
+//     1,000 packages rebuilt (bench/packages-apt.mjs).
+// BENCH_ONLY=npm|container|apt runs one part.
 // Usage: node bench/packages.mjs [layer MB=500] [npm runs=3]   (dist/hearth when built, else the source via tsx)
 import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -16,6 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { freePort, median, rssTree, startHearth, time } from './lib.mjs';
+import { benchApt, benchDebianIndex } from './packages-apt.mjs';
 
 const run = promisify(execFile);
 const layerMB = Number(process.argv[2] ?? 500);
@@ -187,8 +191,9 @@ try {
   const { sha1: token } = await res.json();
   console.log(`${h.exe.endsWith('hearth') ? 'dist/hearth' : 'source via tsx'}; npm ${(await run('npm', ['--version'])).stdout.trim()}, ${(await run('skopeo', ['--version'])).stdout.trim()}`);
   const only = process.env.BENCH_ONLY;
-  if (only !== 'container') await benchNpm(h, token);
-  if (only !== 'npm') await benchContainer(h, token);
+  if (!only || only === 'npm') await benchNpm(h, token);
+  if (!only || only === 'container') await benchContainer(h, token);
+  if (!only || only === 'apt') { await benchApt(h, token, tmp, runs); await benchDebianIndex(h, token); }
 } finally {
   h?.child.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });

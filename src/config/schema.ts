@@ -218,6 +218,14 @@ export const configSchema = z.strictObject({
     limit_size_rubygems: byteSize.default(-1),
     limit_size_swift: byteSize.default(-1),
     limit_size_vagrant: byteSize.default(-1),
+    limit_size_debian: byteSize.default(-1),
+    limit_size_rpm: byteSize.default(-1),
+    limit_size_arch: byteSize.default(-1),
+    limit_size_alpine: byteSize.default(-1),
+    limit_size_conda: byteSize.default(-1),
+    limit_size_cran: byteSize.default(-1),
+    limit_size_conan: byteSize.default(-1),
+    limit_size_nuget: byteSize.default(-1),
   }),
   // hearth's audit log: rows older than retention_days are deleted by the cleanup_audit_logs
   // cron task; 0 keeps them forever. One year by default: long enough for a yearly review.

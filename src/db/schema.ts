@@ -422,6 +422,11 @@ export interface PackagePropertyTable { id: Generated<number>; ref_type: number;
 export interface PackageBlobUploadTable {
   id: string; bytes_received: Generated<number>; hash_state: Generated<string>; created_unix: number; updated_unix: number;
 }
+/** kind: 'openpgp' (apt, rpm, pacman) or 'rsa' (alpine); the private key sealed (migration 0045). */
+export interface PackageSigningKeyTable {
+  id: Generated<number>; owner_id: number; kind: string; public_key: string; private_key_sealed: string;
+  fingerprint: Generated<string>; created_unix: number;
+}
 
 // Git LFS and deploy keys (migration 0025).
 export interface LfsMetaObjectTable {
@@ -627,6 +632,7 @@ export interface Database {
   package_blob: PackageBlobTable;
   package_property: PackagePropertyTable;
   package_blob_upload: PackageBlobUploadTable;
+  package_signing_key: PackageSigningKeyTable;
   lfs_meta_object: LfsMetaObjectTable;
   lfs_lock: LfsLockTable;
   deploy_key: DeployKeyTable;
@@ -724,6 +730,7 @@ export type PackageFile = Selectable<PackageFileTable>;
 export type PackageBlob = Selectable<PackageBlobTable>;
 export type PackageProperty = Selectable<PackagePropertyTable>;
 export type PackageBlobUpload = Selectable<PackageBlobUploadTable>;
+export type PackageSigningKey = Selectable<PackageSigningKeyTable>;
 export interface OAuth2ApplicationTable {
   id: Generated<number>; uid: number; name: string; client_id: string;
   /** sha256 hex of the secret; the secret itself is shown once. */

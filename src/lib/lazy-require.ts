@@ -44,3 +44,7 @@ export type HighlightJs = {
 export const highlightJs = (): HighlightJs => require('highlight.js/lib/common');
 /** fast-xml-parser, for migrations from Codebase (its API speaks XML). */
 export const fastXmlParser = (): typeof import('fast-xml-parser') => require('fast-xml-parser');
+/** OpenPGP.js, for the package repositories' signed indexes (apt, rpm, pacman). */
+export const openpgp = (): typeof import('openpgp') => require('openpgp');
+/** tar-stream, for reading and writing the packages' tar archives. */
+export const tarStream = (): typeof import('tar-stream') => require('tar-stream');

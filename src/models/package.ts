@@ -118,6 +118,7 @@ export async function ownerUsage(db: DB, ownerId: number): Promise<{ versions: n
     .executeTakeFirstOrThrow();
   const b = await db.selectFrom('package_file as f').innerJoin('package_version as v', 'v.id', 'f.version_id')
     .innerJoin('package as p', 'p.id', 'v.package_id').innerJoin('package_blob as b', 'b.id', 'f.blob_id')
-    .select((eb) => eb.fn.sum<number>('b.size').as('s')).where('p.owner_id', '=', ownerId).executeTakeFirstOrThrow();
+    // Internal packages (the built repository indexes) are the registry's, not the owner's, bytes.
+    .select((eb) => eb.fn.sum<number>('b.size').as('s')).where('p.owner_id', '=', ownerId).where('p.is_internal', '=', 0).executeTakeFirstOrThrow();
   return { versions: Number(v.n), bytes: Number(b.s ?? 0) };
 }

@@ -13,6 +13,7 @@ import { subscribeDeletedBranches } from './repo/deleted-branch-record';
 import { subscribeActions } from './actions/triggers';
 import { subscribeDependencyAlerts } from './security/alerts';
 import { registerRecoveryJobs } from './recovery/unclean-stop';
+import { registerPackageIndexJobs } from './packages/repo-index/jobs';
 
 // What runs beside the requests: the event subscribers (registered in this order: the feed,
 // notifications, pull requests, closing keywords, webhooks) and the durable job queue's workers.
@@ -35,5 +36,6 @@ export function setUpBackground(h: Hearth): Background {
   subscribeActions(bus, h.db, h.config, h.secret, jobs);
   subscribeDependencyAlerts(bus, h.db, h.config, jobs);
   registerRecoveryJobs(jobs, h);
+  registerPackageIndexJobs(jobs, h);
   return { jobs, start: () => jobs.start(), stop: () => jobs.stop() };
 }

@@ -32,11 +32,13 @@ export type BrowserEnv = {
   close: () => Promise<void>;
 };
 
-export async function startBrowser(env: Record<string, string> = {}): Promise<BrowserEnv> {
+export type Chromium = { browser: Browser; open: (js: Js) => Promise<Page>; close: () => Promise<void> };
+
+/** Debian's Chromium with nothing else: for a test that serves pages some other way (the executable). */
+export async function launchChromium(): Promise<Chromium> {
   const { chromium } = await import('playwright-core');
   // playwright gives each launch a fresh --user-data-dir of its own (a temp profile).
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
-  const server = await startTestServer(env);
   const contexts: BrowserContext[] = [];
   const open = async (js: Js): Promise<Page> => {
     const context = await browser.newContext({ javaScriptEnabled: js === 'on', viewport: { width: 1280, height: 900 } });
@@ -45,11 +47,20 @@ export async function startBrowser(env: Record<string, string> = {}): Promise<Br
     watch(page);
     return page;
   };
+  const close = async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser.close();
+  };
+  return { browser, open, close };
+}
+
+export async function startBrowser(env: Record<string, string> = {}): Promise<BrowserEnv> {
+  const chromium = await launchChromium();
+  const server = await startTestServer(env);
   return {
-    server, browser, open,
+    server, browser: chromium.browser, open: chromium.open,
     close: async () => {
-      for (const c of contexts) await c.close().catch(() => undefined);
-      await browser.close();
+      await chromium.close();
       await server.stop();
     },
   };

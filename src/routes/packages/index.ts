@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
-import { AppError, NotFoundError } from '../../lib/errors';
+import { AppError, NotFoundError, UnauthorizedError } from '../../lib/errors';
+import { isPackageToken, verifyPackageToken } from '../../services/packages/auth-token';
 import { packageAccessMode, resolvePackageOwner } from '../../services/packages/access';
 import { authenticate, passwordCurrent } from '../middleware/auth';
 import { assertPackageAccess, PACKAGE_REALM } from './access';
@@ -38,6 +39,15 @@ export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
   vagrant: () => import('./vagrant').then((m) => m.vagrantRegistry),
   swift: () => import('./swift').then((m) => m.swiftRegistry),
   chef: () => import('./chef').then((m) => m.chefRegistry),
+  debian: () => import('./debian').then((m) => m.debianRegistry),
+  rpm: () => import('./rpm').then((m) => m.rpmRegistry),
+  'rpm.repo': () => import('./rpm').then((m) => m.rpmRepoFileRegistry),
+  cran: () => import('./cran').then((m) => m.cranRegistry),
+  arch: () => import('./arch').then((m) => m.archRegistry),
+  alpine: () => import('./alpine').then((m) => m.alpineRegistry),
+  conda: () => import('./conda').then((m) => m.condaRegistry),
+  nuget: () => import('./nuget').then((m) => m.nugetRegistry),
+  conan: () => import('./conan').then((m) => m.conanRegistry),
 };
 
 const loaded = new Map<string, Promise<PackageRegistry>>();
@@ -52,6 +62,20 @@ function registryOf(type: string): Promise<PackageRegistry> | null {
 
 const plainText = (_req: Request, res: Response, status: number, message: string) => {
   res.status(status).type('text/plain; charset=utf-8').send(message);
+};
+
+/** A registry-issued bearer token (conan's users/authenticate) signs the caller in; others go to authenticate(). */
+const packageToken: RequestHandler = async (req, _res, next) => {
+  const m = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+  if (!m || !isPackageToken(m[1]!)) return next();
+  const found = await verifyPackageToken(req.ctx.db, req.ctx.secret, m[1]!);
+  if (!found) throw new UnauthorizedError();
+  delete req.headers.authorization;
+  req.ctx.doer = found.user;
+  req.ctx.signer = found.user;
+  req.ctx.auth = 'token';
+  req.ctx.scopes = found.scopes;
+  next();
 };
 
 const enabled: RequestHandler = (req, _res, next) => {
@@ -82,7 +106,7 @@ const errors: ErrorRequestHandler = (err: Error, req, res, next) => {
 /** Mounted at /api/packages. */
 export function packagesRouter(): Router {
   const router = express.Router();
-  router.use(enabled, authenticate(), passwordCurrent());
+  router.use(enabled, packageToken, authenticate(), passwordCurrent());
   router.use('/:owner/:type', dispatch);
   router.use((_req, _res) => { throw new NotFoundError(); });
   router.use(errors);

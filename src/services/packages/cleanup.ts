@@ -3,6 +3,7 @@ import { deleteBlobRow, isBlobReferenced, unreferencedBlobs } from '../../models
 import { oidInUse } from '../../models/lfs';
 import { blobTouchedAt, removeBlobFile, removeStaleTempFiles } from './blob-store';
 import { removeStaleUploads } from './upload-session';
+import { queueAllIndexRebuilds } from './repo-index/jobs';
 
 // Gitea's cleanup_packages (services/packages/cleanup): blobs no file references and upload
 // sessions untouched for older_than go, with temp files of uploads a crash cut short. Only old
@@ -26,5 +27,8 @@ export async function cleanupPackages(db: DB, dataDir: string, olderThanMs: numb
   }
   const uploads = await removeStaleUploads(db, dataDir, before);
   const temps = removeStaleTempFiles(dataDir, olderThanMs);
-  return `removed ${blobs} unreferenced package blob(s), ${uploads} stale upload session(s) and ${temps} temp file(s)`;
+  // The signed repository indexes (apt, rpm, pacman, apk) are built again: one whose job failed
+  // for good (or whose packages a crash changed between two builds) heals by the next run.
+  const indexes = await queueAllIndexRebuilds(db);
+  return `removed ${blobs} unreferenced package blob(s), ${uploads} stale upload session(s) and ${temps} temp file(s); ${indexes} repository index(es) queued for a rebuild`;
 }

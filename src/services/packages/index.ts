@@ -44,6 +44,10 @@
  * - Chunked uploads: createUploadSession / appendUploadChunk (416 on a wrong offset) /
  *   finishUploadSession (400 when the expected sha256 differs) / deleteUploadSession.
  * - Access: resolvePackageOwner(db, name), packageAccessMode(db, owner, doer).
+ * - Signed repository indexes (debian, rpm, arch, alpine): repo-index/jobs.ts queues a rebuild
+ *   job in the transaction of each change (SCOPE_OF names the scope from file properties);
+ *   each type's index-build.ts publishes the whole set through repo-index/store.ts; keys per
+ *   owner come from signing/owner-keys.ts (sealed with the instance secret).
  */
 export * from './access';
 export * from './blob-store';

@@ -8,6 +8,7 @@ import { blobBySha256 } from '../../models/package';
 import { removeBlobFile, type StoredBlob } from './blob-store';
 import { checkCountQuota, checkSizeQuota } from './limits';
 import { notifyPackage } from './notify';
+import { queueIndexRebuildsOfFiles } from './repo-index/jobs';
 
 // Creating and deleting package versions and files (Gitea's services/packages/packages.go).
 
@@ -107,6 +108,7 @@ export async function createPackageAndAddFile(db: DB, config: Config, i: CreateI
       const pkg = await ensurePackage(trx, i);
       const { version, created } = await ensureVersion(trx, config, pkg, i);
       const file = await addFile(trx, config, i.owner, i.creator, pkg, version, i.file, i.blob, i.overwrite);
+      await queueIndexRebuildsOfFiles(trx, pkg, [file.id]);
       return { pkg, version, file, versionCreated: created };
     });
   } catch (err) {
@@ -127,6 +129,7 @@ export async function addFileToExistingVersion(db: DB, config: Config, i: {
       const version = pkg && (await m.findVersion(trx, pkg.id, i.version));
       if (!pkg || !version) throw new NotFoundError('package does not exist');
       const file = await addFile(trx, config, i.owner, i.creator, pkg, version, i.file, i.blob, i.overwrite);
+      await queueIndexRebuildsOfFiles(trx, pkg, [file.id]);
       return { pkg, version, file };
     });
   } catch (err) {
@@ -143,6 +146,7 @@ export async function deleteVersion(db: DB, config: Config, doer: User, version:
   const pkg = await m.packageById(db, version.package_id);
   await db.transaction().execute(async (trx) => {
     const files = await m.filesOf(trx, version.id);
+    if (pkg) await queueIndexRebuildsOfFiles(trx, pkg, files.map((f) => f.id));
     await deleteProperties(trx, REF.file, files.map((f) => f.id));
     await deleteProperties(trx, REF.version, [version.id]);
     await m.deleteVersionRow(trx, version.id);
@@ -157,6 +161,9 @@ export async function deleteVersion(db: DB, config: Config, doer: User, version:
 /** Deletes one file (and its properties); the version stays even when it was its last file. */
 export async function deletePackageFile(db: DB, file: PackageFile): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    const version = await m.versionById(trx, file.version_id);
+    const pkg = version && (await m.packageById(trx, version.package_id));
+    if (pkg) await queueIndexRebuildsOfFiles(trx, pkg, [file.id]);
     await deleteProperties(trx, REF.file, [file.id]);
     await m.deleteFileRow(trx, file.id);
   });

@@ -14,7 +14,8 @@ import { accessMode, ACCESS } from '../permissions';
 /** The package of an owner by type and name (case-insensitive), or NotFoundError. */
 export async function getPackage(db: DB, owner: User, type: string, name: string): Promise<Package> {
   const pkg = await m.findPackage(db, owner.id, type, name);
-  if (!pkg) throw new NotFoundError('package does not exist');
+  // Internal packages (the built repository indexes) are the registry's, never the owner's to read or delete.
+  if (!pkg || pkg.is_internal) throw new NotFoundError('package does not exist');
   return pkg;
 }
 

@@ -1,0 +1,104 @@
+import { Readable } from 'node:stream';
+import type { DB } from '../../../db/connect';
+import type { PackageBlob } from '../../../db/schema';
+import { NotFoundError } from '../../../lib/errors';
+import * as m from '../../../models/package';
+import { deleteFilesWithKey, indexFileRows, renameFileKey } from '../../../models/package-index';
+import { removeBlobFile, storeBlob, type StoredBlob } from '../blob-store';
+
+// The built index files of a package repository (apt's dists/, dnf's repodata/, pacman's and
+// apk's databases). Each scope (a distribution, a group, a repository) is a version of one
+// internal package per owner and type, its files blobs like any package file: the whole new set
+// is written to the blob store first, then one transaction makes it current. The set it
+// replaces stays one generation as `previous`, so a client that read the old Release can still
+// fetch what it listed by hash (apt's Acquire-By-Hash) while the new one takes over.
+
+const CURRENT = 'current';
+const PREVIOUS = 'previous';
+export type IndexFileInput = { path: string; data: Buffer };
+export type IndexFile = { path: string; blob: PackageBlob; createdUnix: number };
+
+/** The internal package's name for a type: `_` + type (no client's package name starts so). */
+export const indexPackageName = (type: string) => `_${type}`;
+const scopeVersion = (scope: string) => `s:${scope}`;
+export const scopeOfVersion = (version: string) => version.slice(2);
+
+async function ensureScope(db: DB, ownerId: number, type: string, scope: string) {
+  const name = indexPackageName(type);
+  const pkg = (await m.findPackage(db, ownerId, type, name))
+    ?? (await m.insertPackage(db, { ownerId, type, name, semverCompatible: false, isInternal: true }));
+  const version = (await m.findVersion(db, pkg.id, scopeVersion(scope)))
+    ?? (await m.insertVersion(db, { packageId: pkg.id, creatorId: 0, version: scopeVersion(scope), metadataJson: '', isInternal: true }));
+  return version;
+}
+
+/** Makes `files` the scope's index at once; the set before stays reachable by hash for one generation. */
+export async function publishIndex(db: DB, dataDir: string, ownerId: number, type: string, scope: string, files: IndexFileInput[]): Promise<void> {
+  const stored: { path: string; blob: StoredBlob }[] = [];
+  for (const f of files) stored.push({ path: f.path, blob: await storeBlob(dataDir, Readable.from([f.data])) });
+  try {
+    await db.transaction().execute(async (trx) => {
+      const version = await ensureScope(trx, ownerId, type, scope);
+      await deleteFilesWithKey(trx, version.id, PREVIOUS);
+      await renameFileKey(trx, version.id, CURRENT, PREVIOUS);
+      for (const s of stored) {
+        const row = await m.ensureBlob(trx, { size: s.blob.size, ...s.blob.hashes });
+        await m.insertFile(trx, { versionId: version.id, blobId: row.id, name: s.path, compositeKey: CURRENT, isLead: false });
+      }
+    });
+  } catch (err) {
+    for (const s of stored) if (s.blob.created && !(await m.blobBySha256(db, s.blob.hashes.sha256))) removeBlobFile(dataDir, s.blob.hashes.sha256);
+    throw err;
+  }
+}
+
+/** Drops a scope's index (its last package is gone). */
+export async function dropIndex(db: DB, ownerId: number, type: string, scope: string): Promise<void> {
+  const pkg = await m.findPackage(db, ownerId, type, indexPackageName(type));
+  const version = pkg && (await m.findVersion(db, pkg.id, scopeVersion(scope)));
+  if (!pkg || !version) return;
+  await db.transaction().execute(async (trx) => {
+    await m.deleteVersionRow(trx, version.id);
+    if (!(await m.anyVersionOf(trx, pkg.id))) await m.deletePackageRow(trx, pkg.id);
+  });
+}
+
+async function scopeVersionRow(db: DB, ownerId: number, type: string, scope: string) {
+  const pkg = await m.findPackage(db, ownerId, type, indexPackageName(type));
+  return pkg && pkg.is_internal ? m.findVersion(db, pkg.id, scopeVersion(scope)) : undefined;
+}
+
+type Row = Awaited<ReturnType<typeof indexFileRows>>[number];
+const toIndexFile = (r: Row): IndexFile => ({
+  path: r.name, createdUnix: r.created_unix,
+  blob: { id: r.blob_id, size: r.size, hash_md5: r.hash_md5, hash_sha1: r.hash_sha1, hash_sha256: r.hash_sha256, hash_sha512: r.hash_sha512, created_unix: r.blob_created },
+});
+
+/** The current index files of a scope (empty when never built). */
+export async function currentIndexFiles(db: DB, ownerId: number, type: string, scope: string): Promise<IndexFile[]> {
+  const version = await scopeVersionRow(db, ownerId, type, scope);
+  return version ? (await indexFileRows(db, version.id, CURRENT)).map(toIndexFile) : [];
+}
+
+/** One current index file by path, or NotFoundError. */
+export async function getIndexFile(db: DB, ownerId: number, type: string, scope: string, path: string): Promise<IndexFile> {
+  const file = (await currentIndexFiles(db, ownerId, type, scope)).find((f) => f.path === path);
+  if (!file) throw new NotFoundError('package file does not exist');
+  return file;
+}
+
+const HASH_COLUMN = { md5: 'hash_md5', sha1: 'hash_sha1', sha256: 'hash_sha256', sha512: 'hash_sha512' } as const;
+
+/**
+ * An index file of the current or the previous generation under `dir` (a path prefix, '' for
+ * the scope's top) by one of its hashes, or NotFoundError: apt's by-hash requests.
+ */
+export async function getIndexFileByHash(db: DB, ownerId: number, type: string, scope: string, dir: string, algorithm: string, hash: string): Promise<IndexFile> {
+  const column = HASH_COLUMN[algorithm.toLowerCase() as keyof typeof HASH_COLUMN];
+  const version = column && (await scopeVersionRow(db, ownerId, type, scope));
+  const rows = version ? await indexFileRows(db, version.id) : [];
+  const prefix = dir ? `${dir}/` : '';
+  const row = rows.find((r) => r[column] === hash.toLowerCase() && r.name.startsWith(prefix) && !r.name.slice(prefix.length).includes('/'));
+  if (!row) throw new NotFoundError('package file does not exist');
+  return toIndexFile(row);
+}
