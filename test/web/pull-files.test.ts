@@ -119,6 +119,23 @@ describe('the files tab', () => {
     expect(since).toContain('>Show all changes</a>');
   });
 
+  it('edits a pending comment, and discards the pending review after a confirmation page', async () => {
+    const { index } = await openPull({ 'r.txt': 'r\n' });
+    const url = `alice/proj/pulls/${index}/files`;
+    const at = await lineComment(web.carol, index, { path: 'r.txt', line: '1', content: 'First thought', mode: 'review' });
+    const id = /issuecomment-(\d+)$/.exec(at)![1]!;
+    expect((await web.carol.post(`${url}/comment/edit`, { comment: id, content: 'Second thought' }, { from: url })).status).toBe(303);
+    expect(await (await web.carol.get(url)).text()).toContain('Second thought');
+    const confirm = await web.carol.get(`${url}/review/discard`);
+    expect(confirm.status).toBe(200);
+    expect(await confirm.text()).toContain('Discard your review?');
+    expect((await web.carol.post(`${url}/review/discard`, {}, { from: `${url}/review/discard` })).status).toBe(303);
+    const after = await (await web.carol.get(url)).text();
+    expect(after).not.toContain('Second thought');
+    expect(after).toContain('Review changes</summary>');
+    expect(await reviewsOf(index)).toEqual([]);
+  });
+
   it('refuses the author a verdict on their own pull request', async () => {
     const { index } = await openPull({ 'd.txt': 'd\n' });
     const url = `alice/proj/pulls/${index}/files`;
