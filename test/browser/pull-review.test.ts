@@ -5,7 +5,8 @@ import { createRepo } from '../helpers/git';
 import { cloneWork, ok, type Creds } from '../helpers/pull-fixtures';
 import { as, createUser } from '../helpers/server';
 
-// Reviewing a pull request in a real Chromium, with JavaScript on and off: a reviewer comments
+// Reviewing a pull request in a real Chromium, with JavaScript on and off: the author opens it
+// from the comparison; a reviewer comments
 // on a diff line into a review and requests changes; the author marks files viewed and pushes
 // with git (the changed file comes back unviewed); the reviewer approves with the keyboard
 // only, then squash-merges deleting the branch; the issue the pull "Fixes" is closed by it.
@@ -40,7 +41,16 @@ describe.skipIf(!haveChromium)('reviewing a pull request', () => {
       const issue = await ok(await api('issues', 'POST', { title: 'Broken' }), 201);
       const work = await cloneWork(s, owner.username, 'proj', author);
       await work.branch('fix', { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
-      const pull = await ok(await api('pulls', 'POST', { head: 'fix', base: 'main', title: 'Fix it', body: `Fixes #${issue.number}` }, author), 201);
+      // The author opens the pull request from the comparison.
+      const writer = await signedIn(author, js);
+      await go(writer, `${repo}/compare/main...fix`);
+      await checkPage(writer);
+      await writer.getByLabel('Title').fill('Fix it');
+      await writer.getByLabel('Description').fill(`Fixes #${issue.number}`);
+      await writer.getByRole('button', { name: 'Create pull request' }).click();
+      await writer.waitForLoadState('load');
+      const pull = { number: issue.number + 1 };
+      expect(pathOf(s, writer)).toBe(`${repo}/pulls/${pull.number}`);
       const files = `${repo}/pulls/${pull.number}/files`;
 
       // The reviewer comments on a line into a review, then requests changes.
@@ -64,7 +74,6 @@ describe.skipIf(!haveChromium)('reviewing a pull request', () => {
       await checkPage(reviewer);
 
       // The author marks both files viewed, then pushes: the changed file comes back unviewed.
-      const writer = await signedIn(author, js);
       await go(writer, files);
       for (const name of ['a.txt', 'b.txt']) {
         await writer.getByRole('button', { name: `Viewed: ${name}` }).click();
