@@ -145,6 +145,26 @@ describe('close, draft and review requests', () => {
   });
 });
 
+describe('team review requests', () => {
+  it('asks a team of the organization for a review, and withdraws it', async () => {
+    const org = (p: string, method = 'GET', body?: unknown) => s.request(`api/v1/${p}`, { method, auth: as(alice), json: body });
+    await ok(await org('orgs', 'POST', { username: 'acme' }), 201);
+    const team = await ok(await org('orgs/acme/teams', 'POST', { name: 'devs', permission: 'write', units: ['repo.code', 'repo.pulls'], includes_all_repositories: true }), 201);
+    await ok(await org(`teams/${team.id}/members/bob`, 'PUT'), 204);
+    await ok(await org('orgs/acme/repos', 'POST', { name: 'app', auto_init: true, default_branch: 'main' }), 201);
+    await ok(await org('repos/acme/app/contents/x.txt', 'POST', { content: Buffer.from('x\n').toString('base64'), message: 'x', new_branch: 'topic' }), 201);
+    const pr = await ok(await org('repos/acme/app/pulls', 'POST', { head: 'topic', base: 'main', title: 'X' }), 201);
+    const from = `acme/app/pulls/${pr.number}`;
+    expect(await (await web.alice.get(from)).text()).toContain('<option value="team:devs">Team devs</option>');
+    expect((await web.alice.post(`${from}/reviewers`, { action: 'add', reviewer: 'team:devs' }, { from })).status).toBe(303);
+    const asked = await ok(await org(`repos/acme/app/pulls/${pr.number}`));
+    expect(asked.requested_reviewers_teams.map((t: { name: string }) => t.name)).toEqual(['devs']);
+    expect(await (await web.alice.get(from)).text()).toContain('acme/devs <span class="meta">review requested</span>');
+    expect((await web.alice.post(`${from}/reviewers`, { action: 'remove', reviewer: 'team:devs' }, { from })).status).toBe(303);
+    expect((await ok(await org(`repos/acme/app/pulls/${pr.number}`))).requested_reviewers_teams).toEqual([]);
+  });
+});
+
 describe('readers and strangers', () => {
   it('shows a reader and an anonymous visitor no write form; forged posts change nothing', async () => {
     const index = await openPull({ 'six.txt': '6\n' }, 'Six');
