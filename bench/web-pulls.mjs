@@ -79,8 +79,9 @@ async function longTasks(url, cookie) {
   }
 }
 
+let h;
 try {
-  const h = await startHearth(path.join(tmp, 'data'));
+  h = await startHearth(path.join(tmp, 'data'));
   const built = h.exe.endsWith('hearth');
   const admin = { Authorization: `Basic ${Buffer.from(`root:${h.password}`).toString('base64')}`, 'Content-Type': 'application/json' };
   const api = async (p, body, method = 'POST') => {
@@ -137,7 +138,8 @@ try {
     const { tasks, signedIn } = seen;
     console.log(`Chromium, the 50-file page${signedIn ? ' signed in' : ''} to load and its deferred script: ${tasks.length} long task(s) over 50 ms${tasks.length ? ` (${tasks.map((t) => t.toFixed(0)).join(', ')} ms; parsing and layout count too)` : ''}`);
   }
-  h.child.kill('SIGTERM');
 } finally {
+  // Also when a step failed: the server is this run's.
+  h?.child.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });
 }
