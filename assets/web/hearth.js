@@ -72,6 +72,22 @@
     rows(lo, hi);
   });
 
+  // A diff line's comment form (pull request files): the form the link's page holds, opened in place.
+  d.addEventListener('click', function (e) {
+    var a = e.target.closest && e.target.closest('a[data-line-form]');
+    if (!a || e.shiftKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    fetch(a.href, { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (text) {
+        var form = new DOMParser().parseFromString(text, 'text/html').getElementById('comment-form');
+        if (!form || !form.closest('tr')) return Promise.reject(0);
+        var old = d.getElementById('comment-form');
+        if (old && old.closest('tr')) old.closest('tr').remove();
+        a.closest('tr').after(d.importNode(form.closest('tr'), true));
+        d.getElementById('f-content').focus();
+      }).catch(function () { location.href = a.href; });
+  });
+
   // Switchers (branch or tag): a select marked data-autosubmit sends its GET form on change.
   d.querySelectorAll('select[data-autosubmit]').forEach(function (s) {
     s.addEventListener('change', function () { if (s.form) s.form.submit(); });

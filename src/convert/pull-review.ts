@@ -33,7 +33,8 @@ export function toApiPullReview(config: Config, v: TeamReviewView, viewer: User 
 export function toApiReviewComment(config: Config, v: ReviewView, c: ReviewComment, viewer: User | null) {
   const urls = pullUrls(config, v);
   return {
-    id: c.id, body: c.content, user: toApiUser(config, v.reviewer ?? ghostUser(), viewer), resolver: null,
+    id: c.id, body: c.content, user: toApiUser(config, v.people?.get(c.poster_id) ?? v.reviewer ?? ghostUser(), viewer),
+    resolver: c.resolve_doer_id ? toApiUser(config, v.people?.get(c.resolve_doer_id) ?? ghostUser(), viewer) : null,
     pull_request_review_id: c.review_id, created_at: isoTime(c.created_unix), updated_at: isoTime(c.updated_unix),
     path: c.path, commit_id: c.commit_id, original_commit_id: c.commit_id, diff_hunk: c.diff_hunk,
     position: c.line > 0 ? c.line : 0, original_position: c.line < 0 ? -c.line : 0,

@@ -620,6 +620,7 @@ export interface Database {
   pull_request: PullRequestTable;
   review: ReviewTable;
   review_comment: ReviewCommentTable;
+  pull_viewed_file: PullViewedFileTable;
   job: JobTable;
   webhook: WebhookTable;
   hook_task: HookTaskTable;
@@ -713,8 +714,16 @@ export type Review = Selectable<ReviewTable>;
 export interface ReviewCommentTable {
   id: Generated<number>; review_id: number; issue_id: number; poster_id: number; path: string; line: Generated<number>;
   diff_hunk: Generated<string>; commit_id: Generated<string>; content: Generated<string>; created_unix: number; updated_unix: number;
+  /** The first line of a range on the same side as `line` (0: one line). */
+  start_line: Generated<number>;
+  /** Set on a thread's first comment while the thread is resolved: who resolved it. */
+  resolve_doer_id: Generated<number>;
 }
 export type ReviewComment = Selectable<ReviewCommentTable>;
+/** A pull request file a user marked viewed, at the blob they saw. */
+export interface PullViewedFileTable {
+  id: Generated<number>; user_id: number; issue_id: number; path: string; blob_sha: string; updated_unix: number;
+}
 export type Package = Selectable<PackageTable>;
 export type PackageVersion = Selectable<PackageVersionTable>;
 export type PackageFile = Selectable<PackageFileTable>;

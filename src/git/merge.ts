@@ -94,7 +94,11 @@ export async function diffShortStat(dir: string, base: string, head: string): Pr
   return { additions, deletions, files };
 }
 
-export type PullFile = { filename: string; previous: string; status: string; additions: number; deletions: number };
+/**
+ * `blob`: the file's blob at the head (at the base for a deleted file), which the "Viewed" mark
+ * keeps; `oldBlob` and `newBlob` are each side's (zeros where the side has no file).
+ */
+export type PullFile = { filename: string; previous: string; status: string; additions: number; deletions: number; blob: string; oldBlob: string; newBlob: string };
 
 const STATUS: Record<string, string> = { A: 'added', D: 'deleted', R: 'renamed', C: 'copied' };
 
@@ -106,7 +110,7 @@ export const WHITESPACE_FLAGS: Record<string, string[]> = {
 /** Files changed between two commits with their line counts, renames detected (as Gitea's diff). */
 export async function diffFiles(dir: string, base: string, head: string, whitespace: string[] = []): Promise<PullFile[]> {
   const [raw, num] = await Promise.all([
-    git(['diff', '--raw', '-z', '-M', base, head], { gitDir: dir }),
+    git(['diff', '--raw', '--no-abbrev', '-z', '-M', base, head], { gitDir: dir }),
     git(['diff', '--numstat', '-z', '-M', ...whitespace, base, head], { gitDir: dir }),
   ]);
   const files: PullFile[] = [];
@@ -116,8 +120,10 @@ export async function diffFiles(dir: string, base: string, head: string, whitesp
     if (!meta.startsWith(':')) break;
     const code = meta.split(' ').pop()!.charAt(0);
     const paired = code === 'R' || code === 'C';
+    const [, , oldBlob, newBlob] = meta.split(' ');
     files.push({
       filename: t[paired ? i + 2 : i + 1]!, previous: paired ? t[i + 1]! : '', status: STATUS[code] ?? 'changed', additions: 0, deletions: 0,
+      blob: (code === 'D' ? oldBlob : newBlob) ?? '', oldBlob: oldBlob ?? '', newBlob: newBlob ?? '',
     });
     i += paired ? 3 : 2;
   }

@@ -42,3 +42,12 @@ function render(headers: string[], kept: Entry[]): string {
   const newCount = kept.filter((e) => e.text[0] !== '-').length;
   return [...headers, `@@ -${first.old},${oldCount} +${first.new},${newCount} @@`, ...kept.map((e) => e.text)].join('\n');
 }
+
+/** The text of a cut hunk's lines on one side (context and that side's changes), in order. */
+export function hunkSideLines(hunk: string, old: boolean): string[] {
+  const rows = hunk.split('\n');
+  const at = rows.findIndex((r) => HUNK.test(r));
+  if (at < 0) return [];
+  const side = old ? '-' : '+';
+  return rows.slice(at + 1).filter((r) => r[0] === ' ' || r[0] === side).map((r) => r.slice(1));
+}

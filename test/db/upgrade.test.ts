@@ -46,6 +46,8 @@ const LANDED: Record<string, string> = {
   '0041-public-key-verified.ts': '199d620a8ff873a601beaa52adb4fda4279d0b0d17ec85851f84a0f3bf339611',
   '0043-deleted-branches.ts': '3e5308ee5f91f543ff6416aafd3fcd4a8935852e079d145d720fca2f727ed261',
   '0045-package-signing-keys.ts': '4e2599836d2137edfee6d382ae3b38f39f08eb734d58328d1327aeb5d986de5f',
+  '0048-pull-viewed-files.ts': 'cd4a2c2650729369bfed82b7b119f54bf72a82d8cb577a1365742e7e1846b63d',
+  '0049-review-threads.ts': '8dd5d5231a7a8ffaad074374e735ec7b80159d93120c70e75e9179b0156c8b3e',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

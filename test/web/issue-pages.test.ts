@@ -150,7 +150,7 @@ describe('pull requests', () => {
     expect(status).toBe(200);
     expect(text).toContain('Add a');
     expect(text).toContain('wants to merge 1 commit into <code>main</code> from <code>feature</code>');
-    expect(text).toContain('can be merged');
+    expect(text).toContain('This branch has no conflicts with the base branch.');
     expect(text).toContain(`href="${got.pullUrl}/files"`);
     expect(text).toContain(`href="${got.pullUrl}/commits"`);
     expect(text).toContain(`id="${got.reviewUrl.split("#")[1]}"`);
@@ -175,11 +175,12 @@ describe('pull requests', () => {
   });
 
   it('shows the files tab with the diff and the review comment anchor', async () => {
-    expect(noFragment(got.noteUrl)).toBe(`${got.pullUrl}/files`);
-    const { status, text } = await page(noFragment(got.noteUrl));
+    // A submitted review's line comment links into the conversation, as Gitea's; the files tab shows it by its line.
+    expect(got.noteUrl).toBe(`${got.pullUrl}#issuecomment-${got.noteId}`);
+    const { status, text } = await page(`${got.pullUrl}/files`);
     expect(status).toBe(200);
     expect(text).toContain('a.txt');
-    expect(text).toContain('<tr class="add"><td class="num"></td><td class="num">1</td><td>+one</td></tr>');
+    expect(text).toMatch(/<tr class="add"><td class="num"><\/td><td class="num"[^>]*>(<a [^>]*>)?1(<\/a>)?<\/td><td>\+one<\/td><\/tr>/);
     expect(text).toContain(`id="issuecomment-${got.noteId}"`);
     expect(text).toContain('line note');
   });
@@ -198,7 +199,7 @@ describe('pull requests', () => {
     expect(status).toBe(200);
     expect(text).toContain('<span class="state-merged">Merged</span>');
     expect(text).toMatch(/alice<\/a> merged 1 commit into <code>main<\/code> from <code>second<\/code>/);
-    expect(text).not.toContain('can be merged');
+    expect(text).not.toContain('no conflicts with the base branch');
     expect((await page('alice/proj/pulls')).text).not.toContain('Merged one');
     expect((await page('alice/proj/pulls?state=closed')).text).toContain('Merged one');
     const files = await page(`${got.mergedUrl}/files`);

@@ -33,6 +33,8 @@ import * as m0040 from './0040-oauth2-grants';
 import * as m0041 from './0041-public-key-verified';
 import * as m0043 from './0043-deleted-branches';
 import * as m0045 from './0045-package-signing-keys';
+import * as m0048 from './0048-pull-viewed-files';
+import * as m0049 from './0049-review-threads';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -70,4 +72,6 @@ export const migrations: Record<string, Migration> = {
   '0041-public-key-verified': m0041,
   '0043-deleted-branches': m0043,
   '0045-package-signing-keys': m0045,
+  '0048-pull-viewed-files': m0048,
+  '0049-review-threads': m0049,
 };

@@ -15,6 +15,7 @@ import { sendStream } from '../stream';
 import { pathParam } from '../table';
 import { diffBody, diffViewOf, fileAnchor, type DiffView } from './diff-view';
 import { pager, repoLink, when } from './layout';
+import { newPullSection } from './pull-new';
 import { personLink, refSwitcher, repoPage, switchedRef } from './repo-view';
 
 // A commit with its diff (`commit/{sha}`, and `.diff`/`.patch` as text), a ref's history
@@ -118,5 +119,5 @@ export async function compare(req: Request, res: Response): Promise<void> {
   repoPage(req, res, `Compare ${basehead}`, 'code', html`<h2>Comparing <code>${basehead}</code></h2>
 <p class="meta">${page.commits.length} commit${page.commits.length === 1 ? '' : 's'}</p>
 ${commitRows(config, access, page.commits, page.users)}
-${page.diff ? diffBody(page.diff, view, links(req, base, at, `${base}.diff`)) : html`<p class="meta">These branches are equal: nothing to compare.</p>`}`);
+${page.diff ? html`${await newPullSection(req, res, basehead)}${diffBody(page.diff, view, links(req, base, at, `${base}.diff`))}` : html`<p class="meta">These branches are equal: nothing to compare.</p>`}`);
 }

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { mustSetPasswordFirst } from '../../services/user/auth';
 import { encodePath } from '../../lib/html';
-import { ForbiddenError, NotFoundError } from '../../lib/errors';
+import { ArchivedError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { hasScope } from '../../lib/scopes';
 import { followUpsSettled } from '../../services/pull/pull-follow-queue';
 import { lookupRepo } from '../../services/repo/repos';
@@ -116,6 +116,12 @@ export const codeUnit = webUnit('repo.code');
 export const issuesUnit = webUnit('repo.issues');
 export const pullsUnit = webUnit('repo.pulls');
 export const releasesUnit = webUnit('repo.releases');
+
+/** Forms that change an archived repository's issues or pull requests are refused (423), as the API's. */
+export const notArchived: RequestHandler = (req, _res, next) => {
+  if (repoOf(req).repo.is_archived) throw new ArchivedError('This repository is archived: it takes no changes.');
+  next();
+};
 
 /**
  * Forms that change files or branches: the visitor must write the code of a repository that

@@ -1,6 +1,5 @@
 import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { AppError, NotFoundError, TooManyRequestsError } from '../../lib/errors';
-import { notArchived } from '../middleware/repo-guards';
 import { html } from '../../lib/html';
 import { countNew } from '../../services/notification/notifications';
 import { downloadReleaseAsset } from '../release-download';
@@ -14,7 +13,7 @@ import * as dash from './dashboard-pages';
 import * as editor from './editor-pages';
 import * as files from './files';
 import {
-  assignWebRepo as repo, attachmentViewer, codeUnit, codeWriter, issuesOrPulls, issuesUnit, pullsUnit, releasesUnit, repoViewer,
+  assignWebRepo as repo, attachmentViewer, codeUnit, codeWriter, issuesOrPulls, issuesUnit, notArchived, pullsUnit, releasesUnit, repoViewer,
   signedInPage, signedInViewing, viewing,
 } from './guards';
 import * as issues from './issue-pages';
@@ -36,6 +35,11 @@ import * as settingsLook from './settings-appearance';
 import * as settingsKeys from './settings-keys';
 import * as settingsProfile from './settings-profile';
 import * as owners from './owner-pages';
+import * as pullFiles from './pull-files';
+import * as pullForms from './pull-forms';
+import * as newPull from './pull-new';
+import * as pulls from './pull-pages';
+import * as reviewForms from './pull-review-forms';
 import * as create from './repo-create-pages';
 import { get, group, mountGroups, post, upload, type WebGroup } from './table';
 
@@ -168,7 +172,7 @@ export const webGroups: WebGroup[] = [
   group('repo', repoPage, [
     get('/:owner/:repo', code.home),
     get('/:owner/:repo/issues/:index', issuePage),
-    get('/:owner/:repo/pulls/:index', issues.pull),
+    get('/:owner/:repo/pulls/:index', pulls.conversation),
     get('/:owner/:repo/releases/download/*tag/:name', downloadReleaseAsset),
   ]),
   group('repo-code', [...repoPage, codeUnit], [
@@ -182,6 +186,7 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/branches', branches.branches),
     get('/:owner/:repo/tags', branches.tags),
     get('/:owner/:repo/compare/*basehead', commits.compare),
+    get('/:owner/:repo/compare', newPull.pick),
   ]),
   group('repo-fork', [...signedIn, repoViewer, repo, codeUnit], [
     get('/:owner/:repo/fork', create.forkForm),
@@ -205,7 +210,31 @@ export const webGroups: WebGroup[] = [
   group('repo-issues-bulk', [...repoPage, issuesUnit, signedInPage, notArchived], [post('/:owner/:repo/issues/bulk', issueList.bulkPost)]),
   group('repo-pulls', [...repoPage, pullsUnit], [
     get('/:owner/:repo/pulls', issues.pullList),
-    get('/:owner/:repo/pulls/:index/:tab', issues.pullTab),
+    get('/:owner/:repo/pulls/:index/:tab', pullFiles.tab),
+  ]),
+  // A pull request's forms: its conversation's (merge, update, state, draft, review requests).
+  group('repo-pull-forms', [...signedIn, repoViewer, repo, pullsUnit, notArchived], [
+    post('/:owner/:repo/compare/*basehead', newPull.create),
+    post('/:owner/:repo/pulls/:index/merge', pullForms.merge),
+    post('/:owner/:repo/pulls/:index/merge/cancel', pullForms.cancelMerge),
+    post('/:owner/:repo/pulls/:index/update', pullForms.update),
+    post('/:owner/:repo/pulls/:index/state', pullForms.state),
+    post('/:owner/:repo/pulls/:index/draft', pullForms.draft),
+    post('/:owner/:repo/pulls/:index/reviewers', pullForms.reviewers),
+    post('/:owner/:repo/pulls/:index/files/comment', reviewForms.comment),
+    post('/:owner/:repo/pulls/:index/files/comment/edit', reviewForms.editComment),
+    post('/:owner/:repo/pulls/:index/files/comment/delete', reviewForms.deleteComment),
+    post('/:owner/:repo/pulls/:index/files/reply', reviewForms.reply),
+    post('/:owner/:repo/pulls/:index/files/resolve', reviewForms.resolve),
+    post('/:owner/:repo/pulls/:index/files/suggestion', reviewForms.suggestion),
+    post('/:owner/:repo/pulls/:index/files/review', reviewForms.review),
+    get('/:owner/:repo/pulls/:index/files/review/discard', reviewForms.discardConfirm),
+    post('/:owner/:repo/pulls/:index/files/review/discard', reviewForms.discard),
+  ]),
+  // The visitor's own marks on a pull request's files: also on an archived repository.
+  group('repo-pull-marks', [...signedIn, repoViewer, repo, pullsUnit], [
+    post('/:owner/:repo/pulls/:index/files/viewed', reviewForms.viewed),
+    post('/:owner/:repo/pulls/:index/files/style', reviewForms.style),
   ]),
   // Writers' label and milestone forms (the services check the writer rule).
   group('repo-labels-manage', [...repoPage, issuesOrPulls, signedInPage, notArchived], [

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
-import type { User } from '../../db/schema';
+import type { PullRequest, User } from '../../db/schema';
 import { streamGit } from '../../git/stream';
 import { countCommits, logCommits } from '../../git/log';
 import { diffFiles, WHITESPACE_FLAGS, type PullFile } from '../../git/merge';
@@ -17,7 +17,11 @@ import type { RepoAccess } from '../repo/repos';
 type Range = { dir: string; base: string; head: string };
 
 async function rangeOf(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<Range> {
-  const { pr } = await loadPull(db, config, access, doer, index);
+  return rangeOfLoaded(db, config, access, (await loadPull(db, config, access, doer, index)).pr);
+}
+
+/** The range of a pull request already loaded (and refreshed) by the caller: no git to ask again. */
+async function rangeOfLoaded(db: DB, config: Config, access: RepoAccess, pr: PullRequest): Promise<Range> {
   const dir = await dirOfRepo(db, config, access.repo);
   // A merged pull request keeps its range: the merge base it had, the head it merged.
   const head = pr.head_commit_id || headRefOf(pr);
@@ -47,7 +51,17 @@ export async function pullFiles(
 ): Promise<{ files: PullFile[]; total: number; head: string }> {
   const flags = q.whitespace ? WHITESPACE_FLAGS[q.whitespace] : [];
   if (!flags) throw new InvalidError(`[whitespace]: unknown whitespace behaviour ${q.whitespace}`, 'whitespace');
-  const r = await rangeOf(db, config, access, doer, index);
+  return filesInRange(await rangeOf(db, config, access, doer, index), page, q, flags);
+}
+
+/** The files of a pull request the caller loaded, as pullFiles (the files page reads the pull once). */
+export async function loadedPullFiles(db: DB, config: Config, access: RepoAccess, pr: PullRequest, page: Page, q: FilesQuery = {}) {
+  const flags = q.whitespace ? WHITESPACE_FLAGS[q.whitespace] : [];
+  if (!flags) throw new InvalidError(`[whitespace]: unknown whitespace behaviour ${q.whitespace}`, 'whitespace');
+  return filesInRange(await rangeOfLoaded(db, config, access, pr), page, q, flags);
+}
+
+async function filesInRange(r: Range, page: Page, q: FilesQuery, flags: string[]): Promise<{ files: PullFile[]; total: number; head: string }> {
   let files = await diffFiles(r.dir, r.base, r.head, flags);
   const from = q.skipTo ? files.findIndex((f) => f.filename === q.skipTo) : -1;
   if (from > 0) files = files.slice(from);
@@ -62,4 +76,19 @@ export async function pullRawDiff(db: DB, config: Config, access: RepoAccess, do
     ? ['format-patch', '--no-signature', '--stdout', ...bin, `${r.base}..${r.head}`, '--']
     : ['diff', '-M', ...bin, r.base, r.head, '--'];
   return { filename: `${index}.${type}`, contentType: 'text/plain; charset=utf-8', commit: r.head, format: type, open: () => streamGit(r.dir, args) };
+}
+
+export type PageDiffQuery = { whitespace?: string; paths?: string[]; since?: string };
+
+/**
+ * The diff the files page shows: the pull's range (or from `since`, a commit the head's history
+ * holds: "changes since your last review"), whitespace ignored as asked, only `paths` when given.
+ */
+export async function pullPageDiff(db: DB, config: Config, access: RepoAccess, pr: PullRequest, q: PageDiffQuery): Promise<Download> {
+  const flags = WHITESPACE_FLAGS[q.whitespace ?? 'show-all'];
+  if (!flags) throw new InvalidError(`[whitespace]: unknown whitespace behaviour ${q.whitespace}`, 'whitespace');
+  const r = await rangeOfLoaded(db, config, access, pr);
+  const base = q.since && /^[0-9a-f]{40,64}$/.test(q.since) ? q.since : r.base;
+  const args = ['diff', '-M', ...flags, base, r.head, '--', ...(q.paths ?? [])];
+  return { filename: `${pr.index}.diff`, contentType: 'text/plain; charset=utf-8', commit: r.head, format: 'diff', open: () => streamGit(r.dir, args) };
 }

@@ -29,7 +29,7 @@ const notAllowed = (msg: string) => new NotAllowedError(msg);
 const WIP = ['wip:', '[wip]'];
 
 /** Gitea's IsMergeStyleAllowed over the repository's allow_* switches. */
-function styleAllowed(access: RepoAccess, style: MergeDo): boolean {
+export function styleAllowed(access: RepoAccess, style: MergeDo): boolean {
   const s = settingsOf(access.repo);
   const allowed: Record<MergeDo, boolean> = {
     merge: s.allow_merge_commits, rebase: s.allow_rebase, 'rebase-merge': s.allow_rebase_explicit,
@@ -38,7 +38,11 @@ function styleAllowed(access: RepoAccess, style: MergeDo): boolean {
   return allowed[style];
 }
 
-function defaultMessage(input: MergeInput, issue: Issue, pr: PullRequest, headLabel: string): string {
+/** A title starting "WIP:" or "[WIP]" marks a draft, which does not merge (Gitea's work-in-progress prefixes). */
+export const isWip = (title: string): boolean => WIP.some((p) => title.toLowerCase().startsWith(p));
+
+/** The merge commit's message: the given title and body, else Gitea's defaults for the style. */
+export function defaultMergeMessage(input: Pick<MergeInput, 'Do' | 'MergeTitleField' | 'MergeMessageField'>, issue: Issue, pr: PullRequest, headLabel: string): string {
   const title = input.MergeTitleField?.trim() || (input.Do === 'squash'
     ? `${issue.title} (#${issue.index})`
     : `Merge pull request '${issue.title}' (#${issue.index}) from ${headLabel} into ${pr.base_branch}`);
@@ -54,7 +58,7 @@ export async function checkPreconditions(db: DB, config: Config, access: RepoAcc
   if (pr.has_merged) throw notAllowed('The PR is already merged');
   if (issue.is_closed) throw new NotFoundError('the pull request is closed');
   if (!styleAllowed(access, input.Do)) throw notAllowed(`merge style ${input.Do} is not allowed`);
-  if (WIP.some((p) => issue.title.toLowerCase().startsWith(p))) throw notAllowed('Work in progress PRs cannot be merged');
+  if (isWip(issue.title)) throw notAllowed('Work in progress PRs cannot be merged');
   if (input.head_commit_id && input.head_commit_id !== pr.head_commit_id) {
     throw new ConflictError('head out of date: the head commit of the pull request has changed');
   }
@@ -90,7 +94,7 @@ async function mergeNow(
   // ("collaborator") trust model, which is the only one hearth has.
   const signer = input.Do === 'fast-forward-only' ? null : await signMerge(db, config, doer, pr, dir, baseSha, pr.head_commit_id);
   const built = await MERGE_STYLES[input.Do as BuiltStyle]({
-    dir, base: baseSha, head: pr.head_commit_id, message: defaultMessage(input, issue, pr, headLabel), committer, signer,
+    dir, base: baseSha, head: pr.head_commit_id, message: defaultMergeMessage(input, issue, pr, headLabel), committer, signer,
     author: poster ? committer : await posterSignature(db, issue, committer),
   });
   if (!built.ok) {

@@ -9,7 +9,7 @@ import { nowUnix } from '../../lib/time';
 import { listProtectedBranches } from '../../models/protected-branch';
 import { deleteReviewRequest, insertReview, REVIEW_TYPE, reviewRequests } from '../../models/review';
 import { deleteTeamReviewRequest } from '../../models/review-team';
-import { hasTeamRepo, teamMemberIds, unitsOfTeams } from '../../models/team';
+import { hasTeamRepo, listRepoTeams, teamMemberIds, unitsOfTeams } from '../../models/team';
 import { teamsByNames, usersByNames } from '../../models/user-lookup';
 import { usersByEmails } from '../../models/commit-users';
 import { canWrite } from '../issue/issue-access';
@@ -132,10 +132,15 @@ export async function addReviewRequests(db: DB, access: RepoAccess, loaded: Load
  * Gitea's CanDoerChangeReviewRequests: the pull's poster, the owner, writers, collaborators, and
  * members of the organization's teams that read pull requests.
  */
-async function mayChangeRequests(db: DB, access: RepoAccess, loaded: LoadedPull, doer: User): Promise<boolean> {
+export async function mayChangeRequests(db: DB, access: RepoAccess, loaded: LoadedPull, doer: User): Promise<boolean> {
   if (doer.id === loaded.issue.poster_id || doer.id === access.owner.id || canWrite(loaded.ctx, true)) return true;
   if (await getCollaboration(db, access.repo.id, doer.id)) return true;
   return access.owner.type === ORG_TYPE && isPullReaderByTeam(db, access.repo.id, access.owner.id, doer.id);
+}
+
+/** Teams that may be asked for a review: the organization's teams listing the repository (none for a user's). */
+export async function teamReviewerCandidates(db: DB, access: RepoAccess): Promise<Team[]> {
+  return access.owner.type === ORG_TYPE ? listRepoTeams(db, access.owner.id, access.repo.id) : [];
 }
 
 /** Gitea answers a reviewer the doer may not choose 422 (its ErrNotValidReviewRequest); an empty list passes. */

@@ -34,17 +34,22 @@ export type ReviewView = {
   review: Review; reviewer: User | undefined; comments: ReviewComment[]; loaded: LoadedPull;
   /** The review's submission row on the timeline, which its html_url anchors (as Gitea). */
   eventCommentId?: number;
+  /** Posters of its comments (replies may be others') and resolvers of its threads, by id. */
+  people?: Map<number, User>;
 };
-export type LineComment = { path: string; body?: string; new_position?: number; old_position?: number };
+/** `start_position` (web only): the first line of a range on the same side, when more than one. */
+export type LineComment = { path: string; body?: string; new_position?: number; old_position?: number; start_position?: number };
 export type CreateReviewInput = { body?: string; event?: string; commit_id?: string; comments?: LineComment[] };
 
 async function views(db: DB, loaded: LoadedPull, reviews: Review[]): Promise<ReviewView[]> {
-  const users = new Map((await usersByIds(db, [...new Set(reviews.map((r) => r.reviewer_id))])).map((u) => [u.id, u]));
   const comments = await reviewComments(db, reviews.map((r) => r.id));
+  // Replies in a thread are other users' comments in this review; resolvers are users too.
+  const ids = [...reviews.map((r) => r.reviewer_id), ...comments.flatMap((c) => [c.poster_id, c.resolve_doer_id])].filter((id) => id > 0);
+  const users = new Map((await usersByIds(db, [...new Set(ids)])).map((u) => [u.id, u]));
   const events = await reviewEventIds(db, loaded.issue.id, reviews.map((r) => r.id));
   return reviews.map((review) => ({
     review, reviewer: users.get(review.reviewer_id), comments: comments.filter((c) => c.review_id === review.id), loaded,
-    eventCommentId: events.get(review.id),
+    eventCommentId: events.get(review.id), people: users,
   }));
 }
 
@@ -103,17 +108,27 @@ async function reviewSubmitted(db: DB, issueId: number, doerId: number, reviewId
 
 /** An approval or a change request: a new one dismisses the reviewer's earlier verdicts (Gitea's CreateReview). */
 const isVerdict = (type: number) => type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject;
+
+/** A range's first line, signed as `line` (old side negative); 0 for one line. */
+export function startLineOf(c: LineComment): number {
+  const end = c.new_position || c.old_position || 0;
+  if (!c.start_position || c.start_position >= end) return 0;
+  return c.new_position ? c.start_position : -c.start_position;
+}
+
 const verdictOf = (type: number) => (type === REVIEW_TYPE.approve ? 'approve' : type === REVIEW_TYPE.reject ? 'reject' : 'comment');
 
-/** The diff around each commented line, from the merge base to the reviewed commit. */
-async function hunksOf(db: DB, config: Config, access: RepoAccess, loaded: LoadedPull, commit: string, lines: LineComment[]): Promise<string[]> {
+/** The diff around each commented line (a range: all of it), from the merge base to the reviewed commit. */
+export async function hunksOf(db: DB, config: Config, access: RepoAccess, loaded: LoadedPull, commit: string, lines: LineComment[]): Promise<string[]> {
   const base = loaded.pr.merge_base || loaded.pr.base_commit_id;
   if (!lines.length || !base) return [];
   const dir = await dirOfRepo(db, config, access.repo);
   return Promise.all(lines.map(async (c) => {
     const old = !c.new_position;
+    const line = old ? c.old_position ?? 0 : c.new_position ?? 0;
+    const span = c.start_position && c.start_position < line ? line - c.start_position + 1 : 0;
     const patch = await filePatch(dir, base, commit, c.path).catch(() => '');
-    return cutDiffAroundLine(patch, old ? c.old_position ?? 0 : c.new_position ?? 0, old);
+    return cutDiffAroundLine(patch, line, old, Math.max(4, span));
   }));
 }
 
@@ -141,7 +156,7 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
       await insertReviewComment(trx, {
         review_id: r.id, issue_id: loaded.issue.id, poster_id: doer.id, path: c.path, content: c.body ?? '',
         line: c.new_position ? c.new_position : -(c.old_position ?? 0), commit_id: commit, created_unix: now, updated_unix: now,
-        diff_hunk: hunks[i] ?? '',
+        diff_hunk: hunks[i] ?? '', start_line: startLineOf(c),
       });
     }
     const submitted = type !== REVIEW_TYPE.pending ? await reviewSubmitted(trx, loaded.issue.id, doer.id, r.id, body, now) : null;

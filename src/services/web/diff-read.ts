@@ -28,8 +28,8 @@ export type DiffOptions = { whitespace: Whitespace; paths?: string[]; expand?: b
 
 const ZERO = /^0+$/;
 
-/** Each side's lines as highlighted HTML, from the blobs of the files shown. */
-async function highlightFiles(dir: string, files: DiffFile[]): Promise<void> {
+/** Each side's lines as highlighted HTML, from the blobs of the files shown (also the pull request's files page). */
+export async function highlightFiles(dir: string, files: Pick<DiffFile, 'oldSha' | 'newSha' | 'oldPath' | 'path' | 'binary' | 'lines'>[]): Promise<void> {
   const text = files.filter((f) => f.lines && !f.binary);
   const shas = text.flatMap((f) => [f.oldSha, f.newSha]).filter((s) => !ZERO.test(s));
   if (!shas.length) return;

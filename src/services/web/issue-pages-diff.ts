@@ -5,7 +5,8 @@ import type { Download } from '../repo/archive';
 // pull request's files page. Reading stops at the cap so a huge pull cannot fill memory; the
 // page then says the rest is in the raw .diff.
 
-export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk' | 'meta'; old?: number; new?: number; text: string };
+/** `html`: the line highlighted (escaped), when its side's blob was. */
+export type DiffLine = { kind: 'add' | 'del' | 'ctx' | 'hunk' | 'meta'; old?: number; new?: number; text: string; html?: string };
 export type FileDiff = { lines: DiffLine[] };
 export type ReadDiff = { text: string; truncated: boolean };
 
@@ -50,4 +51,38 @@ export function parseDiff(text: string): FileDiff[] {
     else files[files.length - 1]?.push(line);
   }
   return files.map(parseFile);
+}
+
+/** The path a file's diff is about: its new name, or its old one when deleted. */
+function pathOfChunk(lines: string[]): string | undefined {
+  for (const line of lines) {
+    if (line.startsWith('@@')) break;
+    const m = /^(?:\+\+\+ b\/|rename to |copy to )(.*)$/.exec(line);
+    if (m) return m[1];
+  }
+  const minus = lines.find((l) => l.startsWith('--- a/'));
+  if (minus) return minus.slice(6);
+  // No ---/+++ lines (a mode change, a binary file): `diff --git a/P b/P`.
+  const head = /^diff --git a\/(.*) b\/(.*)$/.exec(lines[0] ?? '');
+  return head && head[1] === head[2] ? head[2] : head?.[2];
+}
+
+/**
+ * Each file's diff under its path: `git diff -w` leaves out files whose changes are only
+ * whitespace, so the diffs cannot be paired with the file list by their order.
+ */
+export function parseDiffByPath(text: string): Map<string, FileDiff> {
+  const chunks: string[][] = [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (const line of lines) {
+    if (line.startsWith('diff --git ')) chunks.push([line]);
+    else chunks[chunks.length - 1]?.push(line);
+  }
+  const out = new Map<string, FileDiff>();
+  for (const chunk of chunks) {
+    const path = pathOfChunk(chunk);
+    if (path !== undefined) out.set(path, parseDiff(chunk.join('\n'))[0]!);
+  }
+  return out;
 }
