@@ -9,7 +9,9 @@ import {
 
 // Who may call what: the guard chains the API's route groups carry, each in the order it runs:
 // sign-in, the token's scope, the objects of the path, the caller's permission on them, then
-// their state (an archived repository refuses writes). An area's own checks (a unit switched
+// their state (an archived repository refuses writes). A repository is resolved before the
+// sign-in check, as Gitea's repoAssignment runs before reqToken: an anonymous write to a
+// private repository is a 404 (it cannot be seen), to a public one a 401. An area's own checks (a unit switched
 // off, say) follow in its rows.
 
 export type Guards = readonly RequestHandler[];
@@ -38,17 +40,17 @@ export const issueScope: Guards = [scope('issue')];
 export const currentUserRepos: Guards = [signedIn, scope('repository')];
 /** The repository of the path, visible to the caller; each route checks what it needs. */
 export const repoVisitors = (c: ScopeCategory = 'repository'): Guards => [scope(c), assignRepo];
-export const repoSignedVisitors = (c: ScopeCategory = 'repository'): Guards => [signedIn, scope(c), assignRepo];
+export const repoSignedVisitors = (c: ScopeCategory = 'repository'): Guards => [scope(c), assignRepo, signedIn];
 export const repoReaders = (c: ScopeCategory = 'repository'): Guards => [scope(c), assignRepo, reqRepoReader];
-export const repoSignedReaders = (c: ScopeCategory = 'repository'): Guards => [signedIn, scope(c), assignRepo, reqRepoReader];
+export const repoSignedReaders = (c: ScopeCategory = 'repository'): Guards => [scope(c), assignRepo, signedIn, reqRepoReader];
 /** Readers who write: Gitea lets anyone who can read an issue comment on it, react, subscribe. */
 export const repoParticipants = (c: ScopeCategory = 'repository'): Guards => [...repoSignedReaders(c), notArchived];
-export const repoWriters = (c: ScopeCategory = 'repository'): Guards => [signedIn, scope(c), assignRepo, reqRepoWriter, notArchived];
-export const repoAdmins = (c: ScopeCategory = 'repository'): Guards => [signedIn, scope(c), assignRepo, reqRepoAdmin];
-export const repoOwners: Guards = [signedIn, scope('repository'), assignRepo, reqRepoOwner];
+export const repoWriters = (c: ScopeCategory = 'repository'): Guards => [scope(c), assignRepo, signedIn, reqRepoWriter, notArchived];
+export const repoAdmins = (c: ScopeCategory = 'repository'): Guards => [scope(c), assignRepo, signedIn, reqRepoAdmin];
+export const repoOwners: Guards = [scope('repository'), assignRepo, signedIn, reqRepoOwner];
 /** Code routes (contents, git data, commits, branches, tags) ask for the code unit. */
 export const codeReaders: Guards = [scope('repository'), assignRepo, reqCodeReader];
-export const codeWriters: Guards = [signedIn, scope('repository'), assignRepo, reqCodeWriter, notArchived];
+export const codeWriters: Guards = [scope('repository'), assignRepo, signedIn, reqCodeWriter, notArchived];
 
 export const orgScope: Guards = [scope('organization')];
 export const orgSignedIn: Guards = [signedIn, scope('organization')];
