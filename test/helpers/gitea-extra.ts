@@ -73,3 +73,33 @@ export async function collaborator(g: GiteaFixtures, owner: string, name: string
 }
 
 export { as };
+
+/**
+ * What Gitea's file tests write to: the kit's public repo1, user2's private repo16 and org3's
+ * repo3 (user2 owns org3).
+ */
+export async function fileWorld(g: GiteaFixtures): Promise<void> {
+  await g.repo1();
+  await g.org3();
+  await repo(g, 'user2', 'repo16', { private: true });
+}
+
+/** Gitea's createFile: "This is a NEW file" at `path` on master, committed by the owner (org3's by user2). */
+export async function createFile(g: GiteaFixtures, full: string, path: string): Promise<string> {
+  const by = full.startsWith('org3/') ? 'user2' : full.split('/')[0]!;
+  const body = await g.call(`repos/${full}/contents/${path}`, {
+    method: 'POST', auth: await g.basic(by), json: { content: Buffer.from('This is a NEW file').toString('base64'), branch: 'master' },
+  }, 201);
+  return body.commit.sha as string;
+}
+
+/** The last commit that touched `path` on `ref` (Gitea's GetCommitByPath). */
+export async function lastCommitOf(g: GiteaFixtures, full: string, path: string, ref = 'master'): Promise<string> {
+  const list = await g.call(`repos/${full}/commits?sha=${ref}&path=${encodeURIComponent(path)}&limit=1&stat=false`, { auth: await g.basic('user1') });
+  return list[0].sha as string;
+}
+
+/** The commit a branch points at. */
+export async function branchHead(g: GiteaFixtures, full: string, branch: string): Promise<string> {
+  return (await g.call(`repos/${full}/branches/${branch}`, { auth: await g.basic('user1') })).commit.id as string;
+}
