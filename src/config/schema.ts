@@ -110,6 +110,13 @@ export const configSchema = z.strictObject({
     disable_registration: boolDefault(true),
     require_signin_view: boolDefault(false),
   }),
+  // Gitea's [oauth2]: the provider at /login/oauth/* (false: those answer 404); token lifetimes
+  // in seconds (access) and hours (refresh).
+  oauth2: section({
+    enabled: boolDefault(true),
+    access_token_expiration_time: z.number().int().min(60).default(3600),
+    refresh_token_expiration_time: z.number().int().min(1).default(730),
+  }),
   api: section({
     default_paging_num: z.number().int().min(1).default(30),
     max_response_items: z.number().int().min(1).default(50),
@@ -202,6 +209,15 @@ export const configSchema = z.strictObject({
     limit_size_pypi: byteSize.default(-1),
     limit_size_container: byteSize.default(-1),
     limit_size_maven: byteSize.default(-1),
+    limit_size_cargo: byteSize.default(-1),
+    limit_size_chef: byteSize.default(-1),
+    limit_size_composer: byteSize.default(-1),
+    limit_size_go: byteSize.default(-1),
+    limit_size_helm: byteSize.default(-1),
+    limit_size_pub: byteSize.default(-1),
+    limit_size_rubygems: byteSize.default(-1),
+    limit_size_swift: byteSize.default(-1),
+    limit_size_vagrant: byteSize.default(-1),
   }),
   // hearth's audit log: rows older than retention_days are deleted by the cleanup_audit_logs
   // cron task; 0 keeps them forever. One year by default: long enough for a yearly review.

@@ -241,6 +241,8 @@ export interface PublicKeyTable {
   read_only: Generated<number>;
   created_unix: number;
   updated_unix: number;
+  /** 1 once the owner signed the verification token with the key. */
+  verified: Generated<number>;
 }
 
 export interface GpgKeyTable {
@@ -550,9 +552,15 @@ export interface PendingOpTable {
 }
 export type PendingOp = Selectable<PendingOpTable>;
 
+/** Gitea's user_setting: a value per user and key (0044; Chef's chef.public_pem). */
+export interface UserSettingTable {
+  id: Generated<number>; user_id: number; setting_key: string; setting_value: Generated<string>;
+}
+
 export interface Database {
   web_session: WebSessionTable;
   pending_op: PendingOpTable;
+  user_setting: UserSettingTable;
   user_keypair: UserKeypairTable;
   user: UserTable;
   email_address: EmailAddressTable;
@@ -628,6 +636,9 @@ export interface Database {
   advisory: AdvisoryTable;
   dependency_alert: DependencyAlertTable;
   oauth2_application: OAuth2ApplicationTable;
+  oauth2_grant: OAuth2GrantTable;
+  oauth2_authorization_code: OAuth2AuthorizationCodeTable;
+  oauth2_signing_key: OAuth2SigningKeyTable;
   badge: BadgeTable;
   user_badge: UserBadgeTable;
 }
@@ -701,6 +712,20 @@ export interface OAuth2ApplicationTable {
   created_unix: number; updated_unix: number;
 }
 export type OAuth2Application = Selectable<OAuth2ApplicationTable>;
+/** A user's consent to an application: the scopes, and the number of the live refresh token. */
+export interface OAuth2GrantTable {
+  id: Generated<number>; user_id: number; application_id: number; scope: Generated<string>; nonce: Generated<string>;
+  counter: Generated<number>; created_unix: number; updated_unix: number;
+}
+export type OAuth2Grant = Selectable<OAuth2GrantTable>;
+/** An authorization code: only its SHA-256; single-use (used_unix set by the exchange). */
+export interface OAuth2AuthorizationCodeTable {
+  id: Generated<number>; grant_id: number; code_hash: string; code_challenge: Generated<string>;
+  code_challenge_method: Generated<string>; redirect_uri: Generated<string>; valid_until: number; used_unix: Generated<number>;
+}
+export type OAuth2AuthorizationCode = Selectable<OAuth2AuthorizationCodeTable>;
+/** The RS256 key of the provider (one row), its private half sealed with the instance key. */
+export interface OAuth2SigningKeyTable { id: number; kid: string; sealed_private_key: string; created_unix: number }
 export interface BadgeTable { id: Generated<number>; slug: string; description: Generated<string>; image_url: Generated<string> }
 export type Badge = Selectable<BadgeTable>;
 export interface UserBadgeTable { id: Generated<number>; badge_id: number; user_id: number }

@@ -55,3 +55,11 @@ export class TooManyRequestsError extends AppError {
     this.retryAfter = retryAfter;
   }
 }
+
+/**
+ * An OAuth2 protocol error (RFC 6749 4.1.2.1 and 5.2): `code` is the `error` field, the message
+ * its `error_description`. The provider's routes answer it as RFC 6749 JSON, or as a redirect.
+ */
+export class OAuth2Error extends AppError {
+  constructor(readonly code: string, description: string, status = 400) { super(status, description); }
+}

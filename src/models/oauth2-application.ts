@@ -33,3 +33,12 @@ export async function deleteOAuth2ApplicationOf(db: DB, uid: number, id: number)
   const r = await db.deleteFrom('oauth2_application').where('id', '=', id).where('uid', '=', uid).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
+
+/** Any user's application by its public client id (the OAuth2 provider's lookups). */
+export async function getOAuth2ApplicationByClientId(db: DB, clientId: string): Promise<OAuth2Application | undefined> {
+  return db.selectFrom('oauth2_application').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+}
+
+export async function getOAuth2ApplicationById(db: DB, id: number): Promise<OAuth2Application | undefined> {
+  return db.selectFrom('oauth2_application').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -45,3 +45,7 @@ export async function listPublicKeys(
   const keys = await query.execute();
   return { keys, total: Number(count.n) };
 }
+
+export async function markPublicKeyVerified(db: DB, id: number): Promise<void> {
+  await db.updateTable('public_key').set({ verified: 1 }).where('id', '=', id).execute();
+}

@@ -116,6 +116,8 @@ export function createApp(h: Hearth): Express {
   app.get('/avatars/:hash', avatar);
   app.get('/repo-avatars/:hash', repoAvatar);
   if (h.config.api.enable_swagger) mountSwagger(app, h);
+  // The OAuth2 provider's JSON endpoints (its consent pages are web routes); loaded on first use.
+  app.all(['/.well-known/openid-configuration', '/login/oauth/:endpoint'], lazyHandler(() => import('./oauth2/provider-api').then((m) => m.oauth2ApiRouter())));
   // Last: `/{owner}/{repo}` pages must not shadow the API, git, avatar or swagger routes. The
   // pages' code loads with the first page asked for.
   app.use(lazyHandler(() => import('./web/index').then((m) => m.webRouter())));

@@ -39,6 +39,11 @@ const LANDED: Record<string, string> = {
   '0034-max-parallel.ts': '096c690e534122c79cc70cd98595c72e10b2a5510968879869abb5b88cee0083',
   '0035-hot-query-indexes.ts': '896b0f4860a88e5f062ccbb7cef3efd7ab1f79679a2dddf9dff94fb726eee1eb',
   '0036-pending-ops.ts': '132b68566ede782982ab24a4771852116334956e0a8fea4513a0cfa6d685addb',
+  '0037-web-sessions.ts': '069004333fe65e7d9204e0c08f1fe4d81961bed9104ab827fede2e57967b2e06',
+  '0038-printed-password.ts': 'dea462b3612d48ce5e23205b45bcb824248cce9cb486547fd56d984e80b6f2db',
+  '0039-user-settings.ts': 'af662b031fcf00bbff4f2ba6ce9a125dde76679e4432bfab499b2b5fe59e76d9',
+  '0040-oauth2-grants.ts': '81b6c7d91c2cdc11208cd902058f439344788733435e67691287d95d130e52c2',
+  '0041-public-key-verified.ts': '199d620a8ff873a601beaa52adb4fda4279d0b0d17ec85851f84a0f3bf339611',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mountedRoutes, csrf, POST_CHAIN, GET_CHAIN } from '../../src/routes/web/table';
+import { mountedRoutes, csrf, siteChain } from '../../src/routes/web/table';
+import { formUser } from '../../src/routes/web/session';
 import { webGroups } from '../../src/routes/web/index';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import { WebClient } from '../helpers/web-client';
@@ -23,14 +24,16 @@ describe('the route table', () => {
     expect(posts.map((r) => r.path)).toEqual(expect.arrayContaining(['/user/login', '/user/logout', '/user/settings/change_password']));
     for (const r of posts) {
       expect(r.chain, `${r.path}`).toContain(csrf);
-      expect(r.chain.slice(0, POST_CHAIN.length), r.path).toEqual([...POST_CHAIN]);
+      // The session checks, whatever the body (URL-encoded, JSON or multipart), then the token.
+      for (const check of formUser) expect(r.chain.indexOf(check), r.path).toBeLessThan(r.chain.indexOf(csrf));
+      expect(r.chain.indexOf(csrf), r.path).toBeLessThan(siteChain({}, r).length);
     }
   });
 
   it('gives every route of a group its group\'s guards, after the site\'s', () => {
     for (const g of webGroups) {
       for (const r of routes.filter((m) => m.group === g.name)) {
-        const site = g.bare ? [] : r.method === 'post' ? POST_CHAIN : GET_CHAIN;
+        const site = siteChain(g, r);
         expect(r.chain.slice(0, site.length + g.guards.length), `${g.name} ${r.path}`).toEqual([...site, ...g.guards]);
       }
     }

@@ -28,6 +28,9 @@ import * as m0035 from './0035-hot-query-indexes';
 import * as m0036 from './0036-pending-ops';
 import * as m0037 from './0037-web-sessions';
 import * as m0038 from './0038-printed-password';
+import * as m0039 from './0039-user-settings';
+import * as m0040 from './0040-oauth2-grants';
+import * as m0041 from './0041-public-key-verified';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -60,4 +63,7 @@ export const migrations: Record<string, Migration> = {
   '0036-pending-ops': m0036,
   '0037-web-sessions': m0037,
   '0038-printed-password': m0038,
+  '0039-user-settings': m0039,
+  '0040-oauth2-grants': m0040,
+  '0041-public-key-verified': m0041,
 };

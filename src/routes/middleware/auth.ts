@@ -35,11 +35,11 @@ export type Verified = Authenticated & { method: 'basic' | 'token' };
 /** The caller the credentials name, or null when they name no one (a wrong password, an unknown token). */
 async function verify(req: Request, creds: Credentials): Promise<Verified | null> {
   if (creds.kind === 'token') {
-    const found = await authenticateToken(req.ctx.db, creds.token);
+    const found = await authenticateToken(req.ctx.db, creds.token, req.ctx.secret);
     return found ? { ...found, method: 'token' } : null;
   }
   try {
-    const found = await authenticateBasic(req.ctx.db, creds.login, creds.password);
+    const found = await authenticateBasic(req.ctx.db, creds.login, creds.password, req.ctx.secret);
     return { ...found, method: found.scopes ? 'token' : 'basic' };
   } catch (err) {
     if (err instanceof UnauthorizedError) return null;

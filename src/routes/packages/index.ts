@@ -3,10 +3,6 @@ import { AppError, NotFoundError } from '../../lib/errors';
 import { packageAccessMode, resolvePackageOwner } from '../../services/packages/access';
 import { authenticate, passwordCurrent } from '../middleware/auth';
 import { assertPackageAccess, PACKAGE_REALM } from './access';
-import { genericRegistry } from './generic';
-import { npmRegistry } from './npm';
-import { mavenRegistry } from './maven';
-import { pypiRegistry } from './pypi';
 import { errorHeaders } from '../middleware/errors';
 
 // /api/packages/{owner}/{type}/... (Gitea's routers/api/packages/api.go): its own authentication
@@ -24,13 +20,35 @@ export type PackageRegistry = {
   ownReadCheck?: boolean;
 };
 
-/** The registries by type: add one with ONE line, e.g. `npm: npmRegistry,`. */
-export const REGISTRIES: Record<string, PackageRegistry> = {
-  generic: genericRegistry,
-  npm: npmRegistry,
-  maven: mavenRegistry,
-  pypi: pypiRegistry,
+/**
+ * The registries by type, each module loaded with its type's first request (no registry code on
+ * the start-up path): add one with ONE line, e.g. `npm: () => import('./npm').then((m) => m.npmRegistry),`.
+ */
+export const REGISTRIES: Record<string, () => Promise<PackageRegistry>> = {
+  generic: () => import('./generic').then((m) => m.genericRegistry),
+  npm: () => import('./npm').then((m) => m.npmRegistry),
+  maven: () => import('./maven').then((m) => m.mavenRegistry),
+  pypi: () => import('./pypi').then((m) => m.pypiRegistry),
+  cargo: () => import('./cargo').then((m) => m.cargoRegistry),
+  go: () => import('./go').then((m) => m.goRegistry),
+  composer: () => import('./composer').then((m) => m.composerRegistry),
+  rubygems: () => import('./rubygems').then((m) => m.rubygemsRegistry),
+  helm: () => import('./helm').then((m) => m.helmRegistry),
+  pub: () => import('./pub').then((m) => m.pubRegistry),
+  vagrant: () => import('./vagrant').then((m) => m.vagrantRegistry),
+  swift: () => import('./swift').then((m) => m.swiftRegistry),
+  chef: () => import('./chef').then((m) => m.chefRegistry),
 };
+
+const loaded = new Map<string, Promise<PackageRegistry>>();
+/** The registry of a type, loading its module once (null: no registry serves the type). */
+function registryOf(type: string): Promise<PackageRegistry> | null {
+  if (!Object.hasOwn(REGISTRIES, type)) return null;
+  let registry = loaded.get(type);
+  // A module that failed to load is tried again with the next request.
+  if (!registry) loaded.set(type, (registry = REGISTRIES[type]!().catch((err: unknown) => { loaded.delete(type); throw err; })));
+  return registry;
+}
 
 const plainText = (_req: Request, res: Response, status: number, message: string) => {
   res.status(status).type('text/plain; charset=utf-8').send(message);
@@ -43,7 +61,7 @@ const enabled: RequestHandler = (req, _res, next) => {
 
 /** Owner and access mode, then the registry of the type (404 for a type no registry serves). */
 const dispatch: RequestHandler = async (req, res, next) => {
-  const registry = Object.hasOwn(REGISTRIES, String(req.params.type)) ? REGISTRIES[String(req.params.type)]! : null;
+  const registry = await registryOf(String(req.params.type));
   res.locals.packageRegistry = registry;
   const owner = await resolvePackageOwner(req.ctx.db, String(req.params.owner));
   if (!registry) throw new NotFoundError();

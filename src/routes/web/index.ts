@@ -14,8 +14,14 @@ import {
 import * as issues from './issue-pages';
 import { sendPage } from './layout';
 import { markdownPreview } from './markdown-preview';
+import * as oauth2 from './oauth2-pages';
+import * as settingsAccount from './settings-account';
+import * as settingsApps from './settings-applications';
+import * as settingsLook from './settings-appearance';
+import * as settingsKeys from './settings-keys';
+import * as settingsProfile from './settings-profile';
 import * as owners from './owner-pages';
-import { get, group, mountGroups, post, type WebGroup } from './table';
+import { get, group, mountGroups, post, postMultipart, type WebGroup } from './table';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
 // chain once (table.ts adds the site's own before them: the user, and for forms the CSRF
@@ -49,6 +55,49 @@ export const webGroups: WebGroup[] = [
     post('/user/settings/change_password', account.changePassword),
   ]),
   group('tools', signedIn, [post('/-/markdown', markdownPreview)]),
+  // The account settings (Gitea's /user/settings/*): the signed-in user's own, through the API's services.
+  group('settings', signedIn, [
+    get('/user/settings', settingsProfile.profileForm),
+    post('/user/settings', settingsProfile.saveProfile),
+    postMultipart('/user/settings/avatar', { file: 'avatar', maxBytes: settingsProfile.avatarMaxBytes }, settingsProfile.saveAvatar),
+    get('/user/settings/avatar/delete', settingsProfile.confirmDeleteAvatar),
+    post('/user/settings/avatar/delete', settingsProfile.removeAvatar),
+    get('/user/settings/account', settingsAccount.accountForm),
+    post('/user/settings/account', settingsAccount.changePassword),
+    post('/user/settings/account/email', settingsAccount.addEmail),
+    post('/user/settings/account/email/primary', settingsAccount.primaryEmail),
+    get('/user/settings/account/email/delete', settingsAccount.confirmDeleteEmail),
+    post('/user/settings/account/email/delete', settingsAccount.deleteEmail),
+    get('/user/settings/account/delete', settingsAccount.confirmDeleteAccount),
+    post('/user/settings/account/delete', settingsAccount.deleteAccount),
+    get('/user/settings/appearance', settingsLook.appearanceForm),
+    post('/user/settings/appearance', settingsLook.saveAppearance),
+    get('/user/settings/sessions', settingsLook.sessionsPage),
+    post('/user/settings/sessions/revoke', settingsLook.endSession),
+    post('/user/settings/sessions/revoke_others', settingsLook.endOtherSessions),
+    get('/user/settings/keys', settingsKeys.keysPage),
+    post('/user/settings/keys', settingsKeys.addKey),
+    get('/user/settings/keys/delete', settingsKeys.confirmDeleteKey),
+    post('/user/settings/keys/delete', settingsKeys.deleteKey),
+    get('/user/settings/applications', settingsApps.applicationsPage),
+    post('/user/settings/applications/tokens', settingsApps.addToken),
+    get('/user/settings/applications/tokens/:id/delete', settingsApps.confirmDeleteToken),
+    post('/user/settings/applications/tokens/:id/delete', settingsApps.removeToken),
+    post('/user/settings/applications/oauth2', settingsApps.addApp),
+    get('/user/settings/applications/oauth2/:id', settingsApps.editAppPage),
+    post('/user/settings/applications/oauth2/:id', settingsApps.saveApp),
+    get('/user/settings/applications/oauth2/:id/regenerate_secret', settingsApps.confirmRegenerate),
+    post('/user/settings/applications/oauth2/:id/regenerate_secret', settingsApps.regenerate),
+    get('/user/settings/applications/oauth2/:id/delete', settingsApps.confirmDeleteApp),
+    post('/user/settings/applications/oauth2/:id/delete', settingsApps.removeApp),
+    get('/user/settings/applications/grants/:id/revoke', settingsApps.confirmRevokeGrant),
+    post('/user/settings/applications/grants/:id/revoke', settingsApps.removeGrant),
+  ]),
+  // The OAuth2 provider's consent (its JSON endpoints are routes/oauth2): signed-out browsers sign in and come back.
+  group('oauth2', signedIn, [
+    get('/login/oauth/authorize', oauth2.authorize),
+    post('/login/oauth/grant', oauth2.grant),
+  ]),
   group('home', [...page, repoViewer], [
     get('/', owners.home),
     get('/explore/repos', owners.exploreRepos),

@@ -23,9 +23,10 @@ export function themeOf(config: Config, user: User | null): Theme {
   return name === 'light' || name === 'dark' ? name : 'auto';
 }
 
-export function contentSecurityPolicy(nonce: string): string {
+/** `formAction`: origins a form of the page may post to or be redirected to (the OAuth2 consent's client). */
+export function contentSecurityPolicy(nonce: string, formAction: readonly string[] = []): string {
   return `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data:; `
-    + 'connect-src \'self\'; form-action \'self\'; base-uri \'none\'; frame-ancestors \'none\'';
+    + `connect-src 'self'; form-action ${["'self'", ...formAction].join(' ')}; base-uri 'none'; frame-ancestors 'none'`;
 }
 
 /** An absolute link under root_url; `path` is already percent-encoded. */
@@ -35,7 +36,7 @@ export const webUrl = (config: Config, path: string): string => `${config.server
 export const repoLink = (config: Config, access: Pick<RepoAccess, 'owner' | 'repo'>, rest = ''): string =>
   webUrl(config, `${encodePath(access.owner.name)}/${encodePath(access.repo.name)}${rest ? `/${rest}` : ''}`);
 
-export type Page = { title: string; body: SafeHtml; status?: number };
+export type Page = { title: string; body: SafeHtml; status?: number; formAction?: readonly string[] };
 
 /**
  * A user-chosen colour (a label's) as a class whose custom properties (`--c`, `--cfg`: a text
@@ -118,7 +119,7 @@ ${page.body}
 </body></html>
 `;
   res.status(page.status ?? 200)
-    .setHeader('Content-Security-Policy', contentSecurityPolicy(nonce))
+    .setHeader('Content-Security-Policy', contentSecurityPolicy(nonce, page.formAction))
     .setHeader('X-Content-Type-Options', 'nosniff')
     .setHeader('Referrer-Policy', 'same-origin')
     .setHeader('Cache-Control', 'no-store')

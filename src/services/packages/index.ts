@@ -9,10 +9,16 @@
  * version (PROPERTY_REF.version = 0), a file (1) or a package (2); a name may repeat.
  *
  * Routes: src/routes/packages/index.ts mounts /api/packages/:owner/:type and hands each type's
- * router (REGISTRIES there: add yours with one line) a request whose `req.ctx.contextUser` is the
+ * router (REGISTRIES there: add yours with one line, a loader of its module) a request whose `req.ctx.contextUser` is the
  * owner and `res.locals.packageAccess` the caller's mode. Guard writes with
  * `reqPackageAccess('write')` from src/routes/packages/access.ts (reads are guarded already);
  * serve files with `sendPackageBlob` from src/routes/packages/send-blob.ts.
+ *
+ * A registry that must read the package to learn its name (a zip, a tarball) streams it in with
+ * storeUpload (src/routes/packages/upload-stream.ts: the raw body or a form's file), parses the
+ * stored file (archive/zip.ts, archive/tar.ts) inside withStoredBlob (stored-upload.ts: a refusal
+ * drops the blob), then creates the rows. installCommand (install-command.ts) tells a client's
+ * setup and install command per type.
  *
  * Storing an upload (never buffer it):
  *   const blob = await storeBlob(dataDir, req, { maxSize: uploadSizeLimit(config, doer, type), tooLarge: () => new PackageQuotaError(QUOTA.typeSize) });

@@ -13,8 +13,22 @@ import { authenticateJobToken } from '../actions/actions-user';
 
 export type Authenticated = { user: User; scopes: ScopeSet | null };
 
-/** A personal access token; null when it is unknown. */
-export async function authenticateToken(db: DB, token: string): Promise<Authenticated | null> {
+// The provider's code loads with the first OAuth2 token, not with the server.
+let oauth2Tokens: Promise<typeof import('../oauth2/tokens')> | undefined;
+
+/** Three base64url parts: an OAuth2 access token of the provider (personal tokens are 40 hex). */
+const looksLikeJwt = (value: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value);
+
+/**
+ * A personal access token, or an OAuth2 access token (a JWT of the provider, limited to its
+ * grant's scopes) when the instance secret that seals the signing key is given; null when unknown.
+ */
+export async function authenticateToken(db: DB, token: string, secret?: string): Promise<Authenticated | null> {
+  if (secret && looksLikeJwt(token.trim())) {
+    const { verifyAccessToken } = await (oauth2Tokens ??= import('../oauth2/tokens'));
+    const caller = await verifyAccessToken(db, secret, token.trim());
+    return caller ? { user: caller.user, scopes: caller.scopes } : null;
+  }
   const row = await getTokenByHash(db, hashToken(token.trim()));
   // Not a personal token: maybe a running Actions task's job token (the gitea-actions user).
   if (!row) return authenticateJobToken(db, token);
@@ -44,11 +58,12 @@ export async function authenticatePassword(db: DB, login: string, password: stri
  * Basic credentials, as Gitea reads them: an empty password (or `x-oauth-basic`) makes the
  * user name the token; otherwise the password is tried as a token, then as a password.
  */
-export async function authenticateBasic(db: DB, login: string, password: string): Promise<Authenticated> {
+export async function authenticateBasic(db: DB, login: string, password: string, secret?: string): Promise<Authenticated> {
   const usernameIsToken = password === '' || password === 'x-oauth-basic';
   const candidate = usernameIsToken ? login : password;
-  // Only a value shaped like a token (40 hex) can be one: a plain password skips the lookup.
-  const byToken = looksLikeToken(candidate.trim()) ? await authenticateToken(db, candidate) : null;
+  // Only a value shaped like a token (40 hex, or an OAuth2 JWT) can be one: a plain password skips the lookup.
+  const shaped = looksLikeToken(candidate.trim()) || (!!secret && looksLikeJwt(candidate.trim()));
+  const byToken = shaped ? await authenticateToken(db, candidate, secret) : null;
   if (byToken) return byToken;
   if (usernameIsToken) throw new UnauthorizedError();
   const user = await authenticatePassword(db, login, password);

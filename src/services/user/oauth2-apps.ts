@@ -91,3 +91,19 @@ export async function updateOAuth2App(db: DB, user: User, id: number, input: OAu
 export async function deleteOAuth2App(db: DB, user: User, id: number): Promise<void> {
   if (!(await deleteOAuth2ApplicationOf(db, user.id, id))) throw new NotFoundError(NOT_FOUND);
 }
+
+/** The settings page's edit: name, redirect URIs and client type; the secret stays as it is. */
+export async function editOAuth2App(db: DB, user: User, id: number, input: OAuth2AppInput): Promise<OAuth2Application> {
+  await getOAuth2App(db, user, id);
+  checkInput(input);
+  await updateOAuth2Application(db, id, { ...columns(input), updated_unix: nowUnix() });
+  return getOAuth2App(db, user, id);
+}
+
+/** A new secret (shown once); the old one stops working at once. */
+export async function regenerateOAuth2Secret(db: DB, user: User, id: number): Promise<{ app: OAuth2Application; secret: string }> {
+  await getOAuth2App(db, user, id);
+  const secret = newClientSecret();
+  await updateOAuth2Application(db, id, { client_secret_hash: hashToken(secret), updated_unix: nowUnix() });
+  return { app: await getOAuth2App(db, user, id), secret };
+}

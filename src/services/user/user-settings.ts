@@ -7,11 +7,14 @@ import { visibleLevels } from '../visibility';
 export type SettingsPatch = {
   full_name?: string; website?: string; description?: string; location?: string; language?: string;
   theme?: string; diff_view_style?: string; hide_email?: boolean; hide_activity?: boolean;
+  /** The settings pages' own: profile visibility (0 public, 1 limited, 2 private) and single-key shortcuts. */
+  visibility?: number; keyboard_shortcuts?: boolean;
 };
 
 export async function updateUserSettings(db: DB, user: User, patch: SettingsPatch): Promise<User> {
-  const { hide_email, hide_activity, ...text } = patch;
+  const { hide_email, hide_activity, keyboard_shortcuts, ...text } = patch;
   const update: UserUpdate = { ...text, updated_unix: nowUnix() };
+  if (keyboard_shortcuts !== undefined) update.keyboard_shortcuts = keyboard_shortcuts ? 1 : 0;
   if (hide_email !== undefined) update.keep_email_private = hide_email ? 1 : 0;
   if (hide_activity !== undefined) update.hide_activity = hide_activity ? 1 : 0;
   await updateUser(db, user.id, update);

@@ -10,6 +10,7 @@ import { getEmail, insertEmail, setPrimaryEmail } from '../../models/email';
 import { orgIdsOfUser } from '../../models/org-members';
 import { countReposOfOwner, setOwnerNameOfRepos } from '../../models/repo';
 import * as users from '../../models/user';
+import { deleteUserSettings } from '../../models/user-setting';
 import { deleteWebhooksOf } from '../../models/webhook';
 import { assertValidEmail, assertValidUserName } from '../names';
 import { canSeeOwner } from '../permissions';
@@ -194,6 +195,7 @@ export async function deleteUser(db: DB, user: User): Promise<void> {
       throw new InvalidError(`user still has membership of organizations [uid: ${user.id}]`);
     }
     await deleteWebhooksOf(trx, { ownerId: user.id });
+    await deleteUserSettings(trx, user.id);
     await users.deleteUserRow(trx, user.id);
     await recordAudit(trx, { op: 'user.delete', target: userTarget(user), owner: user });
   });
