@@ -103,3 +103,17 @@ export async function lastCommitOf(g: GiteaFixtures, full: string, path: string,
 export async function branchHead(g: GiteaFixtures, full: string, branch: string): Promise<string> {
   return (await g.call(`repos/${full}/branches/${branch}`, { auth: await g.basic('user1') })).commit.id as string;
 }
+
+/**
+ * Sets `name`'s extra addresses (beside the primary one) to exactly `extra`, through the API:
+ * the ones missing are added, the others deleted, so a test reads Gitea's fixture whatever ran
+ * before it on the same server.
+ */
+export async function userEmails(g: GiteaFixtures, name: string, extra: string[]): Promise<void> {
+  const auth = await g.basic(name);
+  const now = (await g.call('user/emails', { auth })) as { email: string; primary: boolean }[];
+  const stale = now.filter((e) => !e.primary && !extra.includes(e.email)).map((e) => e.email);
+  const missing = extra.filter((e) => !now.some((n) => n.email === e));
+  if (stale.length) await g.call('user/emails', { method: 'DELETE', auth, json: { emails: stale } }, 204);
+  if (missing.length) await g.call('user/emails', { method: 'POST', auth, json: { emails: missing } }, 201);
+}
