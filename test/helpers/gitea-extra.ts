@@ -117,3 +117,8 @@ export async function userEmails(g: GiteaFixtures, name: string, extra: string[]
   if (stale.length) await g.call('user/emails', { method: 'DELETE', auth, json: { emails: stale } }, 204);
   if (missing.length) await g.call('user/emails', { method: 'POST', auth, json: { emails: missing } }, 201);
 }
+
+/** `name` keeps its e-mail address private (Gitea's keep_email_private, set on user2 in its fixtures). */
+export function keepEmailPrivate(g: GiteaFixtures, name: string): Promise<unknown> {
+  return once(g, `hide-email:${name}`, async () => g.call('user/settings', { method: 'PATCH', auth: await g.basic(name), json: { hide_email: true } }));
+}
