@@ -88,7 +88,7 @@ describe('issue dependencies', () => {
     const onOne = await json(await deps(1));
     expect(onOne.map((i: { number: number }) => i.number)).toEqual([2, 4]);
     const del = await deps(4, 'DELETE', { index: 1 }, owner, 'blocks');
-    expect(del.status).toBe(200);
+    expect(del.status).toBe(201);
     expectNullableShape(await json(del), 'Issue');
   });
 
@@ -105,7 +105,7 @@ describe('issue dependencies', () => {
 
   it('removes a dependency (200) and records add/remove events on both issues', async () => {
     const res = await deps(3, 'DELETE', { index: 4 });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect((await deps(3, 'DELETE', { index: 4 })).status).toBe(404);
     const rows = await s.hearth.db.selectFrom('comment').select(['type', 'issue_id', 'dependent_issue_id'])
       .where('type', 'in', [19, 20]).execute();

@@ -27,7 +27,8 @@ const adder = (kind: LinkKind) => async (req: Request, res: Response): Promise<v
 const remover = (kind: LinkKind) => async (req: Request, res: Response): Promise<void> => {
   const meta = parseBody(metaSchema, withoutNulls(req.body));
   const view = await removeLink(req.ctx.db, repoOf(req), doerOf(req), indexOf(req), kind, meta);
-  res.json(render(req, [view])[0]);
+  // Gitea's handlers answer a removal 201 too (their description says 200).
+  res.status(201).json(render(req, [view])[0]);
 };
 
 /** GET/POST/DELETE .../issues/{index}/dependencies */
