@@ -62,7 +62,7 @@ export const issueDetailRoutes: RouteGroup[] = [
     }, issueDeps.addDependency),
     del('/issues/{index}/dependencies', {
       id: 'issueRemoveIssueDependencies', tag: 'issue', summary: 'Stop this issue depending on the issue given in the body',
-      body: issueDeps.metaSchema, responses: { 201: 'Issue' },
+      body: issueDeps.metaSchema, responses: { 200: 'Issue', 201: 'Issue' },
     }, issueDeps.removeDependency),
     post('/issues/{index}/blocks', {
       id: 'issueCreateIssueBlocking', tag: 'issue', summary: 'Make this issue block the issue given in the body', body: issueDeps.metaSchema,
@@ -70,7 +70,7 @@ export const issueDetailRoutes: RouteGroup[] = [
     }, issueDeps.addBlock),
     del('/issues/{index}/blocks', {
       id: 'issueRemoveIssueBlocking', tag: 'issue', summary: 'Stop this issue blocking the issue given in the body', body: issueDeps.metaSchema,
-      responses: { 201: 'Issue' },
+      responses: { 200: 'Issue', 201: 'Issue' },
     }, issueDeps.removeBlock),
     put('/issues/{index}/lock', {
       id: 'issueLockIssue', tag: 'issue', summary: 'Lock an issue\'s conversation to collaborators', params: { index: 'int64' },
