@@ -138,10 +138,9 @@ it('TestAPIRepoEdit', async () => {
   await patch('user2/edit1', changed(orig1), token4, 403);
 });
 
-// Anonymous edits of private repositories: 404 in Gitea, which finds the repository before it
-// asks for a token. hearth asks first (401) until the order of checks (the other half of issue
-// 30) lands: `fails` turns red then, to be dropped.
-it.fails('TestAPIRepoEdit/AnonymousPrivate', async () => {
+// Anonymous edits of private repositories: 404, as Gitea finds the repository before it asks
+// for a token (the repository guard chains run in that order).
+it('TestAPIRepoEdit/AnonymousPrivate', async () => {
   await g.org3();
   await repo(g, 'user2', 'edit16', { private: true });
   await g.call('repos/user2/edit16', { method: 'PATCH', json: { description: 'x' } }, 404);
