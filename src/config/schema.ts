@@ -254,7 +254,9 @@ export const configSchema = z.strictObject({
     repo_health_check: cronTask(gitCommand),
     check_repo_stats: cronTask({}),
     archive_cleanup: cronTask(olderThan),
+    sync_external_users: cronTask({ update_existing: z.boolean().optional() }),
     deleted_branches_cleanup: cronTask(olderThan),
+    update_migration_poster_id: cronTask({}),
     cleanup_hook_task_table: cronTask({
       cleanup_type: z.enum(['OlderThan', 'PerWebhook']).optional(),
       ...olderThan,

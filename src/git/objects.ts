@@ -12,6 +12,13 @@ export async function objectInfo(dir: string, name: string): Promise<ObjectInfo 
   return m ? { sha: m[1]!, type: m[2]!, size: Number(m[3]) } : null;
 }
 
+/** The raw content of an object of any type (a commit's or tree's as git stores it). */
+export async function readObject(dir: string, sha: string, type: string): Promise<Buffer> {
+  const r = await gitRun(['cat-file', type, sha], { gitDir: dir });
+  if (r.code !== 0) throw new Error(`cat-file ${type} ${sha}: ${r.stderr.trim()}`);
+  return r.stdout;
+}
+
 /** The content of a blob by its id. */
 export async function readBlob(dir: string, sha: string): Promise<Buffer> {
   const r = await gitRun(['cat-file', 'blob', sha], { gitDir: dir });

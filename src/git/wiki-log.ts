@@ -15,8 +15,9 @@ const FORMAT = '--format=%x1e%H%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B'
 function parse(out: string): WikiCommit[] {
   return out.split('\x1e').filter((r) => r.includes('\0')).map((r) => {
     const [sha, an, ae, at, cn, ce, ct, ...rest] = r.split('\0');
-    // As Gitea's WikiCommit: subject and body, trimmed.
-    const message = rest.join('\0').trim();
+    // As Gitea's WikiCommit: the message as git stores it ("Add Home.md\n"); only the newline
+    // that ends each record of the log's output is dropped.
+    const message = rest.join('\0').replace(/\n$/, '');
     return {
       sha: sha!, author: { name: an!, email: ae!, unix: Number(at) },
       committer: { name: cn!, email: ce!, unix: Number(ct) }, message,

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { COMMENT_TYPE } from '../lib/comment-type';
 import type { UserKeypairTable } from '../db/schema';
 
 export async function getUserKeypair(db: DB, userId: number): Promise<UserKeypairTable | undefined> {
@@ -13,13 +14,16 @@ export async function insertUserKeypair(db: DB, row: UserKeypairTable): Promise<
 
 export type NodeInfoCounts = { users: number; activeMonth: number; activeHalfyear: number; issues: number; comments: number };
 
-/** Gitea's nodeinfo usage: individual users (by last sign-in since), issues and comments. */
+/**
+ * Gitea's nodeinfo usage: individual users (by last sign-in since), issues and pull requests,
+ * and comments proper (Gitea counts with its options' zero type, the plain comment: no events).
+ */
 export async function countNodeInfoUsage(db: DB, monthAgo: number, halfYearAgo: number): Promise<NodeInfoCounts> {
   const { rows } = await sql<NodeInfoCounts>`SELECT
     (SELECT count(*) FROM "user" WHERE type = 0) AS users,
     (SELECT count(*) FROM "user" WHERE type = 0 AND last_login_unix >= ${monthAgo}) AS activeMonth,
     (SELECT count(*) FROM "user" WHERE type = 0 AND last_login_unix >= ${halfYearAgo}) AS activeHalfyear,
     (SELECT count(*) FROM issue) AS issues,
-    (SELECT count(*) FROM comment) AS comments`.execute(db);
+    (SELECT count(*) FROM comment WHERE type = ${COMMENT_TYPE.comment}) AS comments`.execute(db);
   return rows[0]!;
 }

@@ -13,6 +13,11 @@ export type RepoSearch = {
   ownerId?: number;
   /** With ownerId: also repositories the owner collaborates on (true), only those (`only`). */
   collaborate?: boolean | 'only';
+  /**
+   * With collaborate: leave out the organizations where the owner's membership is private
+   * (Gitea does so when the search is not a private one: anonymous, or `private=false`).
+   */
+  publicMembershipsOnly?: boolean;
   starredBy?: number;
   /** Repositories the user watches. */
   watchedBy?: number;
@@ -56,6 +61,41 @@ function visible(eb: EB, viewer: User | null, publicOnly: boolean) {
   return eb.or([mine, collab, viaTeam, openRepo]);
 }
 
+/**
+ * Repositories `uid` works on without owning them, as Gitea's search counts them: its
+ * collaborations, its teams' repositories, and the public repositories of its organizations;
+ * with `publicMembershipsOnly`, none of an organization whose membership it keeps private.
+ */
+function relatedTo(eb: EB, uid: number, publicMembershipsOnly: boolean) {
+  const orgsOf = eb.selectFrom('org_user').select('org_id').where('uid', '=', uid);
+  const related = eb.or([
+    eb('r.id', 'in', eb.selectFrom('collaboration').select('repo_id').where('user_id', '=', uid)),
+    eb('r.id', 'in', eb.selectFrom('team_repo as ctr').innerJoin('team_user as ctu', 'ctu.team_id', 'ctr.team_id')
+      .select('ctr.repo_id').where('ctu.uid', '=', uid)),
+    // Teams over every repository of their organization have no team_repo rows here.
+    eb('r.owner_id', 'in', eb.selectFrom('team as at').innerJoin('team_user as atu', 'atu.team_id', 'at.id')
+      .select('at.org_id').where('atu.uid', '=', uid).where('at.includes_all_repositories', '=', 1)),
+    eb.and([eb('r.is_private', '=', 0), eb('r.owner_id', 'in', orgsOf)]),
+  ]);
+  if (!publicMembershipsOnly) return related;
+  return eb.and([related, eb('r.owner_id', 'not in', orgsOf.where('is_public', '=', 0))]);
+}
+
+/** A keyword of the form owner/name also matches owner and name apart, as in Gitea. */
+function keywordMatch(eb: EB, kw: string, includeDescription: boolean) {
+  const like = likeContaining(kw);
+  const topic = sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(r.topics) WHERE lower(json_each.value) = ${kw})`;
+  const parts = kw.split('/');
+  return eb.or([
+    sql<SqlBool>`r.lower_name LIKE ${like} ESCAPE '\\'`,
+    topic,
+    ...(parts.length === 2
+      ? [sql<SqlBool>`(o.lower_name LIKE ${likeContaining(parts[0]!)} ESCAPE '\\' AND r.lower_name LIKE ${likeContaining(parts[1]!)} ESCAPE '\\')`]
+      : []),
+    ...(includeDescription ? [sql<SqlBool>`lower(r.description) LIKE ${like} ESCAPE '\\'`] : []),
+  ]);
+}
+
 function query(db: DB, q: RepoSearch) {
   let query = db.selectFrom('repository as r').innerJoin('user as o', 'o.id', 'r.owner_id')
     .where((eb) => visible(eb as unknown as EB, q.viewer, Boolean(q.publicOnly)));
@@ -63,12 +103,7 @@ function query(db: DB, q: RepoSearch) {
     const owner = q.ownerId;
     query = query.where((eb) => {
       const owned = eb('r.owner_id', '=', owner);
-      // Collaborations, and as Gitea's UserOrgTeamRepoCond the repositories of the owner's teams.
-      const collab = eb.or([
-        eb('r.id', 'in', eb.selectFrom('collaboration').select('repo_id').where('user_id', '=', owner)),
-        eb('r.id', 'in', eb.selectFrom('team_repo as ctr').innerJoin('team_user as ctu', 'ctu.team_id', 'ctr.team_id')
-          .select('ctr.repo_id').where('ctu.uid', '=', owner)),
-      ]);
+      const collab = eb.and([eb('r.owner_id', '!=', owner), relatedTo(eb as unknown as EB, owner, !!q.publicMembershipsOnly)]);
       if (q.collaborate === 'only') return collab;
       return q.collaborate ? eb.or([owned, collab]) : owned;
     });
@@ -87,12 +122,7 @@ function query(db: DB, q: RepoSearch) {
     if (q.topicOnly) {
       query = query.where(sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(r.topics) WHERE lower(json_each.value) = ${kw})`);
     } else {
-      const like = likeContaining(kw);
-      query = query.where((eb) => eb.or([
-        sql<SqlBool>`r.lower_name LIKE ${like} ESCAPE '\\'`,
-        sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(r.topics) WHERE lower(json_each.value) = ${kw})`,
-        ...(q.includeDescription ? [sql<SqlBool>`lower(r.description) LIKE ${like} ESCAPE '\\'`] : []),
-      ]));
+      query = query.where((eb) => keywordMatch(eb as unknown as EB, kw, !!q.includeDescription));
     }
   }
   if (q.isPrivate !== undefined) query = query.where('r.is_private', '=', q.isPrivate ? 1 : 0);

@@ -45,6 +45,11 @@ export type UserSearch = {
   loginName?: string;
   /** Gitea's SearchOrderByAlphabetically (`name ASC`); else by id. */
   alphabetical?: boolean;
+  /**
+   * The keyword also matches primary e-mail addresses (Gitea's SearchByEmail): any for a site
+   * admin; for others only those not kept private, and the viewer's own.
+   */
+  byEmail?: { viewerId?: number; admin: boolean };
   offset: number;
   limit: number;
 };
@@ -59,9 +64,14 @@ function searchQuery(db: DB, q: UserSearch) {
   if (q.loginName) query = query.where('login_name', '=', q.loginName);
   if (q.keyword) {
     const like = likeContaining(q.keyword.toLowerCase());
+    const email = q.byEmail;
     query = query.where((eb) => eb.or([
       sql<boolean>`lower_name LIKE ${like} ESCAPE '\\'`,
       sql<boolean>`lower(full_name) LIKE ${like} ESCAPE '\\'`,
+      ...(email ? [eb.and([
+        sql<boolean>`lower(email) LIKE ${like} ESCAPE '\\'`,
+        ...(email.admin ? [] : [eb.or([eb('keep_email_private', '=', 0), eb('id', '=', email.viewerId ?? 0)])]),
+      ])] : []),
     ]));
   }
   const vis = q.visibilities;

@@ -118,18 +118,23 @@ describe('runners', () => {
     }
   });
 
-  it('another scope\'s runner is not found (Gitea\'s EditableInContext)', async () => {
+  it('another scope\'s runner is not found, but a site admin reaches any (Gitea\'s EditableInContext)', async () => {
     const repoRunner = await addRunner('only-repo', { repo_id: repoId });
     const orgRunner = await addRunner('only-org', { owner_id: orgId });
     await ok(await call(alice, 'GET', `orgs/acme/actions/runners/${repoRunner}`), 404);
     await ok(await call(alice, 'GET', `repos/alice/proj/actions/runners/${orgRunner}`), 404);
     await ok(await call(alice, 'GET', `user/actions/runners/${orgRunner}`), 404);
-    await ok(await call(admin, 'GET', `admin/actions/runners/${orgRunner}`), 404);
     await ok(await call(alice, 'DELETE', `user/actions/runners/${orgRunner}`), 404);
+    // A site admin reads, pauses and unregisters any runner through the instance path (Gitea's admin context).
+    expect((await ok(await call(admin, 'GET', `admin/actions/runners/${orgRunner}`))).id).toBe(orgRunner);
+    await ok(await call(admin, 'PATCH', `admin/actions/runners/${repoRunner}`, { disabled: true }));
+    expect((await ok(await call(alice, 'GET', `repos/alice/proj/actions/runners/${repoRunner}`))).disabled).toBe(true);
     // The instance listing shows every runner.
     const all = await ok(await call(admin, 'GET', 'admin/actions/runners'));
     expect(all.runners.map((r: { id: number }) => r.id)).toEqual(expect.arrayContaining([repoRunner, orgRunner]));
     await ok(await call(alice, 'GET', 'repos/alice/proj/actions/runners/nope'), 404);
+    await ok(await call(admin, 'DELETE', `admin/actions/runners/${orgRunner}`), 204);
+    await ok(await call(alice, 'GET', `orgs/acme/actions/runners/${orgRunner}`), 404);
   });
 
   it('status offline after a minute without contact; busy while it runs a task', async () => {

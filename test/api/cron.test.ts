@@ -16,10 +16,10 @@ import { createRepo } from '../helpers/git';
 import { createToken, createUser, json, startTestServer, type Auth, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 
-// Gitea's task names, in Gitea's order (the ones hearth runs so far).
+// Gitea's task names, in Gitea's order, and hearth's cleanup_audit_logs.
 const TASKS = [
-  'update_mirrors', 'repo_health_check', 'check_repo_stats', 'archive_cleanup', 'deleted_branches_cleanup', 'cleanup_hook_task_table',
-  'cleanup_packages', 'sync_repo_licenses', 'delete_inactive_accounts', 'delete_repo_archives', 'git_gc_repos',
+  'update_mirrors', 'repo_health_check', 'check_repo_stats', 'archive_cleanup', 'sync_external_users', 'deleted_branches_cleanup',
+  'update_migration_poster_id', 'cleanup_hook_task_table', 'cleanup_packages', 'sync_repo_licenses', 'delete_inactive_accounts', 'delete_repo_archives', 'git_gc_repos',
   'resync_all_sshkeys', 'resync_all_sshprincipals', 'resync_all_hooks', 'reinit_missing_repos', 'delete_missing_repos',
   'delete_generated_repository_avatars', 'delete_old_actions', 'update_checker', 'delete_old_system_notices', 'gc_lfs',
   'rebuild_issue_indexer',

@@ -108,7 +108,7 @@ describe('link, unlink and delete', () => {
     const linked = await ok(await s.request(`${base}/1.1.0`, { auth: as(alice) }));
     expectPackage(linked);
     expect(linked.repository).toMatchObject({ full_name: `${alice.username}/alpha-src` });
-    expect((await s.request(`${base}/-/unlink`, { method: 'POST', auth: as(alice) })).status).toBe(201);
+    expect((await s.request(`${base}/-/unlink`, { method: 'POST', auth: as(alice) })).status).toBe(204);
     expect((await ok(await s.request(`${base}/1.1.0`))).repository).toBeNull();
   });
 

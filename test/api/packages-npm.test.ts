@@ -160,6 +160,14 @@ describe('npm registry with the npm CLI', () => {
     expect((await s.request(`api/packages/${alice.username}/npm/@scope%2flib`)).status).toBe(404);
   });
 
+  it('keeps peerDependenciesMeta in the package document, as Gitea', async () => {
+    const doc = publishDocument('hearth-npm-peer', '1.0.0', crypto.randomBytes(16));
+    Object.assign(doc.versions['1.0.0']!, { peerDependencies: { react: '>=18' }, peerDependenciesMeta: { react: { optional: true } } });
+    expect((await putDocument(alice.username, 'hearth-npm-peer', doc, token)).status).toBe(201);
+    const read = await json(await s.request(`api/packages/${alice.username}/npm/hearth-npm-peer`));
+    expect(read.versions['1.0.0']).toMatchObject({ peerDependencies: { react: '>=18' }, peerDependenciesMeta: { react: { optional: true } } });
+  });
+
   it('searches by name text', async () => {
     const res = await json(await s.request(`api/packages/${alice.username}/npm/-/v1/search?text=npm-a&size=5`));
     expect(res.total).toBe(1);

@@ -217,8 +217,11 @@ describe('PATCH /teams/{id}', () => {
     team = await createTeam('acme', { name: 'editable', permission: 'read', units: ['repo.code'], visibility: 'public' });
   });
 
-  it('requires name (422); an invalid value is 422', async () => {
-    for (const body of [{}, { description: 'x' }, { name: 'editable', visibility: 'hidden' }, { name: 'bad name' }, { name: 'editable', permission: 'owner' }]) {
+  it('keeps the name when none is given (as Gitea\'s EditTeam); an invalid value is 422', async () => {
+    const kept = await api(`teams/${team.id}`, { method: 'PATCH', auth: as(owner), json: { description: 'x' } });
+    expect(kept.status).toBe(200);
+    expect(((await kept.json()) as { name: string }).name).toBe('editable');
+    for (const body of [{ name: 'editable', visibility: 'hidden' }, { name: 'bad name' }, { name: 'editable', permission: 'owner' }]) {
       const res = await api(`teams/${team.id}`, { method: 'PATCH', auth: as(owner), json: body });
       expect(res.status, JSON.stringify(body)).toBe(422);
     }

@@ -55,7 +55,7 @@ describe('wiki API', () => {
     expect(page).toMatchObject({
       title: 'Home', sub_url: 'Home', commit_count: 1, sidebar: '', footer: '',
       html_url: `${s.hearth.config.server.root_url}alice/proj/wiki/Home`,
-      last_commit: { message: 'Add "Home"', author: { name: 'alice', email: 'alice@example.com' }, commiter: { name: 'alice' } },
+      last_commit: { message: 'Add "Home"\n', author: { name: 'alice', email: 'alice@example.com' }, commiter: { name: 'alice' } },
     });
     expect(text(page.content_base64)).toBe('# Welcome\n');
     expect(fs.existsSync(path.join(s.hearth.config.repository.root, 'alice', 'proj.wiki.git'))).toBe(true);
@@ -69,7 +69,7 @@ describe('wiki API', () => {
     expect(pct).toMatchObject({ title: '100% Free', sub_url: '100%25-Free' });
     const got = await ok(await call('GET', 'alice/proj/wiki/page/100%25-Free'));
     expect(text(got.content_base64)).toBe('f');
-    expect((await ok(await call('GET', 'alice/proj/wiki/page/Getting-Started'))).last_commit.message).toBe('first steps');
+    expect((await ok(await call('GET', 'alice/proj/wiki/page/Getting-Started'))).last_commit.message).toBe('first steps\n');
   });
 
   it('refuses an existing title and reserved names (400), a missing title (400) and bad base64 (400)', async () => {
@@ -92,7 +92,7 @@ describe('wiki API', () => {
   it('PATCH edits in place, renames with a new title, and keeps the name without one; revisions list the history', async () => {
     const edited = await ok(await call('PATCH', 'alice/proj/wiki/page/Home', alice, { content_base64: b64('# Welcome home\n') }));
     expectShape(edited, 'WikiPage');
-    expect(edited).toMatchObject({ title: 'Home', commit_count: 2, last_commit: { message: 'Update "Home"' } });
+    expect(edited).toMatchObject({ title: 'Home', commit_count: 2, last_commit: { message: 'Update "Home"\n' } });
     expect(text(edited.content_base64)).toBe('# Welcome home\n');
 
     const renamed = await ok(await call('PATCH', 'alice/proj/wiki/page/Getting-Started', alice, { title: 'Quick Start', content_base64: b64('go') }));
@@ -104,7 +104,7 @@ describe('wiki API', () => {
     expectShape(list, 'WikiCommitList');
     expect(list.count).toBe(2);
     expect(revs.headers.get('x-total-count')).toBe('2');
-    expect(list.commits.map((c: { message: string }) => c.message)).toEqual(['Update "Home"', 'Add "Home"']);
+    expect(list.commits.map((c: { message: string }) => c.message)).toEqual(['Update "Home"\n', 'Add "Home"\n']);
     expect((await call('GET', 'alice/proj/wiki/revisions/Nope')).status).toBe(404);
   });
 
@@ -165,7 +165,7 @@ describe('the .wiki.git over git HTTP', () => {
     await git(work, '-c', 'user.name=Alice', '-c', 'user.email=alice@example.com', 'commit', '-q', '-m', 'pushed page');
     await git(work, 'push', '-q', 'origin', 'HEAD');
     const page = await ok(await call('GET', 'alice/proj/wiki/page/Pushed-Page'));
-    expect(page).toMatchObject({ title: 'Pushed Page', last_commit: { message: 'pushed page' } });
+    expect(page).toMatchObject({ title: 'Pushed Page', last_commit: { message: 'pushed page\n' } });
     expect(text(page.content_base64)).toBe('from git\n');
 
     const bobWork = path.join(tempDir(), 'b');

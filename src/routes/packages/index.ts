@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import { AppError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { isPackageToken, verifyPackageToken } from '../../services/packages/auth-token';
 import { packageAccessMode, resolvePackageOwner } from '../../services/packages/access';
+import { SignInProhibitedError } from '../../services/user/auth';
 import { authenticate, passwordCurrent } from '../middleware/auth';
 import { assertPackageAccess, PACKAGE_REALM } from './access';
 import { errorHeaders } from '../middleware/errors';
@@ -95,8 +96,11 @@ const dispatch: RequestHandler = async (req, res, next) => {
   registry.router(req, res, next);
 };
 
-const errors: ErrorRequestHandler = (err: Error, req, res, next) => {
-  if (res.headersSent || !(err instanceof AppError)) return next(err);
+const errors: ErrorRequestHandler = (thrown: Error, req, res, next) => {
+  if (res.headersSent || !(thrown instanceof AppError)) return next(thrown);
+  // Gitea's registries fail the sign-in itself of an inactive or prohibited account: 401, so
+  // clients ask for other credentials (the API answers 403).
+  const err = thrown instanceof SignInProhibitedError ? new UnauthorizedError('Failed to authenticate user') : thrown;
   const registry = res.locals.packageRegistry as PackageRegistry | null | undefined;
   errorHeaders(res, err);
   if (err.status === 401) res.setHeader('WWW-Authenticate', PACKAGE_REALM);

@@ -32,13 +32,15 @@ export async function listRunners(
 }
 
 /**
- * Gitea's EditableInContext: at instance level only instance runners, at an owner's level that
- * owner's, at a repository's that repository's; another scope's runner is not found.
+ * Gitea's EditableInContext: at instance level (a site admin) every runner, wherever it is
+ * registered; at an owner's level that owner's, at a repository's that repository's; another
+ * scope's runner is not found.
  */
 function editableIn(r: ActionRunner, scope: ActionsScope): boolean {
+  if (scope.ownerId === 0 && scope.repoId === 0) return true;
   if (r.repo_id) return r.repo_id === scope.repoId;
   if (r.owner_id) return r.owner_id === scope.ownerId && !scope.repoId;
-  return scope.ownerId === 0 && scope.repoId === 0;
+  return false;
 }
 
 async function scopedRunner(db: DB, scope: ActionsScope, id: number): Promise<ActionRunner> {

@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import type { ActionsScope, PageWindow } from '../../models/actions-secrets';
 import * as m from '../../models/actions-variables';
-import { validActionsName } from './names';
+import { newVariableName, validActionsName } from './names';
 
 // Actions variables at repository, owner and instance level (Gitea's services/actions/variables.go).
 
@@ -25,7 +25,7 @@ export async function createVariable(
   db: DB, scope: ActionsScope, rawName: string, input: { value: string; description?: string },
 ): Promise<void> {
   if (await m.getVariable(db, scope, rawName.toUpperCase())) throw new ConflictError('variable name already exists');
-  const name = validActionsName(rawName, 'variable');
+  const name = newVariableName(rawName);
   const now = nowUnix();
   await m.insertVariable(db, scope, { name, data: textarea(input.value), description: input.description ?? '', created_unix: now, updated_unix: now });
 }
@@ -35,7 +35,7 @@ export async function updateVariable(
   db: DB, scope: ActionsScope, rawName: string, input: { value: string; description?: string; name?: string },
 ): Promise<void> {
   const v = await getVariable(db, scope, rawName);
-  const name = validActionsName(input.name || rawName, 'variable');
+  const name = newVariableName(input.name || rawName);
   if (name !== v.name && (await m.getVariable(db, scope, name))) throw new ConflictError('variable name already exists');
   await m.updateVariable(db, v.id, { name, data: textarea(input.value), description: input.description ?? '', updated_unix: nowUnix() });
 }

@@ -69,7 +69,8 @@ export async function nodeInfo(db: DB, config: Config) {
     software: { name: 'gitea', version: serverVersion(), repository: 'https://github.com/go-gitea/gitea.git', homepage: 'https://gitea.io/' },
     protocols: ['activitypub'],
     services: { inbound: [], outbound: ['rss2.0'] },
-    openRegistrations: false,
+    // Gitea's ShowRegistrationButton: open when sign-up is.
+    openRegistrations: !config.service.disable_registration,
     usage: usage
       ? { users: { total: usage.users, activeHalfyear: usage.activeHalfyear, activeMonth: usage.activeMonth }, localPosts: usage.issues, localComments: usage.comments }
       : { users: {} },

@@ -142,7 +142,8 @@ export async function createTeam(db: DB, org: User, input: TeamInput): Promise<T
   return viewOf(db, [team], [org]);
 }
 
-export type TeamEdit = Omit<TeamInput, 'visibility'> & { visibility?: TeamVisibility };
+/** An edit: an empty or missing name keeps the team's (Gitea's EditTeam). */
+export type TeamEdit = Omit<TeamInput, 'visibility' | 'name'> & { name?: string; visibility?: TeamVisibility };
 
 /**
  * PATCH /teams/{id}. The Owners team keeps its name, owner level, units and rights (as Gitea,
@@ -152,7 +153,8 @@ export async function editTeam(db: DB, id: number, viewer: User, edit: TeamEdit)
   const access = await lookupTeam(db, id, viewer);
   assertManages(access);
   const { team, org } = access;
-  assertTeamName(edit.name);
+  const name = edit.name || team.name;
+  assertTeamName(name);
   const owners = team.authorize === ACCESS.owner;
   const now = nowUnix();
   await db.transaction().execute(async (trx) => {
@@ -160,8 +162,8 @@ export async function editTeam(db: DB, id: number, viewer: User, edit: TeamEdit)
     if (edit.description !== undefined) patch.description = edit.description;
     if (edit.visibility !== undefined) patch.visibility = edit.visibility;
     if (!owners) {
-      await assertNameFree(trx, org.id, edit.name, team.id);
-      Object.assign(patch, { name: edit.name, lower_name: edit.name.toLowerCase() });
+      await assertNameFree(trx, org.id, name, team.id);
+      Object.assign(patch, { name, lower_name: name.toLowerCase() });
       if (edit.can_create_org_repo !== undefined) patch.can_create_org_repo = edit.can_create_org_repo ? 1 : 0;
       if (edit.includes_all_repositories !== undefined) patch.includes_all_repositories = edit.includes_all_repositories ? 1 : 0;
       const { level, units } = resolveUnits(edit, team.authorize, false);

@@ -3,7 +3,7 @@ import type { DB } from '../../db/connect';
 import { readCommits, resolveCommit, type DiffWanted } from '../../git/log';
 import { readNote } from '../../git/notes';
 import {
-  listAllRefs, listTree, objectInfo, readAnnotatedTag, readBlob, resolveTree,
+  listAllRefs, listTree, objectInfo, readAnnotatedTag, readObject, resolveTree,
   type AnnotatedTagObject, type RefEntry, type TreeEntry,
 } from '../../git/objects';
 import { BadRequestError, InvalidError, NotFoundError } from '../../lib/errors';
@@ -19,9 +19,10 @@ export type BlobView = { sha: string; size: number; /** null when over api.defau
 export async function getBlob(config: Config, access: RepoAccess, sha: string): Promise<BlobView> {
   const dir = repoDirOf(config, access);
   const info = OBJECT_ID.test(sha) ? await objectInfo(dir, sha) : null;
-  if (!info || info.type !== 'blob') throw new BadRequestError(`object does not exist [id: ${sha}, rel_path: ]`);
+  // Gitea's GetBlob reads whatever object the id names (a commit's raw text too), not only blobs.
+  if (!info) throw new BadRequestError(`object does not exist [id: ${sha}, rel_path: ]`);
   const small = info.size <= config.api.default_max_blob_size;
-  return { sha: info.sha, size: info.size, content: small ? await readBlob(dir, info.sha) : null };
+  return { sha: info.sha, size: info.size, content: small ? await readObject(dir, info.sha, info.type) : null };
 }
 
 export type TreeQuery = { recursive: boolean; page: number; perPage: number };

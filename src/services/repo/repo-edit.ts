@@ -8,6 +8,7 @@ import { isValidBranchName } from '../../git/refs';
 import { removeRepoDir, repoDir, revParse } from '../../git/repo';
 import { crashPoint } from '../../lib/crash-point';
 import { InvalidError } from '../../lib/errors';
+import { isValidExternalTrackerFormat, isValidExternalUrl } from '../../lib/external-url';
 import { nowUnix } from '../../lib/time';
 import {
   bumpCounter, deleteRedirect, deleteRedirectsTo, deleteRepoRow, detachForks, getRepoById, getRepoByOwnerAndName, setRedirect, updateRepo,
@@ -61,6 +62,21 @@ function mirrorPatchOf(config: Config, edit: RepoEdit): MirrorPatch | null {
   return Object.keys(m).length ? m : null;
 }
 
+/** The external tracker's and wiki's addresses, checked as Gitea checks them (422). */
+function assertExternalUnits(config: Config, edit: RepoEdit): void {
+  const root = config.server.root_url;
+  const tracker = edit.external_tracker;
+  if (tracker) {
+    if (!isValidExternalUrl(tracker.external_tracker_url, root)) throw new InvalidError('External tracker URL not valid', 'external_tracker');
+    if (tracker.external_tracker_format && !isValidExternalTrackerFormat(tracker.external_tracker_format, root)) {
+      throw new InvalidError('External tracker URL format not valid', 'external_tracker');
+    }
+  }
+  if (edit.external_wiki && !isValidExternalUrl(edit.external_wiki.external_wiki_url, root)) {
+    throw new InvalidError('External wiki URL not valid', 'external_wiki');
+  }
+}
+
 /** PATCH /repos/{owner}/{repo}: every EditRepoOption field; rename and default branch touch git too. */
 export async function editRepository(db: DB, config: Config, access: RepoAccess, doer: User, edit: RepoEdit): Promise<Repository> {
   const { repo, owner } = access;
@@ -71,6 +87,7 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
   if (edit.projects_mode !== undefined && !['repo', 'owner', 'all'].includes(edit.projects_mode)) {
     throw new InvalidError(`[projects_mode]: invalid projects mode`, 'projects_mode');
   }
+  assertExternalUnits(config, edit);
   const dir = repoDir(config.repository.root, owner.name, repo.name);
   // As Gitea, a default branch that does not exist in a non-empty repository is ignored.
   const branchMissing = edit.default_branch !== undefined && edit.default_branch !== repo.default_branch

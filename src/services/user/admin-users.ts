@@ -1,7 +1,7 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User, UserUpdate } from '../../db/schema';
-import { ForbiddenError, InvalidError } from '../../lib/errors';
+import { BadRequestError, ForbiddenError, InvalidError } from '../../lib/errors';
 import { hashPassword, PASSWORD_ALGO } from '../../lib/password';
 import { orgIdsOfUser } from '../../models/org-members';
 import { listReposOfOwner } from '../../models/repo';
@@ -12,6 +12,7 @@ import { ACCESS } from '../permissions';
 import { deleteRepository } from '../repo/repo-edit';
 import { assertNotLastAdmin, assertPasswordPolicy, deleteUser, updateUserWithEmail } from './users';
 import { VISIBILITY, type VisibilityName } from '../visibility';
+import { isValidEmail } from '../names';
 import { userTarget, type AuditEntry } from '../audit/record';
 import { removeAvatarFile } from './avatars';
 
@@ -47,7 +48,9 @@ export async function adminEditUser(db: DB, config: Config, user: User, edit: Ad
     patch.passwd = await hashPassword(assertPasswordPolicy(config, edit.password));
     patch.passwd_hash_algo = PASSWORD_ALGO;
   }
-  const email = edit.email === undefined || edit.email === '' ? undefined : edit.email.trim();
+  // As Gitea: an address given must be one, the empty one included (400, before any change).
+  if (edit.email !== undefined && !isValidEmail(edit.email.trim())) throw new BadRequestError(`e-mail invalid [email: ${edit.email}]`);
+  const email = edit.email === undefined ? undefined : edit.email.trim();
   // Which fields changed, never their values (a password hash has no place in the log).
   const fields = Object.keys(patch).filter((k) => k !== 'passwd_hash_algo').concat(email ? ['email'] : []);
   const audits: AuditEntry[] = [{ op: 'admin.user.edit', target: userTarget(user), owner: user, extra: { fields } }];

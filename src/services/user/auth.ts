@@ -71,11 +71,14 @@ export async function authenticateBasic(db: DB, login: string, password: string,
   return { user, scopes: null };
 }
 
+/** An inactive or login-prohibited account named by good credentials (403 in the API). */
+export class SignInProhibitedError extends ForbiddenError {
+  constructor() { super('This account is prohibited from signing in, please contact your site administrator.'); }
+}
+
 /** Inactive or login-prohibited accounts may not act, whatever their credentials. */
 export function assertMaySignIn(user: User): void {
-  if (!user.is_active || user.prohibit_login) {
-    throw new ForbiddenError('This account is prohibited from signing in, please contact your site administrator.');
-  }
+  if (!user.is_active || user.prohibit_login) throw new SignInProhibitedError();
 }
 
 /**

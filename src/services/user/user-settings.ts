@@ -2,6 +2,8 @@ import type { DB } from '../../db/connect';
 import type { User, UserUpdate } from '../../db/schema';
 import { nowUnix } from '../../lib/time';
 import { getUserById, searchUsers, updateUser, USER_TYPE_INDIVIDUAL } from '../../models/user';
+import { ghostUser } from '../../convert/issue';
+import { actionsUser } from '../actions/run-notify';
 import { visibleLevels } from '../visibility';
 
 export type SettingsPatch = {
@@ -26,14 +28,23 @@ export type UserSearchInput = {
   page: { offset: number; limit: number };
 };
 
-/** Individual users the viewer may see (the viewer itself always). */
-export function searchVisibleUsers(db: DB, q: UserSearchInput) {
+/** Gitea's pseudo users, which uid=-1 and uid=-2 name in a user search. */
+const SYSTEM_USERS: Record<number, () => User> = { [-1]: ghostUser, [-2]: actionsUser };
+
+/**
+ * Individual users the viewer may see (the viewer itself always), the keyword matching names
+ * and the e-mail addresses the viewer may know; uid -1 and -2 answer Ghost and gitea-actions.
+ */
+export async function searchVisibleUsers(db: DB, q: UserSearchInput): Promise<{ users: User[]; total: number }> {
+  const system = SYSTEM_USERS[q.uid];
+  if (system) return { users: [system()], total: 1 };
   return searchUsers(db, {
     keyword: q.keyword || undefined,
     uid: q.uid || undefined,
     type: USER_TYPE_INDIVIDUAL,
     visibilities: visibleLevels(q.viewer, q.publicOnly),
     includeId: q.publicOnly ? undefined : q.viewer?.id,
+    byEmail: { viewerId: q.viewer?.id, admin: !!q.viewer?.is_admin },
     // As Gitea's /users/search (SearchUsers' default order).
     alphabetical: true,
     offset: q.page.offset,

@@ -54,6 +54,9 @@ async function assertNameFree(db: DB, name: string, ownerId?: number): Promise<v
 /** Creates an individual user with its primary email, all in one transaction. */
 export async function createUser(db: DB, config: Config, input: CreateUserInput): Promise<User> {
   assertValidUserName(input.username);
+  // Spaces around the address are forgiven; a line break inside the text is not (Gitea's
+  // binding refuses "a@b.c\r\n" as no e-mail address).
+  if (/[\r\n]/.test(input.email)) assertValidEmail(input.email);
   const email = input.email.trim();
   assertValidEmail(email);
   const password = assertPasswordPolicy(config, input.password);

@@ -151,11 +151,11 @@ const adminRoutes: RouteGroup[] = [
       id: 'getAdminRunner', tag: 'admin', summary: 'One runner, wherever it is registered', responses: { 200: null },
     }, actionsRunners((m) => m.runners.admin.get)),
     patch('/admin/actions/runners/{runner_id}', {
-      id: 'updateAdminRunner', tag: 'admin', summary: 'Pause or resume an instance-wide runner', extension: true, body: actionsRunners.editSchema,
+      id: 'updateAdminRunner', tag: 'admin', summary: 'Pause or resume any runner', extension: true, body: actionsRunners.editSchema,
       responses: { 204: null },
     }, actionsRunners((m) => m.runners.admin.edit)),
     del('/admin/actions/runners/{runner_id}', {
-      id: 'deleteAdminRunner', tag: 'admin', summary: 'Unregister an instance-wide runner', responses: { 204: null },
+      id: 'deleteAdminRunner', tag: 'admin', summary: 'Unregister any runner, wherever it is registered', responses: { 204: null },
     }, actionsRunners((m) => m.runners.admin.remove)),
     get('/admin/actions/runs', {
       id: 'listAdminWorkflowRuns', tag: 'admin', summary: 'Workflow runs of every repository',

@@ -90,6 +90,11 @@ export const adminRoutes: RouteGroup[] = [
       id: 'adminDeleteUserBadges', tag: 'admin', summary: 'Take badges away from an account', body: adminBadges.badgeSchema,
       responses: { 204: null },
     }, adminBadges.removeBadges),
+    // Gitea serves this one (its ListUserOrgs) without documenting it: an extension of the description.
+    get('/admin/users/{username}/orgs', {
+      id: 'adminListUserOrgs', tag: 'admin', summary: 'Organizations an account belongs to, every one of them', extension: true,
+      query: paging, responses: { 200: ['Organization'] },
+    }, orgs.listOfUser),
     post('/admin/users/{username}/orgs', {
       id: 'adminCreateOrg', tag: 'admin', summary: 'Make an organization owned by the given account',
       body: { of: orgs.createSchema, param: 'organization', required: true }, responses: { 201: 'Organization' },

@@ -100,6 +100,11 @@ export const codeRoutes: RouteGroup[] = [
     get('/archive/{archive}', {
       id: 'repoGetArchive', tag: 'repository', summary: 'The repository at a ref, as a zip, tar.gz or bundle', responses: { 200: null },
     }, gitData.archive),
+    // Gitea serves these GitHub-like paths without documenting them: extensions of the description.
+    ...([['tarball', 'tar.gz'], ['zipball', 'zip'], ['bundle', 'bundle']] as const).map(([ball, ext]) => get(`/${ball}/{filepath}`, {
+      id: `repoDownload${ball[0]!.toUpperCase()}${ball.slice(1)}`, tag: 'repository', extension: true,
+      summary: `The repository at a ref, as a ${ext} (the same as /archive/{ref}.${ext})`, responses: { 200: null },
+    }, gitData((m) => m.archiveOf(ext)))),
     get('/branches', {
       id: 'repoListBranches', tag: 'repository', summary: 'Branches with their latest commit', query: paging, responses: { 200: ['Branch'] },
     }, branches.list),

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import * as z from 'zod';
-import { toApiEmail } from '../../../convert/email';
+import { toApiEmail, toApiEmailOf } from '../../../convert/email';
 import { addEmails, deleteEmails, listEmails, searchEmails } from '../../../services/user/emails';
 import { doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
@@ -12,14 +12,14 @@ export const removeSchema = named('DeleteEmailOption', z.object(emailList));
 
 export async function list(req: Request, res: Response): Promise<void> {
   const doer = doerOf(req);
-  res.json((await listEmails(req.ctx.db, doer)).map((e) => toApiEmail(e, doer.name)));
+  res.json((await listEmails(req.ctx.db, doer)).map((e) => toApiEmail(e)));
 }
 
 export async function add(req: Request, res: Response): Promise<void> {
   const doer = doerOf(req);
   const { emails } = parseBody(addSchema, req.body);
   const all = await addEmails(req.ctx.db, doer, emails);
-  res.status(201).json(all.map((e) => toApiEmail(e, doer.name)));
+  res.status(201).json(all.map((e) => toApiEmail(e)));
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
@@ -34,5 +34,5 @@ export async function searchAll(req: Request, res: Response): Promise<void> {
   const keyword = typeof req.query.q === 'string' ? req.query.q.trim() : '';
   const { emails, total } = await searchEmails(req.ctx.db, { keyword, offset: page.offset, limit: page.limit });
   setPaginationHeaders(req, res, total, page);
-  res.json(emails.map((e) => toApiEmail(e, e.user_name)));
+  res.json(emails.map((e) => toApiEmailOf(e, e.user_name)));
 }

@@ -49,9 +49,18 @@ export async function note(req: Request, res: Response): Promise<void> {
 }
 
 /** Streams `git archive`; the Link header names the immutable commit archive (for Nix and friends). */
-export async function archive(req: Request, res: Response): Promise<void> {
+export const archive = (req: Request, res: Response): Promise<void> => sendRepoArchive(req, res, pathParam(req, 'archive'));
+
+/**
+ * Gitea's GitHub-like /tarball/{ref}, /zipball/{ref} and /bundle/{ref} (undocumented there):
+ * the archive of `{ref}.tar.gz`, `.zip` or `.bundle`.
+ */
+export const archiveOf = (ext: 'tar.gz' | 'zip' | 'bundle') => (req: Request, res: Response): Promise<void> =>
+  sendRepoArchive(req, res, `${pathParam(req, 'filepath')}.${ext}`);
+
+async function sendRepoArchive(req: Request, res: Response, name: string): Promise<void> {
   const access = repoOf(req);
-  const d = await openArchive(req.ctx.config, access, pathParam(req, 'archive'));
+  const d = await openArchive(req.ctx.config, access, name);
   const { url } = repoUrls(req.ctx.config, access.owner.name, access.repo.name);
   await sendArchive(req, res, d, {
     Link: `<${url}/archive/${d.commit}.${d.format}?rev=${d.commit}>; rel="immutable"`,

@@ -27,7 +27,7 @@ export const packageRoutes: RouteGroup[] = [
       id: 'linkPackage', tag: 'package', summary: 'Show a package on a repository\'s page', responses: { 201: null },
     }, packages.reqPackageWriter, packages.link),
     post('/packages/{owner}/{type}/{name}/-/unlink', {
-      id: 'unlinkPackage', tag: 'package', summary: 'Stop showing a package on its repository\'s page', responses: { 201: null },
+      id: 'unlinkPackage', tag: 'package', summary: 'Stop showing a package on its repository\'s page', responses: { 201: null, 204: null },
     }, packages.reqPackageWriter, packages.unlink),
     get('/packages/{owner}/{type}/{name}/{version}', {
       id: 'getPackage', tag: 'package', summary: 'One version of a package', responses: { 200: 'Package' },

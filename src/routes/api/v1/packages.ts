@@ -79,5 +79,6 @@ export async function link(req: Request, res: Response): Promise<void> {
 
 export async function unlink(req: Request, res: Response): Promise<void> {
   await unlinkPackage(req.ctx.db, req.ctx.doer!, owner(req), p(req, 'type'), p(req, 'name'));
-  res.status(201).end();
+  // Gitea's handler answers 204 (its description says 201).
+  res.status(204).end();
 }

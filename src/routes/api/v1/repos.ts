@@ -125,6 +125,7 @@ const base = (req: Request) => ({ viewer: req.ctx.doer, publicOnly: !!req.ctx.sc
 /** GET /repos/search: `{ok, data}` with Gitea's filters. */
 export async function search(req: Request, res: Response): Promise<void> {
   const mode = queryString(req, 'mode');
+  if (mode && !['source', 'fork', 'mirror', 'collaborative'].includes(mode)) throw new InvalidError(`Invalid search mode: "${mode}"`, 'mode');
   const uid = queryInt(req, 'uid');
   const exclusive = queryBool(req, 'exclusive');
   const includePrivate = queryBool(req, 'private') ?? true;
@@ -135,12 +136,14 @@ export async function search(req: Request, res: Response): Promise<void> {
     includeDescription: queryBool(req, 'includeDesc'),
     ownerId: uid && uid > 0 ? uid : undefined,
     collaborate: uid && uid > 0 ? (mode === 'collaborative' ? 'only' : !exclusive) : undefined,
+    publicMembershipsOnly: !req.ctx.doer || !includePrivate,
     starredBy: queryInt(req, 'starredBy'),
     isPrivate: queryBool(req, 'is_private') ?? (includePrivate ? undefined : false),
     template: queryBool(req, 'template'),
     archived: queryBool(req, 'archived'),
     fork: mode === 'fork' ? true : mode === 'source' ? false : undefined,
-    mirror: mode === 'mirror' ? true : undefined,
+    // Gitea's modes: sources and collaborations are no mirrors.
+    mirror: mode === 'mirror' ? true : mode === 'source' || mode === 'collaborative' ? false : undefined,
   }, true);
 }
 

@@ -28,7 +28,8 @@ const fields = {
   visibility: opt(extension(z.enum(['public', 'limited', 'private']))),
 };
 export const createSchema = named('CreateTeamOption', z.object({ name: z.string(), ...fields }));
-export const editSchema = named('EditTeamOption', z.object({ name: z.string(), ...fields }));
+// Gitea's binding does not require the name here (empty keeps it), though its description says so.
+export const editSchema = named('EditTeamOption', z.object({ name: z.string().optional(), ...fields }));
 
 const teamId = (req: Request) => Number(req.params.id);
 const param = (req: Request, name: string) => String(req.params[name] ?? '');

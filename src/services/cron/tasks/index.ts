@@ -61,9 +61,17 @@ export const CRON_TASKS: CronTaskRegistry = {
     defaults: { ...base(true, true, '@midnight'), older_than: '24h' },
     run: nothing('hearth streams repository archives and keeps none: nothing to delete'),
   },
+  sync_external_users: {
+    defaults: { ...base(true, false, '@midnight'), update_existing: true },
+    run: nothing('hearth has no external (LDAP, ...) authentication sources: no users to synchronize'),
+  },
   deleted_branches_cleanup: {
     defaults: { ...base(true, true, '@midnight'), older_than: '24h' },
     run: (ctx, s) => cleanupDeletedBranches(ctx.db, parseDuration(s.older_than)),
+  },
+  update_migration_poster_id: {
+    defaults: base(true, true, '@midnight'),
+    run: nothing('hearth links no external accounts to migrated posters: no poster ids to update'),
   },
   cleanup_hook_task_table: {
     defaults: { ...base(true, false, '@midnight'), cleanup_type: 'OlderThan', older_than: '168h', number_to_keep: 10 },

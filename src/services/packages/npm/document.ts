@@ -30,7 +30,7 @@ function versionDocument(base: string, d: NpmDescriptor) {
     author: person(m.author), maintainers: [person(d.owner.name)], homepage: m.project_url, license: m.license,
     repository: m.repository?.url ? m.repository : undefined, keywords: m.keywords, dependencies: m.dependencies,
     bundleDependencies: m.bundle_dependencies, devDependencies: m.development_dependencies, peerDependencies: m.peer_dependencies,
-    optionalDependencies: m.optional_dependencies, bin: m.bin, engines: m.engines, os: m.os, cpu: m.cpu,
+    peerDependenciesMeta: m.peer_dependencies_meta, optionalDependencies: m.optional_dependencies, bin: m.bin, engines: m.engines, os: m.os, cpu: m.cpu,
     deprecated: m.deprecated, hasInstallScript: m.has_install_script,
     dist: { shasum: d.blob?.hash_sha1 ?? '', integrity: `sha512-${sha512}`, tarball },
   });

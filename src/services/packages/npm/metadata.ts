@@ -15,6 +15,8 @@ export type NpmMetadata = {
   scope: string; name: string; description: string; author: string; license: string; project_url: string;
   keywords: string[]; dependencies: Record<string, string>; development_dependencies: Record<string, string>;
   peer_dependencies: Record<string, string>; optional_dependencies: Record<string, string>;
+  /** npm's peerDependenciesMeta ({"react": {"optional": true}}), kept as given (Gitea's map[string]any). */
+  peer_dependencies_meta?: Record<string, unknown>;
   bundle_dependencies: string[]; bin: Record<string, string>; readme: string; repository: NpmRepository;
   engines?: unknown; os?: unknown; cpu?: unknown; deprecated?: string; has_install_script?: boolean;
 };
@@ -45,6 +47,7 @@ function toMetadata(meta: Obj, scope: string, name: string): NpmMetadata {
     project_url: validUrl(homepage) ? homepage : '', keywords: strList(meta.keywords),
     dependencies: strMap(meta.dependencies), development_dependencies: strMap(meta.devDependencies),
     peer_dependencies: strMap(meta.peerDependencies), optional_dependencies: strMap(meta.optionalDependencies),
+    peer_dependencies_meta: isObj(meta.peerDependenciesMeta) ? meta.peerDependenciesMeta : undefined,
     bundle_dependencies: strList(meta.bundleDependencies), bin, readme: str(meta.readme), repository: repository(meta.repository),
     engines: meta.engines, os: meta.os, cpu: meta.cpu, deprecated: str(meta.deprecated) || undefined,
     has_install_script: meta.hasInstallScript === true ? true : undefined,
