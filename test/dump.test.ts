@@ -76,7 +76,7 @@ describe('hearth dump and restore', () => {
     }
     const attachBytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
     const form = new FormData();
-    form.append('attachment', new Blob([attachBytes]), 'notes.bin');
+    form.append('attachment', new Blob([attachBytes]), 'notes.zip');
     const attachment = await ok(await api(as('ann'), 'api/v1/repos/ann/proj/issues/1/assets', { method: 'POST', body: form }));
     const release = await ok(await api(as('ann'), 'api/v1/repos/ann/proj/releases', { method: 'POST', json: { tag_name: 'r1', target_commitish: 'main' } }));
     const assetBytes = Buffer.from('release asset bytes\n'.repeat(300));

@@ -21,13 +21,24 @@ const freePort = () => new Promise<number>((resolve) => {
   });
 });
 
+/** Whether sshd takes a program under `dir`: every directory up to / owned by root or us, writable by no one else. */
+function sshdTrusts(dir: string): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    const st = fs.statSync(d);
+    if ((st.uid !== 0 && st.uid !== process.getuid!()) || (st.mode & 0o022) !== 0) return false;
+    if (d === path.dirname(d)) return true;
+  }
+}
+
 /**
  * A private directory sshd accepts for its helper programs: sshd refuses an
- * AuthorizedKeysCommand under a world-writable directory (/tmp), so it lives in the checkout.
+ * AuthorizedKeysCommand under a world-writable directory (/tmp), so it lives in the checkout,
+ * or under the home directory when the checkout itself sits in one (a clone in /tmp).
  */
 function privateDir(): string {
-  const base = path.resolve(__dirname, '../../node_modules/.cache');
-  fs.mkdirSync(base, { recursive: true });
+  const checkout = path.resolve(__dirname, '../..');
+  const base = sshdTrusts(checkout) ? path.join(checkout, 'node_modules/.cache') : path.join(os.homedir(), '.cache');
+  fs.mkdirSync(base, { recursive: true, mode: 0o755 });
   const dir = fs.mkdtempSync(path.join(base, 'hearth-sshd-'));
   fs.chmodSync(dir, 0o755);
   return dir;
