@@ -11,7 +11,7 @@ import type { WebUnit } from '../../services/web/units';
 import { pager, repoLink, webUrl, when } from './layout';
 
 // The markup of the issue, pull request, label and milestone pages (the pull request's own
-// parts are in issue-pages-pull-html.ts). Everything goes through html``; only markdown that
+// parts are in pull-html.ts and its neighbours). Everything goes through html``; only markdown that
 // the renderer produced is raw().
 
 /** `colour` turns a user colour (a label's) into a class the page's style block defines (layout.pageColour). */

@@ -1,18 +1,13 @@
 import type { Request, Response } from 'express';
 import { NotFoundError } from '../../lib/errors';
 import { html, raw, type SafeHtml } from '../../lib/html';
-import { pullRawDiff } from '../../services/pull/pull-files';
-import { issueListPage, pullPage, type ListQuery, type ListState } from '../../services/web/issue-pages';
-import { labelsPage, milestonePage, milestonesPage } from '../../services/web/issue-pages-meta';
-import { pullCommitsPage, pullFilesPage } from '../../services/web/issue-pages-pull';
-import type { WebUnit } from '../../services/web/units';
+import { issueListPage, type ListQuery, type ListState } from '../../services/web/issue-pages';
+import { milestonePage } from '../../services/web/issue-pages-meta';
 import { queryInt, queryString } from '../query';
-import { sendStream } from '../stream';
 import { repoOf, unitsOf } from './guards';
 import {
-  labelsBody, listBody, milestoneFacts, milestonesBody, stateNav, stateSpan, type View,
+  listBody, milestoneFacts, stateNav, stateSpan, type View,
 } from './issue-pages-html';
-import { commitsBody, filesBody, pullBody } from './issue-pages-pull-html';
 import { pageColour, repoHeader, repoLink, sendPage, type RepoTab } from './layout';
 
 // The issues, pull requests, labels and milestones pages (Gitea's web URLs): where the API's
@@ -39,11 +34,6 @@ function numberParam(value: string | undefined): number {
 function send(req: Request, res: Response, tab: RepoTab, title: string, body: SafeHtml): void {
   const { config } = req.ctx;
   sendPage(req, res, { title, body: html`${repoHeader(config, repoOf(req), unitsOf(res), tab)}\n${body}` });
-}
-
-/** The kind's unit must be readable: the route could not know the kind before loading. */
-function assertUnit(res: Response, unit: WebUnit): void {
-  if (!unitsOf(res).has(unit)) throw new NotFoundError();
 }
 
 /** Gitea's list filters: `labels` (ids, comma separated), `milestone` (an id), `q`. */
@@ -81,64 +71,8 @@ async function list(req: Request, res: Response, kind: 'issues' | 'pulls'): Prom
   send(req, res, kind, title, html`${stateNav(base, q.state, filters, counts)}\n${clear}${listBody(viewOf(req, res), page, q.page, base, { ...filters, state: q.state }, empty)}`);
 }
 
-/** GET /{owner}/{repo}/issues */
-export const issueList = (req: Request, res: Response) => list(req, res, 'issues');
-
 /** GET /{owner}/{repo}/pulls */
 export const pullList = (req: Request, res: Response) => list(req, res, 'pulls');
-
-/**
- * GET /{owner}/{repo}/pulls/{index}, and `{index}.diff` / `{index}.patch` (diff_url and
- * patch_url): the raw text streamed from git. An issue's index redirects to the issue.
- */
-export async function pull(req: Request, res: Response): Promise<void> {
-  const { db, config, doer } = req.ctx;
-  const access = repoOf(req);
-  const m = /^(\d+)(?:\.(diff|patch))?$/.exec(String(req.params.index));
-  const index = numberParam(m?.[1]);
-  if (m?.[2]) {
-    const d = await pullRawDiff(db, config, access, doer, index, m[2] as 'diff' | 'patch', false);
-    await sendStream(res, d, { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
-    return;
-  }
-  const page = await pullPage(db, config, access, doer, index);
-  if (page.kind === 'moved') {
-    res.redirect(302, repoLink(config, access, `issues/${index}`));
-    return;
-  }
-  assertUnit(res, 'repo.pulls');
-  send(req, res, 'pulls', `${page.pull.issue.issue.title} #${index}`, pullBody(viewOf(req, res), page));
-}
-
-/** GET /{owner}/{repo}/pulls/{index}/files and .../commits */
-export async function pullTab(req: Request, res: Response): Promise<void> {
-  const { db, config, doer } = req.ctx;
-  const access = repoOf(req);
-  const index = numberParam(String(req.params.index));
-  const tab = String(req.params.tab);
-  if (tab === 'files') {
-    const page = await pullFilesPage(db, config, access, doer, index);
-    send(req, res, 'pulls', `Files of ${page.pull.issue.issue.title} #${index}`, filesBody(viewOf(req, res), page));
-  } else if (tab === 'commits') {
-    const n = pageOf(req);
-    const page = await pullCommitsPage(db, config, access, doer, index, n);
-    send(req, res, 'pulls', `Commits of ${page.pull.issue.issue.title} #${index}`, commitsBody(viewOf(req, res), page, n));
-  } else throw new NotFoundError();
-}
-
-/** GET /{owner}/{repo}/labels */
-export async function labels(req: Request, res: Response): Promise<void> {
-  const page = await labelsPage(req.ctx.db, repoOf(req));
-  send(req, res, 'labels', 'Labels', labelsBody(viewOf(req, res), unitsOf(res), page));
-}
-
-/** GET /{owner}/{repo}/milestones */
-export async function milestones(req: Request, res: Response): Promise<void> {
-  const state = stateOf(req);
-  const n = pageOf(req);
-  const page = await milestonesPage(req.ctx.db, repoOf(req), state, n);
-  send(req, res, 'milestones', 'Milestones', milestonesBody(viewOf(req, res), page, state, n));
-}
 
 /** GET /{owner}/{repo}/milestone/{id}: its issues and pull requests (open by default, as Gitea). */
 export async function milestone(req: Request, res: Response): Promise<void> {
