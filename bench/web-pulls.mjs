@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startHearth } from './lib.mjs';
+import { apiClient, compareRows, rootAuth, signIn } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 100);
 const CHROMIUM = process.env.HEARTH_CHROMIUM ?? '/usr/bin/chromium';
@@ -18,41 +19,6 @@ const FLAGS = [
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
 ];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-pulls-'));
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-const ms = (x) => x.toFixed(2).padStart(7);
-
-async function timed(url, headers) {
-  const t = performance.now();
-  const res = await fetch(url, { headers });
-  const body = await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${Buffer.from(body).toString().slice(0, 200)}`);
-  return performance.now() - t;
-}
-
-/** p50 and p95 of `runs` sequential rounds of the urls (their times summed per round). */
-async function measure(urls, headers, runs = N) {
-  for (let i = 0; i < 10; i++) for (const u of urls) await timed(u, headers);
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    let sum = 0;
-    for (const u of urls) sum += await timed(u, headers);
-    times.push(sum);
-  }
-  return { p50: pct(times, 0.5), p95: pct(times, 0.95) };
-}
-
-/** A session cookie of `bench`, through the sign-in form (the pages are measured signed in, with their forms). */
-async function signIn(h, password) {
-  const form = await fetch(`${h.base}user/login`);
-  const cookie = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())[1];
-  const res = await fetch(`${h.base}user/login`, {
-    method: 'POST', redirect: 'manual', headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ _csrf: csrf, user_name: 'bench', password }),
-  });
-  return [cookie, ...res.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
-}
-
 /** Long tasks seen while the page loads and its deferred script runs, in Chromium. */
 async function longTasks(url, cookie) {
   if (!fs.existsSync(CHROMIUM)) return null;
@@ -83,12 +49,7 @@ let h;
 try {
   h = await startHearth(path.join(tmp, 'data'));
   const built = h.exe.endsWith('hearth');
-  const admin = { Authorization: `Basic ${Buffer.from(`root:${h.password}`).toString('base64')}`, 'Content-Type': 'application/json' };
-  const api = async (p, body, method = 'POST') => {
-    const res = await fetch(`${h.base}api/v1/${p}`, { method, headers: admin, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-    return res.status === 204 ? null : res.json();
-  };
+  const api = apiClient(h, { Authorization: rootAuth(h) });
   await api('user/repos', { name: 'bench', auto_init: true, default_branch: 'main' });
   const lines = (seed, n) => Array.from({ length: n }, (_, i) => `export const v${i} = '${seed} ${i}';`).join('\n') + '\n';
   const branch = async (name, files) => api('repos/root/bench/contents', {
@@ -108,7 +69,7 @@ try {
   const password = 'bench-password-1';
   await api('admin/users', { username: 'bench', email: 'bench@example.com', password, must_change_password: false });
   await api('repos/root/bench/collaborators/bench', { permission: 'write' }, 'PUT');
-  const cookie = await signIn(h, password);
+  const cookie = await signIn(h, 'bench', password);
   // Basic auth hashes the password on every request: the twins use a token, as scripts do.
   const token = (await api('users/root/tokens', { name: 'bench', scopes: ['all'] })).sha1;
   const web = { Cookie: cookie, 'Accept-Encoding': 'br, gzip' };
@@ -123,15 +84,10 @@ try {
   // The pages as measured: signed in, with the forms a writer gets.
   for (const [p, want] of [[page(two), 'Merge pull request'], [page(`${fifty}/files`), 'Submit review']]) {
     const text = await (await fetch(p, { headers: web })).text();
-    if (!text.includes(want)) throw new Error(`${p} is not the signed-in page: ${text.slice(0, 300)}`);
+    if (!text.includes(want)) throw new Error(`${p} is not the signed-in page: ${text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").slice(0, 1500)}`);
   }
   console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
-  console.log('page'.padEnd(26), '   p50     p95  p95/p50 | twin p50  twin p95 | ratio p50 (files: target <= 1.5x, ~<= 40 ms for 50 files; p95/p50 <= 3x)');
-  for (const [name, pages, twins] of rows) {
-    const a = await measure(pages, web);
-    const b = await measure(twins, apiHeaders);
-    console.log(name.padEnd(26), `${ms(a.p50)} ${ms(a.p95)} ${(a.p95 / a.p50).toFixed(2).padStart(6)}x | ${ms(b.p50)}  ${ms(b.p95)} | ${(a.p50 / b.p50).toFixed(2)}x`);
-  }
+  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders: apiHeaders, target: 'files: target <= 1.5x, ~<= 40 ms for 50 files; p95/p50 <= 3x' });
   const seen = await longTasks(page(`${fifty}/files`), cookie);
   if (!seen) console.log('Chromium not found: long tasks not measured');
   else {

@@ -7,16 +7,14 @@
 // cold and 1 warm (plus avatars), a typical page <= 30 KB transferred.
 // Usage: node bench/web.mjs [requests=200]   (build first: npm run build)
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startHearth } from './lib.mjs';
+import { apiClient, compareRows, ms, pct, rootAuth, timed, wire } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 200);
 const COLD = 20;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-'));
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-const ms = (x) => x.toFixed(2).padStart(7);
 
 /** A plausible 2,000-line source file; `seed` makes each one a different blob. */
 function bigFile(seed) {
@@ -28,45 +26,10 @@ function bigFile(seed) {
   return `${lines.slice(0, 2000).join('\n')}\n`;
 }
 
-async function timed(url, headers) {
-  const t = performance.now();
-  const res = await fetch(url, { headers });
-  const body = Buffer.from(await res.arrayBuffer());
-  const took = performance.now() - t;
-  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.toString().slice(0, 200)}`);
-  return { took, res, body };
-}
-
-/** The bytes as they travel (fetch would decompress them): a browser's brotli request. */
-const wire = (url) => new Promise((resolve, reject) => {
-  http.get(url, { headers: { 'Accept-Encoding': 'br' } }, (res) => {
-    const chunks = [];
-    res.on('data', (c) => chunks.push(c));
-    res.on('end', () => resolve({ bytes: Buffer.concat(chunks).length, encoding: res.headers['content-encoding'] ?? 'none' }));
-  }).on('error', reject);
-});
-
-/** p50 and p95 of `runs` sequential requests of the urls (their times summed per round). */
-async function measure(urls, headers, runs = N) {
-  for (let i = 0; i < 20; i++) for (const u of urls) await timed(u, headers);
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    let sum = 0;
-    for (const u of urls) sum += (await timed(u, headers)).took;
-    times.push(sum);
-  }
-  return { p50: pct(times, 0.5), p95: pct(times, 0.95) };
-}
-
 try {
   const h = await startHearth(path.join(tmp, 'data'));
   if (!h.exe.endsWith('hearth')) console.log('(dist/hearth is not built: measuring the source through tsx)');
-  const admin = { Authorization: `Basic ${Buffer.from(`root:${h.password}`).toString('base64')}`, 'Content-Type': 'application/json' };
-  const api = async (p, body, method = 'POST') => {
-    const res = await fetch(`${h.base}api/v1/${p}`, { method, headers: admin, body: JSON.stringify(body) });
-    if (res.status >= 300) throw new Error(`${p}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
+  const api = apiClient(h, { Authorization: rootAuth(h) });
   await api('user/repos', { name: 'bench', auto_init: true, license: 'MIT', description: 'The bench repository' });
   const readme = `# bench\n\n${'Some **words** about the project, with a [link](docs/a.md) and `code`.\n\n'.repeat(30)}`;
   const files = [
@@ -95,12 +58,7 @@ try {
     ['directory page', [page('/src/branch/main/src')], [twin('/contents/src')]],
   ];
   console.log(`${N} sequential requests each after a warm-up, ${h.exe.endsWith('hearth') ? 'dist/hearth' : 'source via tsx'}, pages with Accept-Encoding: br, API twins plain JSON`);
-  console.log('page'.padEnd(24), '   p50     p95  p95/p50 | twin p50  twin p95 | ratio p50 (target <= 1.5x; p95/p50 <= 3x)');
-  for (const [name, pages, twins] of rows) {
-    const a = await measure(pages, br);
-    const b = await measure(twins, {});
-    console.log(name.padEnd(24), `${ms(a.p50)} ${ms(a.p95)} ${(a.p95 / a.p50).toFixed(2).padStart(6)}x | ${ms(b.p50)}  ${ms(b.p95)} | ${(a.p50 / b.p50).toFixed(2)}x`);
-  }
+  await compareRows(rows, { runs: N, pageHeaders: br, twinHeaders: {}, width: 24 });
 
   // Cold: each blob shown for the first time (highlighted off the request thread, then cached).
   const cold = [];
