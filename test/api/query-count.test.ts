@@ -39,6 +39,11 @@ describe('statements per request', () => {
     expect(await statements('api/v1/repos/alice/counted')).toBeLessThanOrEqual(3);
   });
 
+  it('a raw file download by a signed-in reader reads no page state (header counts, watch and star)', async () => {
+    // 5 when downloads ran a page's unread count and watch and star queries.
+    expect(await statements('alice/counted/raw/branch/main/README.md')).toBeLessThanOrEqual(2);
+  });
+
   it('GET /repos/{owner}/{repo}/issues?limit=50', async () => {
     expect(await statements('api/v1/repos/alice/counted/issues?limit=50')).toBeLessThanOrEqual(10);
   });

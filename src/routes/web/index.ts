@@ -82,6 +82,8 @@ const issueFormRoutes = [
 ];
 const signedIn = [...signedInViewing, headerCounts];
 const repoPage = [...page, repoViewer, repo, repoSocial];
+/** Downloads: the repository and its reader, without a page's header counts and watch/star state. */
+const repoDownload = [...viewing, repoViewer, repo];
 
 export const webGroups: WebGroup[] = [
   group('assets', [], [get('/assets/:file', serveWebAsset)], { bare: true }),
@@ -173,13 +175,15 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo', code.home),
     get('/:owner/:repo/issues/:index', issuePage),
     get('/:owner/:repo/pulls/:index', pulls.conversation),
-    get('/:owner/:repo/releases/download/*tag/:name', downloadReleaseAsset),
   ]),
-  group('repo-code', [...repoPage, codeUnit], [
-    get('/:owner/:repo/src/*rest', code.src),
+  group('repo-release-download', repoDownload, [get('/:owner/:repo/releases/download/*tag/:name', downloadReleaseAsset)]),
+  group('repo-code-download', [...repoDownload, codeUnit], [
     get('/:owner/:repo/raw/*rest', files.rawFile),
     get('/:owner/:repo/media/*rest', files.mediaFile),
     get('/:owner/:repo/archive/*archive', files.archive),
+  ]),
+  group('repo-code', [...repoPage, codeUnit], [
+    get('/:owner/:repo/src/*rest', code.src),
     get('/:owner/:repo/blame/*rest', blame.blame),
     get('/:owner/:repo/commit/:sha', commits.commit),
     get('/:owner/:repo/commits/*rest', commits.commits),
