@@ -1,6 +1,7 @@
 import { blobsBytes } from '../../git/blob';
 import { blobSizes, streamRawAndPatch, type Whitespace } from '../../git/diff-view';
 import { readCapped } from '../../git/stream';
+import { cachedHighlight } from '../highlight';
 import { highlightedWithin } from './highlight-wait';
 import { parseRawAndPatch, type DiffFile } from './diff-model';
 
@@ -28,14 +29,22 @@ export type DiffOptions = { whitespace: Whitespace; paths?: string[]; expand?: b
 
 const ZERO = /^0+$/;
 
-/** Each side's lines as highlighted HTML, from the blobs of the files shown (also the pull request's files page). */
+/**
+ * Each side's lines as highlighted HTML, from the blobs of the files shown (also the pull
+ * request's files page). Sides already in the highlighter's cache cost no git at all: only the
+ * others' sizes and bytes are read.
+ */
 export async function highlightFiles(dir: string, files: Pick<DiffFile, 'oldSha' | 'newSha' | 'oldPath' | 'path' | 'binary' | 'lines'>[]): Promise<void> {
   const text = files.filter((f) => f.lines && !f.binary);
-  const shas = text.flatMap((f) => [f.oldSha, f.newSha]).filter((s) => !ZERO.test(s));
-  if (!shas.length) return;
-  const sizes = await blobSizes(dir, shas);
-  const bytes = await blobsBytes(dir, [...sizes].filter(([, n]) => n <= HIGHLIGHT_MAX).map(([sha]) => sha));
+  const missing = new Set(text.flatMap((f) => [[f.oldSha, f.oldPath], [f.newSha, f.path]] as const)
+    .filter(([sha, path]) => !ZERO.test(sha) && !cachedHighlight(sha, path)).map(([sha]) => sha));
+  if (!text.length) return;
+  const sizes = missing.size ? await blobSizes(dir, [...missing]) : new Map<string, number>();
+  const bytes = sizes.size ? await blobsBytes(dir, [...sizes].filter(([, n]) => n <= HIGHLIGHT_MAX).map(([sha]) => sha)) : new Map<string, Buffer>();
   const lines = async (sha: string, path: string): Promise<string[] | null> => {
+    if (ZERO.test(sha)) return null;
+    const hit = cachedHighlight(sha, path);
+    if (hit) return hit;
     const b = bytes.get(sha);
     if (!b || b.subarray(0, 8000).includes(0)) return null;
     return highlightedWithin(sha, path, b.toString('utf8'));
