@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { BadRequestError } from '../../../lib/errors';
 import { MAX_METADATA_BYTES } from '../archive/decompress';
-import { readTarMembers } from '../archive/tar-members';
+import { readTarMembers } from '../archive/tar';
 
 // An .apk (Gitea's modules/packages/alpine): gzip members concatenated, the optional signature
 // tar, then the control tar with .PKGINFO, then the data. The index's `C:` field is the SHA-1 of

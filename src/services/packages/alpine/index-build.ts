@@ -1,6 +1,6 @@
 import type { User } from '../../../db/schema';
 import { indexedFiles, versionMetadataByIds, type IndexedFile } from '../../../models/package-index';
-import { writeTar } from '../archive/tar-members';
+import { writeTar } from '../archive/tar';
 import type { IndexDeps } from '../repo-index/jobs';
 import { gzip } from '../repo-index/compress';
 import { dropIndex, publishIndex, type IndexFileInput } from '../repo-index/store';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { BadRequestError } from '../../../lib/errors';
 import { decompressStream, sniffCompression } from '../archive/decompress';
-import { readTarMembers } from '../archive/tar-members';
+import { readTarMembers } from '../archive/tar';
 
 // An Arch package's .PKGINFO (Gitea's modules/packages/arch): `key = value` lines at the top of
 // the package tarball (zstd, xz or gzip). Packages are read whole into memory only up to the

@@ -1,11 +1,15 @@
 import fs from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { BadRequestError } from '../../../lib/errors';
+import { tarStream } from '../../../lib/lazy-require';
+import { MAX_METADATA_BYTES } from './decompress';
 
-// A small streaming tar reader (ustar, with pax and GNU long names) for the tarballs registries
-// read metadata from: a .gem, a chart, a pub or chef archive, a vagrant box. Only the entries a
-// parser asks for are kept; the rest stream past. Reading stops once `done` says so.
+// Reading the members a registry's parser wants out of a tar (or .tar.gz) archive, through
+// tar-stream: a .gem, a chart, a pub or chef archive, a vagrant box, a .deb's control, an
+// .apk's or a .pkg.tar's info, a conda or CRAN package. Only the wanted regular files are kept,
+// each capped; the rest stream past; reading stops once `done` says so, and a decompressed
+// archive larger than `maxScan` (a zip bomb) stops with a 400. A broken archive is a 400.
 
 export type TarEntry = { name: string; data: Buffer };
 export type TarOptions = {
@@ -14,92 +18,48 @@ export type TarOptions = {
   want: (name: string) => number | null;
   /** Stop reading once this returns true (the entries kept so far). */
   done?: (kept: TarEntry[]) => boolean;
-  /** Bytes of (decompressed) archive read at most: a zip bomb stops here. */
+  /** Bytes of (decompressed) archive read at most. */
   maxScan?: number;
 };
 
-/** Pulls exact byte counts out of a chunk stream. */
-class Chunks {
-  private buf: Buffer = Buffer.alloc(0);
-  private readonly it: AsyncIterator<Buffer>;
-  scanned = 0;
-  constructor(src: AsyncIterable<Buffer>, private readonly maxScan: number) { this.it = src[Symbol.asyncIterator](); }
-  private async fill(n: number): Promise<boolean> {
-    while (this.buf.length < n) {
-      const r = await this.it.next();
-      if (r.done) return false;
-      this.scanned += r.value.length;
-      if (this.scanned > this.maxScan) throw new BadRequestError('the archive is too large to read');
-      this.buf = this.buf.length ? Buffer.concat([this.buf, r.value]) : r.value;
-    }
-    return true;
-  }
-  async take(n: number): Promise<Buffer | null> {
-    if (!(await this.fill(n))) return null;
-    const out = this.buf.subarray(0, n);
-    this.buf = this.buf.subarray(n);
-    return out;
-  }
-  async skip(n: number): Promise<boolean> {
-    while (n > 0) {
-      if (!this.buf.length && !(await this.fill(1))) return false;
-      const k = Math.min(n, this.buf.length);
-      this.buf = this.buf.subarray(k);
-      n -= k;
-    }
-    return true;
-  }
-  close(): void { void this.it.return?.(); }
-}
+const clean = (name: string) => name.replace(/^\.\//, '').replace(/^\/+/, '');
 
-const str = (b: Buffer) => { const z = b.indexOf(0); return b.subarray(0, z < 0 ? b.length : z).toString('utf8'); };
-const octal = (b: Buffer) => { const s = str(b).trim(); return s ? Number.parseInt(s, 8) : 0; };
-const padded = (n: number) => Math.ceil(n / 512) * 512;
-
-/** The path a pax header sets, if any. */
-function paxPath(data: Buffer): string | null {
-  for (const line of data.toString('utf8').split('\n')) {
-    const m = /^\d+ path=(.*)$/.exec(line);
-    if (m) return m[1]!;
-  }
-  return null;
-}
-
-/** The entries a parser asked for, read from a tar (or .tar.gz) stream. A broken archive is a 400. */
+/** The wanted entries of a tar stream, in archive order. */
 export async function tarEntries(input: Readable, o: TarOptions): Promise<TarEntry[]> {
-  const src = o.gzip ? input.pipe(zlib.createGunzip()) : input;
-  const chunks = new Chunks(src as AsyncIterable<Buffer>, o.maxScan ?? 1024 ** 3);
+  const src: Readable = o.gzip ? input.pipe(zlib.createGunzip()) : input;
+  const extract = tarStream().extract();
   const kept: TarEntry[] = [];
-  let longName: string | null = null;
+  const maxScan = o.maxScan ?? 1024 ** 3;
+  let scanned = 0;
+  let finished = false;
+  src.on('data', (c: Buffer) => {
+    scanned += c.length;
+    if (scanned > maxScan) extract.destroy(new BadRequestError('the archive is too large to read'));
+  });
+  const fail = (e: Error) => extract.destroy(e);
+  input.on('error', fail);
+  src.on('error', fail);
   try {
-    for (;;) {
-      const header = await chunks.take(512);
-      if (!header || header.every((b) => b === 0)) break;
-      const size = octal(header.subarray(124, 136));
-      const type = String.fromCharCode(header[156] || 48);
-      const prefix = header.subarray(257, 263).toString('latin1').startsWith('ustar') ? str(header.subarray(345, 500)) : '';
-      const name = longName ?? (prefix ? `${prefix}/${str(header.subarray(0, 100))}` : str(header.subarray(0, 100)));
-      longName = null;
-      if (type === 'x' || type === 'L') {
-        const data = await chunks.take(padded(size));
-        if (!data) throw new BadRequestError('truncated archive');
-        longName = type === 'L' ? str(data.subarray(0, size)) : paxPath(data.subarray(0, size));
-        continue;
+    const reading = (async () => {
+      for await (const entry of extract) {
+        const name = clean(entry.header.name);
+        const regular = entry.header.type === 'file' || entry.header.type === 'contiguous-file';
+        const cap = regular ? o.want(name) : null;
+        if (cap === null) { entry.resume(); continue; }
+        if ((entry.header.size ?? 0) > cap) throw new BadRequestError(`${name} is too large`);
+        const chunks: Buffer[] = [];
+        for await (const c of entry) chunks.push(c as Buffer);
+        kept.push({ name, data: Buffer.concat(chunks) });
+        if (o.done?.(kept)) { finished = true; break; }
       }
-      const cap = type === '0' || type === '\0' || type === '7' ? o.want(name.replace(/^\.\//, '')) : null;
-      if (cap !== null) {
-        if (size > cap) throw new BadRequestError(`${name} is too large`);
-        const data = await chunks.take(padded(size));
-        if (!data) throw new BadRequestError('truncated archive');
-        kept.push({ name: name.replace(/^\.\//, ''), data: Buffer.from(data.subarray(0, size)) });
-        if (o.done?.(kept)) break;
-      } else if (!(await chunks.skip(padded(size)))) throw new BadRequestError('truncated archive');
-    }
+    })();
+    src.pipe(extract);
+    await reading;
   } catch (err) {
     if (err instanceof BadRequestError) throw err;
-    throw new BadRequestError(`not a valid archive: ${(err as Error).message}`);
+    throw new BadRequestError(`not a valid archive: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
-    chunks.close();
+    if (finished || !extract.destroyed) extract.destroy();
     input.destroy();
   }
   return kept;
@@ -108,11 +68,37 @@ export async function tarEntries(input: Readable, o: TarOptions): Promise<TarEnt
 /** tarEntries over a stored file. */
 export const tarFileEntries = (file: string, o: TarOptions) => tarEntries(fs.createReadStream(file), o);
 
+/**
+ * The regular files of a (decompressed) tar archive whose cleaned name `want` accepts, by that
+ * name, all of them together within MAX_METADATA_BYTES; reading stops once `stopAfter` were found.
+ */
+export async function readTarMembers(input: Buffer | Readable, want: (name: string) => boolean, stopAfter = Infinity): Promise<Map<string, Buffer>> {
+  let used = 0;
+  const kept = await tarEntries(Buffer.isBuffer(input) ? Readable.from([input]) : input, {
+    want: (name) => (want(name) ? MAX_METADATA_BYTES - used : null),
+    done: (k) => { used += k[k.length - 1]!.data.length; return k.length >= stopAfter; },
+  });
+  return new Map(kept.map((e) => [e.name, e.data]));
+}
+
+/** A tar archive of these files (mode 0644, the given mtime). */
+export async function writeTar(files: { name: string; data: Buffer }[], mtime = new Date()): Promise<Buffer> {
+  const pack = tarStream().pack();
+  const chunks: Buffer[] = [];
+  const collected = (async () => { for await (const c of pack) chunks.push(c as Buffer); })();
+  for (const f of files) {
+    await new Promise<void>((resolve, reject) => pack.entry({ name: f.name, size: f.data.length, mode: 0o644, mtime }, f.data, (e) => (e ? reject(e) : resolve())));
+  }
+  pack.finalize();
+  await collected;
+  return Buffer.concat(chunks);
+}
+
 /** Gunzips a small buffer with a cap (a .gem's metadata.gz): 400 when it is not gzip or too large. */
 export function gunzipCapped(data: Buffer, cap: number): Buffer {
   try {
     return zlib.gunzipSync(data, { maxOutputLength: cap });
   } catch (err) {
-    throw new BadRequestError(`not a valid gzip stream: ${(err as Error).message}`);
+    throw new BadRequestError(`not a valid gzip stream: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

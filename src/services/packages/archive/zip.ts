@@ -1,9 +1,11 @@
 import type yauzl from 'yauzl';
 import { BadRequestError } from '../../../lib/errors';
 import { yauzl as loadYauzl } from '../../../lib/lazy-require';
+import { MAX_METADATA_BYTES } from './decompress';
 
-// Reading a stored zip (a Go module, a Composer package, a Swift source archive): every entry's
-// name, and the bytes of the few entries a parser asks for, each capped.
+// Reading a stored zip (a Go module, a Composer package, a Swift source archive, a .nupkg, a
+// CRAN binary, a .conda): every entry's name, and the bytes of the few entries a parser asks
+// for, each capped.
 
 export type ZipEntry = { name: string; size: number; data?: Buffer };
 
@@ -55,4 +57,10 @@ export async function zipEntries(file: string, want: (name: string) => number | 
     zip.close();
   }
   return out;
+}
+
+/** The bytes of the entries `want` accepts, by name, each within `max`. */
+export async function readZipMembers(file: string, want: (name: string) => boolean, max = MAX_METADATA_BYTES): Promise<Map<string, Buffer>> {
+  const entries = await zipEntries(file, (name) => (want(name) ? max : null));
+  return new Map(entries.flatMap((e) => (e.data ? [[e.name, e.data] as const] : [])));
 }

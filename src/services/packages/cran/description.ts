@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { BadRequestError } from '../../../lib/errors';
-import { readTarMembers } from '../archive/tar-members';
-import { readZipMembers } from '../archive/zip-members';
+import { readTarMembers } from '../archive/tar';
+import { readZipMembers } from '../archive/zip';
 
 // An R package's DESCRIPTION (Gitea's modules/packages/cran): the DCF file at `{name}/DESCRIPTION`
 // of a source .tar.gz or a binary (.zip for Windows, .tgz for macOS).

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../../../lib/errors';
 import { decompress, MAX_METADATA_BYTES, sniffCompression, type Compression } from '../archive/decompress';
 import { listArMembers, readArMember } from '../archive/ar';
-import { readTarMembers } from '../archive/tar-members';
+import { readTarMembers } from '../archive/tar';
 
 // A .deb's control file (Gitea's modules/packages/debian): the `control` member of the
 // control.tar(.gz|.xz|.zst) inside the ar archive, its fields checked as Gitea checks them.

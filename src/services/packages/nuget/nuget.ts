@@ -5,7 +5,7 @@ import type { Package, PackageVersion, User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
 import { blobBySha256 } from '../../../models/package';
 import { indexedFiles, type IndexedFile } from '../../../models/package-index';
-import { readZipMembers } from '../archive/zip-members';
+import { readZipMembers } from '../archive/zip';
 import { blobPath, removeBlobFile, storeBlob, type StoredBlob } from '../blob-store';
 import { addFileToExistingVersion, createPackageAndAddFile, deleteVersion } from '../packages';
 import { getFileOfVersion, getPackage, getVersion, getVersionsOfPackage, searchPackages } from '../queries';

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../../../lib/errors';
 import { fastXmlParser } from '../../../lib/lazy-require';
-import { readZipMembers } from '../archive/zip-members';
+import { readZipMembers } from '../archive/zip';
 
 // A .nupkg's .nuspec (Gitea's modules/packages/nuget): the id, the normalized version and the
 // metadata the registration documents and the search show.
