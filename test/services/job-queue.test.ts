@@ -7,6 +7,14 @@ import { eventually } from '../helpers/wait';
 // The durable job queue over a migrated temp database: runs, retries with backoff, per-key
 // order, jobs a crash left running, the end of attempts.
 
+// This file's own job kinds, beside the product's (the queue takes kinds of this map only).
+declare module '../../src/services/jobs/payloads' {
+  interface JobPayloads {
+    echo: { n: number }; flaky: Record<string, never>; broken: { n?: number }; bad: Record<string, never>;
+    step: { key: string; n: number }; later: { x: number }; kept: Record<string, never>; dropped: Record<string, never>; slow: Record<string, never>;
+  }
+}
+
 let db: DB;
 let close: () => Promise<void>;
 let queues: JobQueue[] = [];
@@ -100,7 +108,7 @@ describe('job queue', () => {
     q.register('step', {
       backoff: () => 0,
       handler: async (p) => {
-        const { key, n } = p as { key: string; n: number };
+        const { key, n } = p;
         if (key === 'a') maxInKey = Math.max(maxInKey, ++inKey);
         await new Promise((r) => setTimeout(r, 10));
         if (key === 'a') inKey--;

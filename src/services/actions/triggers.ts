@@ -98,5 +98,5 @@ export function subscribeActions(bus: EventBus, db: DB, config: Config, secret: 
   for (const [name, action] of [['release.published', 'published'], ['release.updated', 'updated'], ['release.deleted', 'deleted']] as const) {
     bus.on(name, 'actions', (e) => queue(e.repo, { type: 'release', ...ids(e), release: e.release, action }));
   }
-  jobs.register(TRIGGER_JOB, { backoff: () => 5, handler: (payload) => handle(db, deps, presence, payload as TriggerJob) });
+  jobs.register(TRIGGER_JOB, { backoff: () => 5, handler: (payload) => handle(db, deps, presence, payload) });
 }

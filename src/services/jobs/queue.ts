@@ -4,6 +4,7 @@ import type { Logger } from '../../lib/logger';
 import { countJob } from '../metrics/registry';
 import { claimJob, deleteFailedJobsBefore, deleteJob, dueJobs, failJob, insertJob, nextRunAt, requeueRunning, retryJob } from '../../models/job';
 import { runAsActor, SYSTEM_ACTOR } from '../audit/actor';
+import type { JobKindName, JobPayloads } from './payloads';
 
 // The durable job queue: work that may be slow or must survive a crash (webhook deliveries,
 // scheduled merges) is a row in the job table, inserted in the transaction of the change that
@@ -12,9 +13,9 @@ import { runAsActor, SYSTEM_ACTOR } from '../audit/actor';
 // of one key (a hook, a repository) run one at a time, in order.
 
 export type JobContext = { db: DB; log: Logger; attempt: number; maxAttempts: number; jobId: number };
-export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
-export type JobKind = {
-  handler: JobHandler;
+export type JobHandler<K extends JobKindName = JobKindName> = (payload: JobPayloads[K], ctx: JobContext) => Promise<void>;
+export type JobKind<K extends JobKindName = JobKindName> = {
+  handler: JobHandler<K>;
   /** Seconds before the first retry; each next one waits twice as long (capped at an hour). */
   backoff: () => number;
 };
@@ -22,7 +23,7 @@ export type JobKind = {
 /** A handler throws this to be tried again (after the backoff) while attempts remain. */
 export class RetryableError extends Error {}
 
-export type JobSpec = { kind: string; key?: string; payload: unknown; maxAttempts?: number; delayMs?: number };
+export type JobSpec<K extends JobKindName = JobKindName> = { kind: K; key?: string; payload: JobPayloads[K]; maxAttempts?: number; delayMs?: number };
 
 const MAX_BACKOFF_MS = 3_600_000;
 /** How long a job that failed for good stays in the table. */
@@ -32,7 +33,7 @@ export const FAILED_KEPT_MS = 7 * 24 * 3_600_000;
  * Adds a job. `db` may be a transaction: the job then exists only if the transaction commits,
  * and the workers are woken (their query waits for the commit on the one connection).
  */
-export async function enqueueJob(db: DB, spec: JobSpec): Promise<number> {
+export async function enqueueJob<K extends JobKindName>(db: DB, spec: JobSpec<K>): Promise<number> {
   const now = Date.now();
   const id = await insertJob(db, {
     kind: spec.kind, key: spec.key ?? '', payload: JSON.stringify(spec.payload ?? {}),
@@ -49,7 +50,7 @@ function wake(): void {
 }
 
 export class JobQueue {
-  private kinds = new Map<string, JobKind>();
+  private kinds = new Map<string, JobKind<never>>();
   private busyKeys = new Map<string, number>();
   private active = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
@@ -60,8 +61,8 @@ export class JobQueue {
   constructor(private db: DB, private log: Logger, private workers: number) {
   }
 
-  register(kind: string, def: JobKind): void {
-    this.kinds.set(kind, def);
+  register<K extends JobKindName>(kind: K, def: JobKind<K>): void {
+    this.kinds.set(kind, def as unknown as JobKind<never>);
   }
 
   private loadKinds: (() => Promise<void>) | null = null;
@@ -168,7 +169,8 @@ export class JobQueue {
     }
     try {
       // Jobs act as the system, not as the request whose wake() happened to start the worker.
-      await runAsActor(SYSTEM_ACTOR, () => kind.handler(JSON.parse(job.payload), { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id }));
+      // The payload was written by enqueueJob for this kind: its shape is the map's.
+      await runAsActor(SYSTEM_ACTOR, () => kind.handler(JSON.parse(job.payload) as never, { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id }));
       await deleteJob(this.db, job.id);
       countJob(job.kind, 'success');
     } catch (err) {
@@ -176,7 +178,7 @@ export class JobQueue {
     }
   }
 
-  private async failed(job: Job, kind: JobKind, attempt: number, err: unknown): Promise<void> {
+  private async failed(job: Job, kind: JobKind<never>, attempt: number, err: unknown): Promise<void> {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof RetryableError && attempt < job.max_attempts) {
       const delay = Math.min(MAX_BACKOFF_MS, kind.backoff() * 1000 * 2 ** (attempt - 1));

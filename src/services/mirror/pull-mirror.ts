@@ -133,5 +133,5 @@ export async function syncDuePullMirrors(
 
 /** The job kind that runs the syncs (registered with the other background work). */
 export function registerPullMirrorJobs(jobs: JobQueue, deps: MirrorDeps): void {
-  jobs.register(PULL_MIRROR_JOB, { backoff: () => 60, handler: async (payload) => syncPullMirror(deps, (payload as { repoId: number }).repoId) });
+  jobs.register(PULL_MIRROR_JOB, { backoff: () => 60, handler: async ({ repoId }) => syncPullMirror(deps, repoId) });
 }

@@ -24,7 +24,7 @@ export const PUSH_MIRROR_JOB = 'mirror.push';
 /** The secret-box purpose of the sealed credentials. */
 export const PUSH_MIRROR_PURPOSE = 'push-mirror';
 
-type PushMirrorJob = { pushMirrorId: number };
+export type PushMirrorJob = { pushMirrorId: number };
 type Credentials = { username: string; password: string };
 
 const keyOf = (id: number) => `push-mirror:${id}`;
@@ -122,6 +122,6 @@ export function subscribePushMirrors(bus: EventBus, db: DB, config: Config, secr
   });
   jobs.register(PUSH_MIRROR_JOB, {
     backoff: () => 60,
-    handler: (payload, ctx) => runPushMirrorSync(db, config, secret, (payload as PushMirrorJob).pushMirrorId, ctx),
+    handler: (payload, ctx) => runPushMirrorSync(db, config, secret, payload.pushMirrorId, ctx),
   });
 }

@@ -2,7 +2,7 @@ import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { EventBus } from '../events/bus';
 import type { JobQueue } from '../jobs/queue';
-import { attemptAutoMerge, AUTO_MERGE_JOB, autoMergeAfterReview, autoMergeAt, followPush, type AutoMergeJob } from './pull-auto-merge';
+import { attemptAutoMerge, AUTO_MERGE_JOB, autoMergeAfterReview, autoMergeAt, followPush } from './pull-auto-merge';
 
 // Pull requests follow the domain events: moved refs re-test them (after the answer, queued
 // per repository), and a success status, an approval or a dismissal may complete the checks
@@ -15,9 +15,6 @@ export function subscribePulls(bus: EventBus, db: DB, config: Config, jobs: JobQ
   bus.on('pull.review_dismissed', 'auto-merge', (e) => autoMergeAfterReview(db, e.repo.id, e.issue.id));
   jobs.register(AUTO_MERGE_JOB, {
     backoff: () => 10,
-    handler: async (payload) => {
-      const { issueId, sha } = payload as AutoMergeJob;
-      await attemptAutoMerge(db, config, issueId, sha);
-    },
+    handler: async ({ issueId, sha }) => { await attemptAutoMerge(db, config, issueId, sha); },
   });
 }

@@ -42,8 +42,8 @@ export async function enqueueDependencyScan(db: DB, repoId: number): Promise<voi
   await enqueueJob(db, { kind: DEPENDENCY_SCAN_JOB, key, payload: { repoId } });
 }
 
-export async function runDependencyScan(db: DB, config: Config, payload: unknown): Promise<void> {
-  const repo = await getRepoById(db, Number((payload as { repoId?: number }).repoId));
+export async function runDependencyScan(db: DB, config: Config, payload: { repoId: number }): Promise<void> {
+  const repo = await getRepoById(db, payload.repoId);
   if (repo) await scanRepository(db, config, repo);
 }
 

@@ -87,8 +87,8 @@ export function deliverJob(db: DB, config: Config, instanceSecret: string) {
   // Made with the first delivery: undici loads then, not at start.
   let dispatcher: Dispatcher | undefined;
   const sender: Sender = { dispatcher: () => (dispatcher ??= dispatcherOf(config, matcher)), config };
-  return async (payload: unknown, ctx: JobContext): Promise<void> => {
-    const task = await getHookTask(db, (payload as DeliverJob).taskId);
+  return async (payload: DeliverJob, ctx: JobContext): Promise<void> => {
+    const task = await getHookTask(db, payload.taskId);
     const hook = task && (await getWebhookById(db, task.hook_id));
     // A hook deleted or switched off since: its pending deliveries are dropped, as Gitea.
     if (!task || !hook || !hook.is_active) return;

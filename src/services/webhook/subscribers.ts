@@ -110,8 +110,7 @@ function subscribePushes(bus: EventBus, db: DB, config: Config, jobs: JobQueue):
   });
   jobs.register(PUSH_JOB, {
     backoff: () => 5,
-    handler: async (payload) => {
-      const p = payload as PushJob;
+    handler: async (p) => {
       const [repo, doer] = await Promise.all([getRepoById(db, p.repoId), getUserById(db, p.doerId)]);
       if (!repo || !doer) return;
       const owner = await getUserById(db, repo.owner_id);

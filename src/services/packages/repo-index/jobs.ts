@@ -86,8 +86,7 @@ export function registerPackageIndexJobs(jobs: JobQueue, deps: IndexDeps): void 
   for (const type of Object.keys(INDEX_JOB_KINDS) as IndexedType[]) {
     jobs.register(INDEX_JOB_KINDS[type], {
       backoff: () => 10,
-      handler: async (payload) => {
-        const job = payload as IndexJob;
+      handler: async (job) => {
         const owner = await getUserById(deps.db, job.ownerId);
         const load = BUILDERS[type];
         if (!owner) return;
