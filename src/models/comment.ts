@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf } from '../db/dialect';
 import type { Comment, CommentTable } from '../db/schema';
 import { COMMENT_TYPE, COUNTED_COMMENT_TYPES } from '../lib/comment-type';
 
@@ -88,17 +89,18 @@ export async function deleteLabelEvents(db: DB, labelId: number, type: number): 
 /** Timeline rows of one review (its submission and dismissals), which go when the review goes. */
 export async function deleteReviewEvents(db: DB, issueId: number, reviewId: number, types: number[]): Promise<void> {
   await db.deleteFrom('comment').where('issue_id', '=', issueId).where('type', 'in', types)
-    .where(sql<boolean>`json_extract(meta, '$.review_id') = ${reviewId}`).execute();
+    .where(dialectOf(db).jsonNumber('meta', 'review_id'), '=', reviewId).execute();
 }
 
 /** The submission rows (timeline comments) of reviews of one issue, by review id: Gitea's review html_url anchors them. */
 export async function reviewEventIds(db: DB, issueId: number, reviewIds: number[]): Promise<Map<number, number>> {
   if (!reviewIds.length) return new Map();
-  const rows = await db.selectFrom('comment').select(['id', sql<number>`json_extract(meta, '$.review_id')`.as('review_id')])
+  const reviewId = dialectOf(db).jsonNumber('meta', 'review_id');
+  const rows = await db.selectFrom('comment').select(['id', reviewId.as('review_id')])
     .where('issue_id', '=', issueId).where('type', '=', COMMENT_TYPE.review)
-    .where(sql<number>`json_extract(meta, '$.review_id')`, 'in', reviewIds).orderBy('id').execute();
+    .where(reviewId, 'in', reviewIds).orderBy('id').execute();
   const out = new Map<number, number>();
-  for (const r of rows) if (!out.has(r.review_id)) out.set(r.review_id, r.id);
+  for (const r of rows) if (!out.has(Number(r.review_id))) out.set(Number(r.review_id), r.id);
   return out;
 }
 

@@ -1,13 +1,11 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf } from '../db/dialect';
 
 // Deliveries of webhooks (hook_task) pile up; cleanup_hook_task_table removes delivered ones.
 // Plain SQL: the task must also run against a database whose hook_task table is not there yet.
 
-export async function tableExists(db: DB, name: string): Promise<boolean> {
-  const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${name}`.execute(db);
-  return Number(r.rows[0]?.n ?? 0) > 0;
-}
+export const tableExists = (db: DB, name: string): Promise<boolean> => dialectOf(db).tableExists(db, name);
 
 /** Delivered rows delivered before `beforeMs` (delivered_unix is in unix ms); returns how many. */
 export async function deleteDeliveredBefore(db: DB, beforeMs: number): Promise<number> {

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf, type Dialect } from '../db/dialect';
 import type { Database, Issue, User } from '../db/schema';
 import { visibleRepoIds } from './repo-search';
 import { likeContaining } from '../lib/like';
@@ -54,23 +55,21 @@ type EB = ExpressionBuilder<Database & { i: Database['issue'] }, 'i'>;
  * Substring match on title and body: the trigram index for three characters or more, LIKE
  * below that; a number also matches the issue number (as Gitea's database indexer).
  */
-function keywordCondition(eb: EB, keyword: string) {
+function keywordCondition(eb: EB, d: Dialect, keyword: string) {
   const parts = [];
   if ([...keyword].length >= 3) {
-    const phrase = `"${keyword.replace(/"/g, '""')}"`;
-    parts.push(sql<SqlBool>`i.id IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ${phrase})`);
+    parts.push(d.issueText('i.id', keyword));
   } else {
     const like = likeContaining(keyword);
-    parts.push(sql<SqlBool>`(i.title LIKE ${like} ESCAPE '\\' OR i.content LIKE ${like} ESCAPE '\\')`);
+    parts.push(eb.or([d.likeInsensitive('i.title', like), d.likeInsensitive('i.content', like)]));
   }
   if (/^\d+$/.test(keyword) && Number.isSafeInteger(Number(keyword))) parts.push(eb('i.index', '=', Number(keyword)));
   return eb.or(parts);
 }
 
 /** `@name` preceded by a space or bracket and not followed by a name character. */
-function mentionCondition(eb: EB, name: string) {
-  const pattern = `*[ \t\n([]@${name}[^a-z0-9_-]*`;
-  const inText = (col: string) => sql<SqlBool>`(' ' || lower(${sql.ref(col)}) || ' ') GLOB ${pattern}`;
+function mentionCondition(eb: EB, d: Dialect, name: string) {
+  const inText = (col: string) => d.mentions(col, name);
   return eb.or([
     inText('i.content'),
     eb.exists(eb.selectFrom('comment as mc').select('mc.id').whereRef('mc.issue_id', '=', 'i.id')
@@ -105,7 +104,7 @@ function reviewedCondition(eb: EB, uid: number) {
 /** Repositories in scope whose issues (or pulls) unit is on: a missing switch means on. */
 function scopeRepos(db: DB, scope: RepoScope, unit: 'has_issues' | 'has_pull_requests') {
   let repos = visibleRepoIds(db, scope.viewer, scope.publicOnly)
-    .where(sql<SqlBool>`COALESCE(json_extract(r.settings, ${`$.${unit}`}), 1) != 0`);
+    .where(dialectOf(db).jsonFlag('r.settings', unit, true));
   if (scope.ownerId !== undefined) repos = repos.where('r.owner_id', '=', scope.ownerId);
   if (scope.teamId !== undefined) {
     const teamId = scope.teamId;
@@ -139,7 +138,7 @@ function filtered(db: DB, f: IssueFilter) {
   if (f.milestoneIds?.length) q = q.where('i.milestone_id', 'in', f.milestoneIds);
   if (f.keyword) {
     const kw = f.keyword;
-    q = q.where((eb) => keywordCondition(eb as unknown as EB, kw));
+    q = q.where((eb) => keywordCondition(eb as unknown as EB, dialectOf(db), kw));
   }
   if (f.posterId !== undefined) q = q.where('i.poster_id', '=', f.posterId);
   if (f.assigneeId !== undefined) {
@@ -148,7 +147,7 @@ function filtered(db: DB, f: IssueFilter) {
   }
   if (f.mentioned) {
     const name = f.mentioned;
-    q = q.where((eb) => mentionCondition(eb as unknown as EB, name));
+    q = q.where((eb) => mentionCondition(eb as unknown as EB, dialectOf(db), name));
   }
   if (f.reviewRequestedId !== undefined) {
     const uid = f.reviewRequestedId;

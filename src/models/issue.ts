@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf } from '../db/dialect';
 import type { Attachment, Issue, IssueTable } from '../db/schema';
 
 // Issue rows (issues and pull requests share the table and the numbering).
@@ -10,11 +11,10 @@ import type { Attachment, Issue, IssueTable } from '../db/schema';
  * single SQLite connection serializes transactions, so two creates never see the same value.
  */
 export async function allocateIssueIndex(db: DB, repoId: number): Promise<number> {
+  const inUse = sql`COALESCE((SELECT MAX("index") FROM issue WHERE repo_id = ${repoId}), 0)`;
   const { rows } = await sql<{ max_index: number }>`
-    INSERT INTO issue_index (group_id, max_index)
-    VALUES (${repoId}, COALESCE((SELECT MAX("index") FROM issue WHERE repo_id = ${repoId}), 0) + 1)
-    ON CONFLICT (group_id) DO UPDATE SET max_index =
-      MAX(issue_index.max_index, COALESCE((SELECT MAX("index") FROM issue WHERE repo_id = ${repoId}), 0)) + 1
+    INSERT INTO issue_index (group_id, max_index) VALUES (${repoId}, ${inUse} + 1)
+    ON CONFLICT (group_id) DO UPDATE SET max_index = ${dialectOf(db).greatest(sql`issue_index.max_index`, inUse)} + 1
     RETURNING max_index`.execute(db);
   return Number(rows[0]!.max_index);
 }

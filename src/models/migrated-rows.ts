@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf } from '../db/dialect';
 
 // Rows written by a repository migration (services/migrate/upload): given numbers and dates, and
 // the counters recounted once a kind is imported rather than bumped per row.
@@ -25,10 +26,9 @@ export async function takenIssueIndexes(db: DB, repoId: number, indexes: number[
 
 /** Raises the repository's issue counter to its highest number, so the next issue gets max+1. */
 export async function syncIssueIndex(db: DB, repoId: number): Promise<void> {
-  await sql`INSERT INTO issue_index (group_id, max_index)
-    VALUES (${repoId}, COALESCE((SELECT MAX("index") FROM issue WHERE repo_id = ${repoId}), 0))
-    ON CONFLICT (group_id) DO UPDATE SET max_index =
-      MAX(issue_index.max_index, COALESCE((SELECT MAX("index") FROM issue WHERE repo_id = ${repoId}), 0))`.execute(db);
+  const inUse = sql`COALESCE((SELECT MAX("index") FROM issue WHERE repo_id = ${repoId}), 0)`;
+  await sql`INSERT INTO issue_index (group_id, max_index) VALUES (${repoId}, ${inUse})
+    ON CONFLICT (group_id) DO UPDATE SET max_index = ${dialectOf(db).greatest(sql`issue_index.max_index`, inUse)}`.execute(db);
 }
 
 export type MigratedReaction = {

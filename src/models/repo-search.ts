@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf, type Dialect } from '../db/dialect';
 import type { Database, Repository, User } from '../db/schema';
 import { likeContaining } from '../lib/like';
 
@@ -82,13 +83,12 @@ function relatedTo(eb: EB, uid: number, publicMembershipsOnly: boolean) {
 }
 
 /** A keyword of the form owner/name also matches owner and name apart, as in Gitea. */
-function keywordMatch(eb: EB, kw: string, includeDescription: boolean) {
+function keywordMatch(eb: EB, d: Dialect, kw: string, includeDescription: boolean) {
   const like = likeContaining(kw);
-  const topic = sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(r.topics) WHERE lower(json_each.value) = ${kw})`;
   const parts = kw.split('/');
   return eb.or([
     sql<SqlBool>`r.lower_name LIKE ${like} ESCAPE '\\'`,
-    topic,
+    d.jsonArrayHasLower('r.topics', kw),
     ...(parts.length === 2
       ? [sql<SqlBool>`(o.lower_name LIKE ${likeContaining(parts[0]!)} ESCAPE '\\' AND r.lower_name LIKE ${likeContaining(parts[1]!)} ESCAPE '\\')`]
       : []),
@@ -120,9 +120,9 @@ function query(db: DB, q: RepoSearch) {
   if (q.keyword) {
     const kw = q.keyword.toLowerCase();
     if (q.topicOnly) {
-      query = query.where(sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(r.topics) WHERE lower(json_each.value) = ${kw})`);
+      query = query.where(dialectOf(db).jsonArrayHasLower('r.topics', kw));
     } else {
-      query = query.where((eb) => keywordMatch(eb as unknown as EB, kw, !!q.includeDescription));
+      query = query.where((eb) => keywordMatch(eb as unknown as EB, dialectOf(db), kw, !!q.includeDescription));
     }
   }
   if (q.isPrivate !== undefined) query = query.where('r.is_private', '=', q.isPrivate ? 1 : 0);

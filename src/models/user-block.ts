@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf } from '../db/dialect';
 import type { User } from '../db/schema';
 
 // Blocks (user_block rows) and the ties a block cuts between two accounts.
@@ -32,8 +33,9 @@ export async function listBlockees(db: DB, blockerId: number, offset: number, li
 export async function unfollow(db: DB, uid: number, target: number): Promise<void> {
   const r = await db.deleteFrom('follow').where('user_id', '=', uid).where('follow_id', '=', target).executeTakeFirst();
   if (!Number(r.numDeletedRows)) return;
-  await db.updateTable('user').set({ num_following: sql`max(num_following - 1, 0)` }).where('id', '=', uid).execute();
-  await db.updateTable('user').set({ num_followers: sql`max(num_followers - 1, 0)` }).where('id', '=', target).execute();
+  const { greatest } = dialectOf(db);
+  await db.updateTable('user').set({ num_following: greatest(sql`num_following - 1`, sql`0`) }).where('id', '=', uid).execute();
+  await db.updateTable('user').set({ num_followers: greatest(sql`num_followers - 1`, sql`0`) }).where('id', '=', target).execute();
 }
 
 /** Removes `uid`'s stars and/or watches on the given repositories and recounts them. */

@@ -1,5 +1,6 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
+import { dialectOf } from '../../db/dialect';
 import type { Release, User } from '../../db/schema';
 import { countCommits } from '../../git/log';
 import { getTag as readTag, isValidTagName, refTarget } from '../../git/refs';
@@ -45,8 +46,6 @@ async function assertTagName(tag: string): Promise<void> {
   if (!(await isValidTagName(tag))) throw new InvalidError('[tag_name]: invalid tag name', 'tag_name');
 }
 
-const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed/.test((err as Error).message ?? '');
-
 /** Row writes and the counter in one transaction; a concurrent release of the tag is a 409. */
 async function writeRows<T>(db: DB, repoId: number, tag: string, work: (trx: DB) => Promise<T>): Promise<T> {
   try {
@@ -56,7 +55,7 @@ async function writeRows<T>(db: DB, repoId: number, tag: string, work: (trx: DB)
       return out;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ConflictError(`release tag already exist [tag_name: ${tag}]`);
+    if (dialectOf(db).isUniqueViolation(err)) throw new ConflictError(`release tag already exist [tag_name: ${tag}]`);
     throw err;
   }
 }

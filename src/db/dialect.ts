@@ -1,0 +1,84 @@
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+
+// What SQL hearth writes differently per database engine, in one place: SQLite (the embedded
+// default) and PostgreSQL. Models ask `dialectOf(db)` (the engine is a property of the Kysely
+// instance, transactions included) and never spell an engine's own function or syntax
+// themselves; test/db/raw-sql.test.ts keeps raw SQL elsewhere to what both engines read alike.
+// JSON columns are TEXT in both schemas: PostgreSQL casts them to jsonb where it reads into them.
+
+export type Engine = 'sqlite' | 'postgres';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type AnyDb = Kysely<any>;
+
+export type Dialect = {
+  engine: Engine;
+  /** A number stored under `key` of a JSON object column (null when absent). */
+  jsonNumber(column: string, key: string): RawBuilder<number | null>;
+  /** A flag stored under `key` of a JSON object column, `absent` when it is not set. */
+  jsonFlag(column: string, key: string, absent: boolean): RawBuilder<SqlBool>;
+  /** The JSON array column holds `value` (compared in lower case). */
+  jsonArrayHasLower(column: string, value: string): RawBuilder<SqlBool>;
+  /** A FROM item of a JSON array column's elements as `alias.value` (text). */
+  jsonElements(column: string, alias: string): RawBuilder<unknown>;
+  /** The larger of two values. */
+  greatest(a: RawBuilder<unknown>, b: RawBuilder<unknown>): RawBuilder<number>;
+  /** The `like` operator that ignores case for ASCII letters (SQLite's LIKE does; PostgreSQL's ILIKE). */
+  likeOperator: 'like' | 'ilike';
+  /** `column` matched against a LIKE pattern with `\` as its escape, ignoring case. */
+  likeInsensitive(column: string, pattern: string): RawBuilder<SqlBool>;
+  /** `@name` in `column`, after a space or bracket and not followed by a name character. */
+  mentions(column: string, name: string): RawBuilder<SqlBool>;
+  /** Issues (`issueId`, alias i) whose title or body contains `keyword` (3 characters or more): the trigram index. */
+  issueText(issueId: string, keyword: string): RawBuilder<SqlBool>;
+  /** The table exists (tasks that may run before the migration creating it). */
+  tableExists(db: AnyDb, name: string): Promise<boolean>;
+  /** The error is a unique constraint's refusal. */
+  isUniqueViolation(err: unknown): boolean;
+};
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const sqlite: Dialect = {
+  engine: 'sqlite',
+  jsonNumber: (column, key) => sql<number | null>`json_extract(${sql.ref(column)}, ${`$.${key}`})`,
+  jsonFlag: (column, key, absent) => sql<SqlBool>`COALESCE(json_extract(${sql.ref(column)}, ${`$.${key}`}), ${absent ? 1 : 0}) != 0`,
+  jsonArrayHasLower: (column, value) => sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${sql.ref(column)}) WHERE lower(json_each.value) = ${value})`,
+  jsonElements: (column, alias) => sql`json_each(${sql.ref(column)}) ${sql.raw(alias)}`,
+  greatest: (a, b) => sql<number>`max(${a}, ${b})`,
+  likeOperator: 'like',
+  likeInsensitive: (column, pattern) => sql<SqlBool>`${sql.ref(column)} LIKE ${pattern} ESCAPE '\\'`,
+  mentions: (column, name) => sql<SqlBool>`(' ' || lower(${sql.ref(column)}) || ' ') GLOB ${`*[ \t\n([]@${name}[^a-z0-9_-]*`}`,
+  issueText: (issueId, keyword) => sql<SqlBool>`${sql.ref(issueId)} IN (SELECT rowid FROM issue_fts WHERE issue_fts MATCH ${`"${keyword.replace(/"/g, '""')}"`})`,
+  async tableExists(db, name) {
+    const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${name}`.execute(db);
+    return Number(r.rows[0]?.n ?? 0) > 0;
+  },
+  isUniqueViolation: (err) => /UNIQUE constraint failed/.test((err as Error)?.message ?? ''),
+};
+
+const postgres: Dialect = {
+  engine: 'postgres',
+  jsonNumber: (column, key) => sql<number | null>`((${sql.ref(column)})::jsonb ->> ${key})::numeric`,
+  jsonFlag: (column, key, absent) => sql<SqlBool>`COALESCE(((${sql.ref(column)})::jsonb ->> ${key})::boolean, ${absent})`,
+  jsonArrayHasLower: (column, value) => sql<SqlBool>`EXISTS (SELECT 1 FROM jsonb_array_elements_text((${sql.ref(column)})::jsonb) AS e(value) WHERE lower(e.value) = ${value})`,
+  jsonElements: (column, alias) => sql`jsonb_array_elements_text((${sql.ref(column)})::jsonb) AS ${sql.raw(alias)}(value)`,
+  greatest: (a, b) => sql<number>`GREATEST(${a}, ${b})`,
+  likeOperator: 'ilike',
+  likeInsensitive: (column, pattern) => sql<SqlBool>`${sql.ref(column)} ILIKE ${pattern} ESCAPE '\\'`,
+  mentions: (column, name) => sql<SqlBool>`(' ' || lower(${sql.ref(column)}) || ' ') ~ ${`[ \t\n(\\[]@${escapeRegex(name)}[^a-z0-9_-]`}`,
+  issueText: (issueId, keyword) => {
+    const like = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql<SqlBool>`${sql.ref(issueId)} IN (SELECT id FROM issue WHERE title ILIKE ${like} ESCAPE '\\' OR content ILIKE ${like} ESCAPE '\\')`;
+  },
+  async tableExists(db, name) {
+    const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ${name}`.execute(db);
+    return Number(r.rows[0]?.n ?? 0) > 0;
+  },
+  isUniqueViolation: (err) => (err as { code?: string })?.code === '23505',
+};
+
+/** The dialect of the engine behind this Kysely instance (or transaction). */
+export function dialectOf(db: AnyDb): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? postgres : sqlite;
+}

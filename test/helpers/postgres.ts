@@ -1,0 +1,49 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// A throwaway PostgreSQL server for the tests that read or write PostgreSQL: a new cluster in a
+// temp directory, listening on a Unix socket only (no port to collide on), stopped and removed
+// by `stop`. Debian's server binaries sit under /usr/lib/postgresql/<version>/bin, off PATH;
+// initdb refuses to run as root, so under root the cluster belongs to the `postgres` user the
+// package creates. CI installs the package (.ci/run); a machine without it fails here, loudly.
+
+export type TempPostgres = { socketDir: string; port: number; database: string; user: string; stop(): void };
+
+function serverBin(name: string): string {
+  const root = '/usr/lib/postgresql';
+  const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const v of versions) {
+    const bin = path.join(root, v, 'bin', name);
+    if (fs.existsSync(bin)) return bin;
+  }
+  const onPath = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+  if (onPath) return onPath;
+  throw new Error(`PostgreSQL's ${name} was not found (install Debian's postgresql package, as .ci/run does)`);
+}
+
+export function startPostgres(): TempPostgres {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-pg-'));
+  const root = process.getuid?.() === 0;
+  const as = (bin: string, args: string[]) => (root ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] as const : [bin, args] as const);
+  if (root) execFileSync('chown', ['postgres:', dir]);
+  fs.chmodSync(dir, 0o700);
+  const data = path.join(dir, 'data');
+  const user = 'hearth';
+  const run = (bin: string, args: string[]) => {
+    const [cmd, argv] = as(bin, args);
+    execFileSync(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
+  };
+  run(serverBin('initdb'), ['-D', data, '-U', user, '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  const port = 5432;
+  run(serverBin('pg_ctl'), ['-D', data, '-w', '-s', '-l', path.join(dir, 'log'), '-o',
+    `-k ${dir} -p ${port} -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off`, 'start']);
+  return {
+    socketDir: dir, port, database: 'postgres', user,
+    stop() {
+      try { run(serverBin('pg_ctl'), ['-D', data, '-m', 'immediate', '-s', 'stop']); } catch { /* already stopped */ }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
