@@ -1,5 +1,6 @@
-import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Insertable, Kysely, SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf } from '../db/dialect';
 import type { AuditLog, AuditLogTable, Database } from '../db/schema';
 import { likeContaining } from '../lib/like';
 
@@ -16,7 +17,7 @@ type Query = SelectQueryBuilder<Database, 'audit_log', object>;
 
 function filtered(db: Kysely<Database>, f: AuditFilter): Query {
   let q: Query = db.selectFrom('audit_log');
-  if (f.q) q = q.where(sql<SqlBool>`operator_name LIKE ${likeContaining(f.q)} ESCAPE '\\'`);
+  if (f.q) q = q.where(dialectOf(db).likeInsensitive('operator_name', likeContaining(f.q)));
   if (f.operatorId !== undefined) q = q.where('operator_id', '=', f.operatorId);
   if (f.operationType) q = q.where('operation_type', '=', f.operationType);
   if (f.startUnix !== undefined) q = q.where('created_unix', '>=', f.startUnix);
