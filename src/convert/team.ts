@@ -6,8 +6,6 @@ import { toApiOrg, type ApiOrg } from './org';
 export type ApiTeam = {
   id: number; name: string; description: string; organization: ApiOrg; includes_all_repositories: boolean;
   permission: ReturnType<typeof accessName>; units: string[]; units_map: Record<string, string>; can_create_org_repo: boolean;
-  /** hearth: who may list the team (public, limited, private). */
-  visibility: string;
 };
 
 /**
@@ -31,7 +29,6 @@ export function toApiTeam(config: Config, team: Team, units: TeamUnit[], org: Us
     units: all ? [...UNITS] : own.map((u) => u.type),
     units_map: unitsMap,
     can_create_org_repo: team.can_create_org_repo === 1,
-    visibility: team.visibility,
   };
 }
 

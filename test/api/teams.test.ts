@@ -66,8 +66,9 @@ describe('POST /orgs/{org}/teams', () => {
       units: ['repo.code', 'repo.pulls', 'repo.ext_wiki'],
       // External wikis can only be read.
       units_map: { 'repo.code': 'write', 'repo.pulls': 'write', 'repo.ext_wiki': 'read' },
-      visibility: 'limited',
     });
+    // Gitea's Team has no visibility: hearth keeps it (it rules the listings) but does not show it.
+    expect(body).not.toHaveProperty('visibility');
     expect(body.organization.name).toBe('acme');
   });
 
@@ -180,7 +181,7 @@ describe('team visibility and listing', () => {
     expect(res.status).toBe(200);
     const body = await json(res);
     expectShape(body, 'Team');
-    expect(body).toMatchObject({ name: 'b-public', visibility: 'public', permission: 'read' });
+    expect(body).toMatchObject({ name: 'b-public', permission: 'read' });
     expect((await api('teams/999999', { auth: as(owner) })).status).toBe(404);
     expect((await api('teams/abc', { auth: as(owner) })).status).toBe(404);
     expect((await api(`teams/${pub.id}`)).status).toBe(401);
@@ -236,11 +237,15 @@ describe('PATCH /teams/{id}', () => {
     const body = await json(res);
     expectShape(body, 'Team');
     expect(body).toMatchObject({
-      name: 'edited', description: 'now', can_create_org_repo: true, permission: 'write', visibility: 'public',
+      name: 'edited', description: 'now', can_create_org_repo: true, permission: 'write',
       units_map: { 'repo.code': 'write', 'repo.issues': 'write' },
     });
+    // The team's visibility is not in Gitea's Team record: read from its row.
+    const visibility = async () => (await s.hearth.db.selectFrom('team').select('visibility').where('id', '=', team.id).executeTakeFirstOrThrow()).visibility;
+    expect(await visibility()).toBe('public');
     const vis = await json(await api(`teams/${team.id}`, { method: 'PATCH', auth: as(owner), json: { name: 'edited', visibility: 'private' } }));
-    expect(vis).toMatchObject({ visibility: 'private', description: 'now', permission: 'write' });
+    expect(vis).toMatchObject({ description: 'now', permission: 'write' });
+    expect(await visibility()).toBe('private');
   });
 
   it('keeps units in step when the level alone changes', async () => {
