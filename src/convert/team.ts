@@ -25,7 +25,8 @@ export function toApiTeam(config: Config, team: Team, units: TeamUnit[], org: Us
     description: team.description,
     organization: toApiOrg(config, org),
     includes_all_repositories: team.includes_all_repositories === 1,
-    permission: accessName(team.authorize),
+    // Gitea's teams below admin are unit-based: their level is `none`, the units say the rest.
+    permission: all ? accessName(team.authorize) : 'none',
     units: all ? [...UNITS] : own.map((u) => u.type),
     units_map: unitsMap,
     can_create_org_repo: team.can_create_org_repo === 1,

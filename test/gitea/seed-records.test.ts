@@ -38,6 +38,20 @@ describe('seed records', () => {
     for (const t of await g.call('orgs/org3/teams', { auth })) same(t, 'Team');
   });
 
+  it('Team permission: none for unit-based teams, admin for an admin team; an edit without name keeps it', async () => {
+    await g.org3();
+    const auth = await g.basic('user2');
+    const units = await g.call('orgs/org3/teams', { method: 'POST', auth, json: { name: 'by-units', permission: 'write', units: ['repo.code'] } }, 201);
+    expect(units).toMatchObject({ permission: 'none', units_map: { 'repo.code': 'write' } });
+    const map = await g.call('orgs/org3/teams', { method: 'POST', auth, json: { name: 'by-map', units_map: { 'repo.code': 'read', 'repo.issues': 'write' } } }, 201);
+    expect(map).toMatchObject({ permission: 'none', units_map: { 'repo.code': 'read', 'repo.issues': 'write' } });
+    const admin = await g.call('orgs/org3/teams', { method: 'POST', auth, json: { name: 'by-admin', permission: 'admin' } }, 201);
+    expect(admin.permission).toBe('admin');
+    const edited = await g.call(`teams/${units.id}`, { method: 'PATCH', auth, json: { description: 'kept name' } });
+    expect(edited).toMatchObject({ name: 'by-units', description: 'kept name', permission: 'none' });
+    for (const t of [units, map, admin, edited]) same(t, 'Team');
+  });
+
   it('Repository: its owner a User, a fork with its parent', async () => {
     await g.repo1();
     same(await g.call('repos/user2/repo1', { auth: await g.basic('user2') }), 'Repository');
