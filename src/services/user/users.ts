@@ -18,6 +18,7 @@ import { canSeeOwner } from '../permissions';
 import { VISIBILITY, type VisibilityName } from '../visibility';
 import { recordAudit, userTarget, type AuditEntry } from '../audit/record';
 import { inTransactionWithMoves } from '../repo/dir-moves';
+import { isEmailDomainAllowed } from './email-domains';
 import { revokeOtherSessions } from './sessions';
 
 export type CreateUserInput = {
@@ -32,6 +33,8 @@ export type CreateUserInput = {
   visibility?: VisibilityName;
   isAdmin?: boolean;
   createdUnix?: number;
+  /** Made through /user/sign_up: the e-mail domain lists apply (an admin's creation is let through). */
+  selfSignUp?: boolean;
 };
 
 export function assertPasswordPolicy(config: Config, password: string | undefined, field = 'password'): string {
@@ -60,6 +63,9 @@ export async function createUser(db: DB, config: Config, input: CreateUserInput)
   if (/[\r\n]/.test(input.email)) assertValidEmail(input.email);
   const email = input.email.trim();
   assertValidEmail(email);
+  if (input.selfSignUp && !isEmailDomainAllowed(config, email)) {
+    throw new InvalidError(`the domain of the e-mail address is not allowed to sign up [email: ${email}]`, 'email');
+  }
   const password = assertPasswordPolicy(config, input.password);
   const passwd = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
