@@ -154,6 +154,13 @@ describe('seed records', () => {
     const auth = await g.basic('user2');
     same(await g.call('repos/user2/repo1/contents/README.md', { auth }), 'ContentsResponse');
     for (const e of await g.call('repos/user2/repo1/contents', { auth })) same(e, 'ContentsResponse');
+    // file-contents: one entry per asked path, null where nothing is there (Gitea's GetContentsListFromTreePaths).
+    const list = await g.call('repos/user2/repo1/file-contents', { method: 'POST', auth, json: { files: ['README.md', 'no-such-file', 'branch1.txt'] } });
+    expect(list.map((e: { path: string } | null) => e?.path ?? null)).toEqual(['README.md', null, null]);
+    same(list[0], 'ContentsResponse');
+    const ext = await g.call('repos/user2/repo1/contents-ext/README.md?includes=file_content,commit_metadata', { auth });
+    same(ext.file_contents, 'ContentsResponse');
+    for (const e of (await g.call('repos/user2/repo1/contents-ext/.', { auth })).dir_contents) same(e, 'ContentsResponse');
   });
 
   it('GeneralAPISettings and LicenseTemplateInfo', async () => {
