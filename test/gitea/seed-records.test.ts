@@ -168,6 +168,46 @@ describe('seed records', () => {
     same(await g.call('licenses/MIT'), 'LicenseTemplateInfo');
   });
 
+  it('the same records from other places: lists, searches, other states', async () => {
+    await g.repo1();
+    await g.org3();
+    const admin = await g.basic('user1');
+    const auth = await g.basic('user2');
+    for (const u of await g.call('admin/users?limit=50', { auth: admin })) same(u, 'User');
+    for (const u of (await g.call('users/search?q=user', { auth })).data) same(u, 'User');
+    for (const o of await g.call('user/orgs', { auth })) same(o, 'Organization');
+    for (const o of await g.call('orgs')) same(o, 'Organization');
+    for (const t of await g.call('user/teams', { auth })) same(t, 'Team');
+    for (const r of await g.call('user/repos', { auth })) same(r, 'Repository');
+    for (const r of (await g.call('repos/search?limit=50', { auth })).data) same(r, 'Repository');
+    // An issue with assignees, labels and a due date; a closed pull request.
+    const issue = await g.call('repos/user2/repo1/issues', {
+      method: 'POST', auth, json: { title: 'assigned', assignees: ['user2'], labels: [(await g.repo1()).labels.label1], due_date: '2031-01-02T00:00:00Z' },
+    }, 201);
+    expect(issue.assignees.length).toBe(1);
+    same(issue, 'Issue');
+    for (const i of await g.call('repos/user2/repo1/issues?state=all&type=all', { auth })) same(i, 'Issue');
+    // A repository with an external tracker and wiki, archived.
+    await repo(g, 'user2', 'elsewhere');
+    const edited = await g.call('repos/user2/elsewhere', {
+      method: 'PATCH', auth, json: {
+        has_issues: true, external_tracker: { external_tracker_url: 'https://tracker.example/', external_tracker_format: 'https://tracker.example/{index}', external_tracker_style: 'numeric' },
+        has_wiki: true, external_wiki: { external_wiki_url: 'https://wiki.example/' }, archived: true,
+      },
+    });
+    expect(edited.archived).toBe(true);
+    same(edited, 'Repository');
+    // A token that was used.
+    const token = await g.token('user2', 'read:user');
+    await g.call('user', { auth: { token } });
+    for (const t of await g.call('users/user2/tokens', { auth })) same(t, 'AccessToken');
+    // Variables of a user and of an organization.
+    await g.call('user/actions/variables/USER_SEED', { method: 'POST', auth, json: { value: 'u' } }, 201);
+    same(await g.call('user/actions/variables/USER_SEED', { auth }), 'ActionVariable');
+    await g.call('orgs/org3/actions/variables/ORG_SEED', { method: 'POST', auth, json: { value: 'o' } }, 201);
+    same(await g.call('orgs/org3/actions/variables/ORG_SEED', { auth }), 'ActionVariable');
+  });
+
   it('AuditLog: flat, the seed\'s names', async () => {
     await g.repo1();
     const body = await g.call('admin/audit-logs', { auth: await g.basic('user1') });
