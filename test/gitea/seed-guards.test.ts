@@ -13,15 +13,22 @@ let g: GiteaFixtures;
 beforeAll(async () => { g = await startGitea(); }, 120_000);
 afterAll(async () => { await g.stop(); });
 
-/** Every /admin operation of Gitea's API, its path parameters naming nothing that exists. */
-const adminOps = () => apiFacts().operations.filter((o) => o.path.startsWith('/admin')).map((o) => ({
-  method: o.method.toUpperCase(),
-  path: o.path.replace(/\{[^}]+\}/g, (p) => (/id\}$/.test(p) ? '987654' : 'no-such-thing')),
-}));
+type Op = { method: string; path: string };
+const missing = (path: string) => path.replace(/\{[^}]+\}/g, (p) => (/id\}$/.test(p) ? '987654' : 'no-such-thing'));
 
-async function statuses(auth: Auth, only?: (method: string) => boolean): Promise<Record<string, number>> {
+/** Every /admin operation of Gitea's API, its path parameters naming nothing that exists. */
+const adminOps = (): Op[] => apiFacts().operations.filter((o) => o.path.startsWith('/admin')).map((o) => ({ method: o.method.toUpperCase(), path: missing(o.path) }));
+
+/** Every /admin operation hearth describes (its extensions too), from its served description. */
+async function servedAdminOps(): Promise<Op[]> {
+  const doc = (await (await g.s.request('swagger.v1.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(doc.paths).filter(([p]) => p.startsWith('/admin'))
+    .flatMap(([p, ops]) => Object.keys(ops).filter((m) => m !== 'parameters').map((m) => ({ method: m.toUpperCase(), path: missing(p) })));
+}
+
+async function statuses(auth: Auth, only?: (method: string) => boolean, ops: Op[] = adminOps()): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const op of adminOps()) {
+  for (const op of ops) {
     if (only && !only(op.method)) continue;
     const res = await g.api(op.path, { method: op.method, auth, ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { json: {} }) });
     out[`${op.method} ${op.path}`] = res.status;
@@ -48,6 +55,15 @@ describe('admin routes check the token scope first', () => {
     expect(got).toEqual(every(got, 403));
     const anon = await statuses(undefined);
     expect(anon).toEqual(every(anon, 401));
+  });
+
+  it('hearth\'s own admin routes (extensions too) follow the same order', async () => {
+    const ops = await servedAdminOps();
+    expect(ops.length).toBeGreaterThan(adminOps().length);
+    const noScope = await statuses(await g.tokenAuth('user1', 'read:user'), undefined, ops);
+    expect(noScope).toEqual(every(noScope, 403));
+    const readOnly = await statuses(await g.tokenAuth('user1', 'read:admin'), (m) => m !== 'GET', ops);
+    expect(readOnly).toEqual(every(readOnly, 403));
   });
 
   it('an admin with the admin scope reaches the lookup: a missing user is 404', async () => {
