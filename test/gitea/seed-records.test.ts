@@ -79,6 +79,18 @@ describe('seed records', () => {
     same(closed, 'Issue');
   });
 
+  it('Issue with an attachment: its assets are Attachments', async () => {
+    await g.repo1();
+    const auth = await g.basic('user2');
+    const made = await g.call('repos/user2/repo1/issues', { method: 'POST', auth, json: { title: 'with a file' } }, 201);
+    const form = new FormData();
+    form.append('attachment', new Blob([Buffer.from('some text\n')]), 'notes.txt');
+    same(await g.call(`repos/user2/repo1/issues/${made.number}/assets`, { method: 'POST', auth, body: form }, 201), 'Attachment');
+    const issue = await g.call(`repos/user2/repo1/issues/${made.number}`, { auth });
+    expect(issue.assets.length).toBe(1);
+    same(issue, 'Issue');
+  });
+
   it('PullReview', async () => {
     await g.repo1();
     const auth = await g.basic('user2');
