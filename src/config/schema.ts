@@ -109,6 +109,10 @@ export const configSchema = z.strictObject({
     // from the admin; false opens /user/sign_up. require_signin_view: every page asks to sign in.
     disable_registration: boolDefault(true),
     require_signin_view: boolDefault(false),
+    // Gitea's EMAIL_DOMAIN_ALLOWLIST / EMAIL_DOMAIN_BLOCKLIST: comma-separated globs of e-mail
+    // domains held against sign-ups and added addresses (a non-empty allowlist wins).
+    email_domain_allowlist: z.string().default(''),
+    email_domain_blocklist: z.string().default(''),
   }),
   // Gitea's [oauth2]: the provider at /login/oauth/* (false: those answer 404); token lifetimes
   // in seconds (access) and hours (refresh).

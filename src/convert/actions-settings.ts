@@ -17,7 +17,10 @@ function labelsOf(json: string): string[] {
   } catch { return []; }
 }
 
-/** Labels as Gitea's ToActionRunner: index ids, all of type `custom`; `disabled` as Gitea 1.26 adds it. */
+/**
+ * Labels as Gitea's ToActionRunner: index ids, all of type `custom`. Gitea 1.25's ActionRunner
+ * has no `disabled`: the state hearth's PATCH sets shows through the `disabled` list filter.
+ */
 export function toApiRunner(v: RunnerView) {
   const r = v.runner;
   return {
@@ -25,7 +28,6 @@ export function toApiRunner(v: RunnerView) {
     name: r.name,
     status: v.online ? 'online' : 'offline',
     busy: v.busy,
-    disabled: r.disabled === 1,
     ephemeral: r.ephemeral === 1,
     labels: labelsOf(r.labels).map((name, id) => ({ id, name, type: 'custom' })),
   };

@@ -5,6 +5,7 @@ import { isoTime } from '../lib/time';
 import type { BranchView } from '../services/repo/branches';
 import type { BranchProtectionView } from '../services/repo/protected-branches';
 import type { RepoAccess } from '../services/repo/repos';
+import { UNVERIFIED } from './commit';
 import { repoUrls } from './repo';
 
 /** Git's ISO dates as Go renders them: a zero offset is `Z`. */
@@ -20,7 +21,7 @@ export function toPayloadCommit(config: Config, access: RepoAccess, c: CommitInf
     url: `${html_url}/commit/${c.sha}`,
     author: who(c.author),
     committer: who(c.committer),
-    verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', payload: '' },
+    verification: { ...UNVERIFIED },
     timestamp: goTime(c.author.date),
     added: [] as string[],
     removed: [] as string[],

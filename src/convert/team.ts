@@ -6,8 +6,6 @@ import { toApiOrg, type ApiOrg } from './org';
 export type ApiTeam = {
   id: number; name: string; description: string; organization: ApiOrg; includes_all_repositories: boolean;
   permission: ReturnType<typeof accessName>; units: string[]; units_map: Record<string, string>; can_create_org_repo: boolean;
-  /** hearth: who may list the team (public, limited, private). */
-  visibility: string;
 };
 
 /**
@@ -27,11 +25,11 @@ export function toApiTeam(config: Config, team: Team, units: TeamUnit[], org: Us
     description: team.description,
     organization: toApiOrg(config, org),
     includes_all_repositories: team.includes_all_repositories === 1,
-    permission: accessName(team.authorize),
+    // Gitea's teams below admin are unit-based: their level is `none`, the units say the rest.
+    permission: all ? accessName(team.authorize) : 'none',
     units: all ? [...UNITS] : own.map((u) => u.type),
     units_map: unitsMap,
     can_create_org_repo: team.can_create_org_repo === 1,
-    visibility: team.visibility,
   };
 }
 

@@ -127,6 +127,13 @@ export interface RepositoryTable {
   avatar: Generated<string>;
 }
 
+/** An old name of a renamed user or organization (Gitea's user_redirect). */
+export interface UserRedirectTable {
+  id: Generated<number>;
+  lower_name: string;
+  redirect_user_id: number;
+}
+
 export interface RepoRedirectTable {
   id: Generated<number>;
   owner_id: number;
@@ -583,6 +590,7 @@ export interface Database {
   access_token: AccessTokenTable;
   repository: RepositoryTable;
   repo_redirect: RepoRedirectTable;
+  user_redirect: UserRedirectTable;
   branch: BranchTable;
   collaboration: CollaborationTable;
   star: StarTable;

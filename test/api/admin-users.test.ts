@@ -430,8 +430,10 @@ describe('POST /admin/users/{username}/rename', () => {
     const res = await rename('jack', { new_username: 'jacques' });
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
-    // Gitea would redirect the old name; hearth has no redirects yet.
-    expect(await status('users/jack', admin())).toBe(404);
+    // The old name redirects to the new one (Gitea's user_redirect), until an account takes it.
+    const old = await s.request('api/v1/users/jack', { auth: admin(), redirect: 'manual' });
+    expect(old.status).toBe(307);
+    expect(old.headers.get('location')).toMatch(/\/api\/v1\/users\/jacques$/);
     const renamed = await json(await s.request('api/v1/users/jacques', { auth: admin() }));
     expectShape(renamed, 'User');
     expect(renamed).toMatchObject({ id: jack.id, login: 'jacques' });
@@ -440,6 +442,7 @@ describe('POST /admin/users/{username}/rename', () => {
     expect((await json(await s.request('api/v1/user', { auth: { token } }))).login).toBe('jacques');
     // The old name is free again.
     expect((await post('admin/users', { username: 'jack', email: 'jack2@example.com', password: 'password-123' })).status).toBe(201);
+    expect((await json(await s.request('api/v1/users/jack', { auth: admin(), redirect: 'manual' }))).email).toBe('jack2@example.com');
   });
 
   it('changes only the case of a name', async () => {

@@ -322,7 +322,10 @@ describe('POST /orgs/{org}/rename', () => {
     expect(made.status).toBe(201);
     const res = await s.request('api/v1/orgs/old-name/rename', { method: 'POST', auth: as(owner), json: { new_name: 'New-Name' } });
     expect(res.status).toBe(204);
-    expect((await s.request('api/v1/orgs/old-name', { auth: as(owner) })).status).toBe(404);
+    // The old name redirects to the new one (Gitea's user_redirect).
+    const old = await s.request('api/v1/orgs/old-name', { auth: as(owner), redirect: 'manual' });
+    expect(old.status).toBe(307);
+    expect(old.headers.get('location')).toMatch(/\/api\/v1\/orgs\/New-Name$/);
     expect((await json(await s.request('api/v1/orgs/new-name', { auth: as(owner) }))).name).toBe('New-Name');
     const repo = await json(await s.request('api/v1/repos/New-Name/code', { auth: as(owner) }));
     expect(repo.full_name).toBe('New-Name/code');
@@ -355,7 +358,9 @@ describe('a user rename moves the repositories too', () => {
     const dir = tempDir();
     await git(dir, 'clone', '-q', remoteUrl(s, 'renamed', 'mine', 'renamed', ren.password), 'wt');
     expect(fs.existsSync(path.join(dir, 'wt', 'README.md'))).toBe(true);
-    expect((await gitTry(dir, 'ls-remote', remoteUrl(s, 'renamee', 'mine', 'renamed', ren.password))).code).not.toBe(0);
+    // The old name's URL follows the redirect to the renamed repository (Gitea's user_redirect).
+    expect((await gitTry(dir, 'ls-remote', remoteUrl(s, 'renamee', 'mine', 'renamed', ren.password))).code).toBe(0);
+    expect((await gitTry(dir, 'ls-remote', remoteUrl(s, 'renamee', 'nothing', 'renamed', ren.password))).code).not.toBe(0);
   });
 });
 

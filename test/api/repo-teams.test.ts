@@ -85,7 +85,7 @@ describe('GET /repos/{owner}/{repo}/teams/{team}', () => {
     expect(res.status).toBe(200);
     const body = await json(res);
     expectShape(body, 'Team');
-    expect(body).toMatchObject({ id: teams['flex/readers'], name: 'readers', permission: 'read' });
+    expect(body).toMatchObject({ id: teams['flex/readers'], name: 'readers', permission: 'none', units_map: { 'repo.code': 'read' } });
   });
 
   it('is 404 when the team is not on it, does not exist, or is hidden from the caller', async () => {

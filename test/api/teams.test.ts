@@ -62,21 +62,22 @@ describe('POST /orgs/{org}/teams', () => {
     expectShape(body, 'Team');
     expectShape(body.organization, 'Organization');
     expect(body).toMatchObject({
-      name: 'Writers', description: 'They write', permission: 'write', includes_all_repositories: false, can_create_org_repo: true,
+      name: 'Writers', description: 'They write', permission: 'none', includes_all_repositories: false, can_create_org_repo: true,
       units: ['repo.code', 'repo.pulls', 'repo.ext_wiki'],
       // External wikis can only be read.
       units_map: { 'repo.code': 'write', 'repo.pulls': 'write', 'repo.ext_wiki': 'read' },
-      visibility: 'limited',
     });
+    // Gitea's Team has no visibility: hearth keeps it (it rules the listings) but does not show it.
+    expect(body).not.toHaveProperty('visibility');
     expect(body.organization.name).toBe('acme');
   });
 
-  it('takes the permission from units_map (the lowest granted mode), which wins over units', async () => {
+  it('takes the unit modes from units_map, which wins over units; the team reports none, as Gitea\'s unit-based teams', async () => {
     const body = await createTeam('acme', {
       name: 'mixed', permission: 'write', units: ['repo.wiki'],
       units_map: { 'repo.code': 'read', 'repo.issues': 'write', 'repo.wiki': 'none', 'repo.ext_issues': 'write' },
     });
-    expect(body.permission).toBe('read');
+    expect(body.permission).toBe('none');
     expect(body.units_map).toEqual({ 'repo.code': 'read', 'repo.issues': 'write', 'repo.wiki': 'none', 'repo.ext_issues': 'read' });
     expect([...body.units].sort()).toEqual(['repo.code', 'repo.ext_issues', 'repo.issues', 'repo.wiki']);
   });
@@ -180,7 +181,7 @@ describe('team visibility and listing', () => {
     expect(res.status).toBe(200);
     const body = await json(res);
     expectShape(body, 'Team');
-    expect(body).toMatchObject({ name: 'b-public', visibility: 'public', permission: 'read' });
+    expect(body).toMatchObject({ name: 'b-public', permission: 'none' });
     expect((await api('teams/999999', { auth: as(owner) })).status).toBe(404);
     expect((await api('teams/abc', { auth: as(owner) })).status).toBe(404);
     expect((await api(`teams/${pub.id}`)).status).toBe(401);
@@ -236,23 +237,27 @@ describe('PATCH /teams/{id}', () => {
     const body = await json(res);
     expectShape(body, 'Team');
     expect(body).toMatchObject({
-      name: 'edited', description: 'now', can_create_org_repo: true, permission: 'write', visibility: 'public',
+      name: 'edited', description: 'now', can_create_org_repo: true, permission: 'none',
       units_map: { 'repo.code': 'write', 'repo.issues': 'write' },
     });
+    // The team's visibility is not in Gitea's Team record: read from its row.
+    const visibility = async () => (await s.hearth.db.selectFrom('team').select('visibility').where('id', '=', team.id).executeTakeFirstOrThrow()).visibility;
+    expect(await visibility()).toBe('public');
     const vis = await json(await api(`teams/${team.id}`, { method: 'PATCH', auth: as(owner), json: { name: 'edited', visibility: 'private' } }));
-    expect(vis).toMatchObject({ visibility: 'private', description: 'now', permission: 'write' });
+    expect(vis).toMatchObject({ description: 'now', permission: 'none', units_map: { 'repo.code': 'write', 'repo.issues': 'write' } });
+    expect(await visibility()).toBe('private');
   });
 
   it('keeps units in step when the level alone changes', async () => {
     let body = await json(await api(`teams/${team.id}`, { method: 'PATCH', auth: as(owner), json: { name: 'edited', permission: 'admin' } }));
     expect(body.permission).toBe('admin');
     body = await json(await api(`teams/${team.id}`, { method: 'PATCH', auth: as(owner), json: { name: 'edited', permission: 'read' } }));
-    expect(body.permission).toBe('read');
+    expect(body.permission).toBe('none');
     expect(Object.values(body.units_map).every((m) => m === 'read')).toBe(true);
     body = await json(await api(`teams/${team.id}`, {
       method: 'PATCH', auth: as(owner), json: { name: 'edited', permission: 'read', units_map: { 'repo.code': 'write', 'repo.issues': 'read' } },
     }));
-    expect(body).toMatchObject({ permission: 'read', units_map: { 'repo.code': 'write', 'repo.issues': 'read' } });
+    expect(body).toMatchObject({ permission: 'none', units_map: { 'repo.code': 'write', 'repo.issues': 'read' } });
   });
 
   it('refuses a name another team has (422)', async () => {
@@ -414,7 +419,7 @@ describe('team repositories', () => {
 
   it('does not make members repository admins through one unit at admin (the team\'s level is read)', async () => {
     const odd = await createTeam('acme', { name: 'odd', units_map: { 'repo.code': 'admin', 'repo.issues': 'read' } });
-    expect(odd.permission).toBe('read');
+    expect(odd.permission).toBe('none');
     const user = await createUser(s, 'odette');
     expect((await api(`teams/${odd.id}/members/odette`, { method: 'PUT', auth: as(owner) })).status).toBe(204);
     expect((await api(`teams/${odd.id}/repos/acme/vault`, { method: 'PUT', auth: as(owner) })).status).toBe(204);

@@ -48,6 +48,7 @@ const LANDED: Record<string, string> = {
   '0045-package-signing-keys.ts': '4e2599836d2137edfee6d382ae3b38f39f08eb734d58328d1327aeb5d986de5f',
   '0048-pull-viewed-files.ts': 'cd4a2c2650729369bfed82b7b119f54bf72a82d8cb577a1365742e7e1846b63d',
   '0049-review-threads.ts': '8dd5d5231a7a8ffaad074374e735ec7b80159d93120c70e75e9179b0156c8b3e',
+  '0051-user-redirects.ts': '8f6aa5aa5f83f9783efd49ad69f86ee35ecd60133387d1ead88ad68c2bdd254a',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

@@ -35,6 +35,7 @@ import * as m0043 from './0043-deleted-branches';
 import * as m0045 from './0045-package-signing-keys';
 import * as m0048 from './0048-pull-viewed-files';
 import * as m0049 from './0049-review-threads';
+import * as m0051 from './0051-user-redirects';
 
 // Imported statically: the bundled executable has no migrations folder to read at run time.
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0045-package-signing-keys': m0045,
   '0048-pull-viewed-files': m0048,
   '0049-review-threads': m0049,
+  '0051-user-redirects': m0051,
 };

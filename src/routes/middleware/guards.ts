@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { ForbiddenError, UnauthorizedError } from '../../lib/errors';
 import { getVisibleUser } from '../../services/user/users';
+import { redirectRenamedOwner } from './renamed-owner';
 import { VISIBILITY } from '../../services/visibility';
 import { hasScope, scopeNames, type ScopeCategory } from '../../lib/scopes';
 
@@ -51,8 +52,13 @@ export const basicAuthOnly: RequestHandler = (req, _res, next) => {
 };
 
 /** Loads `{username}` into req.ctx.contextUser: 404 when missing or hidden from the caller. */
-export const assignUser: RequestHandler = async (req, _res, next) => {
-  const user = await getVisibleUser(req.ctx.db, String(req.params.username ?? ''), req.ctx.doer);
+export const assignUser: RequestHandler = async (req, res, next) => {
+  const name = String(req.params.username ?? '');
+  const user = await getVisibleUser(req.ctx.db, name, req.ctx.doer).catch(async (err: unknown) => {
+    if (await redirectRenamedOwner(req, res, name)) return null;
+    throw err;
+  });
+  if (!user) return;
   if (req.ctx.scopes?.publicOnly && user.visibility !== VISIBILITY.public) {
     throw new ForbiddenError('token scope is limited to public users');
   }

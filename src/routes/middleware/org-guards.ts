@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { redirectRenamedOwner } from './renamed-owner';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { lookupOrg } from '../../services/org/orgs';
 import { VISIBILITY } from '../../services/visibility';
@@ -8,8 +9,13 @@ import { VISIBILITY } from '../../services/visibility';
  * caller may not see it; public-only tokens reach public organizations only (Gitea's
  * checkTokenPublicOnly).
  */
-export const assignOrg: RequestHandler = async (req, _res, next) => {
-  const found = await lookupOrg(req.ctx.db, String(req.params.org ?? ''), req.ctx.doer);
+export const assignOrg: RequestHandler = async (req, res, next) => {
+  const name = String(req.params.org ?? '');
+  const found = await lookupOrg(req.ctx.db, name, req.ctx.doer).catch(async (err: unknown) => {
+    if (await redirectRenamedOwner(req, res, name)) return null;
+    throw err;
+  });
+  if (!found) return;
   if (req.ctx.scopes?.publicOnly && found.org.visibility !== VISIBILITY.public) {
     throw new ForbiddenError('token scope is limited to public orgs');
   }

@@ -106,7 +106,7 @@ export async function signUp(req: Request, res: Response): Promise<void> {
   if (text(body, 'password') !== text(body, 'retype')) return signUpPage(req, res, body, { retype: 'The passwords do not match.' }, 422);
   let made: Awaited<ReturnType<typeof createUser>> | undefined;
   const errors = await formAction(async () => {
-    made = await createUser(req.ctx.db, req.ctx.config, { username: text(body, 'user_name').trim(), email: text(body, 'email'), password: text(body, 'password') });
+    made = await createUser(req.ctx.db, req.ctx.config, { username: text(body, 'user_name').trim(), email: text(body, 'email'), password: text(body, 'password'), selfSignUp: true });
   }, { username: 'user_name' });
   if (errors || !made) return signUpPage(req, res, body, errors ?? {}, 422);
   await startSession(req, res, made, false);

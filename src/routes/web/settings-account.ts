@@ -62,7 +62,7 @@ export async function changePassword(req: Request, res: Response): Promise<void>
 /** POST /user/settings/account/email */
 export async function addEmail(req: Request, res: Response): Promise<void> {
   const body = formOf(req);
-  const errors = await formAction(async () => { await addEmails(req.ctx.db, req.ctx.signer!, [text(body, 'email')]); }, { emails: 'email' });
+  const errors = await formAction(async () => { await addEmails(req.ctx.db, req.ctx.config, req.ctx.signer!, [text(body, 'email')]); }, { emails: 'email' });
   if (errors) return page(req, res, { values: body, errors, status: 422, form: 'email' });
   redirectAfterPost(req, res, donePath(PATH, 'email-added'), 'emails');
 }

@@ -12,6 +12,7 @@ import { countReposOfOwner, listReposOfOwner } from '../../models/repo';
 import { isOrgMember } from '../../models/team-access';
 import { canCreateOrgRepo } from '../../models/team-rights';
 import { getUserById, getUserByName, insertUser, updateUser } from '../../models/user';
+import { deleteRedirectsToUser, deleteUserRedirect } from '../../models/user-redirect';
 import { deleteWebhooksOf } from '../../models/webhook';
 import { removeAvatarFile } from '../user/avatars';
 import { assertValidEmail, assertValidUserName } from '../names';
@@ -52,6 +53,7 @@ export async function createOrganization(db: DB, creator: User, input: CreateOrg
       repo_admin_change_team_access: input.repo_admin_change_team_access ? 1 : 0,
       is_active: 1, created_unix: now, updated_unix: now,
     });
+    await deleteUserRedirect(trx, org.name);
     const owners = await insertTeam(trx, {
       org_id: org.id, name: OWNERS_TEAM, authorize: ACCESS.owner, includes_all_repositories: true,
       can_create_org_repo: true, visibility: 'limited', now,
@@ -145,6 +147,7 @@ export async function deleteOrganization(db: DB, config: Config, org: User, purg
     }
     await deleteWebhooksOf(trx, { ownerId: org.id });
     await deleteOrgRow(trx, org.id);
+    await deleteRedirectsToUser(trx, org.id);
     await recordAudit(trx, { op: 'org.delete', target: userTarget(org), owner: org });
   });
   removeAvatarFile(config, org);

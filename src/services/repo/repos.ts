@@ -5,6 +5,7 @@ import { NotFoundError } from '../../lib/errors';
 import { getRedirect, getRepoById, getRepoByOwnerAndName } from '../../models/repo';
 import { searchRepos, type RepoSearch } from '../../models/repo-search';
 import { getUserById, getUserByName } from '../../models/user';
+import { getUserRedirect } from '../../models/user-redirect';
 import { ACCESS, accessMode, ORG_TYPE, type AccessMode, type Grants, type Unit } from '../permissions';
 
 export type RepoAccess = {
@@ -27,8 +28,8 @@ const notFound = () => new NotFoundError('The target couldn\'t be found.');
 export async function lookupRepo(db: DB, ownerName: string, repoName: string, viewer: User | null): Promise<RepoLookup> {
   // Callers often read their own repositories: the viewer's row, read by this request, is the owner's.
   const owner = viewer && viewer.lower_name === ownerName.toLowerCase() ? viewer : await getUserByName(db, ownerName);
-  if (!owner) throw notFound();
   const name = repoName.endsWith('.git') ? repoName.slice(0, -4) : repoName;
+  if (!owner) return renamedOwnerRepo(db, ownerName, name, viewer);
   const repo = await getRepoByOwnerAndName(db, owner.id, name);
   if (!repo) {
     const redirectId = await getRedirect(db, owner.id, name);
@@ -42,6 +43,18 @@ export async function lookupRepo(db: DB, ownerName: string, repoName: string, vi
   const mode = await accessMode(db, viewer, repo, owner, undefined, grants);
   if (mode === ACCESS.none) throw notFound();
   return { repo, owner, mode, ...(viewer ? { grants: { viewerId: viewer.id, grants } } : {}) };
+}
+
+/**
+ * `oldOwner/name` after the owner was renamed (Gitea's user_redirect): a redirect to the
+ * repository under its owner's new name, when the caller may see it; 404 otherwise.
+ */
+async function renamedOwnerRepo(db: DB, oldOwner: string, name: string, viewer: User | null): Promise<RepoLookup> {
+  const ownerId = await getUserRedirect(db, oldOwner);
+  const owner = ownerId ? await getUserById(db, ownerId) : undefined;
+  if (!owner) throw notFound();
+  const found = await lookupRepo(db, owner.name, name, viewer);
+  return 'redirectTo' in found ? found : { redirectTo: { owner: owner.name, name: found.repo.name } };
 }
 
 export async function accessOf(db: DB, repo: Repository, viewer: User | null): Promise<RepoAccess> {

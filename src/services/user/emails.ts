@@ -1,18 +1,21 @@
+import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { EmailAddress, User } from '../../db/schema';
 import { InvalidError, NotFoundError, BadRequestError } from '../../lib/errors';
 import * as emails from '../../models/email';
 import { isValidEmail } from '../names';
 import { recordAudit } from '../audit/record';
+import { isEmailDomainAllowed } from './email-domains';
 
 export const listEmails = (db: DB, user: User): Promise<EmailAddress[]> => emails.listEmailsOfUser(db, user.id);
 
 /** Adds addresses (all or none); answers the user's full list. No mail is sent: they count as verified. */
-export async function addEmails(db: DB, user: User, list: string[]): Promise<EmailAddress[]> {
+export async function addEmails(db: DB, config: Config, user: User, list: string[]): Promise<EmailAddress[]> {
   if (list.length === 0) throw new InvalidError('Email list empty', 'emails');
   const wanted = list.map((e) => e.trim());
   for (const email of wanted) {
-    if (!isValidEmail(email)) throw new InvalidError(`Email address "${email}" invalid`, 'emails');
+    // A domain outside [service] email_domain_allowlist/blocklist is invalid, as Gitea's ValidateEmail.
+    if (!isValidEmail(email) || !isEmailDomainAllowed(config, email)) throw new InvalidError(`Email address "${email}" invalid`, 'emails');
   }
   await db.transaction().execute(async (trx) => {
     for (const email of wanted) {

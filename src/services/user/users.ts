@@ -10,6 +10,7 @@ import { getEmail, insertEmail, setPrimaryEmail } from '../../models/email';
 import { orgIdsOfUser } from '../../models/org-members';
 import { countReposOfOwner, setOwnerNameOfRepos } from '../../models/repo';
 import * as users from '../../models/user';
+import { deleteRedirectsToUser, deleteUserRedirect, getUserRedirect, setUserRedirect } from '../../models/user-redirect';
 import { deleteUserSettings } from '../../models/user-setting';
 import { deleteWebhooksOf } from '../../models/webhook';
 import { assertValidEmail, assertValidUserName } from '../names';
@@ -17,6 +18,7 @@ import { canSeeOwner } from '../permissions';
 import { VISIBILITY, type VisibilityName } from '../visibility';
 import { recordAudit, userTarget, type AuditEntry } from '../audit/record';
 import { inTransactionWithMoves } from '../repo/dir-moves';
+import { isEmailDomainAllowed } from './email-domains';
 import { revokeOtherSessions } from './sessions';
 
 export type CreateUserInput = {
@@ -31,6 +33,8 @@ export type CreateUserInput = {
   visibility?: VisibilityName;
   isAdmin?: boolean;
   createdUnix?: number;
+  /** Made through /user/sign_up: the e-mail domain lists apply (an admin's creation is let through). */
+  selfSignUp?: boolean;
 };
 
 export function assertPasswordPolicy(config: Config, password: string | undefined, field = 'password'): string {
@@ -59,6 +63,9 @@ export async function createUser(db: DB, config: Config, input: CreateUserInput)
   if (/[\r\n]/.test(input.email)) assertValidEmail(input.email);
   const email = input.email.trim();
   assertValidEmail(email);
+  if (input.selfSignUp && !isEmailDomainAllowed(config, email)) {
+    throw new InvalidError(`the domain of the e-mail address is not allowed to sign up [email: ${email}]`, 'email');
+  }
   const password = assertPasswordPolicy(config, input.password);
   const passwd = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
@@ -85,6 +92,8 @@ export async function createUser(db: DB, config: Config, input: CreateUserInput)
       updated_unix: now,
     });
     await insertEmail(trx, { uid: user.id, email, is_primary: true, is_activated: true });
+    // The name is someone's again: a renamed account's old name no longer leads to it.
+    await deleteUserRedirect(trx, user.name);
     await recordAudit(trx, { op: 'user.create', target: userTarget(user), owner: user, extra: { is_admin: !!input.isAdmin } });
     return user;
   });
@@ -171,6 +180,10 @@ export async function renameUser(db: DB, config: Config, user: User, newName: st
     await assertNameFree(trx, newName, user.id);
     await users.updateUser(trx, user.id, { name: newName, lower_name: newName.toLowerCase(), updated_unix: nowUnix() });
     await setOwnerNameOfRepos(trx, user.id, newName);
+    // Gitea's user_redirect: the old name leads here (its repositories too); the new one is no
+    // longer a redirect of anyone's.
+    await deleteUserRedirect(trx, newName);
+    if (user.lower_name !== newName.toLowerCase()) await setUserRedirect(trx, user.name, user.id);
     await recordAudit(trx, {
       op: user.type === 1 ? 'org.rename' : 'user.rename', target: { ...userTarget(user), name: newName }, owner: user,
       extra: { old_name: user.name, new_name: newName },
@@ -200,6 +213,7 @@ export async function deleteUser(db: DB, user: User): Promise<void> {
     await deleteWebhooksOf(trx, { ownerId: user.id });
     await deleteUserSettings(trx, user.id);
     await users.deleteUserRow(trx, user.id);
+    await deleteRedirectsToUser(trx, user.id);
     await recordAudit(trx, { op: 'user.delete', target: userTarget(user), owner: user });
   });
 }
@@ -213,6 +227,16 @@ export async function assertNotLastAdmin(db: DB, user: User): Promise<void> {
 export const findUserByName = (db: DB, name: string): Promise<User | undefined> => users.getUserByName(db, name);
 
 /** The named user, or a 404 when it does not exist or the viewer may not see it. */
+/**
+ * The new name of a renamed user or organization the viewer may see (Gitea's LookupUserRedirect),
+ * or null when `name` is no old name of anyone visible.
+ */
+export async function renamedUserName(db: DB, name: string, viewer: User | null): Promise<string | null> {
+  const id = await getUserRedirect(db, name);
+  const user = id ? await users.getUserById(db, id) : undefined;
+  return user && (await canSeeOwner(db, user, viewer)) ? user.name : null;
+}
+
 export async function getVisibleUser(db: DB, name: string, viewer: User | null): Promise<User> {
   const user = await users.getUserByName(db, name);
   if (!user || !(await canSeeOwner(db, user, viewer))) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);

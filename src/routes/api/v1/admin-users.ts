@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { emailDomainWarning } from '../../../services/user/email-domains';
 import * as z from 'zod';
 import { toApiUser } from '../../../convert/user';
 import { adminDeleteUser, adminEditUser, adminSearchUsers } from '../../../services/user/admin-users';
@@ -59,6 +60,12 @@ export async function list(req: Request, res: Response): Promise<void> {
   res.json(users.map((u) => toApiUser(req.ctx.config, u, req.ctx.doer)));
 }
 
+/** An admin may give an address outside the e-mail domain lists; the answer says so, as Gitea's. */
+function warnEmailDomain(req: Request, res: Response, email: string): void {
+  const warning = emailDomainWarning(req.ctx.config, email);
+  if (warning) res.append('X-Gitea-Warning', warning);
+}
+
 export async function create(req: Request, res: Response): Promise<void> {
   const body = parseBody(createSchema, req.body);
   const user = await createUser(req.ctx.db, req.ctx.config, {
@@ -74,12 +81,14 @@ export async function create(req: Request, res: Response): Promise<void> {
     visibility: body.visibility || undefined,
     createdUnix: body.created_at ? Math.floor(Date.parse(body.created_at) / 1000) : undefined,
   });
+  warnEmailDomain(req, res, user.email);
   res.status(201).json(toApiUser(req.ctx.config, user, req.ctx.doer));
 }
 
 export async function edit(req: Request, res: Response): Promise<void> {
   const body = parseBody(editSchema, req.body);
   const user = await adminEditUser(req.ctx.db, req.ctx.config, contextUserOf(req), body);
+  if (body.email) warnEmailDomain(req, res, user.email);
   res.json(toApiUser(req.ctx.config, user, req.ctx.doer));
 }
 

@@ -122,7 +122,6 @@ export const Team = z.object({
   permission: z.enum(['none','read','write','admin','owner']),
   units: z.array(str),
   units_map: z.record(z.string(), str),
-  visibility: extension(z.string()),
 }).partial();
 export const TimeStamp = z.int();
 export const UserHeatmapData = z.object({

@@ -55,8 +55,6 @@ export const ActionRunner = z.object({
   labels: z.array(ActionRunnerLabel),
   name: str,
   status: str,
-  /** Paused runners take no jobs (as Gitea 1.26). */
-  disabled: extension(z.boolean()),
 }).partial();
 export const ActionRunnersResponse = z.object({
   runners: z.array(ActionRunner),
