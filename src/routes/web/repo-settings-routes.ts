@@ -1,0 +1,54 @@
+import type { RequestHandler } from 'express';
+import { assignWebRepo, repoViewer } from './guards';
+import * as branches from './repo-settings-branches';
+import * as collab from './repo-settings-collab';
+import * as danger from './repo-settings-danger';
+import * as general from './repo-settings-general';
+import { repoAdminPage } from './repo-settings-layout';
+import { get, group, post, type WebGroup } from './table';
+
+// The repository settings pages (Gitea's /{owner}/{repo}/settings/*) and a pending transfer's
+// answer, in groups named per area: every settings page is for the repository's admins
+// (repoAdminPage: 404 on a private repository, 403 on a public one), transfer and delete for
+// its owner. They mount with the other `/{owner}/{repo}/...` groups.
+
+const S = '/:owner/:repo/settings';
+
+/** `signedIn`: the table's chain of signed-in pages (index.ts), which the groups start from. */
+export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGroup[] => {
+  /** Signed in, the repository of the path visible, its settings the visitor's to change. */
+  const repoAdmins = [...signedIn, repoViewer, assignWebRepo, repoAdminPage];
+  return [
+    group('repo-settings', repoAdmins, [
+      get(S, general.generalPage),
+      post(S, general.saveBasic),
+      post(`${S}/units`, general.saveUnits),
+      post(`${S}/archive`, danger.archivePost),
+      get(`${S}/collaboration`, collab.collaboratorsPage),
+      post(`${S}/collaboration`, collab.addPost),
+      post(`${S}/collaboration/permission`, collab.permissionPost),
+      get(`${S}/collaboration/delete`, collab.removeForm),
+      post(`${S}/collaboration/delete`, collab.removePost),
+      get(`${S}/branches`, branches.rulesPage),
+      get(`${S}/branches/new`, branches.newRulePage),
+      post(`${S}/branches/new`, branches.createRulePost),
+      get(`${S}/branches/edit`, branches.editRulePage),
+      post(`${S}/branches/edit`, branches.editRulePost),
+      get(`${S}/branches/delete`, branches.deleteRulePage),
+      post(`${S}/branches/delete`, branches.deleteRulePost),
+      post(`${S}/transfer/cancel`, danger.transferCancel),
+    ]),
+    group('repo-settings-owner', [...repoAdmins, danger.repoOwnerForm], [
+      get(`${S}/transfer`, danger.transferForm),
+      post(`${S}/transfer`, danger.transferPost),
+      get(`${S}/delete`, danger.deleteForm),
+      post(`${S}/delete`, danger.deletePost),
+    ]),
+    // The recipient of a pending transfer (not yet an admin of it): the service checks who may answer.
+    group('repo-transfer', [...signedIn, repoViewer, assignWebRepo], [
+      get('/:owner/:repo/transfer', danger.transferPendingPage),
+      post('/:owner/:repo/transfer/accept', danger.transferAnswer),
+      post('/:owner/:repo/transfer/reject', danger.transferAnswer),
+    ]),
+  ];
+};
