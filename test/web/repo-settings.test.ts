@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
+import { startReceiver } from '../helpers/receiver';
+import { eventually } from '../helpers/wait';
 import { as, ok, type Creds } from '../helpers/pull-fixtures';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import { signedInClient, type WebClient } from '../helpers/web-client';
@@ -19,7 +21,7 @@ const api = (p: string, method = 'GET', body?: unknown, who: Creds = alice) =>
   s.request(`api/v1/${p}`, { method, auth: as(who), json: body });
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' });
   alice = await createUser(s, 'alice');
   bob = await createUser(s, 'bob');
   web = await signedInClient(s, 'alice', alice.password);
@@ -166,5 +168,52 @@ describe('danger zone', () => {
     const csrf = await bobWeb.csrfOf('alice/gift/transfer');
     expect((await bobWeb.post('alice/gift/transfer/accept', {}, { csrf })).status).toBe(303);
     expect((await api('repos/bob/gift', 'GET', undefined, bob)).status).toBe(200);
+  });
+});
+
+describe('webhooks', () => {
+  it('adds a hook with chosen events, edits it, test-delivers and redelivers with the response shown, deletes it', async () => {
+    await createRepo(s, alice, 'hooked', { auto_init: true });
+    const receiver = await startReceiver();
+    try {
+      const from = 'alice/hooked/settings/hooks/new?type=gitea';
+      const added = await web.post('alice/hooked/settings/hooks/new', {
+        type: 'gitea', url: receiver.url, content_type: 'json', secret: 's3cret', events: 'choose', event_push: 'on', event_issues_only: 'on',
+        branch_filter: 'main', authorization_header: 'Bearer abc', active: 'on',
+      }, { from });
+      expect(added.status, await added.clone().text()).toBe(303);
+      const [hook] = await ok(await api('repos/alice/hooked/hooks'));
+      expect([hook.type, hook.config.url, hook.events, hook.branch_filter, hook.authorization_header, hook.active])
+        .toEqual(['gitea', receiver.url, ['push', 'issues'], 'main', 'Bearer abc', true]);
+      const page = `alice/hooked/settings/hooks/${hook.id}`;
+      expect(await (await web.get(page)).text()).toContain('name="event_push" value="on" checked');
+      expect((await web.post(page, { url: receiver.url, content_type: 'form', events: 'push', active: 'on' }, { from: page })).status).toBe(303);
+      const edited = await ok(await api(`repos/alice/hooked/hooks/${hook.id}`));
+      expect([edited.config.content_type, edited.events, edited.authorization_header]).toEqual(['form', ['push'], '']);
+      expect((await web.post(`${page}/test`, {}, { from: page })).status).toBe(303);
+      await eventually(async () => receiver.requests.length === 1, 15_000, 'the test delivery');
+      await eventually(async () => (await ok(await api(`repos/alice/hooked/hooks/${hook.id}/deliveries`)))[0]?.status_code === 200, 15_000, 'the delivery recorded');
+      const shown = await (await web.get(page)).text();
+      expect(shown).toContain('answered 200');
+      expect(shown).toContain('X-Receiver: test'.toLowerCase());
+      const [delivery] = await ok(await api(`repos/alice/hooked/hooks/${hook.id}/deliveries`));
+      expect((await web.post(`${page}/deliveries/${delivery.id}/redeliver`, {}, { from: page })).status).toBe(303);
+      await eventually(async () => receiver.requests.length === 2, 15_000, 'the redelivery');
+      expect((await web.post(`${page}/delete`, {}, { from: page })).status).toBe(303);
+      expect(await ok(await api('repos/alice/hooked/hooks'))).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('re-renders 422 for a bad target address; a reader cannot see the hooks', async () => {
+    await createRepo(s, alice, 'hookbad', { auto_init: true, private: true });
+    const res = await web.post('alice/hookbad/settings/hooks/new', { type: 'gitea', url: 'ftp://nope', content_type: 'json', events: 'push' }, { from: 'alice/hookbad/settings/hooks' });
+    expect(res.status).toBe(422);
+    const body = await res.text();
+    expect(body).toContain('id="f-url-error"');
+    expect(body).toContain('value="ftp://nope"');
+    expect(await ok(await api('repos/alice/hookbad/hooks'))).toEqual([]);
+    expect((await bobWeb.get('alice/hookbad/settings/hooks')).status).toBe(404);
   });
 });

@@ -4,6 +4,7 @@ import * as branches from './repo-settings-branches';
 import * as collab from './repo-settings-collab';
 import * as danger from './repo-settings-danger';
 import * as general from './repo-settings-general';
+import * as hooks from './repo-settings-hooks';
 import { repoAdminPage } from './repo-settings-layout';
 import { get, group, post, type WebGroup } from './table';
 
@@ -37,6 +38,15 @@ export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGrou
       get(`${S}/branches/delete`, branches.deleteRulePage),
       post(`${S}/branches/delete`, branches.deleteRulePost),
       post(`${S}/transfer/cancel`, danger.transferCancel),
+      get(`${S}/hooks`, hooks.hooksPage),
+      get(`${S}/hooks/new`, hooks.newHookPage),
+      post(`${S}/hooks/new`, hooks.createHookPost),
+      get(`${S}/hooks/:id`, hooks.hookPage),
+      post(`${S}/hooks/:id`, hooks.saveHookPost),
+      post(`${S}/hooks/:id/test`, hooks.testHookPost),
+      post(`${S}/hooks/:id/deliveries/:delivery/redeliver`, hooks.redeliverPost),
+      get(`${S}/hooks/:id/delete`, hooks.deleteHookPage),
+      post(`${S}/hooks/:id/delete`, hooks.deleteHookPost),
     ]),
     group('repo-settings-owner', [...repoAdmins, danger.repoOwnerForm], [
       get(`${S}/transfer`, danger.transferForm),
