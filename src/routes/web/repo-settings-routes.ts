@@ -1,12 +1,13 @@
 import type { RequestHandler } from 'express';
-import { assignWebRepo, repoViewer } from './guards';
+import { assignWebRepo, releasesUnit, repoViewer } from './guards';
+import * as releases from './release-manage';
 import * as branches from './repo-settings-branches';
 import * as collab from './repo-settings-collab';
 import * as danger from './repo-settings-danger';
 import * as general from './repo-settings-general';
 import * as hooks from './repo-settings-hooks';
 import { repoAdminPage } from './repo-settings-layout';
-import { get, group, post, type WebGroup } from './table';
+import { get, group, post, upload, type WebGroup } from './table';
 
 // The repository settings pages (Gitea's /{owner}/{repo}/settings/*) and a pending transfer's
 // answer, in groups named per area: every settings page is for the repository's admins
@@ -53,6 +54,15 @@ export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGrou
       post(`${S}/transfer`, danger.transferPost),
       get(`${S}/delete`, danger.deleteForm),
       post(`${S}/delete`, danger.deletePost),
+    ]),
+    // A release's writers' forms (new, edit with assets, delete).
+    group('repo-releases-manage', [...signedIn, repoViewer, assignWebRepo, releasesUnit, releases.releaseWriter], [
+      get('/:owner/:repo/releases/new', releases.newPage),
+      upload('/:owner/:repo/releases/new', releases.RELEASE_UPLOAD, releases.createPost),
+      get('/:owner/:repo/releases/edit/*tag', releases.editPage),
+      upload('/:owner/:repo/releases/edit/*tag', releases.RELEASE_UPLOAD, releases.editPost),
+      get('/:owner/:repo/releases/delete/*tag', releases.deletePage),
+      post('/:owner/:repo/releases/delete/*tag', releases.deletePost),
     ]),
     // The recipient of a pending transfer (not yet an admin of it): the service checks who may answer.
     group('repo-transfer', [...signedIn, repoViewer, assignWebRepo], [
