@@ -1,13 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Attachment } from '../../db/schema';
-import { readRefTips } from '../../git/ref-tips';
 import { ForbiddenError, InvalidError } from '../../lib/errors';
 import { html, type SafeHtml } from '../../lib/html';
 import { formFileMaxBytes } from '../../services/issue/attachment-upload';
 import { deleteAsset, storeFormAsset } from '../../services/release/release-assets';
 import { createRelease, deleteReleaseAndTag, deleteReleaseById, editRelease } from '../../services/release/release-write';
 import { getReleaseByTag, mayWriteReleases, type ReleaseView } from '../../services/release/releases';
-import { dirOfRepo } from '../../services/repo/contents-paths';
+import { branchNamesOf } from '../../services/web/repo-settings';
 import { pathParam } from '../table';
 import { checkbox, csrfInput, field, formAction, formAlert, markdownField, submitButton, type FieldErrors } from './forms';
 import { repoOf, rootPath, unitsOf } from './guards';
@@ -51,7 +50,7 @@ async function formPage(req: Request, res: Response, o: { view?: ReleaseView; va
   const access = repoOf(req);
   const v = o.values;
   const e = o.errors ?? {};
-  const branches = access.repo.is_empty ? [] : [...(await readRefTips(dirOfRepo(config, access))).branches.keys()].sort();
+  const branches = await branchNamesOf(req.ctx.db, access);
   const editing = o.view?.release;
   const action = editing ? tagLink(req, 'edit', editing.tag_name) : link(req, 'releases/new');
   const title = editing ? `Edit release ${editing.tag_name}` : 'New release';

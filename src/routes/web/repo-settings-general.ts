@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
-import { readRefTips } from '../../git/ref-tips';
 import { html, type SafeHtml } from '../../lib/html';
-import { dirOfRepo } from '../../services/repo/contents-paths';
+import { branchNamesOf } from '../../services/web/repo-settings';
 import { editRepository } from '../../services/repo/repo-edit';
 import { settingsOf, type RepoSettings } from '../../services/repo/repo-settings';
 import { editSchema } from '../api/v1/repos';
@@ -64,7 +63,7 @@ ${submitButton('Save')}</form></section>`;
 
 async function unitsForm(req: Request, res: Response, v: Form, e: FieldErrors): Promise<SafeHtml> {
   const access = repoOf(req);
-  const branches = access.repo.is_empty ? [] : [...(await readRefTips(dirOfRepo(req.ctx.config, access))).branches.keys()].sort();
+  const branches = await branchNamesOf(req.ctx.db, access);
   if (!branches.includes(text(v, 'default_branch'))) branches.unshift(text(v, 'default_branch'));
   return html`<section id="units" aria-labelledby="units-h"><h3 id="units-h">Units, merging and trackers</h3>${formAlert(e[''])}
 <form class="stack" method="post" action="${settingsLink(req, 'units')}">${csrfInput(req, res)}

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { ForbiddenError, NotFoundError } from '../../lib/errors';
+import { AppError, ForbiddenError, NotFoundError } from '../../lib/errors';
+import { formAction, type FieldErrors } from './forms';
 import { html, type SafeHtml } from '../../lib/html';
 import { ACCESS } from '../../services/permissions';
 import { repoOf, unitsOf } from './guards';
@@ -9,13 +10,17 @@ import { repoHeader, repoLink, sendPage } from './layout';
 // repository header, a named navigation to each section, the section's heading and a fixed
 // message after a form did its work (`?done=` names one of DONE, never text of the request).
 
-export type RepoSettingsTab = 'general' | 'collaboration' | 'branches' | 'hooks';
+export type RepoSettingsTab = 'general' | 'collaboration' | 'branches' | 'tags' | 'hooks' | 'keys' | 'actions' | 'mirror';
 
 const TABS: [RepoSettingsTab, string, string][] = [
   ['general', 'General', 'settings'],
   ['collaboration', 'Collaborators', 'settings/collaboration'],
   ['branches', 'Branch protection', 'settings/branches'],
+  ['tags', 'Tag protection', 'settings/tags'],
   ['hooks', 'Webhooks', 'settings/hooks'],
+  ['keys', 'Deploy keys', 'settings/keys'],
+  ['actions', 'Actions secrets and variables', 'settings/actions'],
+  ['mirror', 'Mirror settings', 'settings/mirror'],
 ];
 
 const DONE: Record<string, string> = {
@@ -32,6 +37,18 @@ const DONE: Record<string, string> = {
   'hook-deleted': 'The webhook has been deleted.',
   'hook-tested': 'A test delivery has been queued: it shows below once sent.',
   redelivered: 'The delivery has been queued again.',
+  'tag-rule-saved': 'The tag protection rule has been saved.',
+  'tag-rule-deleted': 'The tag protection rule has been deleted.',
+  'key-added': 'The deploy key has been added.',
+  'key-deleted': 'The deploy key has been deleted.',
+  'secret-saved': 'The secret has been saved.',
+  'secret-deleted': 'The secret has been deleted.',
+  'variable-saved': 'The variable has been saved.',
+  'variable-deleted': 'The variable has been deleted.',
+  'mirror-saved': 'The mirror settings have been saved.',
+  'mirror-syncing': 'The mirror is being synchronized.',
+  'push-mirror-added': 'The push mirror has been added.',
+  'push-mirror-deleted': 'The push mirror has been deleted.',
   'transfer-started': 'The transfer waits for the new owner to accept it.',
   'transfer-cancelled': 'The transfer has been cancelled.',
 };
@@ -76,4 +93,20 @@ export function selectField(name: string, label: string, choices: [string, strin
   return html`<div class="field${error ? ' invalid' : ''}"><label for="${id}">${label}</label>
 <select id="${id}" name="${name}"${error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''}>${choices.map(([v, l]) => html`<option value="${v}"${v === value ? html` selected` : ''}>${l}</option>`)}</select>
 ${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}</div>`;
+}
+
+/**
+ * A settings form's action: as formAction, and a conflict (a name already taken, 409) or a
+ * duplicate the service refuses with 403 is also the form's message, under `field` when given.
+ */
+export async function settingsAction(action: () => Promise<unknown>, fields: Record<string, string> = {}, conflictField = ''): Promise<FieldErrors | null> {
+  try {
+    return await formAction(async () => { await action(); }, fields);
+  } catch (err) {
+    const conflict = err instanceof AppError && err.status === 409;
+    // Services refuse some duplicates with Gitea's 403 ("... already exist"): only a form naming its field takes those.
+    const duplicate = err instanceof ForbiddenError && conflictField !== '';
+    if (conflict || duplicate) return { [conflictField]: (err as Error).message };
+    throw err;
+  }
 }

@@ -5,7 +5,10 @@ import * as branches from './repo-settings-branches';
 import * as collab from './repo-settings-collab';
 import * as danger from './repo-settings-danger';
 import * as general from './repo-settings-general';
+import * as actions from './repo-settings-actions';
 import * as hooks from './repo-settings-hooks';
+import * as keys from './repo-settings-keys';
+import * as mirror from './repo-settings-mirror';
 import { repoAdminPage } from './repo-settings-layout';
 import { get, group, post, upload, type WebGroup } from './table';
 
@@ -39,6 +42,30 @@ export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGrou
       get(`${S}/branches/delete`, branches.deleteRulePage),
       post(`${S}/branches/delete`, branches.deleteRulePost),
       post(`${S}/transfer/cancel`, danger.transferCancel),
+      get(`${S}/tags`, keys.tagsPage),
+      post(`${S}/tags`, keys.addTagPost),
+      post(`${S}/tags/:id`, keys.editTagPost),
+      get(`${S}/tags/:id/delete`, keys.deleteTagPage),
+      post(`${S}/tags/:id/delete`, keys.deleteTagPost),
+      get(`${S}/keys`, keys.keysPage),
+      post(`${S}/keys`, keys.addKeyPost),
+      get(`${S}/keys/:id/delete`, keys.deleteKeyPage),
+      post(`${S}/keys/:id/delete`, keys.deleteKeyPost),
+      get(`${S}/actions`, actions.actionsPage),
+      post(`${S}/actions/secrets`, actions.secretPost),
+      get(`${S}/actions/secrets/delete`, actions.deleteConfirm),
+      post(`${S}/actions/secrets/delete`, actions.deletePost),
+      post(`${S}/actions/variables`, actions.variablePost),
+      post(`${S}/actions/variables/edit`, actions.variableEditPost),
+      get(`${S}/actions/variables/delete`, actions.deleteConfirm),
+      post(`${S}/actions/variables/delete`, actions.deletePost),
+      get(`${S}/mirror`, mirror.mirrorPage),
+      post(`${S}/mirror`, mirror.pullPost),
+      post(`${S}/mirror/sync`, mirror.pullSyncPost),
+      post(`${S}/mirror/push`, mirror.pushAddPost),
+      post(`${S}/mirror/push/sync`, mirror.pushSyncPost),
+      get(`${S}/mirror/push/delete`, mirror.pushDeletePage),
+      post(`${S}/mirror/push/delete`, mirror.pushDeletePost),
       get(`${S}/hooks`, hooks.hooksPage),
       get(`${S}/hooks/new`, hooks.newHookPage),
       post(`${S}/hooks/new`, hooks.createHookPost),
