@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRepo } from '../helpers/git';
+import { createRepo, remoteUrl } from '../helpers/git';
 import { as, ok, type Creds } from '../helpers/pull-fixtures';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import { makeKey } from '../helpers/ssh';
@@ -105,5 +105,23 @@ describe('mirror settings', () => {
     expect((await ok(await api('repos/alice/mirrored/push_mirrors'))).length).toBe(1);
     expect((await web.post(`${from}/push/delete?name=${encodeURIComponent(m.remote_name)}`, {}, { from })).status).toBe(303);
     expect(await ok(await api('repos/alice/mirrored/push_mirrors'))).toEqual([]);
+  });
+});
+
+describe('pull mirror settings', () => {
+  it('changes the interval and pruning, queues a sync; a bad interval is 422', async () => {
+    await createRepo(s, alice, 'upstream', { auto_init: true });
+    await ok(await api('repos/migrate', 'POST', {
+      clone_addr: remoteUrl(s, 'alice', 'upstream'), auth_username: 'alice', auth_password: alice.password, repo_name: 'pulled', mirror: true,
+    }), 201);
+    const from = 'alice/pulled/settings/mirror';
+    expect(await (await web.get(from)).text()).toContain('Synchronize now');
+    expect((await web.post(from, { interval: '2h0m0s', enable_prune: 'on' }, { from })).status).toBe(303);
+    expect((await ok(await api('repos/alice/pulled'))).mirror_interval).toBe('2h0m0s');
+    const bad = await web.post(from, { interval: 'often' }, { from });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('id="f-interval-error"');
+    expect((await ok(await api('repos/alice/pulled'))).mirror_interval).toBe('2h0m0s');
+    expect((await web.post(`${from}/sync`, {}, { from })).status).toBe(303);
   });
 });
