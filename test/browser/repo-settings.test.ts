@@ -108,6 +108,26 @@ for (const js of ['on', 'off'] as Js[]) {
       await checkPage(page);
     });
 
+    it('every settings section passes checkPage, forms and their 422s included', async () => {
+      const repo = `sections-${js}`;
+      await createRepo(env.server, owner, repo, { auto_init: true });
+      for (const section of ['', '/collaboration', '/branches', '/tags', '/hooks', '/keys', '/actions', '/mirror', '/delete', '/transfer']) {
+        await go(`owner/${repo}/settings${section}`);
+      }
+      await go(`owner/${repo}/settings/tags`);
+      await page.getByLabel('Tag name or pattern').fill('v*');
+      await page.getByRole('button', { name: 'Add rule' }).click();
+      await load();
+      expect(await page.getByRole('alert').textContent()).toContain('whitelist');
+      await checkPage(page);
+      await go(`owner/${repo}/settings/delete`);
+      await page.getByLabel(`Type owner/${repo} to confirm`).fill('wrong');
+      await page.getByRole('button', { name: 'Delete this repository' }).click();
+      await load();
+      expect(await page.locator('#f-repo_name-error').count()).toBe(1);
+      await checkPage(page);
+    });
+
     it('creates a release with an asset, edits it and deletes it', async () => {
       const repo = `released-${js}`;
       await createRepo(env.server, owner, repo, { auto_init: true });
