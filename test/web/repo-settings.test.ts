@@ -168,6 +168,15 @@ describe('danger zone', () => {
     const csrf = await bobWeb.csrfOf('alice/gift/transfer');
     expect((await bobWeb.post('alice/gift/transfer/accept', {}, { csrf })).status).toBe(303);
     expect((await api('repos/bob/gift', 'GET', undefined, bob)).status).toBe(200);
+    await createRepo(s, alice, 'declined', { auto_init: true });
+    expect((await web.post('alice/declined/settings/transfer', { new_owner: 'bob', repo_name: 'alice/declined' }, { from: 'alice/declined/settings/transfer' })).status).toBe(303);
+    expect((await bobWeb.post('alice/declined/transfer/reject', {}, { csrf: await bobWeb.csrfOf('alice/declined/transfer') })).status).toBe(303);
+    expect((await ok(await api('repos/alice/declined'))).owner.login).toBe('alice');
+    expect((await bobWeb.get('alice/declined/transfer')).status).toBe(403);
+    expect((await web.post('alice/declined/settings/transfer', { new_owner: 'bob', repo_name: 'alice/declined' }, { from: 'alice/declined/settings/transfer' })).status).toBe(303);
+    expect((await ok(await api('repos/alice/declined'))).repo_transfer?.recipient.login).toBe('bob');
+    expect((await web.post('alice/declined/settings/transfer/cancel', {}, { from: 'alice/declined/settings' })).status).toBe(303);
+    expect((await ok(await api('repos/alice/declined'))).repo_transfer).toBeUndefined();
   });
 });
 

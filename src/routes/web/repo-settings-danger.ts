@@ -4,7 +4,7 @@ import { html, type SafeHtml } from '../../lib/html';
 import { ACCESS } from '../../services/permissions';
 import { deleteRepository, editRepository } from '../../services/repo/repo-edit';
 import { acceptTransfer, cancelTransfer, pendingTransfer, rejectTransfer, startTransfer } from '../../services/repo/transfer';
-import { confirmPage, csrfInput, field, formAction, formAlert, submitButton, type FieldErrors } from './forms';
+import { csrfInput, field, formAction, formAlert, submitButton, type FieldErrors } from './forms';
 import { repoOf, rootPath } from './guards';
 import { repoLink, sendPage } from './layout';
 import { settingsDone, settingsLink } from './repo-settings-layout';
@@ -99,13 +99,16 @@ export async function transferCancel(req: Request, res: Response): Promise<void>
   res.redirect(303, settingsDone(req, '', 'transfer-cancelled'));
 }
 
-/** GET /{owner}/{repo}/transfer: the recipient's page of a pending transfer. */
+/** GET /{owner}/{repo}/transfer: the recipient's page of a pending transfer: accept or reject it. */
 export async function transferPendingPage(req: Request, res: Response): Promise<void> {
   const pending = await pendingTransfer(req.ctx.db, repoOf(req).repo);
   if (!pending) throw new ForbiddenError('This repository has no pending transfer.');
-  confirmPage(req, res, {
-    title: 'Accept the transfer', message: html`${pending.doer.name} transfers <strong>${fullName(req)}</strong> to ${pending.recipient.name}.`,
-    action: repoLink(req.ctx.config, repoOf(req), 'transfer/accept'), button: 'Accept the transfer', cancel: repoLink(req.ctx.config, repoOf(req)),
+  const to = (verb: string) => repoLink(req.ctx.config, repoOf(req), `transfer/${verb}`);
+  sendPage(req, res, {
+    title: 'Pending transfer',
+    body: html`<div class="box"><h1>Pending transfer</h1><p>${pending.doer.name} transfers <strong>${fullName(req)}</strong> to ${pending.recipient.name}.</p>
+<form class="inline" method="post" action="${to('accept')}">${csrfInput(req, res)}${submitButton('Accept the transfer')}</form>
+<form class="inline" method="post" action="${to('reject')}">${csrfInput(req, res)}${submitButton('Reject the transfer', 'danger')}</form></div>`,
   });
 }
 
