@@ -3,7 +3,8 @@ import { html } from '../../lib/html';
 import { deleteSecret, listSecrets, putSecret } from '../../services/actions/secrets';
 import { createVariable, deleteVariable, getVariable, listVariables, updateVariable } from '../../services/actions/variables';
 import type { ActionsScope } from '../../services/actions/secrets';
-import { createVariableSchema, secretSchema, updateVariableSchema } from '../api/v1/actions-settings';
+// The API's schema module loads with the first save: it stays off the server's start-up path.
+const apiActions = () => import('../api/v1/actions-settings');
 import { parseBody } from '../validate';
 import { confirmPage, csrfInput, field, formAlert, submitButton, type FieldErrors } from './forms';
 import { repoOf } from './guards';
@@ -70,7 +71,8 @@ const FIELDS = { secretname: 'name', variablename: 'name' };
 /** POST /{owner}/{repo}/settings/actions/secrets: add or replace. */
 export async function secretPost(req: Request, res: Response): Promise<void> {
   const f = formOf(req);
-  const errors = await settingsAction(() => putSecret(req.ctx.db, req.ctx.secret, scopeOf(req), text(f, 'name').trim(),
+  const { secretSchema } = await apiActions();
+  const errors = await settingsAction(async () => putSecret(req.ctx.db, req.ctx.secret, scopeOf(req), text(f, 'name').trim(),
     parseBody(secretSchema, { data: text(f, 'data'), description: text(f, 'description') })), FIELDS, 'name');
   if (errors) return view(req, res, { form: 'secret', errors });
   res.redirect(303, settingsDone(req, 'actions', 'secret-saved'));
@@ -79,7 +81,8 @@ export async function secretPost(req: Request, res: Response): Promise<void> {
 /** POST /{owner}/{repo}/settings/actions/variables */
 export async function variablePost(req: Request, res: Response): Promise<void> {
   const f = formOf(req);
-  const errors = await settingsAction(() => createVariable(req.ctx.db, scopeOf(req), text(f, 'name').trim(),
+  const { createVariableSchema } = await apiActions();
+  const errors = await settingsAction(async () => createVariable(req.ctx.db, scopeOf(req), text(f, 'name').trim(),
     parseBody(createVariableSchema, { value: text(f, 'value'), description: text(f, 'description') })), FIELDS, 'name');
   if (errors) return view(req, res, { form: 'variable', errors });
   res.redirect(303, settingsDone(req, 'actions', 'variable-saved'));
@@ -89,7 +92,8 @@ export async function variablePost(req: Request, res: Response): Promise<void> {
 export async function variableEditPost(req: Request, res: Response): Promise<void> {
   const f = formOf(req);
   await getVariable(req.ctx.db, scopeOf(req), text(f, 'old_name'));
-  const errors = await settingsAction(() => updateVariable(req.ctx.db, scopeOf(req), text(f, 'old_name'),
+  const { updateVariableSchema } = await apiActions();
+  const errors = await settingsAction(async () => updateVariable(req.ctx.db, scopeOf(req), text(f, 'old_name'),
     parseBody(updateVariableSchema, { value: text(f, 'value'), description: text(f, 'description'), name: text(f, 'name').trim() })), FIELDS, 'name');
   if (errors) return view(req, res, { form: 'edit', errors });
   res.redirect(303, settingsDone(req, 'actions', 'variable-saved'));

@@ -4,7 +4,8 @@ import { html, type SafeHtml } from '../../lib/html';
 import {
   createBranchProtection, deleteBranchProtection, editBranchProtection, getBranchProtection, listBranchProtections, type BranchProtectionView,
 } from '../../services/repo/protected-branches';
-import { createProtectionSchema, editProtectionSchema } from '../api/v1/branches';
+// The API's schema module loads with the first save: it stays off the server's start-up path.
+const apiBranches = () => import('../api/v1/branches');
 import { parseBody } from '../validate';
 import { checkbox, confirmPage, csrfInput, field, formAction, formAlert, submitButton, type FieldErrors } from './forms';
 import { repoOf } from './guards';
@@ -140,7 +141,7 @@ export async function createRulePost(req: Request, res: Response): Promise<void>
   const f = formOf(req);
   const errors = await formAction(async () => {
     try {
-      await createBranchProtection(req.ctx.db, repoOf(req), parseBody(createProtectionSchema, { rule_name: text(f, 'rule_name').trim(), ...optionOf(f) }));
+      await createBranchProtection(req.ctx.db, repoOf(req), parseBody((await apiBranches()).createProtectionSchema, { rule_name: text(f, 'rule_name').trim(), ...optionOf(f) }));
     } catch (err) {
       // The service's 403 for a rule name already taken is the form's bad input here.
       if (err instanceof ForbiddenError) throw new InvalidError(err.message, 'rule_name');
@@ -163,7 +164,7 @@ export async function editRulePost(req: Request, res: Response): Promise<void> {
   const name = ruleName(req);
   await getBranchProtection(req.ctx.db, repoOf(req), name);
   const errors = await formAction(async () => {
-    await editBranchProtection(req.ctx.db, repoOf(req), name, parseBody(editProtectionSchema, optionOf(f)));
+    await editBranchProtection(req.ctx.db, repoOf(req), name, parseBody((await apiBranches()).editProtectionSchema, optionOf(f)));
   }, FIELDS);
   if (errors) return formPage(req, res, name, f, errors);
   res.redirect(303, settingsDone(req, 'branches', 'rule-saved'));

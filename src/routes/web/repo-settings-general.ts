@@ -3,7 +3,8 @@ import { html, type SafeHtml } from '../../lib/html';
 import { branchNamesOf } from '../../services/web/repo-settings';
 import { editRepository } from '../../services/repo/repo-edit';
 import { settingsOf, type RepoSettings } from '../../services/repo/repo-settings';
-import { editSchema } from '../api/v1/repos';
+// The API's schema module loads with the first save: it stays off the server's start-up path.
+const apiRepos = () => import('../api/v1/repos');
 import { parseBody } from '../validate';
 import { checkbox, csrfInput, field, formAction, formAlert, submitButton, type FieldErrors } from './forms';
 import { repoOf } from './guards';
@@ -125,7 +126,7 @@ async function save(req: Request, res: Response, which: Which, edit: Form): Prom
   const access = repoOf(req);
   let renamed = access.repo.name;
   const errors = await formAction(async () => {
-    const repo = await editRepository(req.ctx.db, req.ctx.config, access, req.ctx.doer!, parseBody(editSchema, edit));
+    const repo = await editRepository(req.ctx.db, req.ctx.config, access, req.ctx.doer!, parseBody((await apiRepos()).editSchema, edit));
     renamed = repo.name;
   }, FIELDS);
   if (errors) return render(req, res, { which, values: formOf(req), errors });

@@ -6,7 +6,8 @@ import { html, type SafeHtml } from '../../lib/html';
 import { getDelivery, listDeliveries, redeliver, testHook } from '../../services/webhook/deliveries';
 import type { HookType } from '../../services/webhook/formats';
 import { createHook, deleteHook, editHook, getHook, listHooks, type HookScope } from '../../services/webhook/hooks';
-import { editSchema as editHookSchema, createSchema as createHookSchema } from '../api/v1/hooks';
+// The API's schema module loads with the first save: it stays off the server's start-up path.
+const apiHooks = () => import('../api/v1/hooks');
 import { parseBody } from '../validate';
 import { confirmPage, csrfInput, formAction, submitButton, type FieldErrors } from './forms';
 import { repoOf } from './guards';
@@ -67,7 +68,7 @@ export async function createHookPost(req: Request, res: Response): Promise<void>
   const type = typeOf(text(f, 'type'));
   let id = 0;
   const errors = await formAction(async () => {
-    id = (await createHook(req.ctx.db, req.ctx.secret, scopeOf(req), parseBody(createHookSchema, { type, ...hookOption(f, type) }))).hook.id;
+    id = (await createHook(req.ctx.db, req.ctx.secret, scopeOf(req), parseBody((await apiHooks()).createSchema, { type, ...hookOption(f, type) }))).hook.id;
   }, FIELDS);
   if (errors) return newPage(req, res, type, f, errors);
   res.redirect(303, `${hookPath(req, id)}?done=hook-added`);
@@ -106,7 +107,7 @@ export async function saveHookPost(req: Request, res: Response): Promise<void> {
   const { hook } = await getHook(req.ctx.db, req.ctx.secret, scopeOf(req), hookId(req));
   const f = formOf(req);
   const errors = await formAction(async () => {
-    await editHook(req.ctx.db, req.ctx.secret, scopeOf(req), hook.id, parseBody(editHookSchema, hookOption(f, typeOf(hook.type))));
+    await editHook(req.ctx.db, req.ctx.secret, scopeOf(req), hook.id, parseBody((await apiHooks()).editSchema, hookOption(f, typeOf(hook.type))));
   }, FIELDS);
   if (errors) return editPage(req, res, f, errors);
   res.redirect(303, `${hookPath(req, hook.id)}?done=hook-saved`);
