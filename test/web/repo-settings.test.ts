@@ -139,6 +139,9 @@ describe('danger zone', () => {
     const from = 'alice/doomed/settings';
     expect((await web.post(`${from}/archive`, { archived: 'on' }, { from })).status).toBe(303);
     expect((await ok(await api('repos/alice/doomed'))).archived).toBe(true);
+    // Archived: its rules are frozen as the API's (423); its settings page still unarchives it.
+    expect((await web.post(`${from}/branches/new`, { rule_name: 'main', push: 'none' }, { from: `${from}/branches/new` })).status).toBe(423);
+    expect(await ok(await api('repos/alice/doomed/branch_protections'))).toEqual([]);
     expect((await web.post(`${from}/archive`, { archived: '' }, { from })).status).toBe(303);
     expect((await ok(await api('repos/alice/doomed'))).archived).toBe(false);
     const wrong = await web.post(`${from}/delete`, { repo_name: 'doomed' }, { from: `${from}/delete` });

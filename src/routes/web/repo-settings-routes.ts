@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { assignWebRepo, releasesUnit, repoViewer } from './guards';
+import { assignWebRepo, notArchived, releasesUnit, repoViewer } from './guards';
 import * as releases from './release-manage';
 import * as branches from './repo-settings-branches';
 import * as collab from './repo-settings-collab';
@@ -23,6 +23,7 @@ const S = '/:owner/:repo/settings';
 export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGroup[] => {
   /** Signed in, the repository of the path visible, its settings the visitor's to change. */
   const repoAdmins = [...signedIn, repoViewer, assignWebRepo, repoAdminPage];
+  // As the API's rows: rules and push mirrors of an archived repository are not changed (423).
   return [
     group('repo-settings', repoAdmins, [
       get(S, general.generalPage),
@@ -36,15 +37,15 @@ export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGrou
       post(`${S}/collaboration/delete`, collab.removePost),
       get(`${S}/branches`, branches.rulesPage),
       get(`${S}/branches/new`, branches.newRulePage),
-      post(`${S}/branches/new`, branches.createRulePost),
+      post(`${S}/branches/new`, notArchived, branches.createRulePost),
       get(`${S}/branches/edit`, branches.editRulePage),
-      post(`${S}/branches/edit`, branches.editRulePost),
+      post(`${S}/branches/edit`, notArchived, branches.editRulePost),
       get(`${S}/branches/delete`, branches.deleteRulePage),
       post(`${S}/branches/delete`, branches.deleteRulePost),
       post(`${S}/transfer/cancel`, danger.transferCancel),
       get(`${S}/tags`, keys.tagsPage),
-      post(`${S}/tags`, keys.addTagPost),
-      post(`${S}/tags/:id`, keys.editTagPost),
+      post(`${S}/tags`, notArchived, keys.addTagPost),
+      post(`${S}/tags/:id`, notArchived, keys.editTagPost),
       get(`${S}/tags/:id/delete`, keys.deleteTagPage),
       post(`${S}/tags/:id/delete`, keys.deleteTagPost),
       get(`${S}/keys`, keys.keysPage),
@@ -62,10 +63,10 @@ export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGrou
       get(`${S}/mirror`, mirror.mirrorPage),
       post(`${S}/mirror`, mirror.pullPost),
       post(`${S}/mirror/sync`, mirror.pullSyncPost),
-      post(`${S}/mirror/push`, mirror.pushAddPost),
-      post(`${S}/mirror/push/sync`, mirror.pushSyncPost),
+      post(`${S}/mirror/push`, notArchived, mirror.pushAddPost),
+      post(`${S}/mirror/push/sync`, notArchived, mirror.pushSyncPost),
       get(`${S}/mirror/push/delete`, mirror.pushDeletePage),
-      post(`${S}/mirror/push/delete`, mirror.pushDeletePost),
+      post(`${S}/mirror/push/delete`, notArchived, mirror.pushDeletePost),
       get(`${S}/hooks`, hooks.hooksPage),
       get(`${S}/hooks/new`, hooks.newHookPage),
       post(`${S}/hooks/new`, hooks.createHookPost),
