@@ -41,6 +41,7 @@ import * as newPull from './pull-new';
 import * as pulls from './pull-pages';
 import * as reviewForms from './pull-review-forms';
 import * as create from './repo-create-pages';
+import { repoSettingsGroups } from './repo-settings-routes';
 import { get, group, mountGroups, post, upload, type WebGroup } from './table';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
@@ -260,6 +261,7 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/milestones', milestoneManage.milestonesManagePage),
     get('/:owner/:repo/milestone/:id', issues.milestone),
   ]),
+  ...repoSettingsGroups(signedIn),
   group('repo-releases', [...repoPage, releasesUnit], [
     get('/:owner/:repo/releases', owners.releases),
     get('/:owner/:repo/releases/tag/*tag', owners.release),

@@ -6,6 +6,7 @@ import { toApiTeam } from '../../convert/team';
 import { avatarUrl } from '../../convert/user';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
 import { exploreRepos as exploreRepoList, profileOf, type OrgProfile, type RepoItem, type RepoList, type UserProfile } from '../../services/web/owner-pages';
+import { mayWriteReleases } from '../../services/release/releases';
 import { releasePage, releasesPage, type ReleaseItem } from '../../services/web/release-pages';
 import { orgTeam, orgTeams, type TeamPage, type TeamsPage } from '../../services/web/team-pages';
 import { ORG_TYPE } from '../../services/permissions';
@@ -141,7 +142,8 @@ export async function team(req: Request, res: Response): Promise<void> {
   sendPage(req, res, { title: `${t.org.name} / ${t.team.name}`, body: teamBody(req.ctx.config, t) });
 }
 
-type ReleaseShow = { heading: 'h1' | 'h2'; readsCode: boolean };
+/** `writer`: the visitor manages the releases (an Edit link on each). */
+type ReleaseShow = { heading: 'h1' | 'h2'; readsCode: boolean; writer?: boolean };
 
 function releaseBlock(config: Config, access: RepoAccess, item: ReleaseItem, show: ReleaseShow): SafeHtml {
   const r = toApiRelease(config, access, item);
@@ -154,7 +156,7 @@ function releaseBlock(config: Config, access: RepoAccess, item: ReleaseItem, sho
   const asset = (a: (typeof r.assets)[number]) => html`<li><a href="${a.browser_download_url}">${a.name}</a> <span class="meta">${a.size} bytes</span></li>`;
   return html`<article class="release">
 ${show.heading === 'h1' ? html`<h1>${title}</h1>` : html`<h2>${title}</h2>`}
-<p class="meta"><code>${r.tag_name}</code> · ${publisher} released ${when(r.created_at)}</p>
+<p class="meta"><code>${r.tag_name}</code> · ${publisher} released ${when(r.created_at)}${show.writer ? html` · <a href="${repoLink(config, access, `releases/edit/${encodePath(r.tag_name)}`)}" aria-label="Edit release ${r.tag_name}">Edit</a>` : ''}</p>
 ${item.notesHtml ? html`<div class="markdown">${raw(item.notesHtml)}</div>` : ''}
 ${r.assets.length || sources ? html`<ul class="list assets">${r.assets.map(asset)}${sources}</ul>` : ''}
 </article>`;
@@ -167,9 +169,11 @@ export async function releases(req: Request, res: Response): Promise<void> {
   const w = pageWindow(req, RELEASES_PER_PAGE);
   const { items, total } = await releasesPage(req.ctx.db, config, access, req.ctx.doer, w);
   const readsCode = unitsOf(res).has('repo.code');
-  const list = items.length ? items.map((i) => releaseBlock(config, access, i, { heading: 'h2', readsCode })) : html`<p class="meta">No releases.</p>`;
+  const writer = !access.repo.is_archived && (await mayWriteReleases(req.ctx.db, access, req.ctx.doer));
+  const list = items.length ? items.map((i) => releaseBlock(config, access, i, { heading: 'h2', readsCode, writer })) : html`<p class="meta">No releases.</p>`;
   const more = w.offset + items.length < total;
-  const body = html`${repoHeader(config, access, unitsOf(res), 'releases')}\n${list}\n${pager(repoLink(config, access, 'releases'), w.page, more)}`;
+  const create = writer ? html`<p><a class="button primary" href="${repoLink(config, access, 'releases/new')}">New release</a></p>` : '';
+  const body = html`${repoHeader(config, access, unitsOf(res), 'releases')}\n${create}${list}\n${pager(repoLink(config, access, 'releases'), w.page, more)}`;
   sendPage(req, res, { title: 'Releases', body });
 }
 
@@ -178,6 +182,7 @@ export async function release(req: Request, res: Response): Promise<void> {
   const { config } = req.ctx;
   const access = repoOf(req);
   const item = await releasePage(req.ctx.db, config, access, req.ctx.doer, pathParam(req, 'tag'));
-  const body = html`${repoHeader(config, access, unitsOf(res), 'releases')}\n${releaseBlock(config, access, item, { heading: 'h1', readsCode: unitsOf(res).has('repo.code') })}`;
+  const writer = !access.repo.is_archived && (await mayWriteReleases(req.ctx.db, access, req.ctx.doer));
+  const body = html`${repoHeader(config, access, unitsOf(res), 'releases')}\n${releaseBlock(config, access, item, { heading: 'h1', readsCode: unitsOf(res).has('repo.code'), writer })}`;
   sendPage(req, res, { title: item.release.title || item.release.tag_name, body });
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Attachment, Release, User } from '../../db/schema';
@@ -12,7 +13,7 @@ import {
 import { getReleaseRowByTag, latestReleaseRow } from '../../models/release';
 import { assetByName, assetsOfReleases } from '../../models/release-asset';
 import type { Download } from '../issue/attachment-download';
-import { attachmentPath, moveIntoStore, readHead, removeFile } from '../issue/attachment-files';
+import { attachmentPath, moveIntoStore, readHead, removeFile, uploadTmpDir } from '../issue/attachment-files';
 import { ACCESS } from '../permissions';
 import { mayWriteReleases, releaseMode, visibleRelease } from './releases';
 import type { RepoAccess } from '../repo/repos';
@@ -108,4 +109,15 @@ export async function openReleaseAsset(
   if (!fs.existsSync(file)) throw new NotFoundError();
   await countDownload(db, asset.id);
   return { attachment: { ...asset, download_count: asset.download_count + 1 }, file, contentType: detectContentType(readHead(file)) };
+}
+
+/** A file of the release form (held in memory by the page's multipart parser): spooled, then stored as an upload is. */
+export async function storeFormAsset(
+  db: DB, config: Config, access: RepoAccess, doer: User, release: Release, file: { buffer: Buffer; originalName: string },
+): Promise<Attachment> {
+  const dir = uploadTmpDir(config);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmpPath = path.join(dir, `web-${crypto.randomUUID()}`);
+  fs.writeFileSync(tmpPath, file.buffer);
+  return storeAsset(db, config, access, doer, release, { tmpPath, originalName: path.basename(file.originalName), size: file.buffer.length }, undefined);
 }

@@ -12,7 +12,8 @@ import { deleteAssetsOfRelease } from '../../models/release-asset';
 import { attachmentPath, removeFile } from '../issue/attachment-files';
 import { releaseView, syncReleaseCounter, type ReleaseView } from './releases';
 import type { RepoAccess } from '../repo/repos';
-import { createTag } from '../repo/tags';
+import { createTag, deleteTag } from '../repo/tags';
+import { assertMayControlTag } from '../repo/tag-protection';
 import { emit } from '../events/bus';
 
 // Creating, editing and deleting releases (Gitea's services/release): publishing a release
@@ -153,4 +154,14 @@ export async function deleteReleaseByTag(db: DB, config: Config, access: RepoAcc
   const row = tag ? await getReleaseRowByTag(db, access.repo.id, tag) : undefined;
   if (!row || row.is_tag) throw new NotFoundError();
   await deleteRelease(db, config, access, row, doer);
+}
+
+/** Gitea's delete with "delete the tag too": the release and its assets, then its tag (when there is one). */
+export async function deleteReleaseAndTag(db: DB, config: Config, access: RepoAccess, id: number, doer: User): Promise<void> {
+  const rel = await releaseRow(db, access, id);
+  const tagged = !!(await refTarget(dirOf(config, access), `refs/tags/${rel.tag_name}`));
+  // A protected tag refuses before anything is deleted: never a release gone and its tag kept half-way.
+  if (tagged) await assertMayControlTag(db, access, doer, rel.tag_name, 'delete');
+  await deleteRelease(db, config, access, rel, doer);
+  if (tagged) await deleteTag(db, config, access, doer, rel.tag_name);
 }

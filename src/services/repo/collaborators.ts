@@ -80,3 +80,10 @@ export async function collaboratorPermission(db: DB, access: RepoAccess, doer: U
   if (!user) throw new NotFoundError(`user does not exist [name: ${name}]`);
   return { user, mode: await accessMode(db, user, access.repo, access.owner) };
 }
+
+/** Every collaborator with their access mode (the settings page lists and changes them). */
+export async function collaboratorsWithModes(db: DB, access: RepoAccess): Promise<{ user: User; mode: AccessMode }[]> {
+  const users = await collab.listCollaborators(db, access.repo.id, 0, 1000);
+  const rows = await Promise.all(users.map((u) => collab.getCollaboration(db, access.repo.id, u.id)));
+  return users.map((user, i) => ({ user, mode: (rows[i]?.mode ?? ACCESS.read) as AccessMode }));
+}

@@ -161,3 +161,9 @@ export async function rejectTransfer(db: DB, doer: User, access: RepoAccess): Pr
   await deleteTransfer(db, access.repo.id);
   return { access, pending: null };
 }
+
+/** Gitea's CancelRepositoryTransfer: the repository's admin withdraws a pending transfer. */
+export async function cancelTransfer(db: DB, access: RepoAccess): Promise<void> {
+  if (!(await getPendingTransfer(db, access.repo.id))) throw new NotFoundError(`repository doesn't have a pending transfer [repo_id: ${access.repo.id}]`);
+  await deleteTransfer(db, access.repo.id);
+}
