@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { compileSqliteAddon, fetchRuntime, RUNTIME } from './scripts/build-runtime.mjs';
 import { takeCodeCache } from './scripts/build-code-cache.mjs';
 import { makeExecutable } from './scripts/build-sea.mjs';
+import { asModuleFunction, buildLazyLibraries, checkLazyLibraries, LAZY_LIBRARIES, lazyLibraryStandIns } from './scripts/build-lazy-libraries.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.dirname(new URL(import.meta.url).pathname);
@@ -116,22 +117,22 @@ const esbuildOptions = {
   bundle: true, platform: 'node', target: 'node24', format: 'cjs', minify: true, sourcemap: false, legalComments: 'none', logLevel: 'warning',
 };
 const bundle = path.join(work, 'hearth.cjs');
+// ssh2's optional native parts: cpu-features (only orders ciphers) and its sshcrypto binding;
+// both are loaded in try blocks and ssh2 runs on Node's crypto without them.
+const bundlePlugins = [optionalModulesAsEmpty(['supports-color', 'cpu-features', '\\./crypto/build/Release/sshcrypto\\.node']), leanerModules()];
 await build({
   ...esbuildOptions,
   entryPoints: [path.join(root, 'src/main.ts')],
   outfile: bundle,
   keepNames: true,
   define: { 'process.env.NODE_ENV': '"production"' },
-  // ssh2's optional native parts: cpu-features (only orders ciphers) and its sshcrypto binding;
-  // both are loaded in try blocks and ssh2 runs on Node's crypto without them.
-  plugins: [optionalModulesAsEmpty(['supports-color', 'cpu-features', '\\./crypto/build/Release/sshcrypto\\.node']), leanerModules()],
+  plugins: [...bundlePlugins, lazyLibraryStandIns(LAZY_LIBRARIES)],
 });
-
-// esbuild leaves non-ASCII characters in regular expression literals; one such character makes
-// V8 hold the whole 3 MB source as a two-byte string (6 MB of heap). Escaped, it stays one-byte.
-// Wrapped as a CommonJS module function: src/exe-bootstrap.ts compiles and calls it.
-const source = fs.readFileSync(bundle, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-fs.writeFileSync(bundle, `(function (exports, require, module, __filename, __dirname) {${source}\n})`);
+// One-byte source, as a CommonJS module function: src/exe-bootstrap.ts compiles and calls it.
+fs.writeFileSync(bundle, asModuleFunction(fs.readFileSync(bundle, 'utf8')));
+// The libraries no start needs, each its own module function (scripts/build-lazy-libraries.mjs).
+const lazyLibraries = await buildLazyLibraries({ esbuildOptions, plugins: bundlePlugins, root });
+checkLazyLibraries(runtime.node, lazyLibraries);
 
 // Worker threads' code (src/lib/serial-worker.ts runs it from the payload).
 const WORKERS = {
@@ -170,6 +171,7 @@ for (const name of Object.keys(WORKERS)) files[`${name}.cjs`] = fs.readFileSync(
 // libwebp in WebAssembly, for WebP avatars (src/lib/image/webp.ts).
 files['webp.wasm'] = fs.readFileSync(path.join(path.dirname(require.resolve('@cwasm/webp/package.json')), 'webp.wasm'));
 files['better_sqlite3.node'] = addonBytes;
+Object.assign(files, lazyLibraries);
 // The application bundle (src/exe-bootstrap.ts), then its code cache.
 files['hearth.cjs'] = fs.readFileSync(bundle);
 

@@ -14,7 +14,7 @@ const freePort = () => new Promise((resolve, reject) => {
 });
 
 /** One `hearth web` on `dataDir` that writes its code cache to `out` once it answered, then exits. */
-async function serveOnce(exe, dataDir, out) {
+async function serveOnce(exe, dataDir, out, checkLibraries) {
   const port = await freePort();
   // The builder's own HEARTH__ settings stay out of it: the warm-up starts as a default one does.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('HEARTH')));
@@ -23,6 +23,8 @@ async function serveOnce(exe, dataDir, out) {
     env: {
       ...env, HEARTH_CODE_CACHE_WARMUP: '1', HEARTH_CODE_CACHE_OUT: out, HEARTH_CODE_CACHE_URL: `http://127.0.0.1:${port}/api/v1/version`,
       HEARTH__SERVER__HTTP_ADDR: '127.0.0.1', HEARTH__SERVER__START_SSH_SERVER: 'false',
+      // The usual start loads none of the libraries packed apart (scripts/build-lazy-libraries.mjs).
+      ...(checkLibraries ? { HEARTH_CODE_CACHE_LIBRARY_CHECK: '1' } : {}),
     },
   });
   let stderr = '';
@@ -42,8 +44,8 @@ export async function takeCodeCache(exe, work) {
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   const out = path.join(work, 'hearth.code-cache');
   try {
-    await serveOnce(exe, dataDir, out);
-    await serveOnce(exe, dataDir, out);
+    await serveOnce(exe, dataDir, out, false);
+    await serveOnce(exe, dataDir, out, true);
     return fs.readFileSync(out);
   } finally {
     fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
+import { librariesLoaded, payloadRequire } from './lib/payload-require';
 import { readPayloadFile } from './lib/sea-payload';
 import { asksVersion, versionLine } from './lib/version';
 
@@ -31,7 +32,7 @@ function runBundle(): void {
     process.exit(3);
   }
   const main = script.runInThisContext() as (...args: unknown[]) => void;
-  main(module.exports, require, module, process.execPath, path.dirname(process.execPath));
+  main(module.exports, payloadRequire(require), module, process.execPath, path.dirname(process.execPath));
   const out = process.env.HEARTH_CODE_CACHE_OUT;
   if (out) takeCodeCache(script, out, process.env.HEARTH_CODE_CACHE_URL!);
 }
@@ -51,6 +52,11 @@ function takeCodeCache(script: vm.Script, out: string, url: string): void {
     http.get(url, (res) => {
       res.resume();
       if (res.statusCode !== 200) return void retry();
+      // A library packed apart that a start loads belongs in the application's bundle.
+      if (process.env.HEARTH_CODE_CACHE_LIBRARY_CHECK === '1' && librariesLoaded().length) {
+        process.stderr.write(`hearth: a start loaded ${librariesLoaded().join(', ')}: remove from LAZY_LIBRARIES\n`);
+        process.exit(4);
+      }
       fs.writeFileSync(out, script.createCachedData());
       process.exit(0);
     }).on('error', retry);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { inExecutable, payloadFile, readPayloadFile } from './sea-payload';
+import { inExecutable, readPayloadFile } from './sea-payload';
 
 const ADDON = 'better_sqlite3.node';
 
@@ -12,7 +12,7 @@ const ADDON = 'better_sqlite3.node';
 export function loadSqliteAddon(cacheDir: string): object | undefined {
   if (!inExecutable()) return undefined;
   // Hashed at build time: hashing here would read the 2 MB addon (resident) on every start.
-  const hash = payloadFile(`${ADDON}.sha256`)!.toString('utf8').trim().slice(0, 16);
+  const hash = readPayloadFile(`${ADDON}.sha256`)!.toString('utf8').trim().slice(0, 16);
   const file = path.join(cacheDir, `better_sqlite3-${hash}.node`);
   if (!fs.existsSync(file)) {
     fs.mkdirSync(cacheDir, { recursive: true });
