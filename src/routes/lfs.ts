@@ -29,6 +29,26 @@ async function repoOf(req: Request, write: boolean): Promise<RepoAccess> {
   return access;
 }
 
+/**
+ * The repository of a locks call, as Gitea's lock handlers: without the access they need, the
+ * caller (anonymous or not) is asked to sign in with one message per handler, a 401.
+ */
+async function lockRepo(req: Request, write: boolean, message: string): Promise<RepoAccess> {
+  if (!req.ctx.doer) throw new UnauthorizedError(message);
+  try {
+    return await repoOf(req, write);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 403) throw new UnauthorizedError(message);
+    throw err;
+  }
+}
+
+/** Gitea registers no LFS routes at all when its LFS server is off: 404 before anything else. */
+const lfsEnabled: RequestHandler = (req, _res, next) => {
+  if (!req.ctx.config.server.lfs_start_server) throw new NotFoundError();
+  next();
+};
+
 /** `Authorization: Bearer` with an LFS token from git-lfs-authenticate; any other credentials as everywhere. */
 function lfsAuthenticate(): RequestHandler {
   const others = authenticate();
@@ -113,14 +133,13 @@ async function postVerify(req: Request, res: Response): Promise<void> {
 
 async function getLocks(req: Request, res: Response): Promise<void> {
   acceptsLfs(req);
-  signedIn(req);
-  const found = await listLocks(req.ctx.db, await repoOf(req, false), lockQuery(req));
+  const found = await listLocks(req.ctx.db, await lockRepo(req, false, 'You must have pull access to list locks'), lockQuery(req));
   send(res, 200, { locks: found.locks.map(toLfsLock), ...(found.next ? { next_cursor: found.next } : {}) });
 }
 
 async function postLock(req: Request, res: Response): Promise<void> {
   acceptsLfs(req);
-  const access = await repoOf(req, true);
+  const access = await lockRepo(req, true, 'You must have push access to create locks');
   const body = (req.body ?? {}) as { path?: unknown };
   if (typeof body.path !== 'string') throw new BadRequestError('Bad Request');
   send(res, 201, { lock: toLfsLock(await createLock(req.ctx.db, access, signedIn(req), body.path)) });
@@ -128,14 +147,14 @@ async function postLock(req: Request, res: Response): Promise<void> {
 
 async function postLocksVerify(req: Request, res: Response): Promise<void> {
   acceptsLfs(req);
-  const access = await repoOf(req, true);
+  const access = await lockRepo(req, true, 'You must have push access to verify locks');
   const found = await verifyLocks(req.ctx.db, access, signedIn(req), lockQuery(req, req.body as Record<string, unknown>));
   send(res, 200, { ours: found.ours.map(toLfsLock), theirs: found.theirs.map(toLfsLock), ...(found.next ? { next_cursor: found.next } : {}) });
 }
 
 async function postUnlock(req: Request, res: Response): Promise<void> {
   acceptsLfs(req);
-  const access = await repoOf(req, true);
+  const access = await lockRepo(req, true, 'You must have push access to delete locks');
   const id = /^\d+$/.test(String(req.params.id)) ? Number(req.params.id) : 0;
   const force = (req.body as { force?: unknown } | undefined)?.force === true;
   send(res, 200, { lock: toLfsLock(await unlock(req.ctx.db, access, signedIn(req), id, force)) });
@@ -144,7 +163,7 @@ async function postUnlock(req: Request, res: Response): Promise<void> {
 export function lfsRouter(): Router {
   const router = express.Router();
   const at = (p: string) => `/:owner/:repo/info/lfs${p}`;
-  router.use(at(''), lfsAuthenticate());
+  router.use(at(''), lfsEnabled, lfsAuthenticate());
   router.post(at('/objects/batch'), json, postBatch);
   router.put(at('/objects/:oid/:size'), putObject);
   router.get(at('/objects/:oid'), getObject);
