@@ -13,6 +13,8 @@ import { errorHeaders } from './middleware/errors';
 // transfers, verify and the locks API. Answers and errors are `application/vnd.git-lfs+json`.
 
 const json = express.json({ type: () => true, limit: '10mb' });
+/** Verify decodes any JSON value (Gitea's decoder takes `null` as an empty pointer: 422, not 400). */
+const anyJson = express.json({ type: () => true, limit: '10mb', strict: false });
 
 /** Gitea's CheckAcceptMediaType: JSON calls must accept the LFS media type. */
 function acceptsLfs(req: Request): void {
@@ -93,14 +95,14 @@ async function postBatch(req: Request, res: Response): Promise<void> {
   const body = (req.body ?? {}) as BatchRequest;
   if ((body.operation !== 'upload' && body.operation !== 'download') || !Array.isArray(body.objects)) throw new BadRequestError('Bad Request');
   const access = await repoOf(req, body.operation === 'upload');
-  send(res, 200, { transfer: 'basic', objects: await batch(req.ctx.db, req.ctx.config, access, body, req.get('Authorization') ?? '') });
+  send(res, 200, { transfer: 'basic', objects: await batch(req.ctx.db, req.ctx.config, access, body, req.get('Authorization') ?? '', req.ctx.doer) });
 }
 
 /** PUT objects/{oid}/{size}: the body streamed into the store. */
 async function putObject(req: Request, res: Response): Promise<void> {
   const access = await repoOf(req, true);
   const size = /^\d+$/.test(String(req.params.size)) ? Number(req.params.size) : -1;
-  await uploadObject(req.ctx.db, req.ctx.config, access, { oid: String(req.params.oid), size }, req);
+  await uploadObject(req.ctx.db, req.ctx.config, access, { oid: String(req.params.oid), size }, req, req.ctx.doer);
   res.status(200).end();
 }
 
@@ -168,7 +170,7 @@ export function lfsRouter(): Router {
   router.put(at('/objects/:oid/:size'), putObject);
   router.get(at('/objects/:oid'), getObject);
   router.get(at('/objects/:oid/:filename'), getObject);
-  router.post(at('/verify'), json, postVerify);
+  router.post(at('/verify'), anyJson, postVerify);
   router.get(at('/locks'), getLocks);
   router.post(at('/locks'), json, postLock);
   router.post(at('/locks/verify'), json, postLocksVerify);
