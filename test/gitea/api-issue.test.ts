@@ -146,3 +146,13 @@ describe('TestAPISearchIssuesWithLabels', () => {
     expect(await titles('labels=label1,orglabel4&state=all')).toEqual(['issue1', 'issue6']);
   });
 });
+
+describe('TestAPIListIssuesPublicOnly', () => {
+  it('TestAPIListIssuesPublicOnly', async () => {
+    await g.repo2();
+    expect((await g.api('repos/user2/repo1/issues?state=all', { auth: await g.tokenAuth('user2', 'read:issue') })).status).toBe(200);
+    expect((await g.api('repos/user2/repo2/issues?state=all', { auth: await g.tokenAuth('user2', 'read:issue') })).status).toBe(200);
+    // A public-only token does not reach the private repo2's issues.
+    expect((await g.api('repos/user2/repo2/issues?state=all', { auth: await g.tokenAuth('user2', 'read:issue', 'public-only') })).status).toBe(403);
+  });
+});
