@@ -97,3 +97,28 @@ describe('api_token_test', () => {
     });
   }
 });
+
+describe('api_token_test (permissions)', () => {
+  it('TestAPIGetTokensPermission', async () => {
+    await g.user('user2');
+    await g.user('user4');
+    // The administrator and user2 itself read user2's tokens; user4 may not.
+    expect((await g.api('users/user2/tokens', { auth: await g.basic('user1') })).status).toBe(200);
+    expect((await g.api('users/user2/tokens', { auth: await g.basic('user2') })).status).toBe(200);
+    expect((await g.api('users/user2/tokens', { auth: await g.basic('user4') })).status).toBe(403);
+  });
+
+  it('TestAPIDeleteTokensPermission', async () => {
+    await g.user('user4');
+    const user2 = await g.basic('user2');
+    const make = (name: string) => g.call('users/user2/tokens', { method: 'POST', auth: user2, json: { name, scopes: ['read:user'] } }, 201);
+    await make('test-key-1');
+    expect((await g.api('users/user2/tokens/test-key-1', { method: 'DELETE', auth: await g.basic('user1') })).status).toBe(204);
+    await make('test-key-2');
+    expect((await g.api('users/user2/tokens/test-key-2', { method: 'DELETE', auth: user2 })).status).toBe(204);
+    await make('test-key-3');
+    expect((await g.api('users/user2/tokens/test-key-3', { method: 'DELETE', auth: await g.basic('user4') })).status).toBe(403);
+    const left = (await g.call('users/user2/tokens', { auth: user2 })) as { name: string }[];
+    expect(left.map((t) => t.name)).toEqual(['test-key-3']);
+  });
+});
