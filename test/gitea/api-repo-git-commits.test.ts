@@ -113,3 +113,39 @@ describe('api_repo_git_commits_test', () => {
     expect(files(list[0]!)).toEqual(['readme.md']);
   });
 });
+
+describe('api_repo_git_commits_test (later functions)', () => {
+  it('TestAPIReposGitCommitListNotMaster', async () => {
+    const r = await repo16();
+    const res = await g.api('repos/user2/repo16/commits', { auth: await g.tokenAuth('user2', 'read:repository') });
+    const list = (await res.json()) as Commit[];
+    expect(list.map((c) => c.sha)).toEqual(r.master);
+    for (const c of list) expect(files(c)).toEqual(['readme.md']);
+    expect(res.headers.get('x-total')).toBe('3');
+  });
+
+  it('TestAPIReposGitCommitListWithoutSelectFields', async () => {
+    const r = await repo16();
+    const list = await g.call('repos/user2/repo16/commits?sha=good-sign&stat=false&files=false&verification=false', { auth: await g.tokenAuth('user2', 'read:repository') });
+    expect(list).toHaveLength(1);
+    expect(list[0].sha).toBe(r.goodSign);
+    expect(list[0].stats ?? null).toBeNull();
+    expect(list[0].commit.verification ?? null).toBeNull();
+    expect(list[0].files ?? null).toBeNull();
+  });
+
+  it('TestGetFileHistoryNotOnMaster', async () => {
+    // Gitea's repo20: a branch add-csv that adds test.csv on top of master.
+    const user2 = await g.user('user2');
+    await once(g, 'repo20', async () => {
+      await repo(g, 'user2', 'repo20');
+      return g.pushBranches(user2, 'repo20', { 'add-csv': { 'test.csv': 'a,b\n' } });
+    });
+    const heads = (await g.call('repos/user2/repo20/branches/add-csv')).commit.id as string;
+    const res = await g.api('repos/user2/repo20/commits?path=test.csv&sha=add-csv&not=master', { auth: await g.tokenAuth('user2', 'read:repository') });
+    const list = (await res.json()) as Commit[];
+    expect(list.map((c) => c.sha)).toEqual([heads]);
+    expect(files(list[0]!)).toEqual(['test.csv']);
+    expect(res.headers.get('x-total')).toBe('1');
+  });
+});
