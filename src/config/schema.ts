@@ -120,6 +120,8 @@ export const configSchema = z.strictObject({
     enabled: boolDefault(true),
     access_token_expiration_time: z.number().int().min(60).default(3600),
     refresh_token_expiration_time: z.number().int().min(1).default(730),
+    // Gitea's CUSTOM_SCHEMES: schemes beyond http and https that applications may redirect to.
+    custom_schemes: z.array(z.string()).default([]),
   }),
   api: section({
     default_paging_num: z.number().int().min(1).default(30),

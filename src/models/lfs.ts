@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
-import type { LfsLock, LfsMetaObject } from '../db/schema';
+import type { LfsLock, LfsMetaObject, Repository } from '../db/schema';
 
 // LFS meta objects (an object of the blob store tied to a repository) and locks.
 
@@ -93,3 +93,9 @@ export function locksOf(db: DB, repoId: number, offset: number, limit: number): 
 }
 
 export const deleteLock = (db: DB, id: number) => db.deleteFrom('lfs_lock').where('id', '=', id).execute();
+
+/** Repositories that hold `oid` (at most `limit` of them). */
+export function reposHoldingOid(db: DB, oid: string, limit = 100): Promise<Repository[]> {
+  return db.selectFrom('lfs_meta_object as m').innerJoin('repository as r', 'r.id', 'm.repository_id')
+    .selectAll('r').where('m.oid', '=', oid).limit(limit).execute();
+}

@@ -75,3 +75,11 @@ export async function cancelTransfers(db: DB, ownerId: number, recipient: number
       eb('repo_id', 'in', eb.selectFrom('repository').select('id').where('owner_id', '=', ownerId)),
     ])).execute();
 }
+
+/** Issues in the owner's repositories that `uid` is assigned to. */
+export async function assignedIssueIds(db: DB, ownerId: number, uid: number): Promise<number[]> {
+  const rows = await db.selectFrom('issue_assignee as a').innerJoin('issue as i', 'i.id', 'a.issue_id')
+    .innerJoin('repository as r', 'r.id', 'i.repo_id')
+    .select('a.issue_id').where('a.assignee_id', '=', uid).where('r.owner_id', '=', ownerId).execute();
+  return rows.map((r) => r.issue_id);
+}

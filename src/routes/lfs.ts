@@ -13,6 +13,8 @@ import { errorHeaders } from './middleware/errors';
 // transfers, verify and the locks API. Answers and errors are `application/vnd.git-lfs+json`.
 
 const json = express.json({ type: () => true, limit: '10mb' });
+/** Verify decodes any JSON value (Gitea's decoder takes `null` as an empty pointer: 422, not 400). */
+const anyJson = express.json({ type: () => true, limit: '10mb', strict: false });
 
 /** Gitea's CheckAcceptMediaType: JSON calls must accept the LFS media type. */
 function acceptsLfs(req: Request): void {
@@ -28,6 +30,26 @@ async function repoOf(req: Request, write: boolean): Promise<RepoAccess> {
   if (only !== undefined && only !== access.repo.id) throw new NotFoundError();
   return access;
 }
+
+/**
+ * The repository of a locks call, as Gitea's lock handlers: without the access they need, the
+ * caller (anonymous or not) is asked to sign in with one message per handler, a 401.
+ */
+async function lockRepo(req: Request, write: boolean, message: string): Promise<RepoAccess> {
+  if (!req.ctx.doer) throw new UnauthorizedError(message);
+  try {
+    return await repoOf(req, write);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 403) throw new UnauthorizedError(message);
+    throw err;
+  }
+}
+
+/** Gitea registers no LFS routes at all when its LFS server is off: 404 before anything else. */
+const lfsEnabled: RequestHandler = (req, _res, next) => {
+  if (!req.ctx.config.server.lfs_start_server) throw new NotFoundError();
+  next();
+};
 
 /** `Authorization: Bearer` with an LFS token from git-lfs-authenticate; any other credentials as everywhere. */
 function lfsAuthenticate(): RequestHandler {
@@ -73,14 +95,14 @@ async function postBatch(req: Request, res: Response): Promise<void> {
   const body = (req.body ?? {}) as BatchRequest;
   if ((body.operation !== 'upload' && body.operation !== 'download') || !Array.isArray(body.objects)) throw new BadRequestError('Bad Request');
   const access = await repoOf(req, body.operation === 'upload');
-  send(res, 200, { transfer: 'basic', objects: await batch(req.ctx.db, req.ctx.config, access, body, req.get('Authorization') ?? '') });
+  send(res, 200, { transfer: 'basic', objects: await batch(req.ctx.db, req.ctx.config, access, body, req.get('Authorization') ?? '', req.ctx.doer) });
 }
 
 /** PUT objects/{oid}/{size}: the body streamed into the store. */
 async function putObject(req: Request, res: Response): Promise<void> {
   const access = await repoOf(req, true);
   const size = /^\d+$/.test(String(req.params.size)) ? Number(req.params.size) : -1;
-  await uploadObject(req.ctx.db, req.ctx.config, access, { oid: String(req.params.oid), size }, req);
+  await uploadObject(req.ctx.db, req.ctx.config, access, { oid: String(req.params.oid), size }, req, req.ctx.doer);
   res.status(200).end();
 }
 
@@ -113,14 +135,13 @@ async function postVerify(req: Request, res: Response): Promise<void> {
 
 async function getLocks(req: Request, res: Response): Promise<void> {
   acceptsLfs(req);
-  signedIn(req);
-  const found = await listLocks(req.ctx.db, await repoOf(req, false), lockQuery(req));
+  const found = await listLocks(req.ctx.db, await lockRepo(req, false, 'You must have pull access to list locks'), lockQuery(req));
   send(res, 200, { locks: found.locks.map(toLfsLock), ...(found.next ? { next_cursor: found.next } : {}) });
 }
 
 async function postLock(req: Request, res: Response): Promise<void> {
   acceptsLfs(req);
-  const access = await repoOf(req, true);
+  const access = await lockRepo(req, true, 'You must have push access to create locks');
   const body = (req.body ?? {}) as { path?: unknown };
   if (typeof body.path !== 'string') throw new BadRequestError('Bad Request');
   send(res, 201, { lock: toLfsLock(await createLock(req.ctx.db, access, signedIn(req), body.path)) });
@@ -128,14 +149,14 @@ async function postLock(req: Request, res: Response): Promise<void> {
 
 async function postLocksVerify(req: Request, res: Response): Promise<void> {
   acceptsLfs(req);
-  const access = await repoOf(req, true);
+  const access = await lockRepo(req, true, 'You must have push access to verify locks');
   const found = await verifyLocks(req.ctx.db, access, signedIn(req), lockQuery(req, req.body as Record<string, unknown>));
   send(res, 200, { ours: found.ours.map(toLfsLock), theirs: found.theirs.map(toLfsLock), ...(found.next ? { next_cursor: found.next } : {}) });
 }
 
 async function postUnlock(req: Request, res: Response): Promise<void> {
   acceptsLfs(req);
-  const access = await repoOf(req, true);
+  const access = await lockRepo(req, true, 'You must have push access to delete locks');
   const id = /^\d+$/.test(String(req.params.id)) ? Number(req.params.id) : 0;
   const force = (req.body as { force?: unknown } | undefined)?.force === true;
   send(res, 200, { lock: toLfsLock(await unlock(req.ctx.db, access, signedIn(req), id, force)) });
@@ -144,12 +165,12 @@ async function postUnlock(req: Request, res: Response): Promise<void> {
 export function lfsRouter(): Router {
   const router = express.Router();
   const at = (p: string) => `/:owner/:repo/info/lfs${p}`;
-  router.use(at(''), lfsAuthenticate());
+  router.use(at(''), lfsEnabled, lfsAuthenticate());
   router.post(at('/objects/batch'), json, postBatch);
   router.put(at('/objects/:oid/:size'), putObject);
   router.get(at('/objects/:oid'), getObject);
   router.get(at('/objects/:oid/:filename'), getObject);
-  router.post(at('/verify'), json, postVerify);
+  router.post(at('/verify'), anyJson, postVerify);
   router.get(at('/locks'), getLocks);
   router.post(at('/locks'), json, postLock);
   router.post(at('/locks/verify'), json, postLocksVerify);

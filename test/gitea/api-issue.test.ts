@@ -146,3 +146,25 @@ describe('TestAPISearchIssuesWithLabels', () => {
     expect(await titles('labels=label1,orglabel4&state=all')).toEqual(['issue1', 'issue6']);
   });
 });
+
+describe('TestAPIListIssuesPublicOnly', () => {
+  it('TestAPIListIssuesPublicOnly', async () => {
+    await g.repo2();
+    expect((await g.api('repos/user2/repo1/issues?state=all', { auth: await g.tokenAuth('user2', 'read:issue') })).status).toBe(200);
+    expect((await g.api('repos/user2/repo2/issues?state=all', { auth: await g.tokenAuth('user2', 'read:issue') })).status).toBe(200);
+    // A public-only token does not reach the private repo2's issues.
+    expect((await g.api('repos/user2/repo2/issues?state=all', { auth: await g.tokenAuth('user2', 'read:issue', 'public-only') })).status).toBe(403);
+  });
+});
+
+describe('TestAPIListIssuesWithLabels', () => {
+  it('TestAPIListIssuesWithLabels', async () => {
+    const o = await g.org3();
+    const auth = await g.tokenAuth('user1', 'read:issue', 'write:issue');
+    // org3's repo3 issue #1 (Gitea's issue 6) takes the organization's label orglabel4.
+    await g.call('repos/org3/repo3/issues/1/labels', { method: 'POST', auth, json: { labels: ['orglabel4'] } });
+    const found = (await g.call('repos/org3/repo3/issues?state=all&labels=orglabel4', { auth })) as Issue[];
+    expect(found.map((i) => i.title)).toEqual(['issue6']);
+    expect(o.labels.orglabel4).toBeGreaterThan(0);
+  });
+});

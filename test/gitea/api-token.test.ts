@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGitea, type GiteaFixtures } from '../helpers/gitea-fixtures';
+import { org, org6, repo, team } from '../helpers/gitea-extra';
 
 // Port of Gitea's tests/integration/api_token_test.go.
 
@@ -96,4 +97,60 @@ describe('api_token_test', () => {
       }
     });
   }
+});
+
+describe('api_token_test (permissions)', () => {
+  it('TestAPIGetTokensPermission', async () => {
+    await g.user('user2');
+    await g.user('user4');
+    // The administrator and user2 itself read user2's tokens; user4 may not.
+    expect((await g.api('users/user2/tokens', { auth: await g.basic('user1') })).status).toBe(200);
+    expect((await g.api('users/user2/tokens', { auth: await g.basic('user2') })).status).toBe(200);
+    expect((await g.api('users/user2/tokens', { auth: await g.basic('user4') })).status).toBe(403);
+  });
+
+  it('TestAPIDeleteTokensPermission', async () => {
+    await g.user('user4');
+    const user2 = await g.basic('user2');
+    const make = (name: string) => g.call('users/user2/tokens', { method: 'POST', auth: user2, json: { name, scopes: ['read:user'] } }, 201);
+    await make('test-key-1');
+    expect((await g.api('users/user2/tokens/test-key-1', { method: 'DELETE', auth: await g.basic('user1') })).status).toBe(204);
+    await make('test-key-2');
+    expect((await g.api('users/user2/tokens/test-key-2', { method: 'DELETE', auth: user2 })).status).toBe(204);
+    await make('test-key-3');
+    expect((await g.api('users/user2/tokens/test-key-3', { method: 'DELETE', auth: await g.basic('user4') })).status).toBe(403);
+    const left = (await g.call('users/user2/tokens', { auth: user2 })) as { name: string }[];
+    expect(left.map((t) => t.name)).toEqual(['test-key-3']);
+  });
+});
+
+describe('api_token_test (public-only)', () => {
+  it('TestAPIPublicOnlyTokenOrgs', async () => {
+    // user2 owns org3 (made private here, as Gitea's test does) and is on a team of the public
+    // org17, which has a public and a private repository; org6 is another public organization.
+    await g.org3();
+    await org6(g);
+    await org(g, 'org17', 'user15', { visibility: 'public' });
+    const t = await team(g, 'org17', 'user15', { name: 'test_team', permission: 'write', units: ['repo.code'] }, ['user2']);
+    await repo(g, 'org17', 'big_test_public_4', {}, 'user15');
+    await repo(g, 'org17', 'big_test_private_4', { private: true }, 'user15');
+    await g.call(`teams/${t.id}/repos/org17/big_test_private_4`, { method: 'PUT', auth: await g.basic('user15') }, 204);
+    await g.call('orgs/org3', { method: 'PATCH', auth: await g.tokenAuth('user2', 'write:organization'), json: { visibility: 'private' } });
+
+    const make = async (name: string, scopes: string[]) => ({
+      token: (await g.call('users/user2/tokens', { method: 'POST', auth: await g.basic('user2'), json: { name, scopes } }, 201)).sha1 as string,
+    });
+    const publicOnly = await make('public-only-token', ['public-only', 'read:user', 'read:organization', 'read:repository']);
+    const full = await make('no-public-only-token', ['read:user', 'read:organization', 'read:repository']);
+    const visibilities = async (path: string, auth: { token: string }) =>
+      Object.fromEntries(((await g.call(path, { auth })) as { name: string; visibility: string }[]).map((o) => [o.name, o.visibility]));
+    const repos = async (auth: { token: string }) =>
+      Object.fromEntries(((await g.call('orgs/org17/repos', { auth })) as { name: string; private: boolean }[]).map((r) => [r.name, r.private]));
+
+    expect(Object.values(await visibilities('user/orgs', publicOnly)).every((v) => v === 'public')).toBe(true);
+    expect(await visibilities('user/orgs', full)).toEqual({ org17: 'public', org3: 'private' });
+    expect(await visibilities('orgs', publicOnly)).toEqual({ org17: 'public', org6: 'public' });
+    expect(await repos(full)).toEqual({ big_test_private_4: true, big_test_public_4: false });
+    expect(await repos(publicOnly)).toEqual({ big_test_public_4: false });
+  });
 });

@@ -52,3 +52,42 @@ describe('TestAPIStar', () => {
     await g.call('user/starred/user2/repo1', { method: 'PUT', auth: await repoScope() }, 204);
   });
 });
+
+describe('TestAPIStarDisabled', () => {
+  // Gitea mocks [repository] DISABLE_STARS; a server of its own here has it on.
+  let off: GiteaFixtures;
+  beforeAll(async () => { off = await startGitea({ HEARTH__REPOSITORY__DISABLE_STARS: 'true' }); });
+  afterAll(async () => { await off.stop(); });
+  const status = async (path: string, init: Parameters<GiteaFixtures['api']>[1]) => (await off.api(path, init)).status;
+  const world = async () => {
+    await repo(off, 'user2', 'repo1');
+    return { token: await off.tokenAuth('user1', 'read:user'), withUser: await off.tokenAuth('user1', 'write:user', 'write:repository') };
+  };
+
+  it('TestAPIStarDisabled/Star', async () => {
+    const { withUser } = await world();
+    expect(await status('user/starred/user2/repo1', { method: 'PUT', auth: withUser })).toBe(403);
+    expect(await status('user/starred/user2/repo1', { method: 'PUT', auth: await off.tokenAuth('user34', 'write:repository') })).toBe(403);
+  });
+
+  it('TestAPIStarDisabled/GetStarredRepos', async () => {
+    const { token } = await world();
+    expect(await status('users/user1/starred', { auth: token })).toBe(403);
+  });
+
+  it('TestAPIStarDisabled/GetMyStarredRepos', async () => {
+    const { withUser } = await world();
+    expect(await status('user/starred', { auth: withUser })).toBe(403);
+  });
+
+  it('TestAPIStarDisabled/IsStarring', async () => {
+    const { withUser } = await world();
+    expect(await status('user/starred/user2/repo1', { auth: withUser })).toBe(403);
+    expect(await status('user/starred/user2/repo1notexisting', { auth: withUser })).toBe(403);
+  });
+
+  it('TestAPIStarDisabled/Unstar', async () => {
+    const { withUser } = await world();
+    expect(await status('user/starred/user2/repo1', { method: 'DELETE', auth: withUser })).toBe(403);
+  });
+});

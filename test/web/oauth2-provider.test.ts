@@ -13,7 +13,8 @@ import {
 // and the access token on the API, limited to the grant's scopes.
 
 let s: TestServer;
-beforeAll(async () => { s = await startTestServer(); });
+// com.example.app: a native application's scheme, allowed as Gitea's [oauth2] CUSTOM_SCHEMES does.
+beforeAll(async () => { s = await startTestServer({ HEARTH__OAUTH2__CUSTOM_SCHEMES: 'com.example.app' }); });
 afterAll(async () => { await s.stop(); });
 
 const CB = 'https://client.example/callback';

@@ -72,7 +72,8 @@ export async function removeToken(req: Request, res: Response): Promise<void> {
   redirectAfterPost(req, res, donePath(APPS_PATH, 'token-deleted'), 'tokens');
 }
 
-const appInput = (body: Form, keep?: OAuth2Application): OAuth2AppInput => ({
+const appInput = (req: Request, body: Form, keep?: OAuth2Application): OAuth2AppInput => ({
+  customSchemes: req.ctx.config.oauth2.custom_schemes,
   name: text(body, 'app_name').trim(),
   redirectUris: text(body, 'redirect_uris').split(/\r?\n/).map((u) => u.trim()).filter(Boolean),
   confidentialClient: body.confidential_client === 'on',
@@ -84,7 +85,7 @@ const APP_FIELDS = { name: 'app_name', redirect_uris: 'redirect_uris' };
 export async function addApp(req: Request, res: Response): Promise<void> {
   const body = formOf(req);
   let made: Awaited<ReturnType<typeof createOAuth2App>> | undefined;
-  const errors = await formAction(async () => { made = await createOAuth2App(req.ctx.db, req.ctx.signer!, appInput(body)); }, APP_FIELDS);
+  const errors = await formAction(async () => { made = await createOAuth2App(req.ctx.db, req.ctx.signer!, appInput(req, body)); }, APP_FIELDS);
   if (errors || !made) return page(req, res, { values: body, errors: errors ?? {}, status: 422, form: 'app' });
   appPage(req, res, made.app, appValues(made.app), {}, 200, shownOnce('The client secret.', 'client-secret', made.secret));
 }
@@ -110,7 +111,7 @@ export async function editAppPage(req: Request, res: Response): Promise<void> {
 export async function saveApp(req: Request, res: Response): Promise<void> {
   const body = formOf(req);
   const app = await getOAuth2App(req.ctx.db, req.ctx.signer!, idOf(req));
-  const errors = await formAction(async () => { await editOAuth2App(req.ctx.db, req.ctx.signer!, app.id, appInput(body, app)); }, APP_FIELDS);
+  const errors = await formAction(async () => { await editOAuth2App(req.ctx.db, req.ctx.signer!, app.id, appInput(req, body, app)); }, APP_FIELDS);
   if (errors) return appPage(req, res, app, body, errors, 422);
   redirectAfterPost(req, res, donePath(`${APPS_PATH}/oauth2/${app.id}`, 'app-updated'));
 }

@@ -7,6 +7,8 @@ import * as lfs from '../../models/lfs';
 import { blobExists, openBlob, removeBlobFile, storeBlob } from '../packages/blob-store';
 import { authorizeGit, type GitCaller } from '../repo/git-access';
 import type { RepoAccess } from '../repo/repos';
+import { ACCESS, accessMode } from '../permissions';
+import type { User } from '../../db/schema';
 import { isValidPointer, type Pointer } from './pointer';
 
 // The git-lfs batch API and basic transfers, as Gitea's services/lfs/server.go. Objects live in
@@ -60,10 +62,33 @@ function objectAnswer(config: Config, access: RepoAccess, p: Pointer, authorizat
 }
 
 /** POST .../info/lfs/objects/batch: what to transfer for each object (access checked by the caller). */
-export async function batch(db: DB, config: Config, access: RepoAccess, body: BatchRequest, authorization: string): Promise<BatchObject[]> {
+/**
+ * Gitea's LFSObjectAccessible: the caller may reach an object that some repository it can read
+ * holds (any, for a site admin). Such an object is tied to another repository without its bytes
+ * being sent again.
+ */
+async function objectAccessible(db: DB, doer: User | null, oid: string): Promise<boolean> {
+  if (!doer) return false;
+  for (const repo of await lfs.reposHoldingOid(db, oid)) {
+    if (doer.is_admin || (await accessMode(db, doer, repo)) >= ACCESS.read) return true;
+  }
+  return false;
+}
+
+/** Objects in the store that the repository does not hold yet but the caller may reach: tied to it now. */
+async function linkReachable(db: DB, config: Config, access: RepoAccess, doer: User | null, pointers: Pointer[], held: Set<string>): Promise<void> {
+  for (const p of pointers) {
+    if (held.has(p.oid) || !blobExists(config.server.data_dir, p.oid) || !(await objectAccessible(db, doer, p.oid))) continue;
+    await lfs.upsertMetaObject(db, access.repo.id, p.oid, p.size, nowUnix());
+  }
+}
+
+export async function batch(db: DB, config: Config, access: RepoAccess, body: BatchRequest, authorization: string, doer: User | null = null): Promise<BatchObject[]> {
   const upload = body.operation === 'upload';
   const pointers = body.objects.filter((o): o is Pointer => isValidPointer((o ?? {}) as Record<string, unknown>));
-  const metas = new Map((await lfs.metaObjectsIn(db, access.repo.id, pointers.map((p) => p.oid))).map((m) => [m.oid, m]));
+  const oids = pointers.map((p) => p.oid);
+  if (upload) await linkReachable(db, config, access, doer, pointers, new Set((await lfs.metaObjectsIn(db, access.repo.id, oids)).map((m) => m.oid)));
+  const metas = new Map((await lfs.metaObjectsIn(db, access.repo.id, oids)).map((m) => [m.oid, m]));
   const dataDir = config.server.data_dir;
   const max = config.server.lfs_max_file_size;
   return body.objects.map((o) => {
@@ -77,8 +102,8 @@ export async function batch(db: DB, config: Config, access: RepoAccess, body: Ba
     if (!upload) return objectAnswer(config, access, raw, authorization, stored ? 'download' : { code: 404, message: 'Not Found' });
     if (stored) return { oid: raw.oid, size: raw.size };
     if (max > 0 && raw.size > max) return objectAnswer(config, access, raw, '', { code: 422, message: `Size must be less than or equal to ${max}` });
-    // Bytes stored for another repository are uploaded again all the same: only sending them
-    // proves the caller has them (the store keeps one copy).
+    // Bytes stored for a repository the caller cannot read are uploaded again all the same:
+    // only sending them proves the caller has them (the store keeps one copy).
     return objectAnswer(config, access, raw, authorization, 'upload');
   });
 }
@@ -87,11 +112,17 @@ export async function batch(db: DB, config: Config, access: RepoAccess, body: Ba
  * PUT .../objects/{oid}/{size}: streams the body into the store, checking its size and sha256
  * against the address; the meta object is added once the bytes are in place.
  */
-export async function uploadObject(db: DB, config: Config, access: RepoAccess, p: { oid: string; size: number }, body: Readable): Promise<void> {
+export async function uploadObject(db: DB, config: Config, access: RepoAccess, p: { oid: string; size: number }, body: Readable, doer: User | null = null): Promise<void> {
   if (!isValidPointer(p)) throw new InvalidError('Oid or size are invalid');
   const max = config.server.lfs_max_file_size;
   if (max > 0 && p.size > max) throw new InvalidError(`Size must be less than or equal to ${max}`);
   const dataDir = config.server.data_dir;
+  // Bytes the caller may already reach need no proof: Gitea ties them without reading the body.
+  if (blobExists(dataDir, p.oid) && (await objectAccessible(db, doer, p.oid))) {
+    body.resume();
+    await lfs.upsertMetaObject(db, access.repo.id, p.oid, p.size, nowUnix());
+    return;
+  }
   const stored = await storeBlob(dataDir, body, { maxSize: p.size, tooLarge: () => new InvalidError('lfs: size mismatch') });
   if (stored.size !== p.size || stored.hashes.sha256 !== p.oid) {
     if (stored.created && !(await lfs.oidInUse(db, stored.hashes.sha256))) removeBlobFile(dataDir, stored.hashes.sha256);

@@ -5,13 +5,15 @@ import { nowUnix } from '../../lib/time';
 import { isOrgOwner } from '../../models/org';
 import { isOrgMember } from '../../models/team-access';
 import { getUserByName } from '../../models/user';
+import { removeIssueAssignee } from '../../models/issue-assignee';
+import { assigneeEvent } from '../issue/issue-events';
 import {
-  cancelTransfers, deleteBlock, dropCollaborations, dropMarks, hasBlocked, insertBlock, listBlockees, repoIdsOfOwner, unfollow,
+  assignedIssueIds, cancelTransfers, deleteBlock, dropCollaborations, dropMarks, hasBlocked, insertBlock, listBlockees, repoIdsOfOwner, unfollow,
 } from '../../models/user-block';
 import { ORG_TYPE } from '../permissions';
 
 // Gitea's blocking: a user or an organization blocks an account. A block cuts every tie between
-// the two (follows, stars, watches, collaborations, pending transfers); other areas refuse new
+// the two (follows, stars, watches, issue assignments, collaborations, pending transfers); other areas refuse new
 // ties through isBlockedBy (models/blocking.ts).
 
 const cannotBlock = () => new BadRequestError('cannot block the user');
@@ -51,8 +53,18 @@ async function cutTies(db: DB, a: User, b: User): Promise<void> {
   for (const [x, y] of [[a, b], [b, a]] as const) {
     await unfollow(db, x.id, y.id);
     await dropMarks(db, x.id, await repoIdsOfOwner(db, y.id));
+    await unassign(db, y.id, x);
     await dropCollaborations(db, y.id, x.id);
     await cancelTransfers(db, x.id, y.id);
+  }
+}
+
+/** `who` leaves the issues it is assigned to in the owner's repositories, as if it unassigned itself (Gitea's unassignIssues). */
+async function unassign(db: DB, ownerId: number, who: User): Promise<void> {
+  const now = nowUnix();
+  for (const issueId of await assignedIssueIds(db, ownerId, who.id)) {
+    await removeIssueAssignee(db, issueId, who.id);
+    await assigneeEvent(db, { id: issueId }, who.id, who.id, true, now);
   }
 }
 

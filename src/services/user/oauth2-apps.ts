@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { DB } from '../../db/connect';
 import type { OAuth2Application, User } from '../../db/schema';
-import { InvalidError, NotFoundError } from '../../lib/errors';
+import { BadRequestError, InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { hashToken } from '../../lib/token';
 import {
@@ -15,6 +15,8 @@ import {
 
 export type OAuth2AppInput = {
   name: string; redirectUris: string[]; confidentialClient: boolean; skipSecondaryAuthorization: boolean;
+  /** `[oauth2] custom_schemes`: schemes beyond http and https the redirect URIs may use. */
+  customSchemes?: string[];
 };
 
 const NOT_FOUND = 'OAuth Application not found';
@@ -44,6 +46,12 @@ function checkInput(input: OAuth2AppInput): void {
   if (input.redirectUris.length === 0) throw new InvalidError('[RedirectURIs]: Required', 'redirect_uris');
   for (const uri of input.redirectUris) {
     if (!URL.canParse(uri)) throw new InvalidError(`[RedirectURIs]: invalid redirect URI: ${uri}`, 'redirect_uris');
+  }
+  // Gitea refuses (400) a redirect to a scheme that is neither http(s) nor a configured custom one.
+  const allowed = new Set(['http', 'https', ...(input.customSchemes ?? []).map((x) => x.toLowerCase())]);
+  for (const uri of input.redirectUris) {
+    const scheme = new URL(uri).protocol.slice(0, -1).toLowerCase();
+    if (!allowed.has(scheme)) throw new BadRequestError(`invalid redirect URI scheme: ${uri}`);
   }
 }
 

@@ -20,7 +20,7 @@ const inputOf = (req: Request): OAuth2AppInput => {
   const b = parseBody(optionsSchema, req.body);
   return {
     name: b.name, redirectUris: b.redirect_uris ?? [], confidentialClient: b.confidential_client,
-    skipSecondaryAuthorization: b.skip_secondary_authorization,
+    skipSecondaryAuthorization: b.skip_secondary_authorization, customSchemes: req.ctx.config.oauth2.custom_schemes,
   };
 };
 
