@@ -5,6 +5,7 @@ import { countNew } from '../../services/notification/notifications';
 import { downloadReleaseAsset } from '../release-download';
 import * as account from './account-pages';
 import { actionsGroups } from './actions-routes';
+import { wikiGroups } from './wiki-routes';
 import { serveWebAsset } from './assets';
 import * as blame from './blame-page';
 import * as branches from './branch-pages';
@@ -262,6 +263,7 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/releases/tag/*tag', owners.release),
   ]),
   ...actionsGroups(repoPage, [...signedIn, repoViewer, repo]),
+  ...wikiGroups(repoPage, [...signedIn, repoViewer, repo]),
 ];
 
 /** Every missing thing answers this one 404 page, whatever hid it (absent or not visible). */
