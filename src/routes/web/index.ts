@@ -6,6 +6,7 @@ import { downloadReleaseAsset } from '../release-download';
 import * as account from './account-pages';
 import { actionsGroups } from './actions-routes';
 import { wikiGroups } from './wiki-routes';
+import { packageGroups } from './package-routes';
 import { serveWebAsset } from './assets';
 import * as blame from './blame-page';
 import * as branches from './branch-pages';
@@ -159,6 +160,7 @@ export const webGroups: WebGroup[] = [
     get('/explore/repos', owners.exploreRepos),
   ]),
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
+  ...packageGroups([...page, repoViewer], signedIn),
   group('owners', [...page, repoViewer], [
     get('/org/:org/teams', owners.teams),
     get('/org/:org/teams/:team', owners.team),
