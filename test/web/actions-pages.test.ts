@@ -65,7 +65,7 @@ describe('runs, a run and a job', () => {
     const run = await completedRun(s, alice, (r) => r.event === 'push');
     const list = await (await web.get('alice/app/actions')).text();
     expect(list).toContain(`alice/app/actions/runs/${run.run_number}"`);
-    expect(list).toContain('Run workflow');
+    expect(list).toContain('aria-label="Run manual"');
     expect(await (await web.get('alice/app/actions?workflow=manual.yml')).text()).toContain('0 runs');
     expect(await (await web.get('alice/app/actions?status=success&workflow=ci.yml')).text()).toContain('1 run');
     expect(await (await web.get('alice/app/actions?actor=nobody')).text()).toContain('0 runs');
@@ -140,7 +140,7 @@ describe('who sees what', () => {
     }
     await completedRun(s, alice, (r) => r.event === 'push');
     const page = await (await bobWeb.get('alice/app/actions')).text();
-    expect(page).not.toContain('Run workflow');
+    expect(page).not.toContain('aria-label="Run manual"');
     expect((await bobWeb.get('alice/app/actions/runs/1')).status).toBe(200);
     const from = 'alice/app/actions';
     expect((await bobWeb.get('alice/app/actions/run?workflow=manual.yml')).status).toBe(403);

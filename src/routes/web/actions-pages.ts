@@ -35,7 +35,7 @@ function filtersForm(req: Request, workflows: WorkflowView[], f: Record<string, 
 
 function workflowList(req: Request, res: Response, workflows: WorkflowView[], chosen: string): SafeHtml {
   const item = (w: WorkflowView) => html`<li><a href="${path(req, `actions?workflow=${encodeURIComponent(w.id)}`)}"${w.id === chosen ? html` aria-current="page"` : ''}>${w.name}</a>${w.disabled ? html` <span class="badge">Disabled</span>` : ''}
-${writer(res) ? html`<div class="row-actions">${w.disabled ? '' : html`<a href="${path(req, `actions/run?workflow=${encodeURIComponent(w.id)}`)}" aria-label="Run ${w.name}">Run workflow</a>`}
+${writer(res) ? html`<div class="row-actions">${w.disabled ? '' : html`<a class="button" href="${path(req, `actions/run?workflow=${encodeURIComponent(w.id)}`)}" aria-label="Run ${w.name}">Run</a>`}
 <form method="post" action="${path(req, `actions/${w.disabled ? 'enable' : 'disable'}?workflow=${encodeURIComponent(w.id)}`)}">${csrfInput(req, res)}<button type="submit" aria-label="${w.disabled ? 'Enable' : 'Disable'} ${w.name}">${w.disabled ? 'Enable' : 'Disable'}</button></form></div>` : ''}</li>`;
   return html`<nav class="side-col" aria-label="Workflows"><h2>Workflows</h2><ul class="plain">${workflows.map(item)}</ul></nav>`;
 }

@@ -35,8 +35,8 @@ export async function packagesList(req: Request, res: Response): Promise<void> {
   const q = queryString(req, 'q')?.trim() ?? '';
   const n = Math.min(Math.max(queryInt(req, 'page') ?? 1, 1), 100_000);
   const { views, total } = await searchPackageViews(req.ctx.db, owner, req.ctx.doer, { type: type || undefined, query: q || undefined, offset: (n - 1) * PAGE_SIZE, limit: PAGE_SIZE });
-  const row = (v: PackageView) => html`<li><a href="${webUrl(req.ctx.config, pkgPath(req, res, v))}">${v.pkg.name}</a> <span class="badge">${v.pkg.type}</span> ${v.version.version}
-<p class="meta">Published ${when(v.version.created_unix)}${v.creator ? html` by ${v.creator.name}` : ''}${v.repo ? html` · ${v.repo.owner.name}/${v.repo.repo.name}` : ''}</p></li>`;
+  const row = (v: PackageView) => html`<li><a href="${webUrl(req.ctx.config, pkgPath(req, res, v))}">${v.pkg.name}</a>
+<p class="meta"><span class="badge">${v.pkg.type}</span> ${v.version.version} · published ${when(v.version.created_unix)}${v.creator ? html` by ${v.creator.name}` : ''}${v.repo ? html` · ${v.repo.owner.name}/${v.repo.repo.name}` : ''}</p></li>`;
   sendPage(req, res, {
     title: `Packages · ${owner.name}`,
     body: html`${head(req, res)}<form class="filters" method="get" action="${webUrl(req.ctx.config, base(req, res))}" role="search" aria-label="Packages">
@@ -61,7 +61,7 @@ function linkBox(req: Request, res: Response, p: VersionPage, errors: FieldError
 function renderVersion(req: Request, res: Response, p: VersionPage, errors: FieldErrors = {}, status = 200): void {
   const { view, install } = p;
   const config = req.ctx.config;
-  const files = html`<section><h2>Files</h2><ul class="list">${p.files.map((f) => html`<li><a href="${webUrl(config, `${pkgPath(req, res, view)}/files/${f.file.id}`)}" download>${f.file.name}</a> <span class="meta">${f.blob.size} bytes · sha256 <code>${f.blob.hash_sha256.slice(0, 16)}</code></span></li>`)}</ul></section>`;
+  const files = html`<section><h2>Files</h2><ul class="list">${p.files.map((f) => html`<li><a href="${webUrl(config, `${pkgPath(req, res, view)}/files/${f.file.id}`)}" download>${f.file.name}</a><p class="meta">${f.blob.size} bytes · sha256 <code>${f.blob.hash_sha256.slice(0, 16)}</code></p></li>`)}</ul></section>`;
   const versions = html`<section><h2>Versions <span class="count">${p.total}</span></h2><ul class="plain">${p.versions.map((v) => html`<li>${v.version.id === view.version.id ? html`<strong>${v.version.version}</strong>` : html`<a href="${webUrl(config, pkgPath(req, res, v))}">${v.version.version}</a>`} <span class="meta">${when(v.version.created_unix)}</span></li>`)}</ul></section>`;
   const installBox = install ? html`<section><h2>Installation</h2>${install.setup ? html`<pre><code>${install.setup}</code></pre>` : ''}<div class="clone-row"><label for="install">Install</label><input id="install" type="text" readonly value="${install.command}"><button type="button" class="copy" data-copy-from="install" aria-label="Copy the install command" hidden>Copy</button></div></section>` : '';
   const del = ownerOf(res).writer ? html`<p><a class="button danger" href="${webUrl(config, `${pkgPath(req, res, view)}/delete`)}">Delete this version</a></p>` : '';

@@ -23,7 +23,8 @@ function cloneUrl(req: Request): SafeHtml {
 
 function bar(req: Request, res: Response, name: string): SafeHtml {
   const w = isWriter(res);
-  return html`<div class="toolbar"><a href="${wikiPath(req, '_pages')}">Pages</a> · <a href="${wikiPath(req, `${name}?action=_revision`)}">History</a>${w ? html` · <a href="${wikiPath(req, `${name}?action=_edit`)}">Edit</a> · <a href="${wikiPath(req, '_new')}">New page</a> · <a href="${wikiPath(req, `${name}?action=_delete`)}">Delete</a>` : ''}</div>${cloneUrl(req)}`;
+  const link = (rest: string, label: string) => html`<a class="button" href="${wikiPath(req, rest)}">${label}</a>`;
+  return html`<nav class="row-actions" aria-label="Wiki">${link('_pages', 'Pages')}${link(`${name}?action=_revision`, 'History')}${w ? html`${link(`${name}?action=_edit`, 'Edit')}${link('_new', 'New page')}${link(`${name}?action=_delete`, 'Delete')}` : ''}</nav>${cloneUrl(req)}`;
 }
 
 async function viewPage(req: Request, res: Response, name: string): Promise<void> {
@@ -46,9 +47,9 @@ async function historyPage(req: Request, res: Response, name: string): Promise<v
   const title = webPathToUserTitle(name);
   sendPage(req, res, {
     title: `History of ${title} · Wiki`,
-    body: html`${wikiHead(req, res)}<h2>History of <a href="${wikiPath(req, name)}">${title}</a></h2><p class="meta">${count} ${count === 1 ? 'revision' : 'revisions'}</p>
-<ul class="list">${commits.map((c) => html`<li><a href="${wikiPath(req, `${name}?revision=${c.sha}`)}"><code>${c.sha.slice(0, 10)}</code></a> ${c.message.split('\n')[0]}
-<p class="meta">${c.author.name}, ${when(c.author.unix)}</p></li>`)}</ul>${pager(wikiPath(req, name), n, n * 50 < count, { action: '_revision' })}`,
+    body: html`${wikiHead(req, res)}<h2>History of ${title}</h2><p class="meta">${count} ${count === 1 ? 'revision' : 'revisions'} · <a href="${wikiPath(req, name)}">the page</a></p>
+<ul class="list">${commits.map((c) => html`<li><a href="${wikiPath(req, `${name}?revision=${c.sha}`)}">${c.message.split('\n')[0] || c.sha.slice(0, 10)}</a>
+<p class="meta"><code>${c.sha.slice(0, 10)}</code> · ${c.author.name}, ${when(c.author.unix)}</p></li>`)}</ul>${pager(wikiPath(req, name), n, n * 50 < count, { action: '_revision' })}`,
   });
 }
 
@@ -58,7 +59,7 @@ export async function pagesList(req: Request, res: Response): Promise<void> {
   sendPage(req, res, {
     title: 'Wiki pages',
     body: html`${wikiHead(req, res)}<h2>Pages</h2>${isWriter(res) ? html`<p><a class="button primary" href="${wikiPath(req, '_new')}">New page</a></p>` : ''}
-${pages.length ? html`<ul class="list">${pages.map((p) => html`<li><a href="${wikiPath(req, p.name)}">${webPathToUserTitle(p.name)}</a>${p.last ? html` <span class="meta">${when(p.last.author.unix)}</span>` : ''}</li>`)}</ul>` : html`<p>This wiki has no pages yet.</p>`}${cloneUrl(req)}`,
+${pages.length ? html`<ul class="list">${pages.map((p) => html`<li><a href="${wikiPath(req, p.name)}">${webPathToUserTitle(p.name)}</a>${p.last ? html`<p class="meta">Edited ${when(p.last.author.unix)}</p>` : ''}</li>`)}</ul>` : html`<p>This wiki has no pages yet.</p>`}${cloneUrl(req)}`,
   });
 }
 
