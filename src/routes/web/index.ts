@@ -7,6 +7,7 @@ import * as account from './account-pages';
 import { actionsGroups } from './actions-routes';
 import { wikiGroups } from './wiki-routes';
 import { packageGroups } from './package-routes';
+import { ownerRunnerGroups, repoRunnerGroup } from './runner-routes';
 import { serveWebAsset } from './assets';
 import * as blame from './blame-page';
 import * as branches from './branch-pages';
@@ -160,6 +161,7 @@ export const webGroups: WebGroup[] = [
     get('/explore/repos', owners.exploreRepos),
   ]),
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
+  ...ownerRunnerGroups(signedIn),
   ...packageGroups([...page, repoViewer], signedIn),
   group('owners', [...page, repoViewer], [
     get('/org/:org/teams', owners.teams),
@@ -266,6 +268,7 @@ export const webGroups: WebGroup[] = [
   ]),
   ...actionsGroups(repoPage, [...signedIn, repoViewer, repo]),
   ...wikiGroups(repoPage, [...signedIn, repoViewer, repo]),
+  repoRunnerGroup([...signedIn, repoViewer, repo]),
 ];
 
 /** Every missing thing answers this one 404 page, whatever hid it (absent or not visible). */
