@@ -13,17 +13,18 @@ import { apiClient, compareRows, rootAuth, signIn, wire } from './web-lib.mjs';
 const N = Number(process.argv[2] ?? 50);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-actions-'));
 const LONG = `name: long
-on: push
+on: workflow_dispatch
 jobs:
   print:
     runs-on: hearth
     steps:
       - name: ten thousand lines
-        run: for i in $(seq 1 10000); do echo "line $i of the long job <with> some & text"; done
+        run: |
+          seq -f 'line %g of the long job <with> some & text' 10000
 `;
 const QUICK = 'name: quick\non: workflow_dispatch\njobs:\n  q:\n    runs-on: hearth\n    steps:\n      - run: echo quick\n';
 
-async function until(check, what, ms = 400_000) {
+async function until(check, what, ms = 150_000) {
   const start = Date.now();
   while (!(await check())) {
     if (Date.now() - start > ms) throw new Error(`${what}: not after ${ms} ms`);
@@ -41,11 +42,12 @@ try {
     branch: 'main', message: 'Workflows',
     files: [['.gitea/workflows/long.yml', LONG], ['.gitea/workflows/quick.yml', QUICK]].map(([p, c]) => ({ operation: 'create', path: p, content: Buffer.from(c).toString('base64') })),
   });
+  await api('repos/root/bench/actions/workflows/long.yml/dispatches', { ref: 'main' });
   for (let i = 0; i < 19; i++) await api('repos/root/bench/actions/workflows/quick.yml/dispatches', { ref: 'main' });
   const runs = () => api('repos/root/bench/actions/runs?limit=50', undefined, 'GET');
   await until(async () => { const r = await runs(); return r.total_count === 20 && r.workflow_runs.every((x) => x.status === 'completed'); }, 'the 20 runs')
     .catch(async (err) => { console.error(JSON.stringify((await runs()).workflow_runs.map((r) => [r.event, r.status, r.conclusion]))); throw err; });
-  const long = (await runs()).workflow_runs.find((r) => r.event === 'push');
+  const long = (await runs()).workflow_runs.find((r) => r.path?.startsWith('long.yml'));
   const [job] = (await api(`repos/root/bench/actions/runs/${long.id}/jobs`, undefined, 'GET')).jobs;
   await api('repos/root/bench/wiki/new', { title: 'Home', content_base64: Buffer.from(`# Home\n\n${'A paragraph with **bold**, a [link](https://example.com) and `code`.\n\n'.repeat(40)}`).toString('base64') });
   await api('repos/root/bench/wiki/new', { title: '_Sidebar', content_base64: Buffer.from('* [Home](Home)\n').toString('base64') });

@@ -44,7 +44,17 @@ jobs:
     steps:
       - run: echo "says \${{ inputs.greeting }} \${{ inputs.colour }} \${{ inputs.count }} \${{ inputs.loud }}"
 `;
-const files = { '.gitea/workflows/ci.yml': CI, '.gitea/workflows/manual.yml': MANUAL };
+const LONG = `name: long
+on: workflow_dispatch
+jobs:
+  print:
+    runs-on: hearth
+    steps:
+      - run: seq -f 'row %g <b>' 10000
+`;
+const files = { '.gitea/workflows/ci.yml': CI, '.gitea/workflows/manual.yml': MANUAL, '.gitea/workflows/long.yml': LONG };
+/** The run's workflow file and ref (`long.yml@refs/heads/main`). */
+const pathOf = (r: object) => (r as { path: string }).path;
 const api = (p: string, who: U = alice) => s.request(`api/v1/${p}`, { auth: as(who) });
 
 beforeAll(async () => {
@@ -99,6 +109,19 @@ describe('runs, a run and a job', () => {
   }, 150_000);
 });
 
+describe('a long log', () => {
+  it('shows all 10,000 lines of a job, each escaped once in its own line element', async () => {
+    await ok(await s.request('api/v1/repos/alice/app/actions/workflows/long.yml/dispatches', { method: 'POST', auth: as(alice), json: { ref: 'main' } }), 204);
+    const run = await completedRun(s, alice, (r) => pathOf(r).startsWith('long.yml'), 'app', 120_000);
+    expect(run.conclusion).toBe('success');
+    const page = await (await web.get(`alice/app/actions/runs/${run.run_number}/jobs/0`)).text();
+    expect(page.match(/<li>row \d+ &lt;b&gt;<\/li>/g)).toHaveLength(10_000);
+    expect(page).toContain('<li>row 10000 &lt;b&gt;</li>');
+    const tail = await (await web.get(`alice/app/actions/runs/${run.run_number}/jobs/0/log?from=9999`)).json() as { lines: string[] };
+    expect(tail.lines).toContain('row 10000 <b>');
+  }, 150_000);
+});
+
 describe('dispatch and workflow switches', () => {
   it('dispatches a workflow with typed inputs; a bad one is 422 and starts nothing', async () => {
     const form = await (await web.get('alice/app/actions/run?workflow=manual.yml')).text();
@@ -113,10 +136,10 @@ describe('dispatch and workflow switches', () => {
     expect(badText).toContain('value="yo"');
     const noRef = await web.post(from, { ref: 'nowhere', 'inputs[count]': '2' }, { from });
     expect(noRef.status).toBe(422);
-    expect(await listRuns(s, alice, 'app', '?event=workflow_dispatch')).toHaveLength(0);
+    expect((await listRuns(s, alice, 'app', '?event=workflow_dispatch')).filter((r) => !pathOf(r).startsWith('long.yml'))).toHaveLength(0);
     const good = await web.post(from, { ref: 'main', 'inputs[greeting]': 'yo', 'inputs[count]': '3', 'inputs[colour]': 'blue', 'inputs[loud]': 'on' }, { from });
     expect(good.status).toBe(303);
-    const run = await completedRun(s, alice, (r) => r.event === 'workflow_dispatch');
+    const run = await completedRun(s, alice, (r) => pathOf(r).startsWith('manual.yml'));
     const [job] = await runJobs(s, alice, run.id);
     const log = await (await api(`repos/alice/app/actions/jobs/${job.id}/logs`)).text();
     expect(log).toContain('says yo blue 3 true');
