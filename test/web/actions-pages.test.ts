@@ -52,7 +52,8 @@ jobs:
     steps:
       - run: seq -f 'row %g <b>' 10000
 `;
-const files = { '.gitea/workflows/ci.yml': CI, '.gitea/workflows/manual.yml': MANUAL, '.gitea/workflows/long.yml': LONG };
+const SLOW = 'name: slow\non: workflow_dispatch\njobs:\n  wait:\n    runs-on: hearth\n    steps:\n      - run: sleep 60\n';
+const files = { '.gitea/workflows/slow.yml': SLOW, '.gitea/workflows/ci.yml': CI, '.gitea/workflows/manual.yml': MANUAL, '.gitea/workflows/long.yml': LONG };
 /** The run's workflow file and ref (`long.yml@refs/heads/main`). */
 const pathOf = (r: object) => (r as { path: string }).path;
 const api = (p: string, who: U = alice) => s.request(`api/v1/${p}`, { auth: as(who) });
@@ -122,6 +123,19 @@ describe('a long log', () => {
   }, 150_000);
 });
 
+describe('cancel', () => {
+  it('cancels a running run from its page', async () => {
+    await ok(await s.request('api/v1/repos/alice/app/actions/workflows/slow.yml/dispatches', { method: 'POST', auth: as(alice), json: { ref: 'main' } }), 204);
+    const run = (await listRuns(s, alice)).find((r) => pathOf(r).startsWith('slow.yml'))!;
+    const page = `alice/app/actions/runs/${run.run_number}`;
+    expect(await (await web.get(page)).text()).toContain('Cancel run');
+    expect((await web.post(`${page}/cancel`, {}, { from: page })).status).toBe(303);
+    const done = await completedRun(s, alice, (r) => r.id === run.id, 'app', 30_000);
+    expect(done.conclusion).toBe('cancelled');
+    expect(await (await web.get(page)).text()).toContain('Re-run all jobs');
+  }, 60_000);
+});
+
 describe('dispatch and workflow switches', () => {
   it('dispatches a workflow with typed inputs; a bad one is 422 and starts nothing', async () => {
     const form = await (await web.get('alice/app/actions/run?workflow=manual.yml')).text();
@@ -136,7 +150,7 @@ describe('dispatch and workflow switches', () => {
     expect(badText).toContain('value="yo"');
     const noRef = await web.post(from, { ref: 'nowhere', 'inputs[count]': '2' }, { from });
     expect(noRef.status).toBe(422);
-    expect((await listRuns(s, alice, 'app', '?event=workflow_dispatch')).filter((r) => !pathOf(r).startsWith('long.yml'))).toHaveLength(0);
+    expect((await listRuns(s, alice, 'app', '?event=workflow_dispatch')).filter((r) => pathOf(r).startsWith('manual.yml'))).toHaveLength(0);
     const good = await web.post(from, { ref: 'main', 'inputs[greeting]': 'yo', 'inputs[count]': '3', 'inputs[colour]': 'blue', 'inputs[loud]': 'on' }, { from });
     expect(good.status).toBe(303);
     const run = await completedRun(s, alice, (r) => pathOf(r).startsWith('manual.yml'));
