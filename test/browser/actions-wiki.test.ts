@@ -73,6 +73,16 @@ describe.skipIf(!haveChromium)('Actions, wiki and packages in the browser', () =
         await checkPage(page);
       }, 120_000);
 
+      it('shows the repository\'s runners with the registration token, and resets it', async () => {
+        await page.goto(`${root()}${owner.username}/app/settings/actions/runners`);
+        await checkPage(page);
+        const before = await page.getByLabel('Token', { exact: true }).inputValue();
+        await page.getByRole('button', { name: 'Reset the token' }).click();
+        await load();
+        expect(await page.getByLabel('Token', { exact: true }).inputValue()).not.toBe(before);
+        await checkPage(page);
+      }, 60_000);
+
       it('creates a wiki page, edits it and sees it in its history', async () => {
         await page.goto(`${root()}${owner.username}/app/wiki`);
         await checkPage(page);
