@@ -26,6 +26,17 @@
     });
   });
 
+  // A running job's log (ol[data-live]: its poll address): new lines are appended; once the job is done the page reloads.
+  var live = d.querySelector('ol[data-live]');
+  if (live) (function poll(url) {
+    setTimeout(function () {
+      fetch(url, { credentials: 'same-origin' }).then(function (r) { return r.json(); }).then(function (j) {
+        j.lines.forEach(function (t) { live.appendChild(d.createElement('li')).textContent = t; });
+        if (j.done) location.reload(); else poll(url.replace(/from=\d+/, 'from=' + j.next));
+      }).catch(function () {});
+    }, 1500);
+  })(live.dataset.live);
+
   // Markdown preview: a button with data-preview-for (the textarea's id) and data-preview-into.
   d.querySelectorAll('[data-preview-for]').forEach(function (b) {
     b.hidden = false;

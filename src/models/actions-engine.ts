@@ -117,3 +117,10 @@ export async function cancelTaskRows(db: DB, taskId: number, now: number, status
   await db.updateTable('action_task_step').set({ status: 'cancelled', stopped_unix: now })
     .where('task_id', '=', taskId).where('status', 'in', ['waiting', 'blocked', 'running']).execute();
 }
+
+/** Jobs about to run again (a re-run): blocked, without a task (the next task counts the attempt up). */
+export async function resetJobsForRerun(db: DB, ids: number[], now: number): Promise<void> {
+  if (!ids.length) return;
+  await db.updateTable('action_run_job').set({ status: 'blocked', task_id: null, started_unix: null, stopped_unix: null, updated_unix: now })
+    .where('id', 'in', ids).execute();
+}

@@ -139,3 +139,13 @@ export async function markArtifactsDeleted(db: DB, runId: number, name: string, 
   await db.updateTable('action_artifact').set({ status: 'pending-deletion', updated_unix: now })
     .where('run_id', '=', runId).where('artifact_name', '=', name).execute();
 }
+
+/** A run by its number in the repository (the web's `/actions/runs/{index}`). */
+export async function getRunByIndex(db: DB, repoId: number, index: number): Promise<ActionRun | undefined> {
+  return db.selectFrom('action_run').selectAll().where('repo_id', '=', repoId).where('run_index', '=', index).executeTakeFirst();
+}
+
+/** The log lines of a task from line `from` on, in order. */
+export async function logRowsFrom(db: DB, taskId: number, from: number): Promise<ActionTaskLog[]> {
+  return db.selectFrom('action_task_log').selectAll().where('task_id', '=', taskId).where('idx', '>=', from).orderBy('idx').execute();
+}

@@ -76,13 +76,18 @@ export async function addOutputs(db: DB, taskId: number, outputs: Record<string,
 }
 
 /** Appends log rows from index `start` (the task's current length) and moves the length on. */
+const LOG_ROWS_PER_INSERT = 2000;
+
 export async function appendLogRows(db: DB, taskId: number, start: number, rows: { timeMs: number; content: string }[], now: number): Promise<void> {
   if (!rows.length) return;
   const size = rows.reduce((n, r) => n + Buffer.byteLength(r.content) + 1, 0);
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('action_task_log')
-      .values(rows.map((r, i) => ({ task_id: taskId, idx: start + i, time_ms: r.timeMs, content: r.content })))
-      .onConflict((oc) => oc.doNothing()).execute();
+    // In slices: one statement of 10,000 rows would bind 40,000 values, past SQLite's limit (32,766).
+    for (let at = 0; at < rows.length; at += LOG_ROWS_PER_INSERT) {
+      await trx.insertInto('action_task_log')
+        .values(rows.slice(at, at + LOG_ROWS_PER_INSERT).map((r, i) => ({ task_id: taskId, idx: start + at + i, time_ms: r.timeMs, content: r.content })))
+        .onConflict((oc) => oc.doNothing()).execute();
+    }
     await trx.updateTable('action_task').set((eb) => ({
       log_length: start + rows.length, log_size: eb('log_size', '+', size), updated_unix: now,
     })).where('id', '=', taskId).execute();

@@ -4,6 +4,10 @@ import { html } from '../../lib/html';
 import { countNew } from '../../services/notification/notifications';
 import { downloadReleaseAsset } from '../release-download';
 import * as account from './account-pages';
+import { actionsGroups } from './actions-routes';
+import { wikiGroups } from './wiki-routes';
+import { packageGroups } from './package-routes';
+import { ownerRunnerGroups, repoRunnerGroup } from './runner-routes';
 import { serveWebAsset } from './assets';
 import * as blame from './blame-page';
 import * as branches from './branch-pages';
@@ -160,6 +164,8 @@ export const webGroups: WebGroup[] = [
     get('/explore/repos', owners.exploreRepos),
   ]),
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
+  ...ownerRunnerGroups(signedIn),
+  ...packageGroups([...page, repoViewer], signedIn),
   group('owners', [...page, repoViewer], [
     get('/org/:org/teams', owners.teams),
     get('/org/:org/teams/:team', owners.team),
@@ -266,6 +272,9 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/releases', owners.releases),
     get('/:owner/:repo/releases/tag/*tag', owners.release),
   ]),
+  ...actionsGroups(repoPage, [...signedIn, repoViewer, repo]),
+  ...wikiGroups(repoPage, [...signedIn, repoViewer, repo]),
+  repoRunnerGroup([...signedIn, repoViewer, repo]),
 ];
 
 /** Every missing thing answers this one 404 page, whatever hid it (absent or not visible). */

@@ -7,6 +7,7 @@ import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
 import { webAssetFile } from '../../lib/web-assets';
 import type { RepoAccess } from '../../services/repo/repos';
 import type { WebUnit } from '../../services/web/units';
+import { settingsOf } from '../../services/repo/repo-settings';
 import { avatarUrl } from '../../convert/user';
 import { ACCESS } from '../../services/access-modes';
 import { csrfToken } from './session';
@@ -149,7 +150,7 @@ export function sendCompressed(req: Request, res: Response, body: Buffer): void 
 export const codeRegion = (label: string, content: SafeHtml): SafeHtml =>
   html`<div class="code-region" role="region" aria-label="${label}" tabindex="0">${content}</div>`;
 
-export type RepoTab = 'code' | 'issues' | 'pulls' | 'releases' | 'labels' | 'milestones' | 'commits' | 'settings' | 'none';
+export type RepoTab = 'code' | 'issues' | 'pulls' | 'releases' | 'labels' | 'milestones' | 'commits' | 'actions' | 'wiki' | 'settings' | 'none';
 
 /** The heading and tabs of every repository page; tabs only for the units the visitor reads. */
 export function repoHeader(config: Config, access: RepoAccess, units: ReadonlySet<WebUnit>, active: RepoTab): SafeHtml {
@@ -161,6 +162,8 @@ export function repoHeader(config: Config, access: RepoAccess, units: ReadonlySe
   if (units.has('repo.pulls')) tabs.push(tab('pulls', 'Pull requests', 'pulls', repo.num_pulls - repo.num_closed_pulls));
   if (units.has('repo.releases')) tabs.push(tab('releases', 'Releases', 'releases', repo.num_releases));
   if (units.has('repo.issues') || units.has('repo.pulls')) tabs.push(tab('labels', 'Labels', 'labels'), tab('milestones', 'Milestones', 'milestones'));
+  if (units.has('repo.actions') && config.actions.enabled) tabs.push(tab('actions', 'Actions', 'actions'));
+  if (units.has('repo.wiki') && !settingsOf(repo).external_wiki) tabs.push(tab('wiki', 'Wiki', 'wiki'));
   // Repository admins (access mode admin and up, site admins included) reach the settings.
   if (access.mode >= ACCESS.admin) tabs.push(tab('settings', 'Settings', 'settings'));
   const badges = [repo.is_private ? 'Private' : '', repo.is_archived ? 'Archived' : '', repo.is_mirror ? 'Mirror' : '', repo.is_template ? 'Template' : '']

@@ -11,7 +11,7 @@ import { getUserById, getUserByName } from '../../models/user';
 // the query, then every row each JSON needs, read once per page.
 
 export type ListScope = { ownerId: number; repoId: number };
-export type RunQuery = { event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string };
+export type RunQuery = { event?: string; branch?: string; status?: string[]; actor?: string; headSha?: string; workflow?: string };
 
 /** Gitea's convertToInternal: the API's status words to ours; an unknown word is a 400. */
 export function internalStatuses(words: string[]): string[] {
@@ -55,7 +55,7 @@ async function runViews(db: DB, c: Cache, runs: ActionRun[]): Promise<RunView[]>
 }
 
 export async function listRuns(db: DB, scope: ListScope, query: RunQuery, page: PageWindow): Promise<{ views: RunView[]; total: number }> {
-  const filter: q.RunFilter = { ...scope, triggerEvent: query.event, commitSha: query.headSha };
+  const filter: q.RunFilter = { ...scope, triggerEvent: query.event, commitSha: query.headSha, workflowId: query.workflow };
   if (query.branch) filter.ref = `refs/heads/${query.branch}`;
   if (query.status?.length) filter.statuses = internalStatuses(query.status);
   if (query.actor) {

@@ -2,10 +2,10 @@ import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { ActionRunJob, User } from '../../db/schema';
 import { backgroundError } from '../../lib/background-log';
-import { NotFoundError } from '../../lib/errors';
+import { BadRequestError, NotFoundError } from '../../lib/errors';
 import { withKeyLock } from '../../lib/keyed-lock';
 import { nowUnix } from '../../lib/time';
-import { activeRunsInGroup, getRun, getRunJob, jobsOfRun, markRunApproved } from '../../models/actions-engine';
+import { activeRunsInGroup, getRun, getRunJob, jobsOfRun, markRunApproved, resetJobsForRerun } from '../../models/actions-engine';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { recordAudit } from '../audit/record';
@@ -195,5 +195,24 @@ export async function cancelJob(db: DB, deps: ActionsDeps, jobId: number, result
     const ended = await cancelJobs(db, [job], result);
     const l = await load(db, deps.config, job.run_id);
     if (l) await settle(db, deps, l, ended);
+  });
+}
+
+/**
+ * Runs again the jobs `pick` chooses among a finished run's jobs (Gitea's Rerun): they go back
+ * to blocked without a task, and move as a new run's jobs do. A run still going is a 400.
+ */
+export async function rerunJobs(db: DB, deps: ActionsDeps, runId: number, pick: (jobs: ActionRunJob[]) => ActionRunJob[]): Promise<void> {
+  const run = await getRun(db, runId);
+  if (!run) throw new NotFoundError('run not found');
+  await withKeyLock(repoLock(run.repo_id), async () => {
+    const l = await load(db, deps.config, runId);
+    if (!l) throw new NotFoundError('run not found');
+    if (!isDone(l.run.status) || l.run.workflow_error) throw new BadRequestError('only a finished run can be re-run');
+    const chosen = pick(l.jobs);
+    if (!chosen.length) throw new BadRequestError('no job of this run needs to run again');
+    await resetJobsForRerun(db, chosen.map((j) => j.id), nowUnix());
+    const fresh = await load(db, deps.config, runId);
+    if (fresh) await settle(db, deps, fresh, await jobsOfRun(db, runId));
   });
 }

@@ -8,10 +8,11 @@ import { unitModeOf, type RepoAccess } from '../repo/repos';
 // must read it (an organization team may grant issues but not code). Gitea's web pages answer
 // 404, not 403, for a unit the visitor may not see.
 
-export type WebUnit = 'repo.code' | 'repo.issues' | 'repo.pulls' | 'repo.releases';
+export type WebUnit = 'repo.code' | 'repo.issues' | 'repo.pulls' | 'repo.releases' | 'repo.wiki' | 'repo.actions';
 
 const SETTING: Record<WebUnit, keyof RepoSettings> = {
   'repo.code': 'has_code', 'repo.issues': 'has_issues', 'repo.pulls': 'has_pull_requests', 'repo.releases': 'has_releases',
+  'repo.wiki': 'has_wiki', 'repo.actions': 'has_actions',
 };
 
 export async function unitReadable(db: DB, access: RepoAccess, viewer: User | null, unit: WebUnit): Promise<boolean> {

@@ -155,3 +155,14 @@ export async function deleteWikiPage(db: DB, config: Config, access: RepoAccess,
   }, db);
   await emit(db, 'wiki.page', { repo: access.repo, doer, action: 'deleted', page: name, comment: '' });
 }
+
+/** A page as it was at one commit of the wiki (the history's links); 404 when it was not there. */
+export async function getWikiPageAt(config: Config, access: RepoAccess, name: WebPath, sha: string): Promise<{ content: string; commit: WikiCommit }> {
+  const w = await openWiki(config, access);
+  const at = /^[0-9a-f]{7,64}$/.test(sha) ? await revParse(w.dir, `${sha}^{commit}`) : null;
+  if (!at) throw new NotFoundError('revision not found');
+  const page = await contentsByName(config, { ...w, head: at }, name);
+  const [commit] = page ? await fileCommits(w.dir, at, page.file, 0, 1) : [];
+  if (!page || !commit) throw new NotFoundError(`wiki page does not exist [name: ${name}]`);
+  return { content: page.content, commit };
+}
