@@ -42,7 +42,7 @@ import * as pulls from './pull-pages';
 import * as reviewForms from './pull-review-forms';
 import * as create from './repo-create-pages';
 import { get, group, mountGroups, post, upload, type WebGroup } from './table';
-import { adminGroups } from './org-admin-routes';
+import { adminGroups, exploreRoutes } from './org-admin-routes';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
 // chain once (table.ts adds the site's own before them: the user, and for forms the CSRF
@@ -156,6 +156,7 @@ export const webGroups: WebGroup[] = [
   group('home', [...page, repoViewer], [
     get('/', dash.home),
     get('/explore/repos', owners.exploreRepos),
+    ...exploreRoutes,
   ]),
   ...adminGroups,
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),

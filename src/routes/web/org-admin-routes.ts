@@ -3,6 +3,9 @@ import { signedInViewing } from './guards';
 import { siteAdminPage } from './admin-layout';
 import * as admin from './admin-pages';
 import * as adminUsers from './admin-users';
+import * as explore from './explore-pages';
+import * as orgs from './org-pages';
+import * as teams from './org-team-forms';
 
 // The route groups of the site administration (Gitea's /-/admin, since 1.23: `admin` stays a
 // valid user name), each carrying its guard chain once. Spliced into webGroups (index.ts)
@@ -11,7 +14,29 @@ import * as adminUsers from './admin-users';
 /** Signed in (else to the sign-in page), then a site admin (else 403, as Gitea's adminReq). */
 const siteAdmins = [...signedInViewing, siteAdminPage];
 
+/** The explore tabs beside /explore/repos: what the site's view guards let anyone see. */
+export const exploreRoutes = [get('/explore/users', explore.exploreUsers), get('/explore/organizations', explore.exploreOrgs)];
+
 export const adminGroups: WebGroup[] = [
+  // Signed in; the services let only the organization's owners (and site admins) through.
+  group('org-settings', signedInViewing, [
+    get('/org/create', orgs.createOrgPage),
+    post('/org/create', orgs.createOrgPost),
+    get('/org/:org/settings', orgs.orgSettingsPage),
+    post('/org/:org/settings', orgs.orgSettingsPost),
+    get('/org/:org/settings/delete', orgs.orgDeletePage),
+    post('/org/:org/settings/delete', orgs.orgDeletePost),
+    get('/org/:org/teams/new', teams.newTeamPage),
+    post('/org/:org/teams/new', teams.newTeamPost),
+    get('/org/:org/teams/:team/edit', teams.editTeamPage),
+    post('/org/:org/teams/:team/edit', teams.editTeamPost),
+    post('/org/:org/teams/:team/members/add', teams.addMemberPost),
+    post('/org/:org/teams/:team/members/remove', teams.removeMemberPost),
+    post('/org/:org/teams/:team/repos/add', teams.addRepoPost),
+    post('/org/:org/teams/:team/repos/remove', teams.removeRepoPost),
+    get('/org/:org/teams/:team/delete', teams.deleteTeamPage),
+    post('/org/:org/teams/:team/delete', teams.deleteTeamPost),
+  ]),
   group('site-admin', siteAdmins, [
     get('/-/admin', admin.dashboardPage),
     post('/-/admin/cron/:task', admin.cronRunPost),

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
+import { signedInClient, type WebClient } from '../helpers/web-client';
+
+// The organization pages over HTTP: create, settings (owners only: 403 to a member, 404 to one
+// who may not see a private organization), teams created, edited with units, given members and
+// repositories, deleted; every change checked through the API; bad input re-renders 422.
+
+let s: TestServer;
+type Creds = { username: string; password: string; id: number };
+let alice: Creds;
+let bob: Creds;
+let web: WebClient;
+let bobWeb: WebClient;
+
+const api = (p: string, method = 'GET', json?: unknown, who: Creds = alice) => s.request(`api/v1/${p}`, { method, auth: as(who), json });
+
+beforeAll(async () => {
+  s = await startTestServer();
+  alice = await createUser(s, 'alice');
+  bob = await createUser(s, 'bob');
+  web = await signedInClient(s, 'alice', alice.password);
+  bobWeb = await signedInClient(s, 'bob', bob.password);
+});
+afterAll(async () => { await s.stop(); });
+
+describe('organizations', () => {
+  it('creates an organization through the form; a taken name is 422 with the values kept', async () => {
+    const res = await web.post('org/create', { org_name: 'acme', visibility: 'limited', repo_admin_change_team_access: 'on' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/\/acme$/);
+    const org = await ok(await api('orgs/acme'));
+    expect([org.visibility, org.repo_admin_change_team_access]).toEqual(['limited', true]);
+    const again = await web.post('org/create', { org_name: 'acme', visibility: 'private' }, { from: 'org/create' });
+    expect(again.status).toBe(422);
+    const page = await again.text();
+    expect(page).toContain('id="f-org_name-error"');
+    expect(page).toMatch(/value="private" checked/);
+  });
+
+  it('lets owners edit the profile; a member gets 403, an outsider of a private org 404, and forged posts change nothing', async () => {
+    await ok(await api('orgs', 'POST', { username: 'secretive', visibility: 'private' }), 201);
+    await ok(await api('orgs', 'POST', { username: 'club' }), 201);
+    const [owners] = await ok(await api('orgs/club/teams'));
+    await ok(await api('orgs/club/teams', 'POST', { name: 'readers', permission: 'read', units: ['repo.code'] }), 201);
+    const readers = (await ok(await api('orgs/club/teams'))).find((t: { name: string }) => t.name === 'readers');
+    await ok(await api(`teams/${readers.id}/members/bob`, 'PUT'), 204);
+    expect(owners.name).toBe('Owners');
+    expect((await web.get('org/club/settings')).status).toBe(200);
+    expect((await bobWeb.get('org/club/settings')).status).toBe(403);
+    expect((await bobWeb.get('org/secretive/settings')).status).toBe(404);
+    expect((await bobWeb.get('org/club/teams/new')).status).toBe(403);
+    const token = await web.csrfOf('org/club/settings');
+    expect((await bobWeb.post('org/club/settings', { full_name: 'Hijacked', visibility: 'public' }, { from: 'user/settings' })).status).toBe(403);
+    expect((await bobWeb.post('org/club/settings/delete', { org_name: 'club' }, { from: 'user/settings' })).status).toBe(403);
+    expect(token).toBeTruthy();
+    expect((await ok(await api('orgs/club'))).full_name).toBe('');
+    const bad = await web.post('org/club/settings', { full_name: 'The Club', website: 'javascript:alert(1)', visibility: 'public' });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('value="The Club"');
+    expect((await web.post('org/club/settings', { full_name: 'The Club', website: 'https://club.example', location: 'Here', visibility: 'public' })).status).toBe(303);
+    const club = await ok(await api('orgs/club'));
+    expect([club.full_name, club.website, club.location]).toEqual(['The Club', 'https://club.example', 'Here']);
+  });
+
+  it('creates a team with per-unit access, adds a member and a repository, then deletes it', async () => {
+    await ok(await api('orgs', 'POST', { username: 'works' }), 201);
+    await ok(await api('orgs/works/repos', 'POST', { name: 'engine' }), 201);
+    const made = await web.post('org/works/teams/new', { name: 'crew', description: 'the crew', permission: 'units', 'unit-repo.code': 'write', 'unit-repo.issues': 'read' });
+    expect(made.status, await made.clone().text()).toBe(303);
+    expect(made.headers.get('location')).toContain('/org/works/teams/crew/edit');
+    const crew = (await ok(await api('orgs/works/teams'))).find((t: { name: string }) => t.name === 'crew');
+    expect(crew.units_map['repo.code']).toBe('write');
+    expect(crew.units_map['repo.issues']).toBe('read');
+    expect(crew.units_map['repo.pulls']).toBe('none');
+    const from = 'org/works/teams/crew/edit';
+    expect((await web.post('org/works/teams/crew/members/add', { uname: 'bob' }, { from })).status).toBe(303);
+    expect((await web.post('org/works/teams/crew/repos/add', { repo_name: 'engine' }, { from })).status).toBe(303);
+    expect((await ok(await api(`teams/${crew.id}/members`))).map((u: { login: string }) => u.login)).toEqual(['bob']);
+    expect((await ok(await api(`teams/${crew.id}/repos`))).map((r: { name: string }) => r.name)).toEqual(['engine']);
+    const missing = await web.post('org/works/teams/crew/members/add', { uname: 'nobody-at-all' }, { from });
+    expect(missing.status).toBe(404);
+    const badRepo = await web.post('org/works/teams/crew/repos/add', { repo_name: 'no-such-repo' }, { from });
+    expect(badRepo.status).toBe(404);
+    expect((await web.post('org/works/teams/crew/edit', { name: 'crew', permission: 'admin' }, { from })).status).toBe(303);
+    expect((await ok(await api(`teams/${crew.id}`))).permission).toBe('admin');
+    expect((await web.get('org/works/teams/crew/delete')).status).toBe(200);
+    expect((await web.post('org/works/teams/crew/delete', {}, { from })).status).toBe(303);
+    expect((await api(`teams/${crew.id}`)).status).toBe(404);
+  });
+
+  it('refuses a bad team name with 422 and deletes an organization only after its name is typed', async () => {
+    await ok(await api('orgs', 'POST', { username: 'gone' }), 201);
+    const bad = await web.post('org/gone/teams/new', { name: 'no spaces!', permission: 'units', 'unit-repo.code': 'read' });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('id="f-name-error"');
+    const wrong = await web.post('org/gone/settings/delete', { org_name: 'other' }, { from: 'org/gone/settings/delete' });
+    expect(wrong.status).toBe(422);
+    expect((await api('orgs/gone')).status).toBe(200);
+    expect((await web.post('org/gone/settings/delete', { org_name: 'gone' }, { from: 'org/gone/settings/delete' })).status).toBe(303);
+    expect((await api('orgs/gone')).status).toBe(404);
+  });
+});
