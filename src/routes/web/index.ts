@@ -42,7 +42,7 @@ import * as pulls from './pull-pages';
 import * as reviewForms from './pull-review-forms';
 import * as create from './repo-create-pages';
 import { get, group, mountGroups, post, upload, type WebGroup } from './table';
-import { adminGroups, exploreRoutes } from './org-admin-routes';
+import { exploreRoutes, orgAdminGroups } from './org-admin-routes';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
 // chain once (table.ts adds the site's own before them: the user, and for forms the CSRF
@@ -158,7 +158,7 @@ export const webGroups: WebGroup[] = [
     get('/explore/repos', owners.exploreRepos),
     ...exploreRoutes,
   ]),
-  ...adminGroups,
+  ...orgAdminGroups,
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
   group('owners', [...page, repoViewer], [
     get('/org/:org/teams', owners.teams),

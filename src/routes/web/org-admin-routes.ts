@@ -4,6 +4,7 @@ import { siteAdminPage } from './admin-layout';
 import * as admin from './admin-pages';
 import * as adminUsers from './admin-users';
 import * as explore from './explore-pages';
+import * as migrate from './migrate-pages';
 import * as orgs from './org-pages';
 import * as teams from './org-team-forms';
 
@@ -17,7 +18,13 @@ const siteAdmins = [...signedInViewing, siteAdminPage];
 /** The explore tabs beside /explore/repos: what the site's view guards let anyone see. */
 export const exploreRoutes = [get('/explore/users', explore.exploreUsers), get('/explore/organizations', explore.exploreOrgs)];
 
-export const adminGroups: WebGroup[] = [
+export const orgAdminGroups: WebGroup[] = [
+  // The migration form and its progress: signed in; the migrate service checks the owner.
+  group('repo-migrate', signedInViewing, [
+    get('/repo/migrate', migrate.migrateForm),
+    post('/repo/migrate', migrate.migratePost),
+    get('/repo/migrate/:owner/:repo', migrate.migrateProgress),
+  ]),
   // Signed in; the services let only the organization's owners (and site admins) through.
   group('org-settings', signedInViewing, [
     get('/org/create', orgs.createOrgPage),
