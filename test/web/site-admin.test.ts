@@ -111,3 +111,39 @@ describe('site administration', () => {
     expect(conf).not.toContain(s.admin.password);
   });
 });
+
+describe('site administration: repositories and the audit log', () => {
+  it('finds and deletes a repository through the confirmation page; a non-admin post changes nothing', async () => {
+    const gina = await createUser(s, 'gina');
+    await createRepo(s, gina, 'keepsake');
+    await createRepo(s, gina, 'trash');
+    const list = await (await adminWeb.get('-/admin/repos?q=keep')).text();
+    expect(list).toContain('gina/keepsake');
+    expect(list).not.toContain('gina/trash');
+    const bobWeb = await signedInClient(s, 'bob', bob.password);
+    expect((await bobWeb.post('-/admin/repos/delete?owner=gina&repo=trash', {}, { from: 'user/settings' })).status).toBe(403);
+    expect((await s.request('api/v1/repos/gina/trash', { auth: as(gina) })).status).toBe(200);
+    expect((await adminWeb.get('-/admin/repos/delete?owner=gina&repo=trash')).status).toBe(200);
+    expect((await adminWeb.post('-/admin/repos/delete?owner=gina&repo=trash', {}, { from: '-/admin/repos/delete?owner=gina&repo=trash' })).status).toBe(303);
+    expect((await s.request('api/v1/repos/gina/trash', { auth: as(gina) })).status).toBe(404);
+    expect((await adminWeb.get('-/admin/repos/unadopted')).status).toBe(200);
+  });
+
+  it('filters the audit log by operation and target, refuses a bad date (422), and exports CSV', async () => {
+    await createUser(s, 'henry');
+    await ok(await s.request('api/v1/orgs', { method: 'POST', auth: admin(), json: { username: 'audited-org' } }), 201);
+    const page = await (await adminWeb.get('-/admin/audit-logs?operation_type=org.create&target=audited')).text();
+    expect(page).toContain('audited-org');
+    expect(page).not.toContain('hidden-org');
+    const bad = await adminWeb.get('-/admin/audit-logs?since=yesterday');
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('id="f-since-error"');
+    const csv = await adminWeb.get('-/admin/audit-logs/export?operation_type=org.create');
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const text = await csv.text();
+    expect(text.split('\n')[0]).toContain('operation_type');
+    expect(text).toContain('audited-org');
+    const bobWeb = await signedInClient(s, 'bob', bob.password);
+    expect((await bobWeb.get('-/admin/audit-logs/export')).status).toBe(403);
+  });
+});

@@ -2,6 +2,8 @@ import { get, group, post, type WebGroup } from './table';
 import { signedInViewing } from './guards';
 import { siteAdminPage } from './admin-layout';
 import * as admin from './admin-pages';
+import * as audit from './admin-audit';
+import * as adminRepos from './admin-repos';
 import * as adminUsers from './admin-users';
 import * as explore from './explore-pages';
 import * as migrate from './migrate-pages';
@@ -49,6 +51,13 @@ export const orgAdminGroups: WebGroup[] = [
     post('/-/admin/cron/:task', admin.cronRunPost),
     get('/-/admin/orgs', admin.orgsPage),
     get('/-/admin/config', admin.configPage),
+    get('/-/admin/repos', adminRepos.reposPage),
+    get('/-/admin/repos/delete', adminRepos.deleteRepoPage),
+    post('/-/admin/repos/delete', adminRepos.deleteRepoPost),
+    get('/-/admin/repos/unadopted', adminRepos.unadoptedPage),
+    post('/-/admin/repos/unadopted/:action', adminRepos.unadoptedPost),
+    get('/-/admin/audit-logs', audit.auditPage),
+    get('/-/admin/audit-logs/export', audit.auditExport),
     get('/-/admin/users', adminUsers.usersPage),
     get('/-/admin/users/new', adminUsers.newUserPage),
     post('/-/admin/users/new', adminUsers.newUserPost),
