@@ -34,7 +34,7 @@ const COUNTED: [string, string][] = [
 
 function cronRow(req: Request, res: Response, t: CronRow): SafeHtml {
   const last = t.last ? html`${t.last.status}${t.last.message ? html`: ${t.last.message}` : ''}` : html`<span class="meta">never</span>`;
-  const run = html`<form class="inline" method="post" action="${webUrl(req.ctx.config, `-/admin/cron/${encodePath(t.name)}`)}">${csrfInput(req, res)}<button type="submit" aria-label="Run ${t.name} now">Run now</button></form>`;
+  const run = html`<form class="inline" method="post" action="${webUrl(req.ctx.config, `-/admin/cron/${encodePath(t.name)}`)}">${csrfInput(req, res)}<button type="submit" aria-label="Run now ${t.name}">Run now</button></form>`;
   return html`<tr id="cron-${t.name}"><td><code>${t.name}</code></td><td>${t.schedule}</td><td>${t.next ? when(t.next) : '-'}</td>
 <td>${t.prev ? when(t.prev) : '-'}</td><td>${String(t.execTimes)}</td><td>${t.running ? 'running' : last}</td><td>${run}</td></tr>`;
 }

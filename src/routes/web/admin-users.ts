@@ -97,7 +97,7 @@ ${field({ name: 'location', label: 'Location', value: text(v, 'location') }, err
 ${field({ name: 'max_repo_creation', label: 'Maximum repositories', type: 'number', value: text(v, 'max_repo_creation'), hint: '-1 uses the site default.' }, errors)}
 <fieldset><legend>Permissions</legend>${FLAG_LABELS.map(([k, label]) => checkbox(k, label, v[k] === 'on'))}</fieldset>
 ${submitButton('Update user account')}</form>
-<h2>Delete this account</h2><p>${dangerLink(webUrl(req.ctx.config, userPath(u, '/delete')), 'Delete user account', `Delete ${u.name}`)}</p>`;
+<h2>Delete this account</h2><p>${dangerLink(webUrl(req.ctx.config, userPath(u, '/delete')), 'Delete user account')}</p>`;
 }
 
 async function contextUser(req: Request): Promise<User> {

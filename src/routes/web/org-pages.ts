@@ -64,7 +64,7 @@ const profileValues = (org: User): Form => ({
 function settingsBody(req: Request, res: Response, org: User, v: Form, errors: FieldErrors): SafeHtml {
   const { config } = req.ctx;
   const done = req.query.done === 'profile' ? html`<div class="flash" role="status">The organization's profile has been updated.</div>` : '';
-  return html`<p class="crumbs"><a href="${webUrl(config, encodePath(org.name))}">${org.name}</a> / Settings</p><h1>Settings</h1>${settingsNav(req, org)}${done}${formAlert(errors[''])}
+  return html`<p><a href="${webUrl(config, encodePath(org.name))}">Back to ${org.name}</a></p><h1>Settings</h1>${settingsNav(req, org)}${done}${formAlert(errors[''])}
 <form class="stack" method="post" action="${webUrl(config, orgPath(org, '/settings'))}">${csrfInput(req, res)}
 ${field({ name: 'full_name', label: 'Full name', value: text(v, 'full_name') }, errors)}
 ${textArea({ name: 'description', label: 'Description', value: text(v, 'description'), hint: 'At most 255 characters.' }, errors)}

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Team, TeamUnit, User } from '../../db/schema';
-import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
+import { html, raw, type SafeHtml } from '../../lib/html';
 import { addMember, removeMember } from '../../services/org/team-members';
 import { setTeamRepo } from '../../services/org/team-repos';
 import { createTeam, deleteTeam, editTeam, type TeamInput } from '../../services/org/teams';
@@ -96,9 +96,10 @@ async function editBody(req: Request, res: Response, v: Form | null, errors: Fie
   const url = (rest: string) => webUrl(config, teamPath(a.org, a.team, rest));
   const mine = (name: string) => (part === name ? errors : {});
   const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`;
-  const member = (m: User) => html`<li><a href="${webUrl(config, encodePath(m.name))}">${m.name}</a> <form class="inline" method="post" action="${url('/members/remove')}">${csrfInput(req, res)}${hidden('uname', m.name)}<button type="submit" aria-label="Remove ${m.name}">Remove</button></form></li>`;
-  const repo = (r: (typeof p.repos)[number]) => html`<li><a href="${webUrl(config, `${encodePath(r.owner.name)}/${encodePath(r.repo.name)}`)}">${r.repo.name}</a> <form class="inline" method="post" action="${url('/repos/remove')}">${csrfInput(req, res)}${hidden('repo_name', r.repo.name)}<button type="submit" aria-label="Remove ${r.repo.name}">Remove</button></form></li>`;
-  return html`<p class="crumbs"><a href="${webUrl(config, encodePath(a.org.name))}">${a.org.name}</a> / <a href="${webUrl(config, orgPath(a.org, '/teams'))}">Teams</a> / <a href="${url('')}">${a.team.name}</a></p>
+  // Names as text beside their buttons (the team's page links them): a link there is too small a target.
+  const member = (m: User) => html`<li>${m.name} <form class="inline" method="post" action="${url('/members/remove')}">${csrfInput(req, res)}${hidden('uname', m.name)}<button type="submit" aria-label="Remove ${m.name}">Remove</button></form></li>`;
+  const repo = (r: (typeof p.repos)[number]) => html`<li>${r.repo.name} <form class="inline" method="post" action="${url('/repos/remove')}">${csrfInput(req, res)}${hidden('repo_name', r.repo.name)}<button type="submit" aria-label="Remove ${r.repo.name}">Remove</button></form></li>`;
+  return html`<p><a href="${url('')}">Back to the team ${a.team.name}</a></p>
 <h1>Edit team ${a.team.name}</h1>${teamForm(req, res, t, v ?? valuesOf(t), mine('team'))}
 <h2 id="members">Members</h2><ul class="list">${p.members.map(member)}</ul>${formAlert(mine('members')[''])}
 <form class="inline" method="post" action="${url('/members/add')}">${csrfInput(req, res)}${field({ name: 'uname', label: 'Add a member (user name)', required: true }, mine('members'))} ${submitButton('Add member', '')}</form>
