@@ -42,3 +42,25 @@ describe('explore', () => {
     expect(await (await new WebClient(s).get('explore/organizations?q=closed')).text()).not.toContain('>closed-org</a>');
   });
 });
+
+describe('profiles', () => {
+  it("shows a user's activity, stars, followers and following tabs, and searches an owner's repositories", async () => {
+    const alice = { username: 'alice', password: 'pw-alice-secret' };
+    await ok(await s.request('api/v1/user/repos', { method: 'POST', auth: as(alice), json: { name: 'rocket', auto_init: true } }), 201);
+    await ok(await s.request('api/v1/user/repos', { method: 'POST', auth: as(alice), json: { name: 'boat' } }), 201);
+    await ok(await s.request('api/v1/user/starred/alice/rocket', { method: 'PUT', auth: as(alice) }), 204);
+    await ok(await s.request('api/v1/user/following/alfred', { method: 'PUT', auth: as(alice) }), 204);
+    const anon = new WebClient(s);
+    const home = await (await anon.get('alice')).text();
+    expect(home).toContain('aria-label="Profile"');
+    const found = await (await anon.get('alice?q=rock')).text();
+    expect(found).toContain('>alice/rocket</a>');
+    expect(found).not.toContain('>alice/boat</a>');
+    const activity = await (await anon.get('alice?tab=activity')).text();
+    expect(activity).toMatch(/create repo\s+in <a href="[^"]+alice\/rocket">/);
+    expect(await (await anon.get('alice?tab=stars')).text()).toContain('>alice/rocket</a>');
+    expect(await (await anon.get('alice?tab=following')).text()).toContain('>alfred</a>');
+    expect(await (await anon.get('alfred?tab=followers')).text()).toContain('>alice</a>');
+    expect((await anon.get('hidden-hal?tab=activity')).status).toBe(404);
+  });
+});

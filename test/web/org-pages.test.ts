@@ -47,6 +47,8 @@ describe('organizations', () => {
     await ok(await api(`teams/${readers.id}/members/bob`, 'PUT'), 204);
     expect(owners.name).toBe('Owners');
     expect((await web.get('org/club/settings')).status).toBe(200);
+    expect(await (await web.get('club')).text()).toContain('/org/club/settings">Settings</a>');
+    expect(await (await bobWeb.get('club')).text()).not.toContain('/org/club/settings');
     expect((await bobWeb.get('org/club/settings')).status).toBe(403);
     expect((await bobWeb.get('org/secretive/settings')).status).toBe(404);
     expect((await bobWeb.get('org/club/teams/new')).status).toBe(403);
