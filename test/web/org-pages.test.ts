@@ -103,3 +103,43 @@ describe('organizations', () => {
     expect((await api('orgs/gone')).status).toBe(404);
   });
 });
+
+describe('organization settings: blocked users, Actions secrets and variables', () => {
+  it('blocks and unblocks a user; an outsider may not (403)', async () => {
+    await ok(await api('orgs', 'POST', { username: 'fortress' }), 201);
+    await createUser(s, 'troll');
+    const from = 'org/fortress/settings/blocked_users';
+    expect((await web.post('org/fortress/settings/blocked_users/block', { blockee: 'troll', note: 'spam' }, { from })).status).toBe(303);
+    expect((await api('orgs/fortress/blocks/troll')).status).toBe(204);
+    expect(await (await web.get(from)).text()).toContain('aria-label="Unblock troll"');
+    const self = await web.post('org/fortress/settings/blocked_users/block', { blockee: 'alice' }, { from });
+    expect(self.status).toBe(422);
+    expect((await bobWeb.post('org/fortress/settings/blocked_users/unblock', { blockee: 'troll' }, { from: 'user/settings' })).status).toBe(403);
+    expect((await api('orgs/fortress/blocks/troll')).status).toBe(204);
+    expect((await web.post('org/fortress/settings/blocked_users/unblock', { blockee: 'troll' }, { from })).status).toBe(303);
+    expect((await api('orgs/fortress/blocks/troll')).status).toBe(404);
+  });
+
+  it('adds and deletes secrets and variables; the secret value never shows; a taken variable name is 422', async () => {
+    await ok(await api('orgs', 'POST', { username: 'vault' }), 201);
+    const sec = 'org/vault/settings/actions/secrets';
+    expect((await web.post(sec, { name: 'DEPLOY_KEY', data: 'very-secret-value', description: 'for deploys' })).status).toBe(303);
+    const secrets = await ok(await api('orgs/vault/actions/secrets'));
+    expect(secrets.map((x: { name: string }) => x.name)).toEqual(['DEPLOY_KEY']);
+    expect(await (await web.get(sec)).text()).not.toContain('very-secret-value');
+    const bad = await web.post(sec, { name: 'GITEA_TOKEN', data: 'x' });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('value="GITEA_TOKEN"');
+    expect((await web.get(`${sec}/delete?name=DEPLOY_KEY`)).status).toBe(200);
+    expect((await web.post(`${sec}/delete?name=DEPLOY_KEY`, {}, { from: sec })).status).toBe(303);
+    expect(await ok(await api('orgs/vault/actions/secrets'))).toEqual([]);
+    const vars = 'org/vault/settings/actions/variables';
+    expect((await web.post(vars, { name: 'REGION', data: 'eu-west' })).status).toBe(303);
+    expect((await ok(await api('orgs/vault/actions/variables/REGION'))).data).toBe('eu-west');
+    const taken = await web.post(vars, { name: 'REGION', data: 'us-east' });
+    expect(taken.status).toBe(422);
+    expect((await ok(await api('orgs/vault/actions/variables/REGION'))).data).toBe('eu-west');
+    expect((await bobWeb.get(vars)).status).toBe(403);
+    expect((await web.get('org/vault/settings/actions/other')).status).toBe(404);
+  });
+});

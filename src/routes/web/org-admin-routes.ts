@@ -8,6 +8,7 @@ import * as adminUsers from './admin-users';
 import * as explore from './explore-pages';
 import * as migrate from './migrate-pages';
 import * as orgs from './org-pages';
+import * as orgMore from './org-settings-more';
 import * as teams from './org-team-forms';
 
 // The route groups of the site administration (Gitea's /-/admin, since 1.23: `admin` stays a
@@ -35,6 +36,12 @@ export const orgAdminGroups: WebGroup[] = [
     post('/org/:org/settings', orgs.orgSettingsPost),
     get('/org/:org/settings/delete', orgs.orgDeletePage),
     post('/org/:org/settings/delete', orgs.orgDeletePost),
+    get('/org/:org/settings/blocked_users', orgMore.blockedUsers),
+    post('/org/:org/settings/blocked_users/:action', orgMore.blockPost),
+    get('/org/:org/settings/actions/:kind', orgMore.actionsSettings),
+    post('/org/:org/settings/actions/:kind', orgMore.actionsAdd),
+    get('/org/:org/settings/actions/:kind/delete', orgMore.actionsDeletePage),
+    post('/org/:org/settings/actions/:kind/delete', orgMore.actionsDelete),
     get('/org/:org/teams/new', teams.newTeamPage),
     post('/org/:org/teams/new', teams.newTeamPost),
     get('/org/:org/teams/:team/edit', teams.editTeamPage),

@@ -49,10 +49,16 @@ export async function createOrgPost(req: Request, res: Response): Promise<void> 
   redirectAfterPost(req, res, encodePath(org.name));
 }
 
-/** The settings' navigation: the profile here, the teams beside it. */
-function settingsNav(req: Request, org: User): SafeHtml {
+const SETTINGS_TABS: [string, string][] = [
+  ['', 'Profile'], ['/blocked_users', 'Blocked users'], ['/actions/secrets', 'Secrets'], ['/actions/variables', 'Variables'],
+];
+
+/** The settings' navigation (`current`: the tab's path under /settings), the teams beside it. */
+export function settingsNav(req: Request, org: User, current = ''): SafeHtml {
   const { config } = req.ctx;
-  return html`<nav class="tabs" aria-label="Organization settings"><a aria-current="page" href="${webUrl(config, orgPath(org, '/settings'))}">Profile</a>
+  const tab = ([rest, label]: [string, string]) =>
+    html`<a${rest === current ? html` aria-current="page"` : ''} href="${webUrl(config, orgPath(org, `/settings${rest}`))}">${label}</a>`;
+  return html`<nav class="tabs" aria-label="Organization settings">${SETTINGS_TABS.map(tab)}
 <a href="${webUrl(config, orgPath(org, '/teams'))}">Teams</a><a href="${webUrl(config, orgPath(org, '/teams/new'))}">New team</a></nav>`;
 }
 
