@@ -8,13 +8,14 @@ import { sendPage } from './layout';
 // The frame of the site administration pages (Gitea's /-/admin/*): a named navigation to each
 // area beside the page, and the fixed message a form's 303 names (`?done=`, never request text).
 
-export type AdminTab = 'dashboard' | 'users' | 'orgs' | 'repos' | 'audit' | 'config';
+export type AdminTab = 'dashboard' | 'users' | 'orgs' | 'repos' | 'hooks' | 'audit' | 'config';
 
 const TABS: [AdminTab, string, string][] = [
   ['dashboard', 'Dashboard', '/-/admin'],
   ['users', 'User accounts', '/-/admin/users'],
   ['orgs', 'Organizations', '/-/admin/orgs'],
   ['repos', 'Repositories', '/-/admin/repos'],
+  ['hooks', 'Webhooks', '/-/admin/hooks'],
   ['audit', 'Audit log', '/-/admin/audit-logs'],
   ['config', 'Configuration', '/-/admin/config'],
 ];

@@ -10,6 +10,7 @@ import { adminDashboard, configSummary } from '../../services/web/admin-dashboar
 import { doerOf } from '../context';
 import { csrfInput, redirectAfterPost } from './forms';
 import { adminPage, pageWindow } from './admin-layout';
+import { webhookPages } from './webhook-forms';
 import { pager, webUrl, when } from './layout';
 
 // The site administration's dashboard (version, uptime, Gitea's counts, the cron tasks with
@@ -83,3 +84,12 @@ export function configPage(req: Request, res: Response): void {
     body: html`<div class="scroll"><table class="config"><tr><th>Key</th><th>Value</th></tr>${rows.map((r) => html`<tr><td><code>${r.key}</code></td><td>${r.value}</td></tr>`)}</table></div>`,
   });
 }
+
+/** The site's system and default webhooks (webhook-forms.ts), framed by the administration. */
+export const siteHooks = webhookPages(async (req) => {
+  assertSiteAdmin(req.ctx.doer);
+  return {
+    scope: { site: true }, base: '/-/admin/hooks', site: true,
+    frame: (rq, rs, title, body, status) => adminPage(rq, rs, { tab: 'hooks', title, body, status }),
+  };
+});

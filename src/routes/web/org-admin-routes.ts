@@ -1,4 +1,5 @@
-import { get, group, post, type WebGroup } from './table';
+import { get, group, post, type WebGroup, type WebRoute } from './table';
+import type { webhookPages } from './webhook-forms';
 import { signedInViewing } from './guards';
 import { siteAdminPage } from './admin-layout';
 import * as admin from './admin-pages';
@@ -18,6 +19,18 @@ import * as teams from './org-team-forms';
 /** Signed in (else to the sign-in page), then a site admin (else 403, as Gitea's adminReq). */
 const siteAdmins = [...signedInViewing, siteAdminPage];
 
+/** The routes of the webhook component under `base` (an Express path). */
+const hookRoutes = (base: string, h: ReturnType<typeof webhookPages>): WebRoute[] => [
+  get(base, h.list),
+  get(`${base}/new`, h.newForm),
+  post(`${base}/new`, h.create),
+  get(`${base}/:id`, h.edit),
+  post(`${base}/:id`, h.save),
+  get(`${base}/:id/delete`, h.deletePage),
+  post(`${base}/:id/delete`, h.remove),
+  post(`${base}/:id/deliveries/:delivery/redeliver`, h.redeliver),
+];
+
 /** The explore tabs beside /explore/repos: what the site's view guards let anyone see. */
 export const exploreRoutes = [get('/explore/users', explore.exploreUsers), get('/explore/organizations', explore.exploreOrgs)];
 
@@ -36,6 +49,7 @@ export const orgAdminGroups: WebGroup[] = [
     post('/org/:org/settings', orgs.orgSettingsPost),
     get('/org/:org/settings/delete', orgs.orgDeletePage),
     post('/org/:org/settings/delete', orgs.orgDeletePost),
+    ...hookRoutes('/org/:org/settings/hooks', orgMore.orgHooks),
     get('/org/:org/settings/blocked_users', orgMore.blockedUsers),
     post('/org/:org/settings/blocked_users/:action', orgMore.blockPost),
     get('/org/:org/settings/actions/:kind', orgMore.actionsSettings),
@@ -63,6 +77,7 @@ export const orgAdminGroups: WebGroup[] = [
     post('/-/admin/repos/delete', adminRepos.deleteRepoPost),
     get('/-/admin/repos/unadopted', adminRepos.unadoptedPage),
     post('/-/admin/repos/unadopted/:action', adminRepos.unadoptedPost),
+    ...hookRoutes('/-/admin/hooks', admin.siteHooks),
     get('/-/admin/audit-logs', audit.auditPage),
     get('/-/admin/audit-logs/export', audit.auditExport),
     get('/-/admin/users', adminUsers.usersPage),

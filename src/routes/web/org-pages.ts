@@ -50,7 +50,7 @@ export async function createOrgPost(req: Request, res: Response): Promise<void> 
 }
 
 const SETTINGS_TABS: [string, string][] = [
-  ['', 'Profile'], ['/blocked_users', 'Blocked users'], ['/actions/secrets', 'Secrets'], ['/actions/variables', 'Variables'],
+  ['', 'Profile'], ['/hooks', 'Webhooks'], ['/blocked_users', 'Blocked users'], ['/actions/secrets', 'Secrets'], ['/actions/variables', 'Variables'],
 ];
 
 /** The settings' navigation (`current`: the tab's path under /settings), the teams beside it. */

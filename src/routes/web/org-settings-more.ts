@@ -11,6 +11,7 @@ import { confirmPage, csrfInput, field, formAction, formAlert, redirectAfterPost
 import { sendPage, webUrl, when } from './layout';
 import { orgPath, settingsNav } from './org-pages';
 import { formOf, text, textArea } from './settings-layout';
+import { webhookPages } from './webhook-forms';
 
 // An organization's settings beside its profile: blocked users (block with a note, unblock) and
 // the Actions secrets and variables of its repositories (add; delete through a confirmation
@@ -31,7 +32,7 @@ async function tried(action: () => Promise<unknown>): Promise<FieldErrors | null
   }
 }
 
-function frame(req: Request, res: Response, org: User, tab: string, title: string, body: SafeHtml, status = 200): void {
+export function frame(req: Request, res: Response, org: User, tab: string, title: string, body: SafeHtml, status = 200): void {
   sendPage(req, res, {
     title: `${title} · ${org.name}`, status,
     body: html`<p><a href="${webUrl(req.ctx.config, encodePath(org.name))}">Back to ${org.name}</a></p><h1>${title}</h1>${settingsNav(req, org, tab)}${body}`,
@@ -129,3 +130,12 @@ export async function actionsDelete(req: Request, res: Response): Promise<void> 
   await (kind === 'secrets' ? deleteSecret : deleteVariable)(req.ctx.db, scopeOf(org), name);
   redirectAfterPost(req, res, orgPath(org, `/settings/actions/${kind}`));
 }
+
+/** The organization's webhooks (webhook-forms.ts), framed by its settings. */
+export const orgHooks = webhookPages(async (req) => {
+  const org = await orgOf(req);
+  return {
+    scope: { ownerId: org.id }, base: orgPath(org, '/settings/hooks'),
+    frame: (rq, rs, title, body, status) => frame(rq, rs, org, '/hooks', title, body, status),
+  };
+});
