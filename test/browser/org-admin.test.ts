@@ -79,6 +79,8 @@ for (const js of ['on', 'off'] as Js[]) {
       await reloadUntil('<td>finished');
       expect(await page.locator('#cron-deleted_branches_cleanup').textContent()).toContain('finished');
       await checkPage(page);
+      // The other administration pages, as they stand.
+      for (const p of ['-/admin/orgs', '-/admin/repos', '-/admin/repos/unadopted', '-/admin/hooks/new', '-/admin/audit-logs', '-/admin/config']) await go(p);
     });
 
     it('creates an organization, a team, and gives the team a repository', async () => {
@@ -102,6 +104,7 @@ for (const js of ['on', 'off'] as Js[]) {
       expect(pathOf(env.server, page)).toBe(`org/guild-${js}/teams/smiths/edit#repos`);
       expect(await page.getByRole('button', { name: 'Remove forge' }).count()).toBe(1);
       await checkPage(page);
+      for (const p of ['', '/hooks/new', '/blocked_users', '/actions/secrets', '/actions/variables']) await go(`org/guild-${js}/settings${p}`);
       await go(`org/guild-${js}/teams/smiths`);
       expect(await page.getByRole('link', { name: `guild-${js}/forge` }).count()).toBe(1);
     });
