@@ -1,3 +1,4 @@
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 import { signedInClient, type WebClient } from '../helpers/web-client';
@@ -141,5 +142,29 @@ describe('organization settings: blocked users, Actions secrets and variables', 
     expect((await ok(await api('orgs/vault/actions/variables/REGION'))).data).toBe('eu-west');
     expect((await bobWeb.get(vars)).status).toBe(403);
     expect((await web.get('org/vault/settings/actions/other')).status).toBe(404);
+  });
+});
+
+describe('organization avatar', () => {
+  const postAvatar = async (c: WebClient, org: string, data: Buffer) => {
+    const form = new FormData();
+    form.append('_csrf', await c.csrfOf(`org/${org}/settings`));
+    form.append('avatar', new Blob([new Uint8Array(data)], { type: 'image/png' }), 'logo.png');
+    return c.fetch(`org/${org}/settings/avatar`, { method: 'POST', body: form });
+  };
+
+  it('uploads and deletes the avatar; a file that is no image is 422', async () => {
+    await ok(await api('orgs', 'POST', { username: 'painted' }), 201);
+    const img = new PNG({ width: 8, height: 8 });
+    img.data.fill(200);
+    const res = await postAvatar(web, 'painted', PNG.sync.write(img));
+    expect(res.status, await res.clone().text()).toBe(303);
+    const before = (await ok(await api('orgs/painted'))).avatar_url;
+    expect(await (await web.get('org/painted/settings')).text()).toContain('/org/painted/settings/avatar/delete');
+    const bad = await postAvatar(web, 'painted', Buffer.from('not an image'));
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('id="f-avatar-error"');
+    expect((await web.post('org/painted/settings/avatar/delete', {}, { from: 'org/painted/settings/avatar/delete' })).status).toBe(303);
+    expect((await ok(await api('orgs/painted'))).avatar_url).not.toBe(before);
   });
 });

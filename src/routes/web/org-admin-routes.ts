@@ -1,4 +1,5 @@
-import { get, group, post, type WebGroup, type WebRoute } from './table';
+import { get, group, post, upload, type WebGroup, type WebRoute } from './table';
+import { AVATAR } from './settings-profile';
 import type { webhookPages } from './webhook-forms';
 import { signedInViewing } from './guards';
 import { siteAdminPage } from './admin-layout';
@@ -47,6 +48,9 @@ export const orgAdminGroups: WebGroup[] = [
     post('/org/create', orgs.createOrgPost),
     get('/org/:org/settings', orgs.orgSettingsPage),
     post('/org/:org/settings', orgs.orgSettingsPost),
+    upload('/org/:org/settings/avatar', AVATAR, orgs.orgAvatarPost),
+    get('/org/:org/settings/avatar/delete', orgs.orgAvatarDeletePage),
+    post('/org/:org/settings/avatar/delete', orgs.orgAvatarDelete),
     get('/org/:org/settings/delete', orgs.orgDeletePage),
     post('/org/:org/settings/delete', orgs.orgDeletePost),
     ...hookRoutes('/org/:org/settings/hooks', orgMore.orgHooks),

@@ -1,11 +1,13 @@
 import type { Request, Response } from 'express';
 import type { User } from '../../db/schema';
 import { encodePath, html, type SafeHtml } from '../../lib/html';
+import { avatarUrl } from '../../convert/user';
 import { createOrganization, deleteOrganization, editOrganization } from '../../services/org/orgs';
+import { deleteAvatar, uploadAvatar } from '../../services/user/avatars';
 import { VISIBILITY_NAMES, type VisibilityName } from '../../services/visibility';
 import { orgForOwner } from '../../services/web/org-settings';
 import { doerOf } from '../context';
-import { checkbox, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
+import { checkbox, confirmPage, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
 import { sendPage, webUrl } from './layout';
 import { dangerLink, formOf, radioGroup, text, textArea } from './settings-layout';
 
@@ -79,7 +81,45 @@ ${field({ name: 'location', label: 'Location', value: text(v, 'location') }, err
 ${radioGroup('visibility', 'Visibility', visibilityChoices, text(v, 'visibility'), errors)}
 ${checkbox('repo_admin_change_team_access', 'Repository admins may add and remove teams\' access', v.repo_admin_change_team_access === 'on')}
 ${submitButton('Update settings')}</form>
+${avatarSection(req, res, org, errors)}
 <h2>Delete this organization</h2><p>${dangerLink(webUrl(config, orgPath(org, '/settings/delete')), 'Delete organization')}</p>`;
+}
+
+function avatarSection(req: Request, res: Response, org: User, errors: FieldErrors): SafeHtml {
+  const { config } = req.ctx;
+  const error = errors.avatar;
+  return html`<section id="avatar" aria-labelledby="avatar-h"><h2 id="avatar-h">Avatar</h2>
+<p><img class="avatar-large" src="${avatarUrl(config, org)}" alt="The current avatar of ${org.name}" width="96" height="96"></p>
+<form class="stack" method="post" action="${webUrl(config, orgPath(org, '/settings/avatar'))}" enctype="multipart/form-data">${csrfInput(req, res)}
+<div class="field${error ? ' invalid' : ''}"><label for="f-avatar">Choose an image</label>
+<input id="f-avatar" name="avatar" type="file" accept="image/png,image/jpeg,image/gif,image/webp" required${error ? html` aria-invalid="true" aria-describedby="f-avatar-error"` : ''}>
+${error ? html`<p class="error" id="f-avatar-error">${error}</p>` : ''}</div>${submitButton('Update avatar')}</form>
+${org.avatar ? html`<p>${dangerLink(webUrl(config, orgPath(org, '/settings/avatar/delete')), 'Delete avatar')}</p>` : ''}</section>`;
+}
+
+/** POST /org/{org}/settings/avatar (multipart: `avatar`), as POST /orgs/{org}/avatar. */
+export async function orgAvatarPost(req: Request, res: Response): Promise<void> {
+  const org = await orgForOwner(req.ctx.db, String(req.params.org), req.ctx.doer);
+  const file = ((req.files ?? []) as Express.Multer.File[])[0];
+  const errors = file?.size
+    ? await formAction(async () => { await uploadAvatar(req.ctx.db, req.ctx.config, org, file.buffer.toString('base64')); }, { image: 'avatar' })
+    : { avatar: 'Choose an image file.' };
+  if (errors) return sendPage(req, res, { status: 422, title: `${org.name} settings`, body: settingsBody(req, res, org, profileValues(org), errors.avatar ? errors : { avatar: errors[''] ?? '' }) });
+  redirectAfterPost(req, res, orgPath(org, '/settings'), 'avatar');
+}
+
+/** GET /org/{org}/settings/avatar/delete */
+export async function orgAvatarDeletePage(req: Request, res: Response): Promise<void> {
+  const org = await orgForOwner(req.ctx.db, String(req.params.org), req.ctx.doer);
+  const back = webUrl(req.ctx.config, orgPath(org, '/settings'));
+  confirmPage(req, res, { title: 'Delete the avatar', message: `The avatar of ${org.name} goes back to the generated one.`, action: webUrl(req.ctx.config, orgPath(org, '/settings/avatar/delete')), button: 'Delete avatar', cancel: back });
+}
+
+/** POST /org/{org}/settings/avatar/delete */
+export async function orgAvatarDelete(req: Request, res: Response): Promise<void> {
+  const org = await orgForOwner(req.ctx.db, String(req.params.org), req.ctx.doer);
+  await deleteAvatar(req.ctx.db, req.ctx.config, org);
+  redirectAfterPost(req, res, orgPath(org, '/settings'), 'avatar');
 }
 
 /** GET /org/{org}/settings */
