@@ -104,7 +104,7 @@ for (const js of ['on', 'off'] as Js[]) {
       expect(pathOf(env.server, page)).toBe(`org/guild-${js}/teams/smiths/edit#repos`);
       expect(await page.getByRole('button', { name: 'Remove forge' }).count()).toBe(1);
       await checkPage(page);
-      for (const p of ['', '/hooks/new', '/blocked_users', '/actions/secrets', '/actions/variables']) await go(`org/guild-${js}/settings${p}`);
+      for (const p of ['', '/hooks/new', '/labels', '/blocked_users', '/actions/secrets', '/actions/variables']) await go(`org/guild-${js}/settings${p}`);
       await go(`org/guild-${js}/teams/smiths`);
       expect(await page.getByRole('link', { name: `guild-${js}/forge` }).count()).toBe(1);
     });

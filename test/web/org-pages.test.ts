@@ -168,3 +168,23 @@ describe('organization avatar', () => {
     expect((await ok(await api('orgs/painted'))).avatar_url).not.toBe(before);
   });
 });
+
+describe('organization labels', () => {
+  it('creates, edits and deletes an organization label; a bad colour is 422; an outsider 403', async () => {
+    await ok(await api('orgs', 'POST', { username: 'tagged' }), 201);
+    const base = 'org/tagged/settings/labels';
+    expect((await web.post(`${base}/new`, { name: 'urgent', color: '#ff0000', description: 'now' }, { from: base })).status).toBe(303);
+    const [label] = await ok(await api('orgs/tagged/labels'));
+    expect([label.name, label.color]).toEqual(['urgent', 'ff0000']);
+    const bad = await web.post(`${base}/new`, { name: 'odd', color: 'pink' }, { from: base });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('value="odd"');
+    expect(await (await web.get(`${base}?edit=${label.id}`)).text()).toContain(`id="edit-${label.id}-name"`);
+    expect((await web.post(`${base}/${label.id}/edit`, { name: 'critical', color: '#00ff00' }, { from: base })).status).toBe(303);
+    expect((await ok(await api(`orgs/tagged/labels/${label.id}`))).name).toBe('critical');
+    expect((await bobWeb.post(`${base}/${label.id}/delete`, {}, { from: 'user/settings' })).status).toBe(403);
+    expect((await web.get(`${base}/${label.id}/delete`)).status).toBe(200);
+    expect((await web.post(`${base}/${label.id}/delete`, {}, { from: base })).status).toBe(303);
+    expect(await ok(await api('orgs/tagged/labels'))).toEqual([]);
+  });
+});

@@ -11,6 +11,7 @@ import * as explore from './explore-pages';
 import * as migrate from './migrate-pages';
 import * as orgs from './org-pages';
 import * as orgMore from './org-settings-more';
+import * as orgLabels from './org-labels-page';
 import * as teams from './org-team-forms';
 
 // The route groups of the site administration (Gitea's /-/admin, since 1.23: `admin` stays a
@@ -54,6 +55,11 @@ export const orgAdminGroups: WebGroup[] = [
     get('/org/:org/settings/delete', orgs.orgDeletePage),
     post('/org/:org/settings/delete', orgs.orgDeletePost),
     ...hookRoutes('/org/:org/settings/hooks', orgMore.orgHooks),
+    get('/org/:org/settings/labels', orgLabels.orgLabels),
+    post('/org/:org/settings/labels/new', orgLabels.orgLabelCreate),
+    post('/org/:org/settings/labels/:id/edit', orgLabels.orgLabelEdit),
+    get('/org/:org/settings/labels/:id/delete', orgLabels.orgLabelDeletePage),
+    post('/org/:org/settings/labels/:id/delete', orgLabels.orgLabelDelete),
     get('/org/:org/settings/blocked_users', orgMore.blockedUsers),
     post('/org/:org/settings/blocked_users/:action', orgMore.blockPost),
     get('/org/:org/settings/actions/:kind', orgMore.actionsSettings),

@@ -52,7 +52,7 @@ export async function createOrgPost(req: Request, res: Response): Promise<void> 
 }
 
 const SETTINGS_TABS: [string, string][] = [
-  ['', 'Profile'], ['/hooks', 'Webhooks'], ['/blocked_users', 'Blocked users'], ['/actions/secrets', 'Secrets'], ['/actions/variables', 'Variables'],
+  ['', 'Profile'], ['/hooks', 'Webhooks'], ['/labels', 'Labels'], ['/blocked_users', 'Blocked users'], ['/actions/secrets', 'Secrets'], ['/actions/variables', 'Variables'],
 ];
 
 /** The settings' navigation (`current`: the tab's path under /settings), the teams beside it. */
