@@ -80,7 +80,7 @@ for (const js of ['on', 'off'] as Js[]) {
       expect(await page.locator('#cron-deleted_branches_cleanup').textContent()).toContain('finished');
       await checkPage(page);
       // The other administration pages, as they stand.
-      for (const p of ['-/admin/orgs', '-/admin/repos', '-/admin/repos/unadopted', '-/admin/hooks/new', '-/admin/audit-logs', '-/admin/config']) await go(p);
+      for (const p of ['-/admin/orgs', '-/admin/emails', '-/admin/repos', '-/admin/repos/unadopted', '-/admin/hooks/new', '-/admin/audit-logs', '-/admin/config']) await go(p);
     });
 
     it('creates an organization, a team, and gives the team a repository', async () => {

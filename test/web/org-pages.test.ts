@@ -188,3 +188,15 @@ describe('organization labels', () => {
     expect(await ok(await api('orgs/tagged/labels'))).toEqual([]);
   });
 });
+
+describe('team repositories: add all', () => {
+  it('adds every repository of the organization to a team', async () => {
+    await ok(await api('orgs', 'POST', { username: 'plenty' }), 201);
+    for (const name of ['one', 'two', 'three']) await ok(await api('orgs/plenty/repos', 'POST', { name }), 201);
+    const team = await ok(await api('orgs/plenty/teams', 'POST', { name: 'all-hands', permission: 'read', units: ['repo.code'] }), 201);
+    expect((await bobWeb.post('org/plenty/teams/all-hands/repos/add_all', {}, { from: 'user/settings' })).status).toBe(403);
+    expect(await ok(await api(`teams/${team.id}/repos`))).toEqual([]);
+    expect((await web.post('org/plenty/teams/all-hands/repos/add_all', {}, { from: 'org/plenty/teams/all-hands/edit' })).status).toBe(303);
+    expect((await ok(await api(`teams/${team.id}/repos`))).map((r: { name: string }) => r.name).sort()).toEqual(['one', 'three', 'two']);
+  });
+});

@@ -103,6 +103,13 @@ describe('site administration', () => {
     expect((await adminWeb.post('-/admin/cron/no_such_task', {}, { from: '-/admin' })).status).toBe(404);
   });
 
+  it("lists and searches every account's e-mail addresses", async () => {
+    await createUser(s, 'ivy');
+    const page = await (await adminWeb.get('-/admin/emails?q=ivy')).text();
+    expect(page).toContain('ivy@example.com');
+    expect(page).not.toContain('bob@example.com');
+  });
+
   it('lists organizations and masks secrets in the configuration summary', async () => {
     await ok(await s.request('api/v1/orgs', { method: 'POST', auth: admin(), json: { username: 'hidden-org', visibility: 'private' } }), 201);
     expect(await (await adminWeb.get('-/admin/orgs')).text()).toContain('>hidden-org</a>');

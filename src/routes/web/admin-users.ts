@@ -3,7 +3,7 @@ import type { User } from '../../db/schema';
 import { encodePath, html, type SafeHtml } from '../../lib/html';
 import { adminDeleteUser, adminEditUser, assertSiteAdmin } from '../../services/user/admin-users';
 import { createUser, requireUser } from '../../services/user/users';
-import { adminUserList } from '../../services/web/admin-dashboard';
+import { adminEmailList, adminUserList } from '../../services/web/admin-dashboard';
 import { doerOf } from '../context';
 import { checkbox, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
 import { adminPage, pageWindow, searchForm, searchTerm } from './admin-layout';
@@ -34,7 +34,7 @@ export async function usersPage(req: Request, res: Response): Promise<void> {
   const base = webUrl(req.ctx.config, usersPath);
   adminPage(req, res, {
     tab: 'users', title: `User accounts (${total})`,
-    body: html`<p><a class="button primary" href="${webUrl(req.ctx.config, `${usersPath}/new`)}">Create user account</a></p>
+    body: html`<p><a class="button primary" href="${webUrl(req.ctx.config, `${usersPath}/new`)}">Create user account</a> <a href="${webUrl(req.ctx.config, '-/admin/emails')}">E-mail addresses</a></p>
 ${searchForm(base, 'Search user accounts', q)}
 <div class="scroll"><table class="list-table"><tr><th>Name</th><th>E-mail</th><th>Repositories</th><th>Created</th></tr>${users.map((u) => userRow(req, u))}</table></div>
 ${pager(base, w.page, w.offset + users.length < total, q ? { q } : {})}`,
@@ -151,4 +151,19 @@ export async function deleteUserPost(req: Request, res: Response): Promise<void>
   const errors = await formAction(() => adminDeleteUser(req.ctx.db, req.ctx.config, doerOf(req), u, formOf(req).purge === 'on'));
   if (errors) return deleteUserPage(req, res, Object.values(errors)[0] ?? 'The account could not be deleted.');
   redirectAfterPost(req, res, `${usersPath}?done=user-deleted`);
+}
+
+/** GET /-/admin/emails: every account's e-mail addresses, with search and paging. */
+export async function emailsPage(req: Request, res: Response): Promise<void> {
+  const q = searchTerm(req);
+  const w = pageWindow(req, USERS_PER_PAGE);
+  const { emails, total } = await adminEmailList(req.ctx.db, req.ctx.doer, q, w);
+  const base = webUrl(req.ctx.config, '-/admin/emails');
+  const row = (e: (typeof emails)[number]) => html`<tr><td>${e.email}</td><td><a href="${webUrl(req.ctx.config, `${usersPath}/${encodePath(e.user_name)}`)}">${e.user_name}</a></td><td>${e.is_primary ? 'Primary' : ''}</td><td>${e.is_activated ? 'Activated' : 'Not activated'}</td></tr>`;
+  adminPage(req, res, {
+    tab: 'users', title: `E-mail addresses (${total})`,
+    body: html`${searchForm(base, 'Search e-mail addresses', q)}
+<div class="scroll"><table class="list-table"><tr><th>Address</th><th>User</th><th>Primary</th><th>State</th></tr>${emails.map(row)}</table></div>
+${pager(base, w.page, w.offset + emails.length < total, q ? { q } : {})}`,
+  });
 }

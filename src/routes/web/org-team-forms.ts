@@ -7,7 +7,7 @@ import { createTeam, deleteTeam, editTeam, type TeamInput } from '../../services
 import { MODE_NAMES } from '../../services/org/team-units';
 import { UNITS } from '../../services/permissions';
 import { orgTeam } from '../../services/web/team-pages';
-import { orgForOwner, teamForOwner } from '../../services/web/org-settings';
+import { addAllReposToTeam, orgForOwner, teamForOwner } from '../../services/web/org-settings';
 import { doerOf } from '../context';
 import { checkbox, confirmPage, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
 import { sendPage, webUrl } from './layout';
@@ -105,6 +105,7 @@ async function editBody(req: Request, res: Response, v: Form | null, errors: Fie
 <form class="inline" method="post" action="${url('/members/add')}">${csrfInput(req, res)}${field({ name: 'uname', label: 'Add a member (user name)', required: true }, mine('members'))} ${submitButton('Add member', '')}</form>
 <h2 id="repos">Repositories</h2>${a.team.includes_all_repositories ? html`<p class="meta">This team has every repository of the organization.</p>` : ''}<ul class="list">${p.repos.map(repo)}</ul>${formAlert(mine('repos')[''])}
 <form class="inline" method="post" action="${url('/repos/add')}">${csrfInput(req, res)}${field({ name: 'repo_name', label: 'Add a repository (name)', required: true }, mine('repos'))} ${submitButton('Add repository', '')}</form>
+${a.team.includes_all_repositories ? '' : html`<form class="inline" method="post" action="${url('/repos/add_all')}">${csrfInput(req, res)}${submitButton('Add all repositories', '')}</form>`}
 ${a.team.authorize === 4 ? '' : html`<h2>Delete this team</h2><p><a class="button danger" href="${url('/delete')}">Delete team</a></p>`}`;
 }
 
@@ -133,6 +134,9 @@ export const removeMemberPost = (req: Request, res: Response) =>
 /** POST /org/{org}/teams/{team}/repos/add */
 export const addRepoPost = (req: Request, res: Response) =>
   answer(req, res, 'repos', 'repos', (a) => setTeamRepo(req.ctx.db, a.team.id, doerOf(req), a.org.name, text(formOf(req), 'repo_name').trim(), true));
+/** POST /org/{org}/teams/{team}/repos/add_all */
+export const addAllReposPost = (req: Request, res: Response) =>
+  answer(req, res, 'repos', 'repos', (a) => addAllReposToTeam(req.ctx.db, a.team.id, doerOf(req)));
 /** POST /org/{org}/teams/{team}/repos/remove */
 export const removeRepoPost = (req: Request, res: Response) =>
   answer(req, res, 'repos', 'repos', (a) => setTeamRepo(req.ctx.db, a.team.id, doerOf(req), a.org.name, text(formOf(req), 'repo_name'), false));

@@ -5,6 +5,7 @@ import { countStatistics, type Statistics } from '../../models/statistics';
 import { listCronTasks } from '../cron/cron-admin';
 import type { CronRow } from '../cron/types';
 import { adminSearchUsers, assertSiteAdmin } from '../user/admin-users';
+import { searchEmails } from '../user/emails';
 
 // What the site administration's dashboard shows: the version, how long the process has run,
 // Gitea's statistics (the same counts the metrics endpoint serves) and the cron task table.
@@ -38,4 +39,10 @@ export function configSummary(config: object, doer: User | null): { key: string;
   };
   walk(config, '', false);
   return rows;
+}
+
+/** Every account's e-mail addresses (GET /admin/emails/search), the keyword over address and names. */
+export function adminEmailList(db: DB, doer: User | null, keyword: string, page: { offset: number; limit: number }) {
+  assertSiteAdmin(doer);
+  return searchEmails(db, { keyword: keyword || undefined, ...page });
 }

@@ -1,9 +1,9 @@
 import type { DB } from '../../db/connect';
 import type { Team, User } from '../../db/schema';
 import { ForbiddenError, NotFoundError } from '../../lib/errors';
-import { getTeamByName } from '../../models/team';
+import { addAllOrgReposToTeam, getTeamByName } from '../../models/team';
 import { lookupOrg } from '../org/orgs';
-import { lookupTeam, type TeamAccess } from '../org/teams';
+import { assertManages, lookupTeam, type TeamAccess } from '../org/teams';
 
 // Who reaches an organization's settings and team forms on the web: its owners and site admins
 // (as Gitea's reqOrgOwnership); a member or visitor who sees the organization gets 403, and one
@@ -21,4 +21,11 @@ export async function teamForOwner(db: DB, orgName: string, teamName: string, vi
   const team = await getTeamByName(db, org.id, teamName);
   if (!team) throw new NotFoundError();
   return lookupTeam(db, team.id, viewer!);
+}
+
+/** Gitea's web "add all repositories": every repository the organization owns now joins the team. */
+export async function addAllReposToTeam(db: DB, teamId: number, viewer: User): Promise<void> {
+  const access = await lookupTeam(db, teamId, viewer);
+  assertManages(access);
+  await db.transaction().execute((trx) => addAllOrgReposToTeam(trx, access.team));
 }
