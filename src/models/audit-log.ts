@@ -11,6 +11,8 @@ export type AuditFilter = {
   operationType?: string;
   startUnix?: number;
   endUnix?: number;
+  /** Part of the target's name (case-insensitive): the admin page's filter. */
+  target?: string;
 };
 
 type Query = SelectQueryBuilder<Database, 'audit_log', object>;
@@ -22,6 +24,7 @@ function filtered(db: Kysely<Database>, f: AuditFilter): Query {
   if (f.operationType) q = q.where('operation_type', '=', f.operationType);
   if (f.startUnix !== undefined) q = q.where('created_unix', '>=', f.startUnix);
   if (f.endUnix !== undefined) q = q.where('created_unix', '<=', f.endUnix);
+  if (f.target) q = q.where(sql<SqlBool>`target_name LIKE ${likeContaining(f.target)} ESCAPE '\\'`);
   return q;
 }
 

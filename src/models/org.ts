@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { likeContaining } from '../lib/like';
 import type { Team, User } from '../db/schema';
 
 export async function getOrgByName(db: DB, name: string): Promise<User | undefined> {
@@ -56,6 +58,8 @@ export type OrgSearch = {
   visibilities?: number[];
   /** Only organizations this user belongs to (a restricted viewer's view). */
   memberUid?: number;
+  /** Within the name or full name (the explore page's search). */
+  keyword?: string;
   offset: number;
   limit: number;
 };
@@ -66,6 +70,10 @@ function orgSearchQuery(db: DB, q: OrgSearch) {
   if (q.memberUid !== undefined) {
     const uid = q.memberUid;
     query = query.where('id', 'in', (eb) => eb.selectFrom('org_user').select('org_id').where('uid', '=', uid));
+  }
+  if (q.keyword) {
+    const like = likeContaining(q.keyword.toLowerCase());
+    query = query.where((eb) => eb.or([sql<boolean>`lower_name LIKE ${like} ESCAPE '\\'`, sql<boolean>`lower(full_name) LIKE ${like} ESCAPE '\\'`]));
   }
   return query;
 }

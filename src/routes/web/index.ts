@@ -47,6 +47,7 @@ import * as reviewForms from './pull-review-forms';
 import * as create from './repo-create-pages';
 import { repoSettingsGroups } from './repo-settings-routes';
 import { get, group, mountGroups, post, upload, type WebGroup } from './table';
+import { exploreRoutes, orgAdminGroups } from './org-admin-routes';
 
 // The web route table: every page and form, in groups named per area, each carrying its guard
 // chain once (table.ts adds the site's own before them: the user, and for forms the CSRF
@@ -162,7 +163,9 @@ export const webGroups: WebGroup[] = [
   group('home', [...page, repoViewer], [
     get('/', dash.home),
     get('/explore/repos', owners.exploreRepos),
+    ...exploreRoutes,
   ]),
+  ...orgAdminGroups,
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
   ...ownerRunnerGroups(signedIn),
   ...packageGroups([...page, repoViewer], signedIn),

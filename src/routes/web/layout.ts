@@ -87,7 +87,7 @@ function accountMenu(req: Request, res: Response, user: User): SafeHtml {
 <details class="menu"><summary aria-label="Account menu of ${user.name}"><img class="avatar" src="${avatarUrl(config, user)}" alt="" width="20" height="20"><span>${user.name}</span></summary><ul>
 <li><a href="${webUrl(config, encodePath(user.name))}">Your profile</a></li>
 <li><a href="${webUrl(config, 'user/settings')}">Settings</a></li>
-${signOut}
+${user.is_admin ? html`<li><a href="${webUrl(config, '-/admin')}">Site administration</a></li>` : ''}${signOut}
 </ul></details>`;
 }
 

@@ -16,6 +16,7 @@ import { queryInt } from '../query';
 import { pathParam } from '../table';
 import { unitsOf } from './guards';
 import { pager, repoHeader, repoLink, sendPage, webUrl, when } from './layout';
+import { profileNav, profileTabOf, profileTabPage } from './profile-tabs';
 
 // The home page, user and organization profiles, organization teams and releases: where the
 // html_url of users, releases and (Gitea's web URLs for) organizations and teams lead.
@@ -44,7 +45,9 @@ ${repo.description ? html`<div class="description">${repo.description}</div>` : 
 
 function repoSection(req: Request, list: RepoList, base: string, page: number): SafeHtml {
   const more = (page - 1) * REPOS_PER_PAGE + list.items.length < list.total;
-  return html`<h2>Repositories <span class="count">${list.total}</span></h2>\n${repoItems(req.ctx.config, list.items)}\n${pager(base, page, more)}`;
+  const q = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 200) : '';
+  const search = html`<form method="get" action="${base}" role="search" aria-label="Search repositories"><label for="owner-q">Find a repository</label> <input id="owner-q" type="search" name="q" value="${q}"> <button type="submit">Search</button></form>`;
+  return html`<h2>Repositories <span class="count">${list.total}</span></h2>\n${search}${repoItems(req.ctx.config, list.items)}\n${pager(base, page, more, q ? { q } : {})}`;
 }
 
 /** GET /explore/repos: the repositories the visitor may see, by name or description (`q`). */
@@ -76,21 +79,25 @@ ${u.description ? html`<p class="description">${u.description}</p>` : ''}<ul cla
 
 function userProfile(req: Request, p: UserProfile, page: number): SafeHtml {
   const { config } = req.ctx;
-  return html`${profileHead(config, p.user)}\n${repoSection(req, p.repos, userLink(config, p.user), page)}`;
+  return html`${profileHead(config, p.user)}\n${profileNav(req, p.user, 'repositories')}\n${repoSection(req, p.repos, userLink(config, p.user), page)}`;
 }
 
 function orgProfile(req: Request, p: OrgProfile, page: number): SafeHtml {
   const { config } = req.ctx;
   const member = (m: User) => html`<a href="${userLink(config, m)}" title="${m.name}"><img class="avatar" src="${avatarUrl(config, m)}" alt="${m.name}"></a> `;
   const members = p.members.length ? html`<h2>Members</h2>\n<p class="members">${p.members.map(member)}</p>` : '';
-  const teams = p.seesTeams ? html`<p><a href="${teamsLink(config, p.org)}">Teams</a></p>` : '';
+  const settings = p.manages ? html` · <a href="${webUrl(config, `org/${encodePath(p.org.name)}/settings`)}">Settings</a> · <a href="${webUrl(config, `org/${encodePath(p.org.name)}/teams/new`)}">New team</a>` : '';
+  const teams = p.seesTeams ? html`<p><a href="${teamsLink(config, p.org)}">Teams</a>${settings}</p>` : '';
   return html`${profileHead(config, p.org)}\n${teams}\n${repoSection(req, p.repos, userLink(config, p.org), page)}\n${members}`;
 }
 
 /** GET /{username}: a user's or an organization's profile (404 when hidden from the viewer). */
 export async function profile(req: Request, res: Response): Promise<void> {
+  const tab = profileTabOf(req);
+  if (tab) return profileTabPage(req, res, (u) => profileHead(req.ctx.config, u), tab);
   const w = pageWindow(req, REPOS_PER_PAGE);
-  const p = await profileOf(req.ctx.db, String(req.params.owner), req.ctx.doer, w);
+  const q = typeof req.query.q === 'string' ? req.query.q.trim().slice(0, 200) : '';
+  const p = await profileOf(req.ctx.db, String(req.params.owner), req.ctx.doer, w, q);
   const who = p.kind === 'user' ? p.user : p.org;
   const body = p.kind === 'user' ? userProfile(req, p, w.page) : orgProfile(req, p, w.page);
   sendPage(req, res, { title: who.full_name ? `${who.name} (${who.full_name})` : who.name, body });

@@ -181,8 +181,14 @@ async function undo(deps: MigrateDeps, repo: Repository, owner: User, failure: E
   }
 }
 
-/** Migrates; on any failure after the repository was created it is deleted again. */
-export async function migrateRepository(deps: MigrateDeps, doer: User, input: MigrateInput): Promise<RepoAccess> {
+/**
+ * Migrates; on any failure after the repository was created it is deleted again. `onPlanned`
+ * is told once the request passed its checks and its progress is recorded (the web form answers
+ * then and shows the progress page while the rest runs).
+ */
+export async function migrateRepository(
+  deps: MigrateDeps, doer: User, input: MigrateInput, onPlanned?: (target: { owner: string; repo: string }) => void,
+): Promise<RepoAccess> {
   const timeout = deps.config.migrations.timeout;
   const abort = new AbortController();
   const limitMs = parseDuration(timeout);
@@ -191,6 +197,7 @@ export async function migrateRepository(deps: MigrateDeps, doer: User, input: Mi
   let p: Plan | null = null;
   try {
     p = await plan(deps, doer, input, abort.signal, Date.now() + limitMs);
+    onPlanned?.({ owner: p.owner.name, repo: input.repoName });
     // Reaching the remote first: a wrong address or password creates nothing.
     const head = await remoteHead(p.checked, p.auth, abort.signal);
     created = await createTarget(deps.db, deps.config, doer, p.owner, {

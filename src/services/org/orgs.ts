@@ -85,7 +85,7 @@ type Page = { offset: number; limit: number };
  * GET /orgs, as Gitea: public organizations, limited ones to signed-in callers, private ones to
  * site admins only; a restricted caller sees only organizations it belongs to.
  */
-export function listVisibleOrgs(db: DB, viewer: User | null, publicOnly: boolean, page: Page) {
+export function listVisibleOrgs(db: DB, viewer: User | null, publicOnly: boolean, page: Page & { keyword?: string }) {
   if (!viewer || publicOnly) return searchOrgs(db, { visibilities: [VISIBILITY.public], ...page });
   if (viewer.is_admin) return searchOrgs(db, page);
   return searchOrgs(db, {

@@ -86,7 +86,7 @@ async function purgeOwnership(db: DB, config: Config, user: User): Promise<void>
 }
 
 export function adminSearchUsers(
-  db: DB, page: { offset: number; limit: number }, q: { sourceId?: number; loginName?: string; isAdmin?: boolean } = {},
+  db: DB, page: { offset: number; limit: number }, q: { sourceId?: number; loginName?: string; isAdmin?: boolean; keyword?: string; byEmail?: { viewerId?: number; admin: boolean } } = {},
 ) {
   return searchUsers(db, { type: USER_TYPE_INDIVIDUAL, ...page, ...q });
 }

@@ -23,6 +23,8 @@ export type OrgProfile = {
   kind: 'org'; org: User; repos: RepoList; members: User[];
   /** Members and site admins reach the teams page. */
   seesTeams: boolean;
+  /** Owners and site admins reach the settings. */
+  manages: boolean;
 };
 
 /** Organization profiles show members up to this many (Gitea shows a short strip too). */
@@ -51,13 +53,14 @@ export function recentRepos(db: DB, viewer: User | null, page: Page): Promise<Re
  * `/{name}`: a user's or an organization's profile with the repositories the viewer may see,
  * newest update first; 404 when the account is missing or hidden from the viewer.
  */
-export async function profileOf(db: DB, name: string, viewer: User | null, page: Page): Promise<UserProfile | OrgProfile> {
+export async function profileOf(db: DB, name: string, viewer: User | null, page: Page, keyword = ''): Promise<UserProfile | OrgProfile> {
   const user = await getVisibleUser(db, name, viewer);
-  const repos = await visibleRepos(db, viewer, { ownerId: user.id, sort: 'updated', order: 'desc', ...page });
+  const repos = await visibleRepos(db, viewer, { ownerId: user.id, keyword: keyword || undefined, sort: 'updated', order: 'desc', ...page });
   if (user.type !== ORG_TYPE) return { kind: 'user', user, repos };
   const access = await lookupOrg(db, user.name, viewer);
   const { users } = await listMembers(db, access, viewer, { offset: 0, limit: MEMBER_STRIP });
-  return { kind: 'org', org: access.org, repos, members: users, seesTeams: access.isMember || viewer?.is_admin === 1 };
+  const admin = viewer?.is_admin === 1;
+  return { kind: 'org', org: access.org, repos, members: users, seesTeams: access.isMember || admin, manages: access.isOwner || admin };
 }
 
 /**
