@@ -24,7 +24,7 @@ function filtered(db: Kysely<Database>, f: AuditFilter): Query {
   if (f.operationType) q = q.where('operation_type', '=', f.operationType);
   if (f.startUnix !== undefined) q = q.where('created_unix', '>=', f.startUnix);
   if (f.endUnix !== undefined) q = q.where('created_unix', '<=', f.endUnix);
-  if (f.target) q = q.where(sql<SqlBool>`target_name LIKE ${likeContaining(f.target)} ESCAPE '\\'`);
+  if (f.target) q = q.where(dialectOf(db).likeInsensitive('target_name', likeContaining(f.target)));
   return q;
 }
 
