@@ -79,3 +79,11 @@ export class TooManyRequestsError extends AppError {
 export class OAuth2Error extends AppError {
   constructor(readonly code: string, description: string, status = 400) { super(status, description); }
 }
+
+// The executable's bundle is minified without function names (they cost memory at every start):
+// these keep the names their logs and `err.name` show.
+for (const [name, type] of Object.entries({
+  AppError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, NotAllowedError, PreconditionFailedError, InternalError,
+  ConflictError, InvalidError, ArchivedError, PayloadTooLargeError, UnavailableError, UnsupportedMediaTypeError, RangeNotSatisfiableError,
+  TooManyRequestsError, OAuth2Error,
+})) Object.defineProperty(type, 'name', { value: name });
