@@ -12,6 +12,7 @@ import { createSiteAdmin } from '../helpers/site-admin';
 let s: TestServer;
 let adminWeb: WebClient;
 let bob: { username: string; password: string; id: number };
+let boss: { username: string; password: string; id: number };
 
 const admin = () => ({ basic: [s.admin.username, s.admin.password] as [string, string] });
 const apiUser = async (name: string) => ok(await s.request(`api/v1/users/${name}`, { auth: admin() }));
@@ -19,7 +20,7 @@ const apiUser = async (name: string) => ok(await s.request(`api/v1/users/${name}
 beforeAll(async () => {
   s = await startTestServer();
   bob = await createUser(s, 'bob');
-  const boss = await createSiteAdmin(s);
+  boss = await createSiteAdmin(s);
   adminWeb = await signedInClient(s, boss.username, boss.password);
 });
 afterAll(async () => { await s.stop(); });
@@ -37,6 +38,12 @@ describe('site administration', () => {
     expect((await bobWeb.post('-/admin/users/bob', { email: 'bob@example.com', admin: 'on', active: 'on' }, { from: 'user/settings' })).status).toBe(403);
     expect((await s.request('api/v1/users/mallory', { auth: admin() })).status).toBe(404);
     expect((await apiUser('bob')).is_admin).toBe(false);
+  });
+
+  it('carries the header of every page: the admin\'s unread notifications are counted there too', async () => {
+    await createRepo(s, boss, 'watched', { auto_init: true });
+    await ok(await s.request('api/v1/repos/boss/watched/issues', { method: 'POST', auth: as(bob), json: { title: 'For the admin' } }), 201);
+    await eventually(async () => (await (await adminWeb.get('-/admin')).text()).includes('Notifications, 1 unread'), 10_000, 'the unread count in the header');
   });
 
   it('creates an account that must change its password, lists and finds it', async () => {

@@ -165,7 +165,7 @@ export const webGroups: WebGroup[] = [
     get('/explore/repos', owners.exploreRepos),
     ...exploreRoutes,
   ]),
-  ...orgAdminGroups,
+  ...orgAdminGroups(signedIn),
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
   ...ownerRunnerGroups(signedIn),
   ...packageGroups([...page, repoViewer], signedIn),
