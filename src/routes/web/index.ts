@@ -165,9 +165,10 @@ export const webGroups: WebGroup[] = [
     get('/explore/repos', owners.exploreRepos),
     ...exploreRoutes,
   ]),
+  // Before the organization settings, whose `/org/{org}/settings/actions/{kind}` would take `runners`.
+  ...ownerRunnerGroups(signedIn),
   ...orgAdminGroups(signedIn),
   group('attachments', [...page, attachmentViewer], [get('/attachments/:uuid', files.attachment)]),
-  ...ownerRunnerGroups(signedIn),
   ...packageGroups([...page, repoViewer], signedIn),
   group('owners', [...page, repoViewer], [
     get('/org/:org/teams', owners.teams),
