@@ -12,10 +12,18 @@ afterAll(async () => { await g.stop(); });
 type Branch = { name: string; commit: { id: string } };
 const names = (list: Branch[]) => list.map((b) => b.name);
 
-/** org3/repo3 with a test_branch a commit ahead of master. */
+/**
+ * org3/repo3 with a test_branch a commit ahead of master. Branches list newest commit first (then
+ * by name, as Gitea): the commit is dated a minute later, as Gitea's fixture times differ, so that
+ * a push in master's second cannot put master first.
+ */
 const repo3 = () => once(g, 'repo3-test-branch', async () => {
   await g.org3();
-  await g.pushBranches(await g.user('user2'), 'repo3', { test_branch: { 'test.txt': 'test\n' } }, 'org3');
+  const later = new Date(Date.now() + 60_000).toISOString();
+  await g.call('repos/org3/repo3/contents/test.txt', {
+    method: 'POST', auth: await g.basic('user2'),
+    json: { content: Buffer.from('test\n').toString('base64'), message: 'add test.txt', branch: 'master', new_branch: 'test_branch', dates: { author: later, committer: later } },
+  }, 201);
 });
 
 /** org3/mirror5: a pull mirror of repo3 (Gitea's repo5). */
