@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { TestServer } from './server';
+import { createUser, type TestServer } from './server';
 
 // A browser-like client of the web pages over plain HTTP: keeps cookies, never follows
 // redirects by itself (tests look at each 303), and reads a page's CSRF token from its form.
@@ -57,4 +57,18 @@ export async function signedInClient(s: TestServer, login: string, password: str
   const c = new WebClient(s);
   await c.signIn(login, password);
   return c;
+}
+
+export type WebUser = Awaited<ReturnType<typeof createUser>> & { web: WebClient };
+
+/**
+ * The two users most page tests need, each with a signed-in browser session: `alice`, who owns
+ * what the test builds, and `bob`, the other user whose forged posts must change nothing.
+ */
+export async function ownerAndOther(s: TestServer): Promise<{ alice: WebUser; bob: WebUser }> {
+  const [alice, bob] = [await createUser(s, 'alice'), await createUser(s, 'bob')];
+  return {
+    alice: { ...alice, web: await signedInClient(s, 'alice', alice.password) },
+    bob: { ...bob, web: await signedInClient(s, 'bob', bob.password) },
+  };
 }

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completedRun, listRuns, pushFiles, runJobs } from '../actions/e2e-helpers';
 import { createRepo } from '../helpers/git';
-import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
+import { as, ok, startTestServer, type TestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
-import { signedInClient, WebClient } from '../helpers/web-client';
+import { WebClient, ownerAndOther } from '../helpers/web-client';
 
 // The Actions pages over HTTP on a server with the embedded runner: the run list and its
 // filters, a run and a job with its log (and the live view's JSON), re-run, the dispatch form
@@ -12,7 +12,6 @@ import { signedInClient, WebClient } from '../helpers/web-client';
 type U = { username: string; password: string; id: number };
 let s: TestServer;
 let alice: U;
-let bob: U;
 let web: WebClient;
 let bobWeb: WebClient;
 
@@ -60,14 +59,13 @@ const api = (p: string, who: U = alice) => s.request(`api/v1/${p}`, { auth: as(w
 
 beforeAll(async () => {
   s = await startTestServer({ HEARTH__ACTIONS__EMBEDDED_RUNNER: 'true' });
-  alice = await createUser(s, 'alice') as U;
-  bob = await createUser(s, 'bob') as U;
+  const users = await ownerAndOther(s);
+  alice = users.alice as U;
+  [web, bobWeb] = [users.alice.web, users.bob.web];
   await createRepo(s, alice, 'app');
   await createRepo(s, alice, 'secret', { private: true });
   await pushFiles(s, alice, files);
   await pushFiles(s, alice, files, 'secret');
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
 }, 120_000);
 afterAll(async () => { await s.stop(); });
 

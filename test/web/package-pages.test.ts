@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
-import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
-import { signedInClient, WebClient } from '../helpers/web-client';
+import { as, ok, startTestServer, type TestServer } from '../helpers/server';
+import { WebClient, ownerAndOther } from '../helpers/web-client';
 
 // The packages pages over HTTP: the owner's list with its type filter and search, a version's
 // page with its install command, files and versions, a file's download, linking and unlinking
@@ -11,7 +11,6 @@ import { signedInClient, WebClient } from '../helpers/web-client';
 type U = { username: string; password: string };
 let s: TestServer;
 let alice: U;
-let bob: U;
 let web: WebClient;
 let bobWeb: WebClient;
 
@@ -23,14 +22,13 @@ const versions = async (name: string) =>
 
 beforeAll(async () => {
   s = await startTestServer();
-  alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
+  const users = await ownerAndOther(s);
+  ({ alice } = users);
+  [web, bobWeb] = [users.alice.web, users.bob.web];
   await createRepo(s, alice, 'tool');
   await publish('alice', 'widget', '1.0.0', 'widget.tar.gz', 'one');
   await publish('alice', 'widget', '1.1.0', 'widget.tar.gz', 'one point one');
   await publish('alice', 'gadget', '0.1.0', 'gadget.bin', 'g');
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
 });
 afterAll(async () => { await s.stop(); });
 

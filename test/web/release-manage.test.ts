@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
 import { as, ok, type Creds } from '../helpers/pull-fixtures';
-import { createUser, startTestServer, type TestServer } from '../helpers/server';
-import { signedInClient, type WebClient } from '../helpers/web-client';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { type WebClient, ownerAndOther } from '../helpers/web-client';
 
 // The releases' writers' pages over HTTP: a new release with a new tag and assets (multipart),
 // edit with an asset deleted and one added, delete keeping or deleting the tag; readers see
@@ -10,7 +10,6 @@ import { signedInClient, type WebClient } from '../helpers/web-client';
 
 let s: TestServer;
 let alice: Creds;
-let bob: Creds;
 let web: WebClient;
 let bobWeb: WebClient;
 
@@ -28,10 +27,9 @@ async function postMultipart(c: WebClient, path: string, fields: Record<string, 
 
 beforeAll(async () => {
   s = await startTestServer();
-  alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
+  const users = await ownerAndOther(s);
+  ({ alice } = users);
+  [web, bobWeb] = [users.alice.web, users.bob.web];
 });
 afterAll(async () => { await s.stop(); });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, remoteUrl } from '../helpers/git';
 import { as, ok, type Creds } from '../helpers/pull-fixtures';
-import { createUser, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, type TestServer } from '../helpers/server';
 import { makeKey } from '../helpers/ssh';
-import { signedInClient, type WebClient } from '../helpers/web-client';
+import { type WebClient, ownerAndOther } from '../helpers/web-client';
 
 // The rest of the repository settings over HTTP: tag protection, deploy keys, Actions secrets
 // and variables, push mirrors. Each change is checked through the API; bad input re-renders
@@ -11,7 +11,6 @@ import { signedInClient, type WebClient } from '../helpers/web-client';
 
 let s: TestServer;
 let alice: Creds;
-let bob: Creds;
 let web: WebClient;
 let bobWeb: WebClient;
 
@@ -21,10 +20,9 @@ const api = (p: string, method = 'GET', body?: unknown, who: Creds = alice) =>
 beforeAll(async () => {
   // Push mirrors here point at this server (no other host resolves in tests).
   s = await startTestServer({ HEARTH__MIGRATIONS__ALLOW_LOCALNETWORKS: 'true' });
-  alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
+  const users = await ownerAndOther(s);
+  ({ alice } = users);
+  [web, bobWeb] = [users.alice.web, users.bob.web];
 });
 afterAll(async () => { await s.stop(); });
 

@@ -3,8 +3,8 @@ import { createRepo } from '../helpers/git';
 import { startReceiver } from '../helpers/receiver';
 import { eventually } from '../helpers/wait';
 import { as, ok, type Creds } from '../helpers/pull-fixtures';
-import { createUser, startTestServer, type TestServer } from '../helpers/server';
-import { signedInClient, type WebClient } from '../helpers/web-client';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { type WebClient, ownerAndOther } from '../helpers/web-client';
 
 // The repository settings pages over HTTP: who may see them (admins; a reader of a private
 // repository gets the 404 of a missing page, of a public one a 403), the general options and
@@ -22,10 +22,9 @@ const api = (p: string, method = 'GET', body?: unknown, who: Creds = alice) =>
 
 beforeAll(async () => {
   s = await startTestServer({ HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' });
-  alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
+  const users = await ownerAndOther(s);
+  ({ alice, bob } = users);
+  [web, bobWeb] = [users.alice.web, users.bob.web];
 });
 afterAll(async () => { await s.stop(); });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerRunner } from '../../src/runner/client';
 import { createRepo } from '../helpers/git';
-import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
-import { signedInClient, WebClient } from '../helpers/web-client';
+import { as, ok, startTestServer, type TestServer } from '../helpers/server';
+import { signedInClient, WebClient, ownerAndOther } from '../helpers/web-client';
 
 // The runners pages over HTTP at the repository, organization and site levels: the
 // registration token (shown, reset), a runner registered with it listed, paused, resumed and
@@ -12,7 +12,6 @@ import { signedInClient, WebClient } from '../helpers/web-client';
 type U = { username: string; password: string };
 let s: TestServer;
 let alice: U;
-let bob: U;
 let web: WebClient;
 let bobWeb: WebClient;
 
@@ -21,13 +20,12 @@ const api = (p: string, who: U = alice) => s.request(`api/v1/${p}`, { auth: as(w
 
 beforeAll(async () => {
   s = await startTestServer();
-  alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
+  const users = await ownerAndOther(s);
+  ({ alice } = users);
+  [web, bobWeb] = [users.alice.web, users.bob.web];
   await createRepo(s, alice, 'app');
   await createRepo(s, alice, 'private-app', { private: true });
   await ok(await s.request('api/v1/orgs', { method: 'POST', auth: as(alice), json: { username: 'crew' } }), 201);
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
 });
 afterAll(async () => { await s.stop(); });
 

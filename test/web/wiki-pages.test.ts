@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
-import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
-import { signedInClient, WebClient } from '../helpers/web-client';
+import { as, ok, startTestServer, type TestServer } from '../helpers/server';
+import { WebClient, ownerAndOther } from '../helpers/web-client';
 
 // The wiki pages over HTTP: new, view (rendered, with sidebar and footer), edit and rename,
 // history and a revision, the page list in both spellings, delete after a confirmation; a
@@ -11,7 +11,6 @@ import { signedInClient, WebClient } from '../helpers/web-client';
 type U = { username: string; password: string };
 let s: TestServer;
 let alice: U;
-let bob: U;
 let web: WebClient;
 let bobWeb: WebClient;
 
@@ -20,12 +19,11 @@ const pageNames = async (repo = 'docs') => (await ok(await api(`repos/alice/${re
 
 beforeAll(async () => {
   s = await startTestServer();
-  alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
+  const users = await ownerAndOther(s);
+  ({ alice } = users);
+  [web, bobWeb] = [users.alice.web, users.bob.web];
   await createRepo(s, alice, 'docs');
   await createRepo(s, alice, 'hidden', { private: true });
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
 });
 afterAll(async () => { await s.stop(); });
 
