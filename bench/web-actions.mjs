@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startHearth } from './lib.mjs';
-import { apiClient, compareRows, rootAuth, signIn, wire } from './web-lib.mjs';
+import { apiClient, benchSession, compareRows, rootAuth, wire } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 50);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-actions-'));
@@ -56,13 +56,9 @@ try {
     if (res.status !== 201) throw new Error(`package ${i}: ${res.status}`);
   }
 
-  // root must change its printed password before using pages: a writer of its own signs in instead.
-  const password = 'bench-password-1';
-  await api('admin/users', { username: 'bench', email: 'bench@example.com', password, must_change_password: false });
+  // The pages as a writer sees them.
+  const { cookie, pageHeaders: web, twinHeaders } = await benchSession(h, api);
   await api('repos/root/bench/collaborators/bench', { permission: 'write' }, 'PUT');
-  const cookie = await signIn(h, 'bench', password);
-  const token = (await api('users/root/tokens', { name: 'bench', scopes: ['all'] })).sha1;
-  const web = { Cookie: cookie, 'Accept-Encoding': 'br, gzip' };
   const page = (p) => `${h.base}${p}`;
   const twin = (p) => `${h.base}api/v1/${p}`;
   const jobPage = page(`root/bench/actions/runs/${long.run_number}/jobs/0`);
@@ -77,8 +73,8 @@ try {
     ['packages list (20)', [page('root/-/packages')], [twin('packages/root?limit=20')]],
   ];
   console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain`);
-  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders: { Authorization: `token ${token}` } });
-  const [pageBytes, logBytes] = await Promise.all([wire(jobPage, { Cookie: cookie }), wire(twin(`repos/root/bench/actions/jobs/${job.id}/logs`), { Authorization: `token ${token}` })]);
+  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders });
+  const [pageBytes, logBytes] = await Promise.all([wire(jobPage, { Cookie: cookie }), wire(twin(`repos/root/bench/actions/jobs/${job.id}/logs`), twinHeaders)]);
   console.log(`job page on the wire: ${pageBytes.bytes} bytes (${pageBytes.encoding}); the API's log: ${logBytes.bytes} bytes (${logBytes.encoding})`);
 } finally {
   // Also when a step failed: the server is this run's.

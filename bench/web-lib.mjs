@@ -78,3 +78,16 @@ export async function compareRows(rows, { runs, pageHeaders, twinHeaders, target
   }
   return out;
 }
+
+/**
+ * The signed-in side of a page bench: root must change its printed password before it may use
+ * pages, so a `bench` user of the bench's own signs in (the caller grants it what the pages
+ * need); the API twins use a token of root's, as scripts do (Basic hashes a password per request).
+ */
+export async function benchSession(h, api) {
+  const password = 'bench-password-1';
+  await api('admin/users', { username: 'bench', email: 'bench@example.com', password, must_change_password: false });
+  const cookie = await signIn(h, 'bench', password);
+  const token = (await api('users/root/tokens', { name: 'bench', scopes: ['all'] })).sha1;
+  return { password, cookie, pageHeaders: { Cookie: cookie, 'Accept-Encoding': 'br, gzip' }, twinHeaders: { Authorization: `token ${token}` } };
+}

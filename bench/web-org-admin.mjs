@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startHearth } from './lib.mjs';
-import { apiClient, compareRows, rootAuth, signIn } from './web-lib.mjs';
+import { apiClient, benchSession, compareRows, rootAuth } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 100);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-org-admin-'));
@@ -18,18 +18,13 @@ try {
   h = await startHearth(path.join(tmp, 'data'));
   const built = h.exe.endsWith('hearth');
   const api = apiClient(h, { Authorization: rootAuth(h) });
-  // root must change its printed password before using pages: a second site admin signs in instead.
-  const password = 'bench-password-1';
-  await api('admin/users', { username: 'bench', email: 'bench@example.com', password, must_change_password: false });
+  // The pages as a second site admin sees them.
+  const { password, pageHeaders: web, twinHeaders } = await benchSession(h, api);
   await api('admin/users/bench', { admin: true, login_name: 'bench', source_id: 0 }, 'PATCH');
   for (let i = 0; i < 40; i++) await api('admin/users', { username: `user${i}`, email: `user${i}@example.com`, password, must_change_password: false });
   await api('orgs', { username: 'acme', full_name: 'Acme', description: 'The benchmark organization' });
   for (let i = 0; i < 20; i++) await api('orgs/acme/repos', { name: `repo${i}`, description: `Repository ${i}` });
   for (let i = 0; i < 5; i++) await api('orgs/acme/teams', { name: `team${i}`, permission: 'read', units: ['repo.code'] });
-  const cookie = await signIn(h, 'bench', password);
-  // Basic auth hashes the password on every request: the twins use a token, as scripts do.
-  const token = (await api('users/root/tokens', { name: 'bench', scopes: ['all'] })).sha1;
-  const web = { Cookie: cookie, 'Accept-Encoding': 'br, gzip' };
   const page = (p) => `${h.base}${p}`;
   const twin = (p) => `${h.base}api/v1/${p}`;
   const rows = [
@@ -43,7 +38,7 @@ try {
     if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
   }
   console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in as a site admin with Accept-Encoding: br, API twins plain JSON`);
-  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders: { Authorization: `token ${token}` } });
+  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders });
 } finally {
   h?.child.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });

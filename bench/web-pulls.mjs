@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startHearth } from './lib.mjs';
-import { apiClient, compareRows, rootAuth, signIn } from './web-lib.mjs';
+import { apiClient, benchSession, compareRows, rootAuth } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 100);
 const CHROMIUM = process.env.HEARTH_CHROMIUM ?? '/usr/bin/chromium';
@@ -65,17 +65,11 @@ try {
   for (let i = 0; i < 5; i++) await api(`repos/root/bench/issues/${two}/comments`, { body: `Comment ${i} with \`code\` and a [link](https://example.com).` });
   await api(`repos/root/bench/branch_protections`, { rule_name: 'main', required_approvals: 1, enable_status_check: true, status_check_contexts: ['ci/*'] });
 
-  // root must change its printed password before using pages: a writer of its own signs in instead.
-  const password = 'bench-password-1';
-  await api('admin/users', { username: 'bench', email: 'bench@example.com', password, must_change_password: false });
+  // The pages as a writer sees them.
+  const { cookie, pageHeaders: web, twinHeaders: apiHeaders } = await benchSession(h, api);
   await api('repos/root/bench/collaborators/bench', { permission: 'write' }, 'PUT');
-  const cookie = await signIn(h, 'bench', password);
-  // Basic auth hashes the password on every request: the twins use a token, as scripts do.
-  const token = (await api('users/root/tokens', { name: 'bench', scopes: ['all'] })).sha1;
-  const web = { Cookie: cookie, 'Accept-Encoding': 'br, gzip' };
   const page = (p) => `${h.base}root/bench/pulls/${p}`;
   const twin = (p) => `${h.base}api/v1/repos/root/bench/${p}`;
-  const apiHeaders = { Authorization: `token ${token}` };
   const rows = [
     ['conversation + merge box', [page(two)], [twin(`pulls/${two}`), twin(`issues/${two}/comments`), twin(`pulls/${two}/reviews`), twin(`commits/${head}/status`), twin('branch_protections')]],
     ['files changed, 2 files', [page(`${two}/files`)], [twin(`pulls/${two}/files`), `${page(two)}.diff`]],

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startHearth } from './lib.mjs';
-import { apiClient, compareRows, rootAuth, signIn } from './web-lib.mjs';
+import { apiClient, benchSession, compareRows, rootAuth } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 100);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-settings-'));
@@ -34,14 +34,9 @@ try {
     await api('repos/root/bench/branch_protections', { rule_name: rule, required_approvals: 1, enable_status_check: true, status_check_contexts: ['ci/*'] });
   }
 
-  // root must change its printed password before using pages: an admin collaborator signs in instead.
-  const password = 'bench-password-1';
-  await api('admin/users', { username: 'bench', email: 'bench@example.com', password, must_change_password: false });
+  // The pages as an admin collaborator sees them.
+  const { pageHeaders: web, twinHeaders } = await benchSession(h, api);
   await api('repos/root/bench/collaborators/bench', { permission: 'admin' }, 'PUT');
-  const cookie = await signIn(h, 'bench', password);
-  // Basic auth hashes the password on every request: the twins use a token, as scripts do.
-  const token = (await api('users/root/tokens', { name: 'bench', scopes: ['all'] })).sha1;
-  const web = { Cookie: cookie, 'Accept-Encoding': 'br, gzip' };
   const page = (p) => `${h.base}root/bench/${p}`;
   const twin = (p) => `${h.base}api/v1/repos/root/bench${p}`;
   const rows = [
@@ -56,7 +51,7 @@ try {
     if (!text.includes(want)) throw new Error(`${p} is not the admin's page: ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 1500)}`);
   }
   console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
-  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders: { Authorization: `token ${token}` }, target: 'target <= 1.5x; p95/p50 <= 3x', width: 30 });
+  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders, target: 'target <= 1.5x; p95/p50 <= 3x', width: 30 });
 } finally {
   // Also when a step failed: the server is this run's.
   h?.child.kill('SIGTERM');
