@@ -135,7 +135,7 @@ ${transferBanner(req, res)}${page.body}
 function transferBanner(req: Request, res: Response): SafeHtml {
   const offer = res.locals.transferOffer as PendingTransfer | null | undefined;
   const access = req.ctx.repo;
-  if (!offer || !access || req.path.endsWith('/transfer')) return html``;
+  if (!offer || !access) return html``;
   return html`<div class="flash" role="status">${offer.doer.name} wants to transfer this repository to ${offer.recipient.name}. <a href="${repoLink(req.ctx.config, access, 'transfer')}">Accept or reject the transfer</a></div>`;
 }
 
