@@ -10,7 +10,7 @@ import { createSiteAdmin } from '../helpers/site-admin';
 // refused beside the field first), walks the explore tabs and keeps a webhook's "All events";
 // a transfer's answerer (here a site admin) follows the banner on the repository to the transfer page; a team's
 // form refuses a member that does not exist beside the field. Every page is held to checkPage.
-// (About 40 s for the file on the shared 2-core box.)
+// (40 to 75 s for the file on the shared 2-core box, by its load.)
 
 let env: BrowserEnv;
 
