@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 import { signedInClient, WebClient } from '../helpers/web-client';
 
-// /explore/users and /explore/organizations: search, paging, and only what the visitor may see.
+// /explore/repos, /explore/users and /explore/organizations: their tabs, search, paging, and only
+// what the visitor may see.
 
 let s: TestServer;
 
@@ -30,6 +31,17 @@ describe('explore', () => {
     const second = await (await anon.get('explore/users?page=2')).text();
     expect(second).toContain('rel="prev"');
     expect(second).not.toContain('>alfred</a>');
+  });
+
+  it('links repositories, users and organizations to each other as tabs, the current one marked', async () => {
+    const anon = new WebClient(s);
+    for (const [path, label] of [['repos', 'Repositories'], ['users', 'Users'], ['organizations', 'Organizations']]) {
+      const page = await (await anon.get(`explore/${path}`)).text();
+      const nav = /<nav class="tabs" aria-label="Explore">.*?<\/nav>/s.exec(page)?.[0] ?? '';
+      for (const other of ['repos', 'users', 'organizations']) expect(nav).toContain(`explore/${other}"`);
+      expect(nav).toMatch(new RegExp(`explore/${path}" aria-current="page">${label}</a>`));
+      expect(nav.match(/aria-current/g)).toHaveLength(1);
+    }
   });
 
   it('lists organizations the visitor may see', async () => {

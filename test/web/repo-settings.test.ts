@@ -180,6 +180,18 @@ describe('danger zone', () => {
     expect((await web.post('alice/declined/settings/transfer/cancel', {}, { from: 'alice/declined/settings' })).status).toBe(303);
     expect((await ok(await api('repos/alice/declined'))).repo_transfer).toBeUndefined();
   });
+
+  it("shows the recipient a banner on the repository's pages leading to the transfer, and nobody else", async () => {
+    await createRepo(s, alice, 'parcel', { auto_init: true });
+    const from = 'alice/parcel/settings/transfer';
+    expect((await web.post(from, { new_owner: 'bob', repo_name: 'alice/parcel' }, { from })).status).toBe(303);
+    const banner = /<div class="flash" role="status">alice wants to transfer this repository to bob\. <a href="[^"]*alice\/parcel\/transfer">/;
+    for (const page of ['alice/parcel', 'alice/parcel/issues']) expect(await (await bobWeb.get(page)).text()).toMatch(banner);
+    expect(await (await bobWeb.get('alice/parcel/transfer')).text()).not.toMatch(banner);
+    expect(await (await web.get('alice/parcel')).text()).not.toContain('wants to transfer');
+    expect((await bobWeb.post('alice/parcel/transfer/reject', {}, { csrf: await bobWeb.csrfOf('alice/parcel/transfer') })).status).toBe(303);
+    expect(await (await bobWeb.get('alice/parcel')).text()).not.toContain('wants to transfer');
+  });
 });
 
 describe('webhooks', () => {

@@ -82,6 +82,29 @@ describe('site administration', () => {
     expect((await adminWeb.get('-/admin/users/nobody-here')).status).toBe(404);
   });
 
+  it('renames an account with its repositories; a taken or invalid name is 422 beside the field; a non-admin post changes nothing', async () => {
+    const kim = await createUser(s, 'kim');
+    await createRepo(s, kim, 'notes');
+    const bobWeb = await signedInClient(s, 'bob', bob.password);
+    expect((await bobWeb.post('-/admin/users/kim/rename', { new_username: 'mallory' }, { from: 'user/settings' })).status).toBe(403);
+    expect((await apiUser('kim')).login).toBe('kim');
+    const taken = await adminWeb.post('-/admin/users/kim/rename', { new_username: 'bob' }, { from: '-/admin/users/kim' });
+    expect(taken.status).toBe(422);
+    const takenPage = await taken.text();
+    expect(takenPage).toContain('id="f-new_username-error"');
+    expect(takenPage).toContain('user already exists');
+    const invalid = await adminWeb.post('-/admin/users/kim/rename', { new_username: 'bad name!' }, { from: '-/admin/users/kim' });
+    expect(invalid.status).toBe(422);
+    expect(await invalid.text()).toContain('value="bad name!"');
+    expect((await apiUser('kim')).login).toBe('kim');
+    const res = await adminWeb.post('-/admin/users/kim/rename', { new_username: 'kimberly' }, { from: '-/admin/users/kim' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toContain('/-/admin/users/kimberly?done=user-renamed#rename');
+    expect((await apiUser('kimberly')).id).toBe(kim.id);
+    expect((await s.request('api/v1/repos/kimberly/notes', { auth: admin() })).status).toBe(200);
+    expect(await (await adminWeb.get('-/admin/users/kimberly?done=user-renamed')).text()).toContain('The account has been renamed.');
+  });
+
   it('deletes an account only with purge while it owns repositories', async () => {
     const frank = await createUser(s, 'frank');
     await createRepo(s, frank, 'stuff');

@@ -61,6 +61,36 @@ describe('organization webhooks', () => {
   });
 });
 
+// The trigger radio checked on a hook's edit page.
+const triggerOf = (page: string, name: string) => new RegExp(`name="${name}" value="(\\w+)" checked`).exec(page)?.[1];
+
+describe('the trigger choice', () => {
+  it('keeps "All events" and "Push events" of organization, site (default) and repository hooks after saving', async () => {
+    const boss = await createSiteAdmin(s, 'trigger-admin');
+    const adminWeb = await signedInClient(s, boss.username, boss.password);
+    await ok(await api('orgs/hooked/repos', 'POST', { name: 'triggered' }), 201);
+    const hosts: { client: WebClient; base: string; radio: string; form: Record<string, string>; all: string; push: string; apiList: string }[] = [
+      { client: web, base: 'org/hooked/settings/hooks', radio: 'events_mode', form: { type: 'gitea', http_method: 'post', content_type: 'json', active: 'on' }, all: 'all', push: 'push', apiList: 'orgs/hooked/hooks' },
+      { client: adminWeb, base: '-/admin/hooks', radio: 'events_mode', form: { type: 'gitea', http_method: 'post', content_type: 'json', active: 'on' }, all: 'all', push: 'push', apiList: 'admin/hooks?type=all' },
+      { client: web, base: 'hooked/triggered/settings/hooks', radio: 'events', form: { type: 'gitea', content_type: 'json', active: 'on' }, all: 'all', push: 'push', apiList: 'repos/hooked/triggered/hooks' },
+    ];
+    for (const h of hosts) {
+      const url = `${rx.url}?trigger=${encodeURIComponent(h.base)}`;
+      const made = await h.client.post(`${h.base}/new`, { ...h.form, url, [h.radio]: h.all }, { from: `${h.base}/new` });
+      expect(made.status, await made.clone().text()).toBe(303);
+      const hooks = await ok(await s.request(`api/v1/${h.apiList}`, { auth: as(boss) }));
+      const hook = hooks.find((x: { config: { url: string } }) => x.config.url === url);
+      expect(hook.events, h.base).toContain('pull_request_review_approved');
+      const edit = `${h.base}/${hook.id}`;
+      expect(triggerOf(await (await h.client.get(edit)).text(), h.radio), h.base).toBe('all');
+      expect((await h.client.post(edit, { ...h.form, url, [h.radio]: h.push }, { from: edit })).status).toBe(303);
+      expect(triggerOf(await (await h.client.get(edit)).text(), h.radio), h.base).toBe('push');
+      expect((await h.client.post(edit, { ...h.form, url, [h.radio]: 'choose', ...(h.radio === 'events' ? { event_push: 'on' } : { events: 'push' }) }, { from: edit })).status).toBe(303);
+      expect(triggerOf(await (await h.client.get(edit)).text(), h.radio), h.base).toBe('choose');
+    }
+  });
+});
+
 describe('site webhooks', () => {
   it('adds a system webhook from the administration', async () => {
     const boss = await createSiteAdmin(s);

@@ -24,6 +24,7 @@ const DONE: Record<string, string> = {
   'cron-started': 'The task has been started.',
   'user-created': 'The account has been created.',
   'user-updated': 'The account has been updated.',
+  'user-renamed': 'The account has been renamed.',
   'user-deleted': 'The account has been deleted.',
 };
 

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { User } from '../../db/schema';
 import { encodePath, html, type SafeHtml } from '../../lib/html';
 import { adminDeleteUser, adminEditUser, assertSiteAdmin } from '../../services/user/admin-users';
-import { createUser, requireUser } from '../../services/user/users';
+import { createUser, renameUser, requireUser } from '../../services/user/users';
 import { adminEmailList, adminUserList } from '../../services/web/admin-dashboard';
 import { doerOf } from '../context';
 import { checkbox, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
@@ -12,7 +12,8 @@ import { dangerLink, formOf, text } from './settings-layout';
 
 // /-/admin/users: the accounts with search and paging, a new account (Gitea's default: the
 // password must be changed at first sign-in), an account's edit form and its deletion (with or
-// without purging what it owns), through the services of the API's /admin/users.
+// without purging what it owns), a rename (its own form, so a taken name leaves the rest of the
+// edit unsaved rather than half-saved), through the services of the API's /admin/users.
 
 type Form = Record<string, unknown>;
 const USERS_PER_PAGE = 50;
@@ -97,7 +98,15 @@ ${field({ name: 'location', label: 'Location', value: text(v, 'location') }, err
 ${field({ name: 'max_repo_creation', label: 'Maximum repositories', type: 'number', value: text(v, 'max_repo_creation'), hint: '-1 uses the site default.' }, errors)}
 <fieldset><legend>Permissions</legend>${FLAG_LABELS.map(([k, label]) => checkbox(k, label, v[k] === 'on'))}</fieldset>
 ${submitButton('Update user account')}</form>
+${renameForm(req, res, u, v, errors)}
 <h2>Delete this account</h2><p>${dangerLink(webUrl(req.ctx.config, userPath(u, '/delete')), 'Delete user account')}</p>`;
+}
+
+// The old name keeps leading to the account (a redirect), as the API's rename does.
+function renameForm(req: Request, res: Response, u: User, v: Form, errors: FieldErrors): SafeHtml {
+  return html`<h2 id="rename">Rename this account</h2><form class="stack" method="post" action="${webUrl(req.ctx.config, userPath(u, '/rename'))}">${csrfInput(req, res)}
+${field({ name: 'new_username', label: 'Username', value: text(v, 'new_username') || u.name, required: true, hint: 'The old name redirects to the new one until someone takes it.' }, errors)}
+${submitButton('Rename user account')}</form>`;
 }
 
 async function contextUser(req: Request): Promise<User> {
@@ -131,6 +140,16 @@ export async function editUserPost(req: Request, res: Response): Promise<void> {
   });
   if (errors) return adminPage(req, res, { tab: 'users', title: `Edit user account ${u.name}`, status: 422, body: editForm(req, res, u, b, errors) });
   redirectAfterPost(req, res, `${userPath(u)}?done=user-updated`);
+}
+
+/** POST /-/admin/users/{username}/rename: 303 to the account under its new name, or 422 beside the field. */
+export async function renameUserPost(req: Request, res: Response): Promise<void> {
+  const u = await contextUser(req);
+  const b = formOf(req);
+  const name = text(b, 'new_username').trim();
+  const errors = await formAction(() => renameUser(req.ctx.db, req.ctx.config, u, name), { username: 'new_username' });
+  if (errors) return adminPage(req, res, { tab: 'users', title: `Edit user account ${u.name}`, status: 422, body: editForm(req, res, u, { ...editValues(u), new_username: name }, errors) });
+  redirectAfterPost(req, res, `${userPath({ name })}?done=user-renamed`, 'rename');
 }
 
 /** GET /-/admin/users/{username}/delete: the confirmation, with the purge choice. */

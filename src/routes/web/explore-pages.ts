@@ -8,11 +8,12 @@ import { pageWindow, searchForm, searchTerm } from './admin-layout';
 import { pager, sendPage, webUrl, when } from './layout';
 
 // /explore/users and /explore/organizations (Gitea's explore tabs): the accounts the visitor
-// may see, by name (`q`), through the services of GET /users/search and GET /orgs.
+// may see, by name (`q`), through the services of GET /users/search and GET /orgs. The three
+// explore pages (repositories in owner-pages.ts) share Gitea's explore navbar: exploreTabs.
 
 const PER_PAGE = 30;
 
-const tabs = (req: Request, current: 'repos' | 'users' | 'organizations'): SafeHtml => {
+export const exploreTabs = (req: Request, current: 'repos' | 'users' | 'organizations'): SafeHtml => {
   const tab = (name: typeof current, label: string) =>
     html`<a href="${webUrl(req.ctx.config, `explore/${name}`)}"${name === current ? html` aria-current="page"` : ''}>${label}</a>`;
   return html`<nav class="tabs" aria-label="Explore">${tab('repos', 'Repositories')}${tab('users', 'Users')}${tab('organizations', 'Organizations')}</nav>`;
@@ -32,7 +33,7 @@ function explorePage(req: Request, res: Response, kind: 'users' | 'organizations
   const title = kind === 'users' ? 'Users' : 'Organizations';
   sendPage(req, res, {
     title: `Explore ${kind}`,
-    body: html`<h1>Explore</h1>${tabs(req, kind)}${searchForm(base, `Search ${kind}`, q)}
+    body: html`<h1>Explore</h1>${exploreTabs(req, kind)}${searchForm(base, `Search ${kind}`, q)}
 <h2>${title} <span class="count">${String(r.total)}</span></h2>${accountList(req, r.accounts)}
 ${pager(base, r.page, r.offset + r.accounts.length < r.total, q ? { q } : {})}`,
   });

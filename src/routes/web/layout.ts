@@ -6,6 +6,7 @@ import type { User } from '../../db/schema';
 import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
 import { webAssetFile } from '../../lib/web-assets';
 import type { RepoAccess } from '../../services/repo/repos';
+import type { PendingTransfer } from '../../services/repo/transfer';
 import type { WebUnit } from '../../services/web/units';
 import { settingsOf } from '../../services/repo/repo-settings';
 import { avatarUrl } from '../../convert/user';
@@ -116,7 +117,7 @@ ${token ? html`<meta name="csrf-token" content="${token}">` : ''}<script src="${
 <body data-shortcuts="${doer && !doer.keyboard_shortcuts ? 'off' : 'on'}"><a class="skip" href="#main">Skip to content</a>
 ${header}
 <main id="main" tabindex="-1">
-${page.body}
+${transferBanner(req, res)}${page.body}
 </main>
 <footer class="site"><p>Powered by hearth · <a href="${webUrl(config, 'api/swagger')}">API</a></p></footer>
 </body></html>
@@ -128,6 +129,14 @@ ${page.body}
     .setHeader('Cache-Control', 'no-store')
     .type('html');
   sendCompressed(req, res, Buffer.from(doc.value));
+}
+
+/** A pending transfer the visitor may answer (set by assignWebRepo): where to accept or reject it. */
+function transferBanner(req: Request, res: Response): SafeHtml {
+  const offer = res.locals.transferOffer as PendingTransfer | null | undefined;
+  const access = req.ctx.repo;
+  if (!offer || !access) return html``;
+  return html`<div class="flash" role="status">${offer.doer.name} wants to transfer this repository to ${offer.recipient.name}. <a href="${repoLink(req.ctx.config, access, 'transfer')}">Accept or reject the transfer</a></div>`;
 }
 
 /** Brotli (fast setting: pages are made per request) or gzip when the browser takes them. */

@@ -100,6 +100,7 @@ export const orgAdminGroups = (signedIn: readonly RequestHandler[]): WebGroup[] 
       post('/-/admin/users/new', adminUsers.newUserPost),
       get('/-/admin/users/:username', adminUsers.editUserPage),
       post('/-/admin/users/:username', adminUsers.editUserPost),
+      post('/-/admin/users/:username/rename', adminUsers.renameUserPost),
       get('/-/admin/users/:username/delete', (req, res) => adminUsers.deleteUserPage(req, res)),
       post('/-/admin/users/:username/delete', adminUsers.deleteUserPost),
     ]),

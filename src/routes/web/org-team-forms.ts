@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Team, TeamUnit, User } from '../../db/schema';
+import { InvalidError, NotFoundError } from '../../lib/errors';
 import { html, raw, type SafeHtml } from '../../lib/html';
 import { addMember, removeMember } from '../../services/org/team-members';
 import { setTeamRepo } from '../../services/org/team-repos';
@@ -95,6 +96,8 @@ async function editBody(req: Request, res: Response, v: Form | null, errors: Fie
   const t = { org: a.org, team: a.team, units: p.units };
   const url = (rest: string) => webUrl(config, teamPath(a.org, a.team, rest));
   const mine = (name: string) => (part === name ? errors : {});
+  // An add form refused beside its field keeps what was typed.
+  const kept = (name: string, f: string) => (mine(name)[f] ? text(formOf(req), f) : '');
   const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`;
   // Names as text beside their buttons (the team's page links them): a link there is too small a target.
   const member = (m: User) => html`<li>${m.name} <form class="inline" method="post" action="${url('/members/remove')}">${csrfInput(req, res)}${hidden('uname', m.name)}<button type="submit" aria-label="Remove ${m.name}">Remove</button></form></li>`;
@@ -102,9 +105,9 @@ async function editBody(req: Request, res: Response, v: Form | null, errors: Fie
   return html`<p><a href="${url('')}">Back to the team ${a.team.name}</a></p>
 <h1>Edit team ${a.team.name}</h1>${teamForm(req, res, t, v ?? valuesOf(t), mine('team'))}
 <h2 id="members">Members</h2><ul class="list">${p.members.map(member)}</ul>${formAlert(mine('members')[''])}
-<form class="inline" method="post" action="${url('/members/add')}">${csrfInput(req, res)}${field({ name: 'uname', label: 'Add a member (user name)', required: true }, mine('members'))} ${submitButton('Add member', '')}</form>
+<form class="inline" method="post" action="${url('/members/add')}">${csrfInput(req, res)}${field({ name: 'uname', label: 'Add a member (user name)', required: true, value: kept('members', 'uname') }, mine('members'))} ${submitButton('Add member', '')}</form>
 <h2 id="repos">Repositories</h2>${a.team.includes_all_repositories ? html`<p class="meta">This team has every repository of the organization.</p>` : ''}<ul class="list">${p.repos.map(repo)}</ul>${formAlert(mine('repos')[''])}
-<form class="inline" method="post" action="${url('/repos/add')}">${csrfInput(req, res)}${field({ name: 'repo_name', label: 'Add a repository (name)', required: true }, mine('repos'))} ${submitButton('Add repository', '')}</form>
+<form class="inline" method="post" action="${url('/repos/add')}">${csrfInput(req, res)}${field({ name: 'repo_name', label: 'Add a repository (name)', required: true, value: kept('repos', 'repo_name') }, mine('repos'))} ${submitButton('Add repository', '')}</form>
 ${a.team.includes_all_repositories ? '' : html`<form class="inline" method="post" action="${url('/repos/add_all')}">${csrfInput(req, res)}${submitButton('Add all repositories', '')}</form>`}
 ${a.team.authorize === 4 ? '' : html`<h2>Delete this team</h2><p><a class="button danger" href="${url('/delete')}">Delete team</a></p>`}`;
 }
@@ -116,10 +119,19 @@ export async function editTeamPage(req: Request, res: Response): Promise<void> {
 
 async function answer(req: Request, res: Response, part: string, anchor: string, action: (a: Awaited<ReturnType<typeof teamForOwner>>) => Promise<unknown>): Promise<void> {
   const a = await teamForOwner(req.ctx.db, String(req.params.org), String(req.params.team), req.ctx.doer);
-  const errors = await formAction(async () => { await action(a); }, { units_map: '' });
+  const errors = await formAction(async () => { await action(a); }, { units_map: '', username: 'uname' });
   if (errors) return sendPage(req, res, { status: 422, title: 'Edit team', body: await editBody(req, res, part === 'team' ? formOf(req) : null, errors, part) });
   const fresh = part === 'team' ? { ...a.team, lower_name: (text(formOf(req), 'name').trim() || a.team.name).toLowerCase() } : a.team;
   redirectAfterPost(req, res, teamPath(a.org, a.team.authorize === 4 ? a.team : fresh, '/edit'), anchor);
+}
+
+/** A name typed into an add form that names nothing (the team itself is already found): an error beside the field. */
+async function named(field: string, message: string, action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (err) {
+    throw err instanceof NotFoundError ? new InvalidError(message, field) : err;
+  }
 }
 
 /** POST /org/{org}/teams/{team}/edit */
@@ -127,13 +139,13 @@ export const editTeamPost = (req: Request, res: Response) =>
   answer(req, res, 'team', '', (a) => editTeam(req.ctx.db, a.team.id, doerOf(req), inputOf(formOf(req))));
 /** POST /org/{org}/teams/{team}/members/add */
 export const addMemberPost = (req: Request, res: Response) =>
-  answer(req, res, 'members', 'members', (a) => addMember(req.ctx.db, a.team.id, doerOf(req), text(formOf(req), 'uname').trim()));
+  answer(req, res, 'members', 'members', (a) => named('uname', 'There is no user of that name.', () => addMember(req.ctx.db, a.team.id, doerOf(req), text(formOf(req), 'uname').trim())));
 /** POST /org/{org}/teams/{team}/members/remove */
 export const removeMemberPost = (req: Request, res: Response) =>
   answer(req, res, 'members', 'members', (a) => removeMember(req.ctx.db, a.team.id, doerOf(req), text(formOf(req), 'uname')));
 /** POST /org/{org}/teams/{team}/repos/add */
 export const addRepoPost = (req: Request, res: Response) =>
-  answer(req, res, 'repos', 'repos', (a) => setTeamRepo(req.ctx.db, a.team.id, doerOf(req), a.org.name, text(formOf(req), 'repo_name').trim(), true));
+  answer(req, res, 'repos', 'repos', (a) => named('repo_name', 'The organization has no repository of that name.', () => setTeamRepo(req.ctx.db, a.team.id, doerOf(req), a.org.name, text(formOf(req), 'repo_name').trim(), true)));
 /** POST /org/{org}/teams/{team}/repos/add_all */
 export const addAllReposPost = (req: Request, res: Response) =>
   answer(req, res, 'repos', 'repos', (a) => addAllReposToTeam(req.ctx.db, a.team.id, doerOf(req)));

@@ -17,6 +17,7 @@ import { pathParam } from '../table';
 import { unitsOf } from './guards';
 import { pager, repoHeader, repoLink, sendPage, webUrl, when } from './layout';
 import { profileNav, profileTabOf, profileTabPage } from './profile-tabs';
+import { exploreTabs } from './explore-pages';
 
 // The home page, user and organization profiles, organization teams and releases: where the
 // html_url of users, releases and (Gitea's web URLs for) organizations and teams lead.
@@ -58,7 +59,7 @@ export async function exploreRepos(req: Request, res: Response): Promise<void> {
   const list = await exploreRepoList(req.ctx.db, doer, q, w);
   const more = (w.page - 1) * REPOS_PER_PAGE + list.items.length < list.total;
   const base = webUrl(config, 'explore/repos');
-  const body = html`<h1>Explore repositories</h1>
+  const body = html`<h1>Explore</h1>${exploreTabs(req, 'repos')}
 <form method="get" action="${base}" role="search" aria-label="Explore repositories"><label for="explore-q">Search</label> <input id="explore-q" type="search" name="q" value="${q}"> <button type="submit">Search</button></form>
 <h2>${q ? html`Results for “${q}”` : 'Recently updated'} <span class="count">${list.total}</span></h2>
 ${repoItems(config, list.items)}

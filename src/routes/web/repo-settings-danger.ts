@@ -104,6 +104,7 @@ export async function transferPendingPage(req: Request, res: Response): Promise<
   const pending = await pendingTransfer(req.ctx.db, repoOf(req).repo);
   if (!pending) throw new ForbiddenError('This repository has no pending transfer.');
   const to = (verb: string) => repoLink(req.ctx.config, repoOf(req), `transfer/${verb}`);
+  res.locals.transferOffer = null; // this page is where the banner leads
   sendPage(req, res, {
     title: 'Pending transfer',
     body: html`<div class="box"><h1>Pending transfer</h1><p>${pending.doer.name} transfers <strong>${fullName(req)}</strong> to ${pending.recipient.name}.</p>

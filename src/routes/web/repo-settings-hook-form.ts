@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { Webhook } from '../../db/schema';
 import { html, type SafeHtml } from '../../lib/html';
 import { HOOK_TYPES, type HookType } from '../../services/webhook/formats';
+import type { EventsMode } from '../../services/webhook/hook-events';
 import { contentTypeName, hookEvents, hookMeta } from '../../services/webhook/hook-row';
 import { checkbox, csrfInput, field, formAlert, submitButton, type FieldErrors } from './forms';
 import { selectField } from './repo-settings-layout';
@@ -87,5 +88,11 @@ export function hookOption(f: Form, type: HookType): { config: Record<string, st
   const events = mode === 'all' ? all : mode === 'choose' ? EVENTS.map(([n]) => n).filter((n) => text(f, `event_${n}`) === 'on') : ['push'];
   return { config, events, branch_filter: text(f, 'branch_filter').trim(), authorization_header: text(f, 'authorization_header'), active: text(f, 'active') === 'on' };
 }
+
+/** The form's trigger choice as the hooks service stores it (Gitea's push_only/send_everything/choose_events). */
+export const eventsModeOf = (f: Form): EventsMode => {
+  const mode = text(f, 'events');
+  return mode === 'all' ? 'send_everything' : mode === 'choose' ? 'choose_events' : 'push_only';
+};
 
 export const typeChoices = (): [string, string][] => HOOK_TYPES.map((t) => [t, TYPE_LABELS[t]]);

@@ -12,7 +12,7 @@ import { parseBody } from '../validate';
 import { confirmPage, csrfInput, formAction, submitButton, type FieldErrors } from './forms';
 import { repoOf } from './guards';
 import { codeRegion, when } from './layout';
-import { hookForm, hookOption, hookValues, isHookType, TYPE_LABELS, typeChoices } from './repo-settings-hook-form';
+import { eventsModeOf, hookForm, hookOption, hookValues, isHookType, TYPE_LABELS, typeChoices } from './repo-settings-hook-form';
 import { repoSettingsPage, selectField, settingsDone, settingsLink } from './repo-settings-layout';
 import { formOf, text } from './settings-layout';
 
@@ -68,7 +68,7 @@ export async function createHookPost(req: Request, res: Response): Promise<void>
   const type = typeOf(text(f, 'type'));
   let id = 0;
   const errors = await formAction(async () => {
-    id = (await createHook(req.ctx.db, req.ctx.secret, scopeOf(req), parseBody((await apiHooks()).createSchema, { type, ...hookOption(f, type) }))).hook.id;
+    id = (await createHook(req.ctx.db, req.ctx.secret, scopeOf(req), { ...parseBody((await apiHooks()).createSchema, { type, ...hookOption(f, type) }), events_mode: eventsModeOf(f) })).hook.id;
   }, FIELDS);
   if (errors) return newPage(req, res, type, f, errors);
   res.redirect(303, `${hookPath(req, id)}?done=hook-added`);
@@ -107,7 +107,7 @@ export async function saveHookPost(req: Request, res: Response): Promise<void> {
   const { hook } = await getHook(req.ctx.db, req.ctx.secret, scopeOf(req), hookId(req));
   const f = formOf(req);
   const errors = await formAction(async () => {
-    await editHook(req.ctx.db, req.ctx.secret, scopeOf(req), hook.id, parseBody((await apiHooks()).editSchema, hookOption(f, typeOf(hook.type))));
+    await editHook(req.ctx.db, req.ctx.secret, scopeOf(req), hook.id, { ...parseBody((await apiHooks()).editSchema, hookOption(f, typeOf(hook.type))), events_mode: eventsModeOf(f) });
   }, FIELDS);
   if (errors) return editPage(req, res, f, errors);
   res.redirect(303, `${hookPath(req, hook.id)}?done=hook-saved`);

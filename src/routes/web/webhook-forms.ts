@@ -5,6 +5,7 @@ import { NotFoundError } from '../../lib/errors';
 import { html, raw, type SafeHtml } from '../../lib/html';
 import { listDeliveries, redeliver } from '../../services/webhook/deliveries';
 import { ALL_EVENTS } from '../../services/webhook/hook-events';
+import { hookEvents } from '../../services/webhook/hook-row';
 import { createHook, deleteHook, editHook, getHook, listHooks, type CreateHookInput, type HookScope, type HookView } from '../../services/webhook/hooks';
 import { checkbox, confirmPage, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
 import { selectField } from './admin-layout';
@@ -35,11 +36,11 @@ const DELIVERIES_SHOWN = 20;
 
 function valuesOf(v: HookView): Form {
   const api = toApiHook(v.hook, v.authorization);
-  const all = ALL_EVENTS.every((e) => api.events.includes(e));
+  const ev = hookEvents(v.hook);
   return {
     type: api.type, url: api.config.url ?? '', http_method: api.config.http_method ?? 'post', content_type: api.config.content_type ?? 'json',
     authorization_header: api.authorization_header, branch_filter: api.branch_filter, active: api.active ? 'on' : '',
-    events_mode: all ? 'all' : api.events.length === 1 && api.events[0] === 'push' ? 'push' : 'choose', events: api.events,
+    events_mode: ev.send_everything ? 'all' : ev.push_only ? 'push' : 'choose', events: api.events,
     is_system_webhook: v.hook.is_system_webhook ? 'on' : '',
   };
 }
@@ -65,10 +66,11 @@ ${submitButton(editing ? 'Update webhook' : 'Add webhook')}</form>`;
 function inputOf(b: Form, editing: boolean): CreateHookInput {
   const mode = text(b, 'events_mode');
   const events = mode === 'all' ? [...ALL_EVENTS] : mode === 'choose' ? texts(b, 'events') : ['push'];
+  const events_mode = mode === 'all' ? 'send_everything' : mode === 'choose' ? 'choose_events' : 'push_only';
   const config: Record<string, string> = { url: text(b, 'url').trim(), content_type: text(b, 'content_type') || 'json', http_method: text(b, 'http_method') || 'post' };
   if (text(b, 'secret')) config.secret = text(b, 'secret');
   if (!editing && b.is_system_webhook === 'on') config.is_system_webhook = 'true';
-  return { type: text(b, 'type') || 'gitea', config, events, branch_filter: text(b, 'branch_filter').trim(), authorization_header: text(b, 'authorization_header'), active: b.active === 'on' };
+  return { type: text(b, 'type') || 'gitea', config, events, branch_filter: text(b, 'branch_filter').trim(), authorization_header: text(b, 'authorization_header'), active: b.active === 'on', events_mode };
 }
 
 const hookIdOf = (req: Request): number => {

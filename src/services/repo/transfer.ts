@@ -138,6 +138,16 @@ export async function pendingTransfer(db: DB, repo: Repository): Promise<Pending
   return { doer, recipient, teams: await getTeamsByIds(db, ids) };
 }
 
+/**
+ * The pending transfer this user may accept or reject (the recipient, its repository creators,
+ * site admins), for the repository pages' banner; null otherwise. One probe of repo_transfer's
+ * unique repo_id index when nothing is pending.
+ */
+export async function transferOfferFor(db: DB, user: User, repo: Repository): Promise<PendingTransfer | null> {
+  const pending = await pendingTransfer(db, repo);
+  return pending && (await mayCreateIn(db, user, pending.recipient)) ? pending : null;
+}
+
 async function pendingFor(db: DB, doer: User, repo: Repository): Promise<PendingTransfer> {
   const pending = await pendingTransfer(db, repo);
   if (!pending) throw new NotFoundError(`repository doesn't have a pending transfer [repo_id: ${repo.id}]`);

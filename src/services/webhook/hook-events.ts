@@ -57,10 +57,17 @@ const PULL_GROUP: Partial<Record<HookEventKey, string>> = {
 };
 
 /**
+ * Gitea's three trigger choices. The API always stores choose_events (its updateHookEvents);
+ * the web forms' "Push events" and "All events" store push_only and send_everything, as
+ * Gitea's web forms, so the form shows that choice again.
+ */
+export type EventsMode = 'push_only' | 'send_everything' | 'choose_events';
+
+/**
  * Gitea's API events option: names match case-insensitively, unknown ones are ignored, no names
  * at all means ["push"]. Every key is stored, true or false, as Gitea's map.
  */
-export function eventsFromOption(events: string[] | undefined, branchFilter = ''): HookEventSettings {
+export function eventsFromOption(events: string[] | undefined, branchFilter = '', mode: EventsMode = 'choose_events'): HookEventSettings {
   const given = new Set((events?.length ? events : ['push']).map((e) => e.toLowerCase()));
   const map: Partial<Record<HookEventKey, boolean>> = {};
   for (const key of PLAIN) map[key] = given.has(key);
@@ -68,7 +75,7 @@ export function eventsFromOption(events: string[] | undefined, branchFilter = ''
   for (const [key, name] of Object.entries(PULL_GROUP)) map[key as HookEventKey] = given.has(name!) || given.has('pull_request');
   const ordered: Partial<Record<HookEventKey, boolean>> = {};
   for (const key of KEY_ORDER) ordered[key] = map[key] ?? false;
-  return { push_only: false, send_everything: false, choose_events: true, branch_filter: branchFilter, events: ordered };
+  return { push_only: mode === 'push_only', send_everything: mode === 'send_everything', choose_events: mode === 'choose_events', branch_filter: branchFilter, events: ordered };
 }
 
 const bool = (v: unknown): boolean => v === true;

@@ -9,7 +9,7 @@ import {
   deleteWebhook, getScopedWebhook, insertWebhook, listWebhooks, updateWebhook, type WebhookPatch, type WebhookScope,
 } from '../../models/webhook';
 import { parseHookConfig, parseHookType, type HookType, type ParsedHookConfig } from './formats';
-import { eventsFromOption, isValidBranchFilter, serializeEventSettings } from './hook-events';
+import { eventsFromOption, isValidBranchFilter, serializeEventSettings, type EventsMode } from './hook-events';
 import { auditWebhook } from '../audit/webhook-audit';
 import {
   contentTypeCode, contentTypeName, hookAuthorization, hookMeta, sealHookAuthorization, sealHookSecret,
@@ -25,6 +25,8 @@ export type CreateHookInput = {
   branch_filter?: string;
   authorization_header?: string;
   active?: boolean;
+  /** The web forms' trigger choice (the API has none: its hooks choose events). */
+  events_mode?: EventsMode;
 };
 export type EditHookInput = Omit<Partial<CreateHookInput>, 'type'>;
 
@@ -78,7 +80,7 @@ export async function createHook(db: DB, instanceSecret: string, scope: HookScop
       ...configColumns(parsed),
       secret_sealed: sealHookSecret(instanceSecret, input.config.secret ?? ''),
       authorization_sealed: sealHookAuthorization(instanceSecret, input.authorization_header ?? ''),
-      events: serializeEventSettings(eventsFromOption(input.events, branchFilter)),
+      events: serializeEventSettings(eventsFromOption(input.events, branchFilter, input.events_mode)),
       is_active: input.active ? 1 : 0,
       created_unix: now,
       updated_unix: now,
@@ -135,7 +137,7 @@ export async function editHook(db: DB, instanceSecret: string, scope: HookScope,
   const parsed = parseHookConfig(hook.type as HookType, config, currentConfig(hook));
   const patch: WebhookPatch = {
     ...configColumns(parsed),
-    events: serializeEventSettings(eventsFromOption(input.events, branchFilter)),
+    events: serializeEventSettings(eventsFromOption(input.events, branchFilter, input.events_mode)),
     authorization_sealed: sealHookAuthorization(instanceSecret, input.authorization_header ?? ''),
     updated_unix: nowUnix(),
   };

@@ -1,0 +1,54 @@
+// The pages the issue 33 follow-ups touched, against their API twins, on dist/hearth, in one
+// run: a repository's issues page without and with a pending transfer the signed-in user may
+// answer (the banner: one more lookup) beside GET /repos/{o}/{r} (which names the transfer) and
+// its issues, /explore/repos with its tabs beside GET /repos/search, and an account's admin edit page (with
+// its rename form) beside GET /users/{u}; p50, p95, ratios. Target: each within 1.5x.
+// Usage: node bench/web-gaps.mjs [requests=100]   (build first: npm run build)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startHearth } from './lib.mjs';
+import { apiClient, compareRows, rootAuth, signIn } from './web-lib.mjs';
+
+const N = Number(process.argv[2] ?? 100);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-gaps-'));
+
+let h;
+try {
+  h = await startHearth(path.join(tmp, 'data'));
+  const built = h.exe.endsWith('hearth');
+  const api = apiClient(h, { Authorization: rootAuth(h) });
+  // root must change its printed password before using pages: a second site admin signs in instead.
+  const password = 'bench-password-1';
+  await api('admin/users', { username: 'bench', email: 'bench@example.com', password, must_change_password: false });
+  await api('admin/users/bench', { admin: true, login_name: 'bench', source_id: 0 }, 'PATCH');
+  await api('admin/users', { username: 'sender', email: 'sender@example.com', password: 'sender-password-1', must_change_password: false });
+  const sender = apiClient(h, { Authorization: `Basic ${Buffer.from('sender:sender-password-1').toString('base64')}` });
+  for (const name of ['plain', 'parcel']) await sender('user/repos', { name, auto_init: true, default_branch: 'main' });
+  // Pending: the sender may not create repositories for bench; bench (and any site admin) may answer.
+  await sender('repos/sender/parcel/transfer', { new_owner: 'bench' });
+  for (let i = 0; i < 20; i++) await api('user/repos', { name: `repo-${i}`, description: `repository ${i}` });
+
+  const cookie = await signIn(h, 'bench', password);
+  const token = (await api('users/bench/tokens', { name: 'bench', scopes: ['all'] })).sha1;
+  const web = { Cookie: cookie, 'Accept-Encoding': 'br, gzip' };
+  const page = (p) => `${h.base}${p}`;
+  const twin = (p) => `${h.base}api/v1/${p}`;
+  const rows = [
+    ['repo issues, no transfer', [page('sender/plain/issues')], [twin('repos/sender/plain'), twin('repos/sender/plain/issues')]],
+    ['repo issues, transfer banner', [page('sender/parcel/issues')], [twin('repos/sender/parcel'), twin('repos/sender/parcel/issues')]],
+    ['explore repositories', [page('explore/repos')], [twin('repos/search?limit=20')]],
+    ['admin: edit user (rename)', [page('-/admin/users/sender')], [twin('users/sender')]],
+  ];
+  // The pages as measured: the banner shows, the rename form is there.
+  for (const [p, want] of [[page('sender/parcel'), 'Accept or reject the transfer'], [page('-/admin/users/sender'), 'Rename user account']]) {
+    const text = await (await fetch(p, { headers: web })).text();
+    if (!text.includes(want)) throw new Error(`${p} lacks "${want}": ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 1500)}`);
+  }
+  console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
+  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders: { Authorization: `token ${token}` }, width: 28 });
+} finally {
+  // Also when a step failed: the server is this run's.
+  h?.child.kill('SIGTERM');
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
