@@ -98,6 +98,15 @@ describe('statements per page (signed in, the page\'s fixed part: session, heade
     expect(await page('alice/counted/releases')).toBeLessThanOrEqual(11);
   });
 
+  it('the packages list reads its versions\' creators in one query (the API\'s list too)', async () => {
+    for (let i = 0; i < 10; i++) {
+      await ok(await s.request(`api/packages/alice/generic/count-${i}/1.0.${i}/file.bin`, { method: 'PUT', auth: as(alice), body: `bytes ${i}` }), 201);
+    }
+    // 16 and 14 with ten versions when each version read its creator.
+    expect(await page('alice/-/packages')).toBeLessThanOrEqual(7);
+    expect(await statements('api/v1/packages/alice?limit=20')).toBeLessThanOrEqual(5);
+  });
+
   it('the repository settings pages', async () => {
     expect(await page('alice/counted/settings')).toBeLessThanOrEqual(6);
     expect(await page('alice/counted/settings/hooks')).toBeLessThanOrEqual(6);
