@@ -3,9 +3,8 @@ import type { DB } from '../../db/connect';
 import type { User, WebSession } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
-import { getUserById } from '../../models/user';
 import {
-  deleteExpiredWebSessions, deleteWebSession, deleteWebSessionsOfUser, getWebSessionByHash, insertWebSession,
+  deleteExpiredWebSessions, deleteWebSession, deleteWebSessionsOfUser, getWebSessionWithUser, insertWebSession,
   listWebSessionsOfUser, touchWebSession,
 } from '../../models/web-session';
 
@@ -46,14 +45,14 @@ export async function createSession(
  */
 export async function resolveSession(db: DB, id: string): Promise<ActiveSession | null> {
   if (!id || id.length > 128) return null;
-  const session = await getWebSessionByHash(db, hashId(id));
-  if (!session) return null;
+  const found = await getWebSessionWithUser(db, hashId(id));
+  if (!found) return null;
+  const { session, user } = found;
   const now = nowUnix();
   if (session.expires_unix <= now) {
     await deleteWebSession(db, session.id);
     return null;
   }
-  const user = await getUserById(db, session.uid);
   if (!user || user.type !== 0 || !user.is_active || user.prohibit_login) {
     await deleteWebSession(db, session.id);
     return null;
