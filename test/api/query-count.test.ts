@@ -94,8 +94,8 @@ describe('statements per page (signed in, the page\'s fixed part: session, heade
     for (let i = 0; i < 5; i++) {
       await ok(await s.request('api/v1/repos/alice/counted/releases', { method: 'POST', auth: as(alice), json: { tag_name: `count-${i}`, body: `Notes **${i}**, thanks @alice` } }), 201);
     }
-    // 14 with five releases when each one's notes looked their mentions up again.
-    expect(await page('alice/counted/releases')).toBeLessThanOrEqual(10);
+    // 14 with five releases when each one's notes looked their mentions up again; 10 when the watch and star state were two statements.
+    expect(await page('alice/counted/releases')).toBeLessThanOrEqual(9);
   });
 
   it('the packages list reads its versions\' creators in one query (the API\'s list too)', async () => {
