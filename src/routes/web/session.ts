@@ -95,6 +95,8 @@ const fromSession: RequestHandler = async (req, res, next) => {
   // same host (cookies do not tell ports apart), and it signs no one in here either way.
   if (!found) return next();
   res.locals.session = found.session;
+  // The header's count came with the session (index.ts's headerCounts asks only when it did not).
+  res.locals.unread = found.unread;
   req.ctx.doer = found.user;
   req.ctx.signer = found.user;
   req.ctx.auth = 'session';

@@ -18,7 +18,8 @@ export const REMEMBER_SECONDS = 30 * 24 * 3600;
 const TOUCH_EVERY_SECONDS = 60;
 
 export type SessionOrigin = { ip: string; userAgent: string };
-export type ActiveSession = { session: WebSession; user: User };
+/** `unread`: the user's unread notifications, read with the session for the page header. */
+export type ActiveSession = { session: WebSession; user: User; unread: number };
 
 const hashId = (id: string): string => crypto.createHash('sha256').update(id).digest('hex');
 const lifetime = (remember: boolean): number => (remember ? REMEMBER_SECONDS : IDLE_SECONDS);
@@ -47,7 +48,7 @@ export async function resolveSession(db: DB, id: string): Promise<ActiveSession 
   if (!id || id.length > 128) return null;
   const found = await getWebSessionWithUser(db, hashId(id));
   if (!found) return null;
-  const { session, user } = found;
+  const { session, user, unread } = found;
   const now = nowUnix();
   if (session.expires_unix <= now) {
     await deleteWebSession(db, session.id);
@@ -62,7 +63,7 @@ export async function resolveSession(db: DB, id: string): Promise<ActiveSession 
     await touchWebSession(db, session.id, now, expires);
     Object.assign(session, { last_seen_unix: now, expires_unix: expires });
   }
-  return { session, user };
+  return { session, user, unread };
 }
 
 /** The user's live sessions, the most recently seen first. */
