@@ -9,6 +9,15 @@ export async function getMark(db: DB, table: Mark, uid: number, repoId: number):
   return db.selectFrom(table).select('created_unix').where('uid', '=', uid).where('repo_id', '=', repoId).executeTakeFirst();
 }
 
+/** Whether the user watches and stars the repository, in one statement (the repository header asks both). */
+export async function marksOf(db: DB, uid: number, repoId: number): Promise<{ watch: boolean; star: boolean }> {
+  const row = await db.selectNoFrom((eb) => [
+    eb.exists(eb.selectFrom('watch').select('uid').where('uid', '=', uid).where('repo_id', '=', repoId)).as('watch'),
+    eb.exists(eb.selectFrom('star').select('uid').where('uid', '=', uid).where('repo_id', '=', repoId)).as('star'),
+  ]).executeTakeFirstOrThrow();
+  return { watch: !!row.watch, star: !!row.star };
+}
+
 /** Adds the row; false when it was already there. */
 export async function insertMark(db: DB, table: Mark, uid: number, repoId: number, now: number): Promise<boolean> {
   const r = await db.insertInto(table).values({ uid, repo_id: repoId, created_unix: now })

@@ -1,12 +1,34 @@
 import type { DB } from '../db/connect';
-import type { WebSession } from '../db/schema';
+import type { User, WebSession } from '../db/schema';
+import { NOTIFY_STATUS } from './notification';
 
 export async function insertWebSession(db: DB, row: Omit<WebSession, 'id'>): Promise<WebSession> {
   return db.insertInto('web_session').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function getWebSessionByHash(db: DB, hash: string): Promise<WebSession | undefined> {
-  return db.selectFrom('web_session').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+/**
+ * The session of a key hash with its user (undefined when the user row is gone) and the user's
+ * unread notifications, in one statement: every signed-in page reads all three (the header
+ * shows the count).
+ */
+export async function getWebSessionWithUser(
+  db: DB, hash: string,
+): Promise<{ session: WebSession; user: User | undefined; unread: number } | undefined> {
+  const row = await db.selectFrom('web_session as ws').leftJoin('user as u', 'u.id', 'ws.uid').selectAll('u')
+    .select((eb) => eb.selectFrom('notification as n').select(eb.fn.countAll<number>().as('c'))
+      .whereRef('n.user_id', '=', 'ws.uid').where('n.status', '=', NOTIFY_STATUS.unread).as('ws_unread'))
+    .select([
+      'ws.id as ws_id', 'ws.key_hash as ws_key_hash', 'ws.uid as ws_uid', 'ws.created_unix as ws_created_unix', 'ws.last_seen_unix as ws_last_seen_unix',
+      'ws.expires_unix as ws_expires_unix', 'ws.remember as ws_remember', 'ws.ip as ws_ip', 'ws.user_agent as ws_user_agent',
+    ])
+    .where('ws.key_hash', '=', hash).executeTakeFirst();
+  if (!row) return undefined;
+  const { ws_id, ws_key_hash, ws_uid, ws_created_unix, ws_last_seen_unix, ws_expires_unix, ws_remember, ws_ip, ws_user_agent, ws_unread, ...user } = row;
+  const session: WebSession = {
+    id: ws_id, key_hash: ws_key_hash, uid: ws_uid, created_unix: ws_created_unix, last_seen_unix: ws_last_seen_unix,
+    expires_unix: ws_expires_unix, remember: ws_remember, ip: ws_ip, user_agent: ws_user_agent,
+  };
+  return { session, user: user.id === null ? undefined : (user as User), unread: Number(ws_unread ?? 0) };
 }
 
 export async function touchWebSession(db: DB, id: number, lastSeen: number, expires: number): Promise<void> {

@@ -4,6 +4,7 @@ import { findCounterDrift } from '../../src/models/repo-counters';
 import { createRepo } from '../helpers/git';
 import { addTeam, createOrg } from '../helpers/orgs';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
+import { signedInClient } from '../helpers/web-client';
 
 // How many SQL statements one request runs: a listing that queries per item (N+1) shows here
 // first. The bounds are the counts measured when the request path was tuned (issue 19); a
@@ -76,5 +77,40 @@ describe('statements per request', () => {
     const before = statementStats(s.hearth.db).prepared;
     await statements('api/v1/repos/alice/counted/issues?limit=50');
     expect(statementStats(s.hearth.db).prepared - before).toBe(0);
+  });
+});
+
+describe('statements per page (signed in, the page\'s fixed part: session, header counts, repository, units)', () => {
+  const page = async (path: string) => {
+    const web = await signedInClient(s, 'alice', alice.password);
+    return counted(async () => {
+      const res = await web.get(path);
+      expect(res.status).toBe(200);
+      await res.text();
+    });
+  };
+
+  it('the releases page looks the mentioned users up once for all its notes', async () => {
+    for (let i = 0; i < 5; i++) {
+      await ok(await s.request('api/v1/repos/alice/counted/releases', { method: 'POST', auth: as(alice), json: { tag_name: `count-${i}`, body: `Notes **${i}**, thanks @alice` } }), 201);
+    }
+    // 13 with five releases when each one's notes looked their mentions up again; 9 when the watch and star state were two statements.
+    expect(await page('alice/counted/releases')).toBeLessThanOrEqual(8);
+  });
+
+  it('the packages list reads its versions\' creators in one query (the API\'s list too)', async () => {
+    for (let i = 0; i < 10; i++) {
+      await ok(await s.request(`api/packages/alice/generic/count-${i}/1.0.${i}/file.bin`, { method: 'PUT', auth: as(alice), body: `bytes ${i}` }), 201);
+    }
+    // 14 and 14 with ten versions when each version read its creator.
+    expect(await page('alice/-/packages')).toBeLessThanOrEqual(5);
+    expect(await statements('api/v1/packages/alice?limit=20')).toBeLessThanOrEqual(5);
+  });
+
+  it('the repository settings pages; the session, its user and the header\'s unread count are one statement', async () => {
+    // Two more each when the session's user and the unread count were read apart.
+    expect(await page('alice/counted/settings')).toBeLessThanOrEqual(4);
+    expect(await page('alice/counted/settings/hooks')).toBeLessThanOrEqual(4);
+    expect(await page('alice/counted/settings/branches')).toBeLessThanOrEqual(3);
   });
 });

@@ -59,6 +59,19 @@ describe('notifications', () => {
     expect(await (await web.get('notifications')).text()).toContain('pinned');
   });
 
+  it("the header's count, read with the browser session, follows the threads' marks", async () => {
+    const mine = await createUser(s, 'carol');
+    await createRepo(s, mine, 'counted', { auto_init: true });
+    const carol = await signedInClient(s, 'carol', mine.password);
+    const header = async () => /aria-label="Notifications, (\d+) unread"/.exec(await (await carol.get('carol/counted')).text())?.[1];
+    expect(await header()).toBe('0');
+    const { number } = await ok(await api('repos/carol/counted/issues', 'POST', { title: 'Counted' }, mine), 201);
+    await ok(await api(`repos/carol/counted/issues/${number}/comments`, 'POST', { body: 'hello' }, bob), 201);
+    await eventually(async () => (await header()) === '1', 10_000, 'one unread in the header');
+    await ok(await api('notifications', 'PUT', {}, mine), 205);
+    expect(await header()).toBe('0');
+  });
+
   it("marks one repository's threads read, then all of them", async () => {
     const [a, b] = [await threadOn('one', 'In one'), await threadOn('two', 'In two')];
     const two = (await threads()).find((t) => t.id === b)!;

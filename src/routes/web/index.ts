@@ -56,7 +56,8 @@ import { exploreRoutes, orgAdminGroups } from './org-admin-routes';
 
 /** The unread count of the header's notifications link. */
 const headerCounts: RequestHandler = async (req, res, next) => {
-  if (req.ctx.doer) res.locals.unread = await countNew(req.ctx.db, req.ctx.doer);
+  // A browser session read it with the session (session.ts); Basic and token callers ask here.
+  if (req.ctx.doer && res.locals.unread === undefined) res.locals.unread = await countNew(req.ctx.db, req.ctx.doer);
   next();
 };
 

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { NotFoundError } from '../../lib/errors';
-import { isStarring, isWatchingRepo, setStar, subscribe, unsubscribe } from '../../services/repo/stars';
+import { setStar, socialStateOf, subscribe, unsubscribe } from '../../services/repo/stars';
 import { csrfInput } from './forms';
 import { repoOf, unitsOf } from './guards';
 import { text } from './issue-actions';
@@ -16,7 +16,7 @@ export const repoSocial: RequestHandler = async (req, res, next) => {
   const { db, config, doer } = req.ctx;
   if (doer && req.method === 'GET') {
     const access = repoOf(req);
-    const [watching, starred] = await Promise.all([isWatchingRepo(db, doer, access), isStarring(db, doer, access)]);
+    const { watching, starred } = await socialStateOf(db, doer, access);
     setSocial(access, {
       watching, starred, stars: !config.repository.disable_stars, fork: unitsOf(res).has('repo.code'),
       csrf: csrfInput(req, res), back: req.originalUrl,

@@ -47,8 +47,19 @@ export function endSessionCookie(req: Request, res: Response): void {
 
 export const sessionOf = (res: Response): WebSession | undefined => res.locals.session as WebSession | undefined;
 
-const hmac = (req: Request, purpose: string, value: string): string =>
-  crypto.createHmac('sha256', req.ctx.secret).update(`${purpose}\0${value}`).digest('base64url');
+/**
+ * The HMAC of `purpose` and `value` with the instance key, kept on the response: a page with
+ * many forms (each with its token, the header's sign-out and meta tag) derives it once. The
+ * value is part of the memo, so a session started during the request gets its own token.
+ */
+function hmac(req: Request, res: Response, purpose: string, value: string): string {
+  const input = `${purpose}\0${value}`;
+  const memo = res.locals.csrfMemo as { input: string; token: string } | undefined;
+  if (memo?.input === input) return memo.token;
+  const token = crypto.createHmac('sha256', req.ctx.secret).update(input).digest('base64url');
+  res.locals.csrfMemo = { input, token };
+  return token;
+}
 
 /**
  * The CSRF token forms carry: an HMAC of the session with the instance key; before sign-in an
@@ -57,22 +68,22 @@ const hmac = (req: Request, purpose: string, value: string): string =>
  */
 export function csrfToken(req: Request, res: Response): string {
   const session = sessionOf(res);
-  if (session) return hmac(req, 'csrf', session.key_hash);
+  if (session) return hmac(req, res, 'csrf', session.key_hash);
   let pre = readCookie(req, PRE_SIGNIN) || (res.locals.preSignin as string | undefined) || '';
   if (!pre) {
     pre = crypto.randomBytes(24).toString('base64url');
     res.locals.preSignin = pre;
     setCookie(req, res, PRE_SIGNIN, pre, null);
   }
-  return hmac(req, 'csrf-pre', pre);
+  return hmac(req, res, 'csrf-pre', pre);
 }
 
 /** The token the request should carry, or '' when it can have none (no session, no cookie). */
 export function expectedCsrf(req: Request, res: Response): string {
   const session = sessionOf(res);
-  if (session) return hmac(req, 'csrf', session.key_hash);
+  if (session) return hmac(req, res, 'csrf', session.key_hash);
   const pre = readCookie(req, PRE_SIGNIN);
-  return pre ? hmac(req, 'csrf-pre', pre) : '';
+  return pre ? hmac(req, res, 'csrf-pre', pre) : '';
 }
 
 /** The session of the cookie, if any, as the request's user (a passport strategy, passport-web.ts). */
@@ -84,6 +95,8 @@ const fromSession: RequestHandler = async (req, res, next) => {
   // same host (cookies do not tell ports apart), and it signs no one in here either way.
   if (!found) return next();
   res.locals.session = found.session;
+  // The header's count came with the session (index.ts's headerCounts asks only when it did not).
+  res.locals.unread = found.unread;
   req.ctx.doer = found.user;
   req.ctx.signer = found.user;
   req.ctx.auth = 'session';

@@ -70,14 +70,33 @@ export async function setProperty(db: DB, refType: m.PropertyRef, refId: number,
 export const searchPackages = (db: DB, s: VersionSearch) => searchVersions(db, s);
 
 /** What the converter needs for one version: owner, creator and the linked repository if `viewer` may read it. */
-export async function packageView(db: DB, pkg: Package, version: PackageVersion, owner: User, viewer: User | null): Promise<PackageView> {
-  const creator = version.creator_id ? (await getUserById(db, version.creator_id)) ?? null : null;
+/**
+ * What a listing of many versions looked up already: their creators (a missing id is a deleted
+ * user) and the linked repositories as the viewer sees them, so each is read once per listing.
+ */
+export type ViewLookups = { creators?: ReadonlyMap<number, User>; repos?: Map<number, Promise<PackageView['repo']>> };
+
+async function linkedRepo(db: DB, repoId: number, owner: User, viewer: User | null): Promise<PackageView['repo']> {
+  const row = await getRepoById(db, repoId);
+  if (!row) return null;
+  const repoOwner = row.owner_id === owner.id ? owner : await getUserById(db, row.owner_id);
+  const mode = repoOwner ? await accessMode(db, viewer, row, repoOwner) : ACCESS.none;
+  return repoOwner && mode >= ACCESS.read ? { repo: row, owner: repoOwner, mode } : null;
+}
+
+export async function packageView(
+  db: DB, pkg: Package, version: PackageVersion, owner: User, viewer: User | null, lookups: ViewLookups = {},
+): Promise<PackageView> {
+  const id = version.creator_id;
+  const creator = !id ? null : lookups.creators ? lookups.creators.get(id) ?? null : (await getUserById(db, id)) ?? null;
   let repo: PackageView['repo'] = null;
-  const row = pkg.repo_id ? await getRepoById(db, pkg.repo_id) : undefined;
-  if (row) {
-    const repoOwner = row.owner_id === owner.id ? owner : await getUserById(db, row.owner_id);
-    const mode = repoOwner ? await accessMode(db, viewer, row, repoOwner) : ACCESS.none;
-    if (repoOwner && mode >= ACCESS.read) repo = { repo: row, owner: repoOwner, mode };
+  if (pkg.repo_id) {
+    let found = lookups.repos?.get(pkg.repo_id);
+    if (!found) {
+      found = linkedRepo(db, pkg.repo_id, owner, viewer);
+      lookups.repos?.set(pkg.repo_id, found);
+    }
+    repo = await found;
   }
   return { pkg, version, owner, creator, repo };
 }

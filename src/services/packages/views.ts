@@ -3,9 +3,10 @@ import type { Package, PackageVersion, User } from '../../db/schema';
 import type { PackageView } from '../../convert/package';
 import { NotFoundError } from '../../lib/errors';
 import { searchVersions, type VersionSearch } from '../../models/package-search';
+import { usersByIds } from '../../models/user-lookup';
 import { canSeeOwner } from '../permissions';
 import { resolvePackageOwner } from './access';
-import { getPackage, packageView } from './queries';
+import { getPackage, packageView, type ViewLookups } from './queries';
 
 // What the packages REST API (/api/v1/packages/{owner}) reads: views of versions for the converter.
 
@@ -19,6 +20,9 @@ export async function visiblePackageOwner(db: DB, name: string, viewer: User | n
 /** Views of the versions a search finds (newest first) and the total. */
 export async function searchPackageViews(db: DB, owner: User, viewer: User | null, s: Omit<VersionSearch, 'ownerId'>): Promise<{ views: PackageView[]; total: number }> {
   const { rows, total } = await searchVersions(db, { ...s, ownerId: owner.id });
+  // The page's creators in one query, each linked repository once.
+  const creatorIds = [...new Set(rows.map((r) => r.creator_id).filter((id) => id > 0))];
+  const lookups: ViewLookups = { creators: new Map((await usersByIds(db, creatorIds)).map((u) => [u.id, u])), repos: new Map() };
   const views: PackageView[] = [];
   for (const r of rows) {
     const pkg: Package = { id: r.package_id, owner_id: r.owner_id, repo_id: r.repo_id, type: r.type, name: r.name, lower_name: r.lower_name, semver_compatible: r.semver_compatible, is_internal: 0 };
@@ -26,7 +30,7 @@ export async function searchPackageViews(db: DB, owner: User, viewer: User | nul
       id: r.id, package_id: r.package_id, creator_id: r.creator_id, version: r.version, lower_version: r.lower_version,
       created_unix: r.created_unix, is_internal: r.is_internal, metadata_json: r.metadata_json, download_count: r.download_count,
     };
-    views.push(await packageView(db, pkg, version, owner, viewer));
+    views.push(await packageView(db, pkg, version, owner, viewer, lookups));
   }
   return { views, total };
 }

@@ -64,6 +64,12 @@ export async function isWatchingRepo(db: DB, doer: User, access: RepoAccess): Pr
   return !!(await marks.getMark(db, 'watch', doer.id, access.repo.id));
 }
 
+/** Whether the caller watches and stars the repository (the repository header's buttons). */
+export async function socialStateOf(db: DB, doer: User, access: RepoAccess): Promise<{ watching: boolean; starred: boolean }> {
+  const { watch, star } = await marks.marksOf(db, doer.id, access.repo.id);
+  return { watching: watch, starred: star };
+}
+
 /** When the caller started watching, or 404 when they do not. */
 export async function watchSince(db: DB, doer: User, access: RepoAccess): Promise<number> {
   const row = await marks.getMark(db, 'watch', doer.id, access.repo.id);

@@ -3,9 +3,8 @@ import type { DB } from '../../db/connect';
 import type { User, WebSession } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
-import { getUserById } from '../../models/user';
 import {
-  deleteExpiredWebSessions, deleteWebSession, deleteWebSessionsOfUser, getWebSessionByHash, insertWebSession,
+  deleteExpiredWebSessions, deleteWebSession, deleteWebSessionsOfUser, getWebSessionWithUser, insertWebSession,
   listWebSessionsOfUser, touchWebSession,
 } from '../../models/web-session';
 
@@ -19,7 +18,8 @@ export const REMEMBER_SECONDS = 30 * 24 * 3600;
 const TOUCH_EVERY_SECONDS = 60;
 
 export type SessionOrigin = { ip: string; userAgent: string };
-export type ActiveSession = { session: WebSession; user: User };
+/** `unread`: the user's unread notifications, read with the session for the page header. */
+export type ActiveSession = { session: WebSession; user: User; unread: number };
 
 const hashId = (id: string): string => crypto.createHash('sha256').update(id).digest('hex');
 const lifetime = (remember: boolean): number => (remember ? REMEMBER_SECONDS : IDLE_SECONDS);
@@ -46,14 +46,14 @@ export async function createSession(
  */
 export async function resolveSession(db: DB, id: string): Promise<ActiveSession | null> {
   if (!id || id.length > 128) return null;
-  const session = await getWebSessionByHash(db, hashId(id));
-  if (!session) return null;
+  const found = await getWebSessionWithUser(db, hashId(id));
+  if (!found) return null;
+  const { session, user, unread } = found;
   const now = nowUnix();
   if (session.expires_unix <= now) {
     await deleteWebSession(db, session.id);
     return null;
   }
-  const user = await getUserById(db, session.uid);
   if (!user || user.type !== 0 || !user.is_active || user.prohibit_login) {
     await deleteWebSession(db, session.id);
     return null;
@@ -63,7 +63,7 @@ export async function resolveSession(db: DB, id: string): Promise<ActiveSession 
     await touchWebSession(db, session.id, now, expires);
     Object.assign(session, { last_seen_unix: now, expires_unix: expires });
   }
-  return { session, user };
+  return { session, user, unread };
 }
 
 /** The user's live sessions, the most recently seen first. */

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
-import { renderMarkup } from '../markdown';
+import { renderStoredBatch, renderStoredMarkup, type MarkupRequest, type StoredText } from '../markdown';
 import { getReleaseByTag, listReleases, type ReleaseView } from '../release/releases';
 import type { RepoAccess } from '../repo/repos';
 
@@ -13,12 +13,18 @@ export type ReleaseItem = ReleaseView & { notesHtml: string };
 
 type Page = { offset: number; limit: number };
 
+// The notes as the cache knows them (services/markdown.ts): a page of releases renders its
+// notes once, then reads them from the cache until one is edited (the key holds the text's digest).
+const stored = (view: ReleaseView): StoredText => ({ kind: 'release', id: view.release.id, updatedUnix: view.release.updated_unix });
+
+// The repository as context (names as they are: the renderer encodes them): `#N` and relative
+// links resolve in it, as on Gitea's page.
+const notesRequest = (access: RepoAccess): Omit<MarkupRequest, 'text'> =>
+  ({ mode: 'gfm', context: `${access.owner.name}/${access.repo.name}`, filePath: '', wiki: false });
+
 async function withNotes(db: DB, config: Config, access: RepoAccess, viewer: User | null, view: ReleaseView): Promise<ReleaseItem> {
   if (!view.release.note.trim()) return { ...view, notesHtml: '' };
-  // The repository as context (names as they are: the renderer encodes them): `#N` and
-  // relative links resolve in it, as on Gitea's page.
-  const context = `${access.owner.name}/${access.repo.name}`;
-  const notesHtml = await renderMarkup(db, config, viewer, { text: view.release.note, mode: 'gfm', context, filePath: '', wiki: false });
+  const notesHtml = await renderStoredMarkup(db, config, viewer, stored(view), { ...notesRequest(access), text: view.release.note });
   return { ...view, notesHtml };
 }
 
@@ -27,9 +33,9 @@ export async function releasesPage(
   db: DB, config: Config, access: RepoAccess, viewer: User | null, page: Page,
 ): Promise<{ items: ReleaseItem[]; total: number }> {
   const { items, total } = await listReleases(db, access, viewer, page);
-  const out: ReleaseItem[] = [];
-  for (const v of items) out.push(await withNotes(db, config, access, viewer, v));
-  return { items: out, total };
+  // One look-up of the mentioned users for the whole page, each text from the cache when it can be.
+  const notes = await renderStoredBatch(db, config, viewer, items.map((v) => ({ stored: stored(v), text: v.release.note })), notesRequest(access));
+  return { items: items.map((v, i) => ({ ...v, notesHtml: notes[i]! })), total };
 }
 
 /** The release of a tag, 404 when there is none or it is a draft the viewer may not see. */
