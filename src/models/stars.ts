@@ -9,13 +9,17 @@ export async function getMark(db: DB, table: Mark, uid: number, repoId: number):
   return db.selectFrom(table).select('created_unix').where('uid', '=', uid).where('repo_id', '=', repoId).executeTakeFirst();
 }
 
-/** Whether the user watches and stars the repository, in one statement (the repository header asks both). */
-export async function marksOf(db: DB, uid: number, repoId: number): Promise<{ watch: boolean; star: boolean }> {
+/**
+ * Whether the user watches and stars the repository, and whether a transfer of it is pending,
+ * in one statement (the repository header asks all three on every page).
+ */
+export async function marksOf(db: DB, uid: number, repoId: number): Promise<{ watch: boolean; star: boolean; transfer: boolean }> {
   const row = await db.selectNoFrom((eb) => [
     eb.exists(eb.selectFrom('watch').select('uid').where('uid', '=', uid).where('repo_id', '=', repoId)).as('watch'),
     eb.exists(eb.selectFrom('star').select('uid').where('uid', '=', uid).where('repo_id', '=', repoId)).as('star'),
+    eb.exists(eb.selectFrom('repo_transfer').select('repo_id').where('repo_id', '=', repoId)).as('transfer'),
   ]).executeTakeFirstOrThrow();
-  return { watch: !!row.watch, star: !!row.star };
+  return { watch: !!row.watch, star: !!row.star, transfer: !!row.transfer };
 }
 
 /** Adds the row; false when it was already there. */

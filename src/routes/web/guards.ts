@@ -5,7 +5,6 @@ import { ArchivedError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { hasScope } from '../../lib/scopes';
 import { followUpsSettled } from '../../services/pull/pull-follow-queue';
 import { lookupRepo } from '../../services/repo/repos';
-import { transferOfferFor } from '../../services/repo/transfer';
 import { codeWritable, readableUnits, type WebUnit } from '../../services/web/units';
 import { repoOf } from '../context';
 
@@ -86,8 +85,6 @@ export const assignWebRepo: RequestHandler = async (req, res, next) => {
   }
   req.ctx.repo = found;
   res.locals.units = await readableUnits(req.ctx.db, found, req.ctx.doer);
-  // A transfer this visitor may answer shows as a banner on the repository's pages (sendPage).
-  if (req.ctx.doer && req.method === 'GET') res.locals.transferOffer = await transferOfferFor(req.ctx.db, req.ctx.doer, found.repo);
   // A page read right after a push shows the pull requests the push moved.
   await followUpsSettled(found.repo.id);
   next();

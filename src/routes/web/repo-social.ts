@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { NotFoundError } from '../../lib/errors';
 import { setStar, socialStateOf, subscribe, unsubscribe } from '../../services/repo/stars';
+import { transferOfferFor } from '../../services/repo/transfer';
 import { csrfInput } from './forms';
 import { repoOf, unitsOf } from './guards';
 import { text } from './issue-actions';
@@ -16,7 +17,9 @@ export const repoSocial: RequestHandler = async (req, res, next) => {
   const { db, config, doer } = req.ctx;
   if (doer && req.method === 'GET') {
     const access = repoOf(req);
-    const { watching, starred } = await socialStateOf(db, doer, access);
+    const { watching, starred, transferPending } = await socialStateOf(db, doer, access);
+    // A transfer this visitor may answer shows as a banner on the page (layout.ts sendPage).
+    if (transferPending) res.locals.transferOffer = await transferOfferFor(db, doer, access.repo);
     setSocial(access, {
       watching, starred, stars: !config.repository.disable_stars, fork: unitsOf(res).has('repo.code'),
       csrf: csrfInput(req, res), back: req.originalUrl,

@@ -64,10 +64,13 @@ export async function isWatchingRepo(db: DB, doer: User, access: RepoAccess): Pr
   return !!(await marks.getMark(db, 'watch', doer.id, access.repo.id));
 }
 
-/** Whether the caller watches and stars the repository (the repository header's buttons). */
-export async function socialStateOf(db: DB, doer: User, access: RepoAccess): Promise<{ watching: boolean; starred: boolean }> {
-  const { watch, star } = await marks.marksOf(db, doer.id, access.repo.id);
-  return { watching: watch, starred: star };
+/**
+ * Whether the caller watches and stars the repository (the repository header's buttons), and
+ * whether a transfer of it is pending (then the page asks whether the caller may answer it).
+ */
+export async function socialStateOf(db: DB, doer: User, access: RepoAccess): Promise<{ watching: boolean; starred: boolean; transferPending: boolean }> {
+  const { watch, star, transfer } = await marks.marksOf(db, doer.id, access.repo.id);
+  return { watching: watch, starred: star, transferPending: transfer };
 }
 
 /** When the caller started watching, or 404 when they do not. */
