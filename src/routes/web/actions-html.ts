@@ -38,7 +38,7 @@ export function artifactList(req: Request, run: RunView, artifacts: ActionArtifa
   if (!artifacts.length) return html``;
   return html`<section><h2>Artifacts</h2><ul class="list">${artifacts.map((a) => html`<li>${a.status === 'expired'
     ? html`${a.artifact_name} <span class="meta">(expired)</span>`
-    : html`<a href="${runPath(req, run, `artifacts/${encodePath(String(a.id))}`)}" download>${a.artifact_name}</a><p class="meta">${a.file_size} bytes</p>`}</li>`)}</ul></section>`;
+    : html`<a href="${runPath(req, run, `artifacts/${encodePath(a.artifact_name)}`)}" download>${a.artifact_name}</a><p class="meta">${a.file_size} bytes</p>`}</li>`)}</ul></section>`;
 }
 
 /** One list of log lines, numbered from the first line's place in the whole log. */

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
-import { NotFoundError } from '../../lib/errors';
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { html, type SafeHtml } from '../../lib/html';
-import { artifactDownloadUrl } from '../../services/actions/api-artifacts';
 import type { WorkflowView } from '../../services/actions/api-workflows';
-import { jobLogFrom, jobPage, runPage, runsPage } from '../../services/web/actions-pages';
+import { jobLogFrom, jobPage, runArtifactFile, runPage, runsPage } from '../../services/web/actions-pages';
 import { queryInt, queryString } from '../query';
 import { csrfInput } from './forms';
 import { artifactList, jobRow, logSections, runPath, runRow, statusBadge } from './actions-html';
@@ -115,11 +115,11 @@ export async function jobLogJson(req: Request, res: Response): Promise<void> {
   res.json({ status: job.job.status, done, next: lines.length ? lines[lines.length - 1]!.idx + 1 : from, lines: lines.map((l) => l.content) });
 }
 
-/** GET .../runs/{run}/artifacts/{id}: to the artifact's signed download address, as the API's zip link. */
+/** GET .../runs/{run}/artifacts/{name}: the artifact's zip itself (Gitea's web answers the bytes, not a redirect). */
 export async function artifactDownload(req: Request, res: Response): Promise<void> {
-  const a = repoOf(req);
-  const p = await runPage(req.ctx.db, a, indexParam(req, 'run'));
-  const id = indexParam(req, 'id');
-  if (!p.artifacts.some((x) => x.id === id)) throw new NotFoundError();
-  res.redirect(302, await artifactDownloadUrl(req.ctx.db, req.ctx.config, req.ctx.secret, { id: a.repo.id, owner: a.owner.name, name: a.repo.name }, id));
+  const file = await runArtifactFile(req.ctx.db, req.ctx.config, repoOf(req), indexParam(req, 'run'), String(req.params.name));
+  res.setHeader('Content-Type', 'application/zip');
+  res.setHeader('Content-Length', String(file.size));
+  res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+  await pipeline(fs.createReadStream(file.path), res);
 }

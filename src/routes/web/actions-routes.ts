@@ -33,7 +33,7 @@ export function actionsGroups(repoPage: readonly RequestHandler[], signedInRepo:
       get(`${R}/runs/:run`, pages.runView),
       get(`${R}/runs/:run/jobs/:job`, pages.jobView),
       get(`${R}/runs/:run/jobs/:job/log`, pages.jobLogJson),
-      get(`${R}/runs/:run/artifacts/:id`, pages.artifactDownload),
+      get(`${R}/runs/:run/artifacts/:name`, pages.artifactDownload),
     ]),
     group('repo-actions-write', [...signedInRepo, actionsReader, actionsWriter], [
       get(`${R}/run`, forms.dispatchPage),
