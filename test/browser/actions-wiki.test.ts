@@ -8,7 +8,7 @@ import { as, createUser, ok } from '../helpers/server';
 // Actions, wiki and packages in a real Chromium with JavaScript on and off (one server, the
 // embedded runner): a workflow dispatched from its form runs and its log shows on the job page
 // (live with the script, after a refresh without); a wiki page created, edited and seen in its
-// history; a package published through its API shows with its install command. checkPage on
+// history, with the edit's diff; a package published through its API shows with its install command. checkPage on
 // every page on the way.
 
 const MANUAL = `name: manual
@@ -106,6 +106,11 @@ describe.skipIf(!haveChromium)('Actions, wiki and packages in the browser', () =
         await load();
         expect(await page.locator('main').textContent()).toContain('Say it better');
         expect(await page.locator('main ul.list li').count()).toBe(2);
+        await checkPage(page);
+        await page.getByRole('link', { name: /^Changes of / }).first().click();
+        await load();
+        expect(await page.locator('h2.commit-title').textContent()).toBe('Say it better');
+        expect(await page.locator('tr.add').textContent()).toContain('the edited app');
         await checkPage(page);
       }, 60_000);
 

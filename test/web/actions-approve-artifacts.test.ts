@@ -94,7 +94,7 @@ describe('downloading an artifact from the run page', () => {
       const res = await c.get('alice/art/actions/runs/1/artifacts/dist');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/zip');
-      expect(res.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''dist.zip");
+      expect(res.headers.get('content-disposition')).toBe('attachment; filename="dist.zip"; filename*=UTF-8\'\'dist.zip');
       expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
     }
     expect((await alice.web.get('alice/art/actions/runs/1/artifacts/nope')).status).toBe(404);

@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../../lib/html';
 import type { WorkflowView } from '../../services/actions/api-workflows';
 import { jobLogFrom, jobPage, runArtifactFile, runPage, runsPage } from '../../services/web/actions-pages';
 import { queryInt, queryString } from '../query';
+import { attachment } from '../stream';
 import { csrfInput } from './forms';
 import { artifactList, jobRow, logSections, runPath, runRow, statusBadge } from './actions-html';
 import { repoOf, unitsOf } from './guards';
@@ -120,6 +121,6 @@ export async function artifactDownload(req: Request, res: Response): Promise<voi
   const file = await runArtifactFile(req.ctx.db, req.ctx.config, repoOf(req), indexParam(req, 'run'), String(req.params.name));
   res.setHeader('Content-Type', 'application/zip');
   res.setHeader('Content-Length', String(file.size));
-  res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+  res.setHeader('Content-Disposition', attachment(file.filename));
   await pipeline(fs.createReadStream(file.path), res);
 }

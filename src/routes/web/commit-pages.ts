@@ -22,7 +22,7 @@ import { personLink, refSwitcher, repoPage, switchedRef } from './repo-view';
 // (`commits/{branch|tag|commit}/{ref}[/{path}]`) and a comparison (`compare/{base}...{head}`).
 
 /** The page's URL with some query values changed (the diff's style and whitespace links). */
-function withQuery(req: Request, base: string, change: Record<string, string>): string {
+export function withQuery(req: Request, base: string, change: Record<string, string>): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(req.query)) if (typeof v === 'string' && k !== 'file') q.set(k, v);
   for (const [k, v] of Object.entries(change)) q.set(k, v);
@@ -44,7 +44,7 @@ function links(req: Request, base: string, at: string, rawDiff: string) {
   };
 }
 
-const diffOptions = (req: Request, view: DiffView) => {
+export const diffOptions = (req: Request, view: DiffView) => {
   const files = filesAsked(req);
   return { whitespace: view.whitespace, paths: files.length ? files : undefined, expand: files.length > 0 };
 };

@@ -12,8 +12,9 @@ import * as forms from './wiki-forms';
 
 // The wiki pages (Gitea's /{owner}/{repo}/wiki): a page rendered with its sidebar and footer,
 // the page list (`/wiki/_pages` or `/wiki/?action=_pages`), a page's history
-// (`?action=_revision`) and a page as of one of its commits (`?revision=<sha>`), and the wiki's
-// clone URL. `?action=_new|_edit|_delete` lead to the writers' forms (wiki-forms.ts).
+// (`?action=_revision`) and a page as of one of its commits (`?revision=<sha>`; each history
+// line's sha leads to that commit's diff, wiki-commit.ts), and the wiki's clone URL.
+// `?action=_new|_edit|_delete` lead to the writers' forms (wiki-forms.ts).
 
 function cloneUrl(req: Request): SafeHtml {
   const a = repoOf(req);
@@ -49,7 +50,7 @@ async function historyPage(req: Request, res: Response, name: string): Promise<v
     title: `History of ${title} · Wiki`,
     body: html`${wikiHead(req, res)}<h2>History of ${title}</h2><p class="meta">${count} ${count === 1 ? 'revision' : 'revisions'} · <a href="${wikiPath(req, name)}">the page</a></p>
 <ul class="list">${commits.map((c) => html`<li><a href="${wikiPath(req, `${name}?revision=${c.sha}`)}">${c.message.split('\n')[0] || c.sha.slice(0, 10)}</a>
-<p class="meta"><code>${c.sha.slice(0, 10)}</code> · ${c.author.name}, ${when(c.author.unix)}</p></li>`)}</ul>${pager(wikiPath(req, name), n, n * 50 < count, { action: '_revision' })}`,
+<p class="meta"><a href="${wikiPath(req, `commit/${c.sha}`)}" aria-label="Changes of ${c.sha.slice(0, 10)}"><code>${c.sha.slice(0, 10)}</code></a> · ${c.author.name}, ${when(c.author.unix)}</p></li>`)}</ul>${pager(wikiPath(req, name), n, n * 50 < count, { action: '_revision' })}`,
   });
 }
 

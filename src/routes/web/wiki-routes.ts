@@ -4,6 +4,7 @@ import { wikiMode } from '../../services/web/wiki-pages';
 import { repoOf } from './guards';
 import { get, group, post, type WebGroup } from './table';
 import * as forms from './wiki-forms';
+import { wikiCommit } from './wiki-commit';
 import * as pages from './wiki-pages';
 
 // The wiki's groups (Gitea's /{owner}/{repo}/wiki routes): readers see pages, lists and
@@ -31,6 +32,7 @@ export function wikiGroups(repoPage: readonly RequestHandler[], signedInRepo: re
       get(W, pages.wikiGet),
       get(`${W}/_pages`, pages.pagesList),
       get(`${W}/_new`, forms.newPage),
+      get(`${W}/commit/:sha`, wikiCommit),
       get(`${W}/:page`, pages.wikiGet),
     ]),
     group('repo-wiki-write', [...signedInRepo, wikiReader, wikiWriter], [
