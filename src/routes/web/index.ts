@@ -89,6 +89,8 @@ const issueFormRoutes = [
 ];
 const signedIn = [...signedInViewing, headerCounts];
 const repoPage = [...page, repoViewer, repo, repoSocial];
+/** Signed-in repository pages and forms: the header's watch/star state and a pending transfer's banner on GET. */
+const signedInRepo = [...signedIn, repoViewer, repo, repoSocial];
 /** Downloads: the repository and its reader, without a page's header counts and watch/star state. */
 const repoDownload = [...viewing, repoViewer, repo];
 
@@ -204,12 +206,12 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/compare/*basehead', commits.compare),
     get('/:owner/:repo/compare', newPull.pick),
   ]),
-  group('repo-fork', [...signedIn, repoViewer, repo, codeUnit], [
+  group('repo-fork', [...signedInRepo, codeUnit], [
     get('/:owner/:repo/fork', create.forkForm),
     post('/:owner/:repo/fork', create.forkPost),
   ]),
   // Changing files and branches: signed in, writing the code of a live (not archived) repository.
-  group('repo-code-write', [...signedIn, repoViewer, repo, codeUnit, codeWriter], [
+  group('repo-code-write', [...signedInRepo, codeUnit, codeWriter], [
     get('/:owner/:repo/branches/delete', branches.deleteForm),
     post('/:owner/:repo/branches/delete', branches.deletePost),
     post('/:owner/:repo/branches/restore', branches.restorePost),
@@ -229,7 +231,7 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/pulls/:index/:tab', pullFiles.tab),
   ]),
   // A pull request's forms: its conversation's (merge, update, state, draft, review requests).
-  group('repo-pull-forms', [...signedIn, repoViewer, repo, pullsUnit, notArchived], [
+  group('repo-pull-forms', [...signedInRepo, pullsUnit, notArchived], [
     post('/:owner/:repo/compare/*basehead', newPull.create),
     post('/:owner/:repo/pulls/:index/merge', pullForms.merge),
     post('/:owner/:repo/pulls/:index/merge/cancel', pullForms.cancelMerge),
@@ -272,14 +274,14 @@ export const webGroups: WebGroup[] = [
     get('/:owner/:repo/milestones', milestoneManage.milestonesManagePage),
     get('/:owner/:repo/milestone/:id', issues.milestone),
   ]),
-  ...repoSettingsGroups(signedIn),
+  ...repoSettingsGroups(signedIn, repoSocial),
   group('repo-releases', [...repoPage, releasesUnit], [
     get('/:owner/:repo/releases', owners.releases),
     get('/:owner/:repo/releases/tag/*tag', owners.release),
   ]),
-  ...actionsGroups(repoPage, [...signedIn, repoViewer, repo]),
-  ...wikiGroups(repoPage, [...signedIn, repoViewer, repo]),
-  repoRunnerGroup([...signedIn, repoViewer, repo]),
+  ...actionsGroups(repoPage, signedInRepo),
+  ...wikiGroups(repoPage, signedInRepo),
+  repoRunnerGroup(signedInRepo),
 ];
 
 /** Every missing thing answers this one 404 page, whatever hid it (absent or not visible). */

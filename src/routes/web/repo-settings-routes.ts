@@ -19,10 +19,13 @@ import { get, group, post, upload, type WebGroup } from './table';
 
 const S = '/:owner/:repo/settings';
 
-/** `signedIn`: the table's chain of signed-in pages (index.ts), which the groups start from. */
-export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGroup[] => {
+/**
+ * `signedIn`: the table's chain of signed-in pages (index.ts), which the groups start from;
+ * `viewerState`: the repository header's watch/star state and pending-transfer banner (repo-social.ts).
+ */
+export const repoSettingsGroups = (signedIn: readonly RequestHandler[], viewerState: RequestHandler): WebGroup[] => {
   /** Signed in, the repository of the path visible, its settings the visitor's to change. */
-  const repoAdmins = [...signedIn, repoViewer, assignWebRepo, repoAdminPage];
+  const repoAdmins = [...signedIn, repoViewer, assignWebRepo, repoAdminPage, viewerState];
   // As the API's rows: rules and push mirrors of an archived repository are not changed (423).
   return [
     group('repo-settings', repoAdmins, [
@@ -84,7 +87,7 @@ export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGrou
       post(`${S}/delete`, danger.deletePost),
     ]),
     // A release's writers' forms (new, edit with assets, delete).
-    group('repo-releases-manage', [...signedIn, repoViewer, assignWebRepo, releasesUnit, releases.releaseWriter], [
+    group('repo-releases-manage', [...signedIn, repoViewer, assignWebRepo, releasesUnit, releases.releaseWriter, viewerState], [
       get('/:owner/:repo/releases/new', releases.newPage),
       upload('/:owner/:repo/releases/new', releases.RELEASE_UPLOAD, releases.createPost),
       get('/:owner/:repo/releases/edit/*tag', releases.editPage),
@@ -92,7 +95,8 @@ export const repoSettingsGroups = (signedIn: readonly RequestHandler[]): WebGrou
       get('/:owner/:repo/releases/delete/*tag', releases.deletePage),
       post('/:owner/:repo/releases/delete/*tag', releases.deletePost),
     ]),
-    // The recipient of a pending transfer (not yet an admin of it): the service checks who may answer.
+    // The recipient of a pending transfer (not yet an admin of it): the service checks who may answer
+    // (the page is the answer, so it carries no banner of it).
     group('repo-transfer', [...signedIn, repoViewer, assignWebRepo], [
       get('/:owner/:repo/transfer', danger.transferPendingPage),
       post('/:owner/:repo/transfer/accept', danger.transferAnswer),
