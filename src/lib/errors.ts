@@ -18,6 +18,8 @@ export class UnauthorizedError extends AppError {
 export class ForbiddenError extends AppError {
   constructor(message = 'Forbidden') { super(403, message); }
 }
+/** A user one side has blocked (the API's 403); a form shows it beside the name typed. */
+export class BlockedError extends ForbiddenError {}
 export class NotFoundError extends AppError {
   constructor(message = 'The target couldn\'t be found.') { super(404, message); }
 }

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Team, TeamUnit, User } from '../../db/schema';
-import { InvalidError, NotFoundError } from '../../lib/errors';
+import { BlockedError, InvalidError, NotFoundError } from '../../lib/errors';
 import { html, raw, type SafeHtml } from '../../lib/html';
 import { addMember, removeMember } from '../../services/org/team-members';
 import { setTeamRepo } from '../../services/org/team-repos';
@@ -114,7 +114,9 @@ ${a.team.authorize === 4 ? '' : html`<h2>Delete this team</h2><p><a class="butto
 
 /** GET /org/{org}/teams/{team}/edit: the team's form, members and repositories. */
 export async function editTeamPage(req: Request, res: Response): Promise<void> {
-  sendPage(req, res, { title: `Edit team`, body: await editBody(req, res, null, {}) });
+  const gone = typeof req.query.gone === 'string' && Object.hasOwn(GONE, req.query.gone) ? GONE[req.query.gone] : undefined;
+  const notice = gone ? html`<div class="flash" role="status">${gone}</div>` : html``;
+  sendPage(req, res, { title: `Edit team`, body: html`${notice}${await editBody(req, res, null, {})}` });
 }
 
 async function answer(req: Request, res: Response, part: string, anchor: string, action: (a: Awaited<ReturnType<typeof teamForOwner>>) => Promise<unknown>): Promise<void> {
@@ -125,13 +127,43 @@ async function answer(req: Request, res: Response, part: string, anchor: string,
   redirectAfterPost(req, res, teamPath(a.org, a.team.authorize === 4 ? a.team : fresh, '/edit'), anchor);
 }
 
-/** A name typed into an add form that names nothing (the team itself is already found): an error beside the field. */
+/**
+ * A name typed into an add form that names nothing, or a user the organization blocked (the team
+ * itself is already found): an error beside the field, not the 404 or 403 page.
+ */
 async function named(field: string, message: string, action: () => Promise<void>): Promise<void> {
   try {
     await action();
   } catch (err) {
+    if (err instanceof BlockedError) throw new InvalidError('The organization has blocked this user: unblock them first.', field);
     throw err instanceof NotFoundError ? new InvalidError(message, field) : err;
   }
+}
+
+/** What the edit page says after a removal found nothing left to remove (`?gone=`, never text of the request). */
+const GONE: Record<string, string | undefined> = {
+  member: 'That user no longer exists: nothing was removed.',
+  repo: 'That repository no longer exists: nothing was removed.',
+};
+
+/**
+ * A removal whose user or repository is gone meanwhile (a second tab, a deleted account): as
+ * Gitea, back to the page (303) with nothing changed, here with a notice saying so.
+ */
+async function removal(req: Request, res: Response, gone: 'member' | 'repo', action: (a: Awaited<ReturnType<typeof teamForOwner>>) => Promise<unknown>): Promise<void> {
+  const part = gone === 'member' ? 'members' : 'repos';
+  const a = await teamForOwner(req.ctx.db, String(req.params.org), String(req.params.team), req.ctx.doer);
+  let missing = false;
+  const errors = await formAction(async () => {
+    try {
+      await action(a);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      missing = true;
+    }
+  });
+  if (errors) return sendPage(req, res, { status: 422, title: 'Edit team', body: await editBody(req, res, null, errors, part) });
+  redirectAfterPost(req, res, `${teamPath(a.org, a.team, '/edit')}${missing ? `?gone=${gone}` : ''}`, part);
 }
 
 /** POST /org/{org}/teams/{team}/edit */
@@ -142,7 +174,7 @@ export const addMemberPost = (req: Request, res: Response) =>
   answer(req, res, 'members', 'members', (a) => named('uname', 'There is no user of that name.', () => addMember(req.ctx.db, a.team.id, doerOf(req), text(formOf(req), 'uname').trim())));
 /** POST /org/{org}/teams/{team}/members/remove */
 export const removeMemberPost = (req: Request, res: Response) =>
-  answer(req, res, 'members', 'members', (a) => removeMember(req.ctx.db, a.team.id, doerOf(req), text(formOf(req), 'uname')));
+  removal(req, res, 'member', (a) => removeMember(req.ctx.db, a.team.id, doerOf(req), text(formOf(req), 'uname')));
 /** POST /org/{org}/teams/{team}/repos/add */
 export const addRepoPost = (req: Request, res: Response) =>
   answer(req, res, 'repos', 'repos', (a) => named('repo_name', 'The organization has no repository of that name.', () => setTeamRepo(req.ctx.db, a.team.id, doerOf(req), a.org.name, text(formOf(req), 'repo_name').trim(), true)));
@@ -151,7 +183,7 @@ export const addAllReposPost = (req: Request, res: Response) =>
   answer(req, res, 'repos', 'repos', (a) => addAllReposToTeam(req.ctx.db, a.team.id, doerOf(req)));
 /** POST /org/{org}/teams/{team}/repos/remove */
 export const removeRepoPost = (req: Request, res: Response) =>
-  answer(req, res, 'repos', 'repos', (a) => setTeamRepo(req.ctx.db, a.team.id, doerOf(req), a.org.name, text(formOf(req), 'repo_name'), false));
+  removal(req, res, 'repo', (a) => setTeamRepo(req.ctx.db, a.team.id, doerOf(req), a.org.name, text(formOf(req), 'repo_name'), false));
 
 /** GET /org/{org}/teams/{team}/delete */
 export async function deleteTeamPage(req: Request, res: Response): Promise<void> {

@@ -1,6 +1,6 @@
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
-import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
+import { BlockedError, InvalidError, NotFoundError } from '../../lib/errors';
 import { addTeamUser } from '../../models/org';
 import { getTeamById, isTeamMember, listTeamMembers, removeTeamUser, teamRepoIds } from '../../models/team';
 import { getUserByName } from '../../models/user';
@@ -41,7 +41,7 @@ export async function addMember(db: DB, id: number, viewer: User, name: string):
   assertManages(access);
   const user = await namedUser(db, name);
   if (user.type === ORG_TYPE) throw new InvalidError(`${user.name} is an organization, not a user`, 'username');
-  if (await hasBlocked(db, access.org.id, user.id)) throw new ForbiddenError('user is blocked by the organization');
+  if (await hasBlocked(db, access.org.id, user.id)) throw new BlockedError('user is blocked by the organization');
   await db.transaction().execute(async (trx) => {
     await addTeamUser(trx, access.team, user.id);
     await recordAudit(trx, { op: 'team.member.add', target: teamTarget(access.org, access.team), owner: access.org, extra: { member: user.name, member_id: user.id } });
