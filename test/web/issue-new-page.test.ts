@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, remoteUrl, workTree } from '../helpers/git';
 import { as, ok, type Creds } from '../helpers/pull-fixtures';
-import { createUser, startTestServer, type TestServer } from '../helpers/server';
-import { signedInClient, type WebClient } from '../helpers/web-client';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { ownerAndOther, type WebClient } from '../helpers/web-client';
 
 // The new issue page over HTTP: the blank form (a writer's labels, assignees, milestone and a
 // file, multipart), the template chooser, a markdown template's prefill, an issue form's
@@ -10,7 +10,6 @@ import { signedInClient, type WebClient } from '../helpers/web-client';
 
 let s: TestServer;
 let alice: Creds;
-let bob: Creds;
 let web: WebClient;
 let bobWeb: WebClient;
 
@@ -56,8 +55,9 @@ const BUG_MD = '---\nname: Bug report\nabout: Something is broken\ntitle: "[bug]
 
 beforeAll(async () => {
   s = await startTestServer({ HEARTH__ATTACHMENT__ALLOWED_TYPES: '.txt' });
-  alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
+  const users = await ownerAndOther(s);
+  ({ alice } = users);
+  [web, bobWeb] = [users.alice.web, users.bob.web];
   await createRepo(s, alice, 'proj', { auto_init: true, default_branch: 'main' });
   await createRepo(s, alice, 'tpl');
   const wt = await workTree({
@@ -66,8 +66,6 @@ beforeAll(async () => {
   });
   await git(wt, 'push', '-q', remoteUrl(s, 'alice', 'tpl', alice.username, alice.password), 'main');
   await ok(await api('repos/alice/tpl/labels', 'POST', { name: 'bug', color: '#ee0701' }), 201);
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
 });
 afterAll(async () => { await s.stop(); });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
 import { as, ok, type Creds } from '../helpers/pull-fixtures';
-import { createUser, startTestServer, type TestServer } from '../helpers/server';
-import { signedInClient, type WebClient } from '../helpers/web-client';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { ownerAndOther, type WebClient } from '../helpers/web-client';
 
 // The labels and milestones pages' writers' forms over HTTP: create, edit in place, delete
 // through a confirmation page, a label set from the shipped templates, close and reopen a
@@ -10,7 +10,6 @@ import { signedInClient, type WebClient } from '../helpers/web-client';
 
 let s: TestServer;
 let alice: Creds;
-let bob: Creds;
 let web: WebClient;
 let bobWeb: WebClient;
 
@@ -20,12 +19,11 @@ const names = async (repo: string): Promise<string[]> => (await ok(await api(`re
 
 beforeAll(async () => {
   s = await startTestServer();
-  alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
+  const users = await ownerAndOther(s);
+  ({ alice } = users);
+  [web, bobWeb] = [users.alice.web, users.bob.web];
   await createRepo(s, alice, 'proj', { auto_init: true });
   await createRepo(s, alice, 'fresh', { auto_init: true });
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
 });
 afterAll(async () => { await s.stop(); });
 

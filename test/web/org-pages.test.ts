@@ -1,7 +1,7 @@
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
-import { signedInClient, type WebClient } from '../helpers/web-client';
+import { ownerAndOther, type WebClient } from '../helpers/web-client';
 
 // The organization pages over HTTP: create, settings (owners only: 403 to a member, 404 to one
 // who may not see a private organization), teams created, edited with units, given members and
@@ -10,7 +10,6 @@ import { signedInClient, type WebClient } from '../helpers/web-client';
 let s: TestServer;
 type Creds = { username: string; password: string; id: number };
 let alice: Creds;
-let bob: Creds;
 let web: WebClient;
 let bobWeb: WebClient;
 
@@ -18,10 +17,9 @@ const api = (p: string, method = 'GET', json?: unknown, who: Creds = alice) => s
 
 beforeAll(async () => {
   s = await startTestServer();
-  alice = await createUser(s, 'alice');
-  bob = await createUser(s, 'bob');
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
+  const users = await ownerAndOther(s);
+  ({ alice } = users);
+  [web, bobWeb] = [users.alice.web, users.bob.web];
 });
 afterAll(async () => { await s.stop(); });
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
+import { as, ok, startTestServer, type TestServer } from '../helpers/server';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { createSiteAdmin } from '../helpers/site-admin';
 import { eventually } from '../helpers/wait';
-import { signedInClient, type WebClient } from '../helpers/web-client';
+import { ownerAndOther, signedInClient, type WebClient } from '../helpers/web-client';
 
 // The webhook component over HTTP, mounted for an organization's settings and the site's
 // system and default hooks: add, edit, a delivery listed with its response and redelivered,
@@ -19,10 +19,9 @@ const api = (p: string, method = 'GET', json?: unknown) => s.request(`api/v1/${p
 beforeAll(async () => {
   s = await startTestServer({ HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' });
   rx = await startReceiver();
-  alice = await createUser(s, 'alice');
-  const bob = await createUser(s, 'bob');
-  web = await signedInClient(s, 'alice', alice.password);
-  bobWeb = await signedInClient(s, 'bob', bob.password);
+  const users = await ownerAndOther(s);
+  alice = users.alice;
+  [web, bobWeb] = [users.alice.web, users.bob.web];
   await ok(await api('orgs', 'POST', { username: 'hooked' }), 201);
 });
 afterAll(async () => { await rx?.close(); await s?.stop(); });
