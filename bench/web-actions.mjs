@@ -12,16 +12,8 @@ import { apiClient, benchSession, compareRows, rootAuth, wire } from './web-lib.
 
 const N = Number(process.argv[2] ?? 50);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-actions-'));
-const LONG = `name: long
-on: workflow_dispatch
-jobs:
-  print:
-    runs-on: hearth
-    steps:
-      - name: ten thousand lines
-        run: |
-          seq -f 'line %g of the long job <with> some & text' 10000
-`;
+// The 10,000-line workflow, shared with test/web/actions-pages.test.ts.
+const LONG = fs.readFileSync(new URL('../test/fixtures/workflows/long-log.yml', import.meta.url), 'utf8');
 const QUICK = 'name: quick\non: workflow_dispatch\njobs:\n  q:\n    runs-on: hearth\n    steps:\n      - run: echo quick\n';
 
 async function until(check, what, ms = 150_000) {
