@@ -1,6 +1,6 @@
-import { get, group, post, upload, type WebGroup, type WebRoute } from './table';
+import { get, group, post, upload, type WebGroup } from './table';
 import { AVATAR } from './settings-profile';
-import type { webhookPages } from './webhook-forms';
+import { hookRoutes } from './webhook-forms';
 import type { RequestHandler } from 'express';
 import { siteAdminPage } from './admin-layout';
 import * as admin from './admin-pages';
@@ -17,18 +17,6 @@ import * as teams from './org-team-forms';
 // The route groups of the site administration (Gitea's /-/admin, since 1.23: `admin` stays a
 // valid user name), each carrying its guard chain once. Spliced into webGroups (index.ts)
 // before `/{owner}`.
-
-/** The routes of the webhook component under `base` (an Express path). */
-const hookRoutes = (base: string, h: ReturnType<typeof webhookPages>): WebRoute[] => [
-  get(base, h.list),
-  get(`${base}/new`, h.newForm),
-  post(`${base}/new`, h.create),
-  get(`${base}/:id`, h.edit),
-  post(`${base}/:id`, h.save),
-  get(`${base}/:id/delete`, h.deletePage),
-  post(`${base}/:id/delete`, h.remove),
-  post(`${base}/:id/deliveries/:delivery/redeliver`, h.redeliver),
-];
 
 /** The explore tabs beside /explore/repos: what the site's view guards let anyone see. */
 export const exploreRoutes = [get('/explore/users', explore.exploreUsers), get('/explore/organizations', explore.exploreOrgs)];

@@ -11,6 +11,7 @@ import * as keys from './repo-settings-keys';
 import * as mirror from './repo-settings-mirror';
 import { repoAdminPage } from './repo-settings-layout';
 import { get, group, post, upload, type WebGroup } from './table';
+import { hookRoutes } from './webhook-forms';
 
 // The repository settings pages (Gitea's /{owner}/{repo}/settings/*) and a pending transfer's
 // answer, in groups named per area: every settings page is for the repository's admins
@@ -70,15 +71,10 @@ export const repoSettingsGroups = (signedIn: readonly RequestHandler[], viewerSt
       post(`${S}/mirror/push/sync`, notArchived, mirror.pushSyncPost),
       get(`${S}/mirror/push/delete`, mirror.pushDeletePage),
       post(`${S}/mirror/push/delete`, notArchived, mirror.pushDeletePost),
-      get(`${S}/hooks`, hooks.hooksPage),
-      get(`${S}/hooks/new`, hooks.newHookPage),
-      post(`${S}/hooks/new`, hooks.createHookPost),
-      get(`${S}/hooks/:id`, hooks.hookPage),
-      post(`${S}/hooks/:id`, hooks.saveHookPost),
-      post(`${S}/hooks/:id/test`, hooks.testHookPost),
-      post(`${S}/hooks/:id/deliveries/:delivery/redeliver`, hooks.redeliverPost),
-      get(`${S}/hooks/:id/delete`, hooks.deleteHookPage),
-      post(`${S}/hooks/:id/delete`, hooks.deleteHookPost),
+      ...hookRoutes(`${S}/hooks`, {
+        list: hooks.hooksPage, newForm: hooks.newHookPage, create: hooks.createHookPost, edit: hooks.hookPage, save: hooks.saveHookPost,
+        test: hooks.testHookPost, redeliver: hooks.redeliverPost, deletePage: hooks.deleteHookPage, remove: hooks.deleteHookPost,
+      }),
     ]),
     group('repo-settings-owner', [...repoAdmins, danger.repoOwnerForm], [
       get(`${S}/transfer`, danger.transferForm),

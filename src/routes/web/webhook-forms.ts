@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { toApiHook } from '../../convert/webhook';
 import type { HookTask } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
@@ -11,14 +11,15 @@ import { checkbox, confirmPage, csrfInput, field, formAction, formAlert, redirec
 import { selectField } from './admin-layout';
 import { webUrl, when } from './layout';
 import { formOf, radioGroup, text, texts } from './settings-layout';
+import { get, post, type WebRoute } from './table';
 
 // The webhook pages as a component any hook owner mounts: a list, the add and edit forms (type,
 // target URL, method, content type, secret, Authorization header, which events, branch filter,
 // active; for the site's hooks, system or default), delete through a confirmation page, and the
 // edit page's recent deliveries with request and response and a redeliver button. The host says
 // whose hooks they are (a HookScope of the webhooks service), where its pages live and how they
-// are framed; an organization's settings and the site administration use it, and a
-// repository's settings could (its test delivery aside, which needs a repository).
+// are framed; an organization's settings and the site administration use it. hookRoutes lays
+// out the paths of all three owners' hook pages, a repository's (with its test delivery) too.
 
 type Form = Record<string, unknown>;
 export type HookHost = {
@@ -145,3 +146,21 @@ ${hooks.length ? html`<ul class="list">${hooks.map(row)}</ul>` : html`<p class="
     },
   };
 }
+
+/** A hook owner's page handlers: webhookPages' set, or a repository's own with its test delivery. */
+export type HookHandlers = Record<'list' | 'newForm' | 'create' | 'edit' | 'save' | 'deletePage' | 'remove' | 'redeliver', RequestHandler> & {
+  test?: RequestHandler;
+};
+
+/** The routes of a hook owner's webhook pages under `base` (an Express path), as Gitea lays them out. */
+export const hookRoutes = (base: string, h: HookHandlers): WebRoute[] => [
+  get(base, h.list),
+  get(`${base}/new`, h.newForm),
+  post(`${base}/new`, h.create),
+  get(`${base}/:id`, h.edit),
+  post(`${base}/:id`, h.save),
+  ...(h.test ? [post(`${base}/:id/test`, h.test)] : []),
+  post(`${base}/:id/deliveries/:delivery/redeliver`, h.redeliver),
+  get(`${base}/:id/delete`, h.deletePage),
+  post(`${base}/:id/delete`, h.remove),
+];
