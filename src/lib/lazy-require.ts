@@ -20,6 +20,8 @@ export const omggif = (): typeof import('omggif') => require('omggif');
 export const papaparse = (): typeof import('papaparse') => require('papaparse');
 /** yauzl, for advisory archives. */
 export const yauzl = (): typeof import('yauzl') => require('yauzl');
+/** yazl, for zipping a v1-v3 artifact's files on the run page's download. */
+export const yazl = (): typeof import('yazl') => require('yazl');
 /**
  * node-cron, for schedules with fields. Required, not imported, for a second reason: an import
  * makes the bundler take its ESM build, whose import.meta.url is empty in the CommonJS

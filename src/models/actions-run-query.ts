@@ -126,6 +126,21 @@ export async function getArtifactOfRepo(db: DB, repoId: number, id: number): Pro
   return db.selectFrom('action_artifact').selectAll().where('repo_id', '=', repoId).where('id', '=', id).executeTakeFirst();
 }
 
+export type ArtifactMeta = { artifact_name: string; file_size: number; status: 'confirmed' | 'expired' };
+
+/**
+ * A run's uploaded artifacts by name, v4 and v1-v3 alike (Gitea's ListUploadedArtifactsMeta):
+ * the files' sizes summed, expired when any file is.
+ */
+export async function uploadedArtifactsMeta(db: DB, repoId: number, runId: number): Promise<ArtifactMeta[]> {
+  const rows = await db.selectFrom('action_artifact')
+    .select((eb) => ['artifact_name', eb.fn.sum<number | string>('file_size').as('size'), eb.fn.max('status').as('status')])
+    .where('repo_id', '=', repoId).where('run_id', '=', runId).where('status', 'in', ['confirmed', 'expired'])
+    .groupBy('artifact_name').orderBy((eb) => eb.fn.min('id')).execute();
+  // 'expired' sorts after 'confirmed': the max is expired when any file is.
+  return rows.map((r) => ({ artifact_name: r.artifact_name, file_size: Number(r.size), status: r.status === 'expired' ? 'expired' : 'confirmed' }));
+}
+
 /** Every row of one artifact (v1-v3 uploads keep a row per file; v4 one). */
 export async function artifactRows(db: DB, runId: number, name: string): Promise<ActionArtifact[]> {
   return db.selectFrom('action_artifact').selectAll().where('run_id', '=', runId).where('artifact_name', '=', name).orderBy('id').execute();

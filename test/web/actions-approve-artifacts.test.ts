@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zipEntries } from '../../src/services/packages/archive/zip';
 import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
 import { commitFile } from '../helpers/pull-fixtures';
 import { as, ok, startTestServer, type TestServer } from '../helpers/server';
@@ -63,14 +67,19 @@ describe('approving a fork\'s run', () => {
   });
 });
 
-/** A job of a run on alice/`repo` uploads `name` through the v4 artifact protocol; its bytes. */
-async function uploadArtifact(repo: { id: number }, name: string): Promise<Buffer> {
+/** A task of a new run on alice/`repo` (label `repo`): its runtime token and run id. */
+async function startTask(repo: { id: number }, name: string): Promise<{ token: string; runId: number }> {
   const { runner } = runnerClient(s, true);
   const reg = (await runner.register({ name: `r-${name}`, token: await registrationToken(s, { ownerId: 0, repoId: 0 }), labels: [name] })).runner!;
   const sha = (await ok(await api(`repos/alice/${name}/branches/main`))).commit.id as string;
-  await queueRun(s, { id: repo.id, owner_id: alice.id }, sha, [{ id: 'build', label: name }]);
+  const { runId } = await queueRun(s, { id: repo.id, owner_id: alice.id }, sha, [{ id: 'build', label: name }]);
   const task = (await runner.fetchTask({}, runnerHeaders({ uuid: reg.uuid, token: reg.token }))).task!;
-  const token = String((task.context as Record<string, unknown>).gitea_runtime_token);
+  return { token: String((task.context as Record<string, unknown>).gitea_runtime_token), runId };
+}
+
+/** A job of a run on alice/`repo` uploads `name` through the v4 artifact protocol; its bytes. */
+async function uploadArtifact(repo: { id: number }, name: string): Promise<Buffer> {
+  const { token } = await startTask(repo, name);
   const scp = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { scp: string }).scp;
   const [, run, job] = /^Actions\.Results:(\d+):(\d+)$/.exec(scp)!;
   const ids = { workflow_run_backend_id: run, workflow_job_run_backend_id: job };
@@ -112,5 +121,69 @@ describe('downloading an artifact from the run page', () => {
       expect((await c.get('alice/hidden/actions/runs/1/artifacts/dist')).status).toBe(404);
       expect((await c.get('alice/hidden/actions/runs/1')).status).toBe(404);
     }
+  });
+});
+
+/** A request as @actions/artifact 1.x makes it (node's http: it sets Content-Length and Content-Encoding itself). */
+function send(method: string, url: string, headers: Record<string, string | number>, body?: Buffer | string): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (b: Buffer) => parts.push(b));
+      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(parts) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** upload-artifact@v3's upload of `files` as artifact `name` (one chunk a file, gzip where it is smaller). */
+async function uploadV3(t: { token: string; runId: number }, name: string, files: Record<string, Buffer>): Promise<void> {
+  const base = `${s.hearth.config.server.root_url}api/actions_pipeline/_apis/pipelines/workflows/${t.runId}/artifacts?api-version=6.0-preview`;
+  const json = { Authorization: `Bearer ${t.token}`, Accept: 'application/json;api-version=6.0-preview', 'Content-Type': 'application/json' };
+  const created = await send('POST', base, json, JSON.stringify({ Type: 'actions_storage', Name: name }));
+  expect(created.status).toBe(200);
+  const container = new URL(JSON.parse(created.body.toString()).fileContainerResourceUrl as string);
+  let size = 0;
+  for (const [file, content] of Object.entries(files)) {
+    const gz = zlib.gzipSync(content);
+    const data = gz.length < content.length ? gz : content;
+    const u = new URL(container);
+    u.searchParams.append('itemPath', `${name}/${file}`);
+    const put = await send('PUT', u.toString(), {
+      Authorization: `Bearer ${t.token}`, 'Content-Type': 'application/octet-stream', 'Content-Length': data.length,
+      'Content-Range': `bytes 0-${data.length - 1}/${data.length}`, ...(data === gz ? { 'Content-Encoding': 'gzip', 'x-tfs-filelength': content.length } : {}),
+      'x-actions-results-md5': crypto.createHash('md5').update(data).digest('base64'),
+    }, data);
+    expect(put.status, put.body.toString()).toBe(200);
+    size += data.length;
+  }
+  const confirm = new URL(base);
+  confirm.searchParams.append('artifactName', name);
+  expect((await send('PATCH', confirm.toString(), json, JSON.stringify({ Size: size }))).status).toBe(200);
+}
+
+/** The entries of a zip: path and bytes (read by the packages' zip reader). */
+async function unzip(bytes: Buffer): Promise<Record<string, Buffer>> {
+  const file = path.join(tempDir(), 'artifact.zip');
+  fs.writeFileSync(file, bytes);
+  return Object.fromEntries((await zipEntries(file, () => 1 << 20)).map((e) => [e.name, e.data!]));
+}
+
+describe('a v1-v3 artifact from the run page', () => {
+  it('is listed with its files\' total size and downloads as one zip of its files, gzip-encoded ones decoded', async () => {
+    const repo = await createRepo(s, alice, 'old', { auto_init: true });
+    const files = { 'bin/random.bin': crypto.randomBytes(4096), 'logs/report.txt': Buffer.from('a line of the report\n'.repeat(500)) };
+    await uploadV3(await startTask({ id: Number(repo.id) }, 'old'), 'bundle', files);
+    const page = await (await bob.web.get('alice/old/actions/runs/1')).text();
+    expect(page).toContain('/alice/old/actions/runs/1/artifacts/bundle" download>bundle</a>');
+    expect(page).toContain(`${4096 + files['logs/report.txt'].length} bytes`);
+    const res = await bob.web.get('alice/old/actions/runs/1/artifacts/bundle');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toContain("filename*=UTF-8''bundle.zip");
+    const entries = await unzip(Buffer.from(await res.arrayBuffer()));
+    expect(Object.keys(entries).sort()).toEqual(['bin/random.bin', 'logs/report.txt']);
+    for (const [name, content] of Object.entries(files)) expect(entries[name]!.equals(content), name).toBe(true);
   });
 });

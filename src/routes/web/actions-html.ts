@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import type { ActionArtifact, ActionTaskLog } from '../../db/schema';
+import type { ActionTaskLog } from '../../db/schema';
+import type { ArtifactMeta } from '../../models/actions-run-query';
 import { actionsStatus, branchOf, type JobView, type RunView } from '../../convert/actions-run';
 import { encodePath, escapeHtml, html, raw, type SafeHtml } from '../../lib/html';
 import type { LogSection } from '../../services/web/actions-pages';
@@ -34,7 +35,7 @@ export function jobRow(req: Request, run: RunView, j: JobView, current = -1): Sa
   return html`<li>${j.index === current ? html`<strong aria-current="page">${label}</strong>` : html`<a href="${runPath(req, run, `jobs/${j.index}`)}">${label}</a>`}</li>`;
 }
 
-export function artifactList(req: Request, run: RunView, artifacts: ActionArtifact[]): SafeHtml {
+export function artifactList(req: Request, run: RunView, artifacts: ArtifactMeta[]): SafeHtml {
   if (!artifacts.length) return html``;
   return html`<section><h2>Artifacts</h2><ul class="list">${artifacts.map((a) => html`<li>${a.status === 'expired'
     ? html`${a.artifact_name} <span class="meta">(expired)</span>`

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
-import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { html, type SafeHtml } from '../../lib/html';
 import type { WorkflowView } from '../../services/actions/api-workflows';
-import { jobLogFrom, jobPage, runArtifactFile, runPage, runsPage } from '../../services/web/actions-pages';
+import { runArtifactDownload } from '../../services/web/actions-artifacts';
+import { jobLogFrom, jobPage, runPage, runsPage } from '../../services/web/actions-pages';
 import { queryInt, queryString } from '../query';
 import { attachment } from '../stream';
 import { csrfInput } from './forms';
@@ -118,9 +118,9 @@ export async function jobLogJson(req: Request, res: Response): Promise<void> {
 
 /** GET .../runs/{run}/artifacts/{name}: the artifact's zip itself (Gitea's web answers the bytes, not a redirect). */
 export async function artifactDownload(req: Request, res: Response): Promise<void> {
-  const file = await runArtifactFile(req.ctx.db, req.ctx.config, repoOf(req), indexParam(req, 'run'), String(req.params.name));
+  const d = await runArtifactDownload(req.ctx.db, req.ctx.config, repoOf(req), indexParam(req, 'run'), String(req.params.name));
   res.setHeader('Content-Type', 'application/zip');
-  res.setHeader('Content-Length', String(file.size));
-  res.setHeader('Content-Disposition', attachment(file.filename));
-  await pipeline(fs.createReadStream(file.path), res);
+  if (d.size !== undefined) res.setHeader('Content-Length', String(d.size));
+  res.setHeader('Content-Disposition', attachment(d.filename));
+  await pipeline(d.open(), res);
 }

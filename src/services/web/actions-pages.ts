@@ -1,15 +1,11 @@
-import fs from 'node:fs';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
-import type { ActionArtifact, ActionTaskLog, ActionTaskStep, User } from '../../db/schema';
+import type { ActionTaskLog, ActionTaskStep, User } from '../../db/schema';
 import type { JobView, RunView } from '../../convert/actions-run';
 import { refTarget } from '../../git/refs';
 import { NotFoundError } from '../../lib/errors';
-import { isV4Artifact } from '../../models/actions-artifacts-v4';
 import * as q from '../../models/actions-run-query';
 import type { PageWindow } from '../../models/actions-secrets';
-import { listArtifacts, type ArtifactFile } from '../actions/api-artifacts';
-import { artifactFile } from '../actions/artifact-files';
 import { getRun, listJobs, listRuns, type RunQuery } from '../actions/api-runs';
 import { listWorkflows, type WorkflowView } from '../actions/api-workflows';
 import { listWorkflowFiles, readWorkflowFile } from '../actions/workflow-files';
@@ -49,28 +45,13 @@ async function runOfIndex(db: DB, access: RepoAccess, index: number): Promise<Ru
   return getRun(db, access.repo.id, row.id);
 }
 
-export type RunPage = { view: RunView; jobs: JobView[]; artifacts: ActionArtifact[] };
+export type RunPage = { view: RunView; jobs: JobView[]; artifacts: q.ArtifactMeta[] };
 
 export async function runPage(db: DB, access: RepoAccess, index: number): Promise<RunPage> {
   const view = await runOfIndex(db, access, index);
   const { views } = await listJobs(db, { ownerId: 0, repoId: access.repo.id, runId: view.run.id }, [], { offset: 0, limit: 1000 });
-  const artifacts = await listArtifacts(db, access.repo.id, view.run.id, undefined);
+  const artifacts = await q.uploadedArtifactsMeta(db, access.repo.id, view.run.id);
   return { view, jobs: views.sort((a, b) => a.index - b.index), artifacts };
-}
-
-/**
- * A run's artifact by name, as the run page links it (Gitea's ArtifactsDownloadView): every row
- * of the name must be uploaded and confirmed, so an expired or half-uploaded one is a 404; the
- * page offers v4 uploads (one zip each), so those are what it serves.
- */
-export async function runArtifactFile(db: DB, config: Config, access: RepoAccess, runIndex: number, name: string): Promise<ArtifactFile> {
-  const { run } = await runOfIndex(db, access, runIndex);
-  const rows = await q.artifactRows(db, run.id, name);
-  const a = rows.length === 1 && rows[0]!.status === 'confirmed' && isV4Artifact(rows[0]!) ? rows[0]! : undefined;
-  const file = a && artifactFile(config, a.storage_path);
-  const stat = file ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
-  if (!a || !file || !stat?.isFile()) throw new NotFoundError('artifact not found');
-  return { path: file, size: stat.size, filename: `${a.artifact_name}.zip` };
 }
 
 /** A step's lines of the job log; lines outside every step (the job's set-up) have no step. */
