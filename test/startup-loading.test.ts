@@ -60,11 +60,6 @@ describe('what a start evaluates', () => {
       .toEqual([]);
   });
 
-  it('leaves PostgreSQL\'s migrations to a start on PostgreSQL', () => {
-    expect(reached).toContain('src/db/connect.ts');
-    expect(reached.filter((f) => f.startsWith('src/db/postgres/'))).toEqual([]);
-  });
-
   it('stays a small part of the sources (a new eager import of a whole area shows here first)', () => {
     // 449 modules before the areas above loaded lazily; 163 after.
     expect(reached.length).toBeLessThan(200);
