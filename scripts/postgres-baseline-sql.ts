@@ -25,7 +25,9 @@ export function defaultValue(table: string, column: string, value: string): stri
   throw new Error(`${table}.${column}: no rule for the default ${value}`);
 }
 
-const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IS', 'NULL', 'IN', 'LIKE', 'BETWEEN', 'TRUE', 'FALSE']);
+const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IS', 'NULL', 'IN', 'BETWEEN', 'TRUE', 'FALSE']);
+// Words SQLite reads that PostgreSQL reads otherwise or not at all (LIKE ignores case in SQLite only).
+const SQLITE_ONLY = new Set(['GLOB', 'REGEXP', 'MATCH', 'COLLATE', 'LIKE']);
 // SQLite functions an index expression or WHERE may use, and PostgreSQL's name for each.
 const FUNCTIONS: Record<string, string> = { lower: 'lower', upper: 'upper', length: 'length', abs: 'abs', coalesce: 'coalesce', ifnull: 'coalesce', substr: 'substr' };
 const TOKEN = /\s+|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]|'(?:[^']|'')*'|\d+(?:\.\d+)?|[A-Za-z_][A-Za-z0-9_]*|==|!=|<>|<=|>=|\|\||[=<>+\-*/(),]/y;
@@ -51,7 +53,8 @@ export function expression(where: string, text: string): string {
         const fn = FUNCTIONS[tok.toLowerCase()];
         if (!fn) throw new Error(`${where}: no rule for the function ${tok}()`);
         out.push(fn);
-      } else out.push(KEYWORDS.has(tok.toUpperCase()) ? tok.toUpperCase() : quote(tok));
+      } else if (SQLITE_ONLY.has(tok.toUpperCase())) throw new Error(`${where}: no rule for ${tok}`);
+      else out.push(KEYWORDS.has(tok.toUpperCase()) ? tok.toUpperCase() : quote(tok));
     } else out.push(tok);
   }
   return out.join('').replace(/ +/g, ' ').trim();

@@ -98,6 +98,37 @@ describe('schema parity between SQLite and PostgreSQL', () => {
   });
 });
 
+describe('the issue text search on each engine\'s index', () => {
+  const ISSUES = [
+    { id: 1, title: 'Crash on Start', content: 'segfault at 100% load' },
+    { id: 2, title: 'docs', content: 'the START page' },
+    { id: 3, title: 'Trash can', content: '' },
+  ];
+  const found = async (db: Kysely<any>, keyword: string) => // eslint-disable-line @typescript-eslint/no-explicit-any
+    (await db.selectFrom('issue as i').select('i.id').where(dialectOf(db).issueText('i.id', keyword)).orderBy('i.id').execute()).map((r) => Number(r.id));
+
+  it('finds the same issues, whatever the case, on SQLite\'s FTS5 and PostgreSQL\'s trigram indexes', async () => {
+    const rows = ISSUES.map((i) => ({ ...i, repo_id: 1, index: i.id, poster_id: 1, created_unix: 1, updated_unix: 1 }));
+    const lite = freshSqlite() as unknown as Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    await migrate(lite as unknown as DB);
+    // The rows stand alone: no repository or user behind them.
+    await sql`PRAGMA foreign_keys = OFF`.execute(lite);
+    await lite.insertInto('issue').values(rows).execute();
+    const { db } = await freshPostgres();
+    await migrate(db);
+    const postgres = db as unknown as Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    await postgres.connection().execute(async (conn) => {
+      await sql`SET session_replication_role = replica`.execute(conn);
+      await conn.insertInto('issue').values(rows).execute();
+    });
+    const expected: Record<string, number[]> = { crash: [1], START: [1, 2], 'ash o': [1], '100%': [1], ash: [1, 3], zzz: [] };
+    for (const [keyword, ids] of Object.entries(expected)) {
+      expect([keyword, await found(lite, keyword)]).toEqual([keyword, ids]);
+      expect([keyword, await found(postgres, keyword)]).toEqual([keyword, ids]);
+    }
+  });
+});
+
 describe('the PostgreSQL migrator', () => {
   it('lists what is pending, then answers up to date in one query', async () => {
     const { db } = await freshPostgres();
