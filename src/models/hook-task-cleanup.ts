@@ -19,7 +19,7 @@ export async function deleteDeliveredBeyond(db: DB, keep: number): Promise<numbe
     SELECT id FROM (
       SELECT id, ROW_NUMBER() OVER (PARTITION BY hook_id ORDER BY delivered_unix DESC, id DESC) AS newest
       FROM hook_task WHERE is_delivered = 1 AND hook_id IN (SELECT id FROM webhook)
-    ) WHERE newest > ${keep}
+    ) AS ranked WHERE newest > ${keep}
   )`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }

@@ -9,11 +9,13 @@ type Creds = { username: string; password: string; id: number };
 let s: TestServer;
 let alice: Creds;
 
-/** `hearth admin badge create` from source, on the running server's data directory (SQLite takes both). */
+/** `hearth admin badge create` from source, on the running server's data directory and database (SQLite takes both). */
 function createBadgeCli(...args: string[]) {
   const [cmd, argv] = hearthCommand(['admin', 'badge', 'create', '--data', s.dataDir, ...args]);
+  const { driver, url } = s.hearth.config.database;
+  const database = driver === 'postgres' ? { HEARTH__DATABASE__DRIVER: driver, HEARTH__DATABASE__URL: url } : {};
   const r = spawnSync(cmd, argv, {
-    encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn' },
+    encoding: 'utf8', env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', ...database },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
