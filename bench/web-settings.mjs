@@ -1,6 +1,6 @@
 // The repository settings and releases pages against their API twins, on dist/hearth, in one
 // run: server time (loopback request to last byte, sequential, after a warm-up) of the settings
-// general page beside GET /repos/{o}/{r}, the webhooks page beside GET .../hooks, the releases
+// general page beside GET /repos/{o}/{r} (and with its /branches), the webhooks page beside GET .../hooks, the releases
 // page beside GET .../releases, and the branch protection page beside GET .../branch_protections;
 // p50, p95, ratios. Target (issue 33): each page within 1.5x of its twin.
 // Usage: node bench/web-settings.mjs [requests=100]   (build first: npm run build)
@@ -40,7 +40,11 @@ try {
   const page = (p) => `${h.base}root/bench/${p}`;
   const twin = (p) => `${h.base}api/v1/repos/root/bench${p}`;
   const rows = [
+    // The page's default-branch select lists the branches, which the API returns apart (and
+    // slower: it reads each branch's commit). Both rows: the strict one (the repository alone)
+    // shows what the page's own rendering costs.
     ['settings: general', [page('settings')], [twin('')]],
+    ['settings: general (+branches)', [page('settings')], [twin(''), twin('/branches')]],
     ['settings: webhooks', [page('settings/hooks')], [twin('/hooks')]],
     ['releases', [page('releases')], [twin('/releases?limit=10')]],
     ['settings: branch protection', [page('settings/branches')], [twin('/branch_protections')]],
