@@ -65,7 +65,7 @@ try {
     ['packages list (20)', [page('root/-/packages')], [twin('packages/root?limit=20')]],
   ];
   console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain`);
-  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders });
+  await compareRows(rows, { pid: h.child.pid, runs: N, pageHeaders: web, twinHeaders });
   const [pageBytes, logBytes] = await Promise.all([wire(jobPage, { Cookie: cookie }), wire(twin(`repos/root/bench/actions/jobs/${job.id}/logs`), twinHeaders)]);
   console.log(`job page on the wire: ${pageBytes.bytes} bytes (${pageBytes.encoding}); the API's log: ${logBytes.bytes} bytes (${logBytes.encoding})`);
 } finally {

@@ -69,7 +69,7 @@ try {
     if (!text.includes(want)) throw new Error(`${p} lacks "${want}": ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 1500)}`);
   }
   console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
-  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders: { Authorization: `token ${token}` }, width: 28 });
+  await compareRows(rows, { pid: h.child.pid, runs: N, pageHeaders: web, twinHeaders: { Authorization: `token ${token}` }, width: 28 });
 } finally {
   // Also when a step failed: the server is this run's.
   h?.child.kill('SIGTERM');

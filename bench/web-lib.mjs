@@ -1,6 +1,7 @@
 // What the web benches share: one timed request, p50/p95 of sequential rounds after a warm-up,
 // the bytes a brotli-asking browser receives, an API client, a signed-in session through the
 // form, and the page-beside-its-API-twin table every web bench prints.
+import fs from 'node:fs';
 import http from 'node:http';
 
 export const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -16,16 +17,59 @@ export async function timed(url, headers) {
   return { took, res, body };
 }
 
-/** p50 and p95 of `runs` sequential rounds of the urls (their times summed per round), after `warm` rounds. */
-export async function measure(urls, headers, runs, warm = 20) {
-  for (let i = 0; i < warm; i++) for (const u of urls) await timed(u, headers);
+// One kept-alive connection, as a browser's: the rounds below time the server, not new sockets.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/**
+ * One GET to its last byte on the wire, the body left as sent: a brotli page is not decoded
+ * here (fetch would, on the bench's clock, while the API twin's JSON is never parsed), so page
+ * and twin are both timed to the server's last byte. Anything but 200 stops the bench.
+ */
+export const wireTimed = (url, headers) => new Promise((resolve, reject) => {
+  const t = performance.now();
+  http.get(url, { headers, agent }, (res) => {
+    const chunks = [];
+    res.on('data', (c) => chunks.push(c));
+    res.on('end', () => {
+      const took = performance.now() - t;
+      if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 200)}`));
+      else resolve({ took, bytes: chunks.reduce((n, c) => n + c.length, 0) });
+    });
+  }).on('error', reject);
+});
+
+/**
+ * On-CPU nanoseconds of a process, all its threads (V8's GC helpers, libuv's pool) summed, from
+ * /proc/<pid>/task/<tid>/schedstat; null where /proc has none. Unlike a request's wall time it
+ * holds on a loaded machine: time spent waiting for a core is not in it.
+ */
+export function cpuNs(pid) {
+  try {
+    let sum = 0;
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      try { sum += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]); } catch { /* thread gone meanwhile */ }
+    }
+    return sum;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * p50 and p95 of `runs` sequential rounds of the urls (their times summed per round, on the
+ * wire), after `warm` rounds; with `pid`, also the server's CPU milliseconds per round.
+ */
+export async function measure(urls, headers, runs, warm = 20, pid = undefined) {
+  for (let i = 0; i < warm; i++) for (const u of urls) await wireTimed(u, headers);
   const times = [];
+  const cpu0 = pid ? cpuNs(pid) : null;
   for (let i = 0; i < runs; i++) {
     let sum = 0;
-    for (const u of urls) sum += (await timed(u, headers)).took;
+    for (const u of urls) sum += (await wireTimed(u, headers)).took;
     times.push(sum);
   }
-  return { p50: pct(times, 0.5), p95: pct(times, 0.95) };
+  const cpu1 = pid ? cpuNs(pid) : null;
+  return { p50: pct(times, 0.5), p95: pct(times, 0.95), cpu: cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / 1e6 / runs };
 }
 
 /** The bytes as they travel (fetch would decompress them): a browser's brotli request. */
@@ -65,15 +109,18 @@ export async function signIn(h, user, password) {
 
 /**
  * Each row's page(s) beside its API twin(s): p50, p95, p95/p50 and the p50 ratio, one line per
- * row under a header naming the target. `rows` are [name, pageUrls, twinUrls].
+ * row under a header naming the target; with `pid` (the server's), its CPU per request for
+ * each side too. `rows` are [name, pageUrls, twinUrls].
  */
-export async function compareRows(rows, { runs, pageHeaders, twinHeaders, target = 'target <= 1.5x; p95/p50 <= 3x', width = 26 }) {
-  console.log('page'.padEnd(width), `   p50     p95  p95/p50 | twin p50  twin p95 | ratio p50 (${target})`);
+export async function compareRows(rows, { runs, pageHeaders, twinHeaders, target = 'target <= 1.5x; p95/p50 <= 3x', width = 26, pid }) {
+  const cpuHead = pid ? ' | server CPU ms/req: page  twin  ratio' : '';
+  console.log('page'.padEnd(width), `   p50     p95  p95/p50 | twin p50  twin p95 | ratio p50 (${target})${cpuHead}`);
   const out = [];
   for (const [name, pages, twins] of rows) {
-    const a = await measure(pages, pageHeaders, runs);
-    const b = await measure(twins, twinHeaders, runs);
-    console.log(name.padEnd(width), `${ms(a.p50)} ${ms(a.p95)} ${(a.p95 / a.p50).toFixed(2).padStart(6)}x | ${ms(b.p50)}  ${ms(b.p95)} | ${(a.p50 / b.p50).toFixed(2)}x`);
+    const a = await measure(pages, pageHeaders, runs, 20, pid);
+    const b = await measure(twins, twinHeaders, runs, 20, pid);
+    const cpu = a.cpu !== null && a.cpu !== undefined && b.cpu ? `   | ${ms(a.cpu)} ${ms(b.cpu)} ${(a.cpu / b.cpu).toFixed(2).padStart(5)}x` : '';
+    console.log(name.padEnd(width), `${ms(a.p50)} ${ms(a.p95)} ${(a.p95 / a.p50).toFixed(2).padStart(6)}x | ${ms(b.p50)}  ${ms(b.p95)} | ${(a.p50 / b.p50).toFixed(2)}x${cpu}`);
     out.push({ name, page: a, twin: b, ratio: a.p50 / b.p50 });
   }
   return out;

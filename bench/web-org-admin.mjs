@@ -38,7 +38,7 @@ try {
     if (res.status !== 200) throw new Error(`${p}: ${res.status}`);
   }
   console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in as a site admin with Accept-Encoding: br, API twins plain JSON`);
-  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders });
+  await compareRows(rows, { pid: h.child.pid, runs: N, pageHeaders: web, twinHeaders });
 } finally {
   h?.child.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { findCounterDrift } from '../../src/models/repo-counters';
 import { createRepo } from '../helpers/git';
 import { addTeam, createOrg } from '../helpers/orgs';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
+import { createSiteAdmin } from '../helpers/site-admin';
 import { signedInClient } from '../helpers/web-client';
 
 // How many SQL statements one request runs: a listing that queries per item (N+1) shows here
@@ -105,6 +106,22 @@ describe('statements per page (signed in, the page\'s fixed part: session, heade
     // 14 and 14 with ten versions when each version read its creator.
     expect(await page('alice/-/packages')).toBeLessThanOrEqual(5);
     expect(await statements('api/v1/packages/alice?limit=20')).toBeLessThanOrEqual(5);
+  });
+
+  it('the site administration\'s audit log, account edit and explore pages read no row per entry', async () => {
+    const boss = await createSiteAdmin(s, 'countboss');
+    // Entries by several actors and repositories of several owners: a lookup per row would show.
+    for (let i = 0; i < 6; i++) await createRepo(s, await createUser(s, `audited${i}`), `listed${i}`);
+    const web = await signedInClient(s, boss.username, boss.password);
+    const adminPage = (path: string) => counted(async () => {
+      const res = await web.get(path);
+      expect(res.status).toBe(200);
+      await res.text();
+    });
+    // The session with its user and unread count, then the page's own: entries and their total; the account; repositories and their total.
+    expect(await adminPage('-/admin/audit-logs')).toBeLessThanOrEqual(3);
+    expect(await adminPage('-/admin/users/audited1')).toBeLessThanOrEqual(2);
+    expect(await adminPage('explore/repos')).toBeLessThanOrEqual(4);
   });
 
   it('the repository settings pages; the session, its user and the header\'s unread count are one statement', async () => {

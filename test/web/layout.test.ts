@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
-import { createUser, startTestServer, type TestServer } from '../helpers/server';
+import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 import { WebClient } from '../helpers/web-client';
 import { field, markdownField } from '../../src/routes/web/forms';
+import { COMPRESS_FROM } from '../../src/routes/web/layout';
 
 // What every page carries: the headers (CSP with a nonce and no inline script, referrer policy,
-// nosniff), compression, landmarks and the skip link, the theme, the title's shape.
+// nosniff), compression of the larger ones, landmarks and the skip link, the theme, the title's shape.
 
 let s: TestServer;
 beforeAll(async () => { s = await startTestServer(); });
@@ -26,15 +27,30 @@ describe('every page', () => {
     expect(html).not.toMatch(/ style="/);
   });
 
-  it('is compressed with brotli or gzip as the browser asks', async () => {
-    const get = (enc: string) => fetch(new URL('explore/repos', s.hearth.config.server.root_url), { headers: { 'Accept-Encoding': enc } });
-    const br = await get('br, gzip');
+  it('is compressed with brotli or gzip as the browser asks once it outgrows TCP\'s initial window', async () => {
+    const u = await createUser(s, 'bigpage');
+    await createRepo(s, u, 'big', { auto_init: true });
+    const text = Array.from({ length: 600 }, (_, i) => `Line ${i} of a long read-me.`).join('\n\n');
+    await ok(await s.request('api/v1/repos/bigpage/big/contents/BIG.md', {
+      method: 'POST', auth: as(u), json: { content: Buffer.from(text).toString('base64'), message: 'A long read-me' },
+    }), 201);
+    const get = (path: string, enc: string) => fetch(new URL(path, s.hearth.config.server.root_url), { headers: { 'Accept-Encoding': enc } });
+    const big = 'bigpage/big/src/branch/main/BIG.md';
+    const plain = await get(big, 'identity');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect((await plain.arrayBuffer()).byteLength).toBeGreaterThan(COMPRESS_FROM);
+    const br = await get(big, 'br, gzip');
     expect(br.headers.get('content-encoding')).toBe('br');
     expect(br.headers.get('vary')).toContain('Accept-Encoding');
-    const gz = await get('gzip');
+    const gz = await get(big, 'gzip');
     expect(gz.headers.get('content-encoding')).toBe('gzip');
     // undici decodes: the body is the page either way.
-    expect(await gz.text()).toContain('<!DOCTYPE html>');
+    expect(await gz.text()).toContain('Line 599 of a long read-me.');
+    // A small page arrives in one round trip either way: it goes as it is, still varying by encoding.
+    const small = await get('explore/repos', 'br, gzip');
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(small.headers.get('vary')).toContain('Accept-Encoding');
+    expect((await small.arrayBuffer()).byteLength).toBeLessThan(COMPRESS_FROM);
   });
 
   it('has a skip link, named landmarks and the site header', async () => {

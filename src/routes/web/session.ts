@@ -56,8 +56,24 @@ function hmac(req: Request, res: Response, purpose: string, value: string): stri
   const input = `${purpose}\0${value}`;
   const memo = res.locals.csrfMemo as { input: string; token: string } | undefined;
   if (memo?.input === input) return memo.token;
-  const token = crypto.createHmac('sha256', req.ctx.secret).update(input).digest('base64url');
+  const token = recentToken(req.ctx.secret, input);
   res.locals.csrfMemo = { input, token };
+  return token;
+}
+
+// A session's token is the same on each of its pages: the recent ones are kept (by instance key
+// and input, so two servers in one process never share one), and a page of a known session
+// computes no HMAC at all.
+const RECENT_MAX = 1000;
+const recent = new Map<string, string>();
+
+function recentToken(secret: string, input: string): string {
+  const key = `${secret}\0${input}`;
+  const hit = recent.get(key);
+  if (hit !== undefined) return hit;
+  const token = crypto.createHmac('sha256', secret).update(input).digest('base64url');
+  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value!);
+  recent.set(key, token);
   return token;
 }
 

@@ -31,12 +31,28 @@ export const DEFAULT_SETTINGS: RepoSettings = {
   external_wiki: null,
 };
 
-export function settingsOf(repo: Pick<Repository, 'settings'>): RepoSettings {
+// Parsed settings by their stored text: a page asks for them a dozen times (each unit's tab,
+// the header, the forms), and most repositories share a few texts. Frozen, as every caller
+// gets them; each call still returns an object of its own to spread or change.
+const PARSED_MAX = 500;
+const parsed = new Map<string, Readonly<Partial<RepoSettings>>>();
+
+function parseSettings(text: string): Readonly<Partial<RepoSettings>> {
+  const hit = parsed.get(text);
+  if (hit) return hit;
   let stored: Partial<RepoSettings> = {};
   try {
-    stored = JSON.parse(repo.settings) as Partial<RepoSettings>;
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) stored = value as Partial<RepoSettings>;
   } catch { /* unreadable: defaults */ }
-  return { ...DEFAULT_SETTINGS, ...stored };
+  for (const v of Object.values(stored)) if (v && typeof v === 'object') Object.freeze(v);
+  if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+  parsed.set(text, Object.freeze(stored));
+  return stored;
+}
+
+export function settingsOf(repo: Pick<Repository, 'settings'>): RepoSettings {
+  return { ...DEFAULT_SETTINGS, ...parseSettings(repo.settings) };
 }
 
 export const topicsOf = (repo: Pick<Repository, 'topics'>): string[] => {
