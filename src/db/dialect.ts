@@ -119,3 +119,8 @@ export async function lockRows(db: AnyDb, table: LockedTable, ids: Ids | (() => 
   const sorted = [...new Set([...list].filter((id): id is number => typeof id === 'number' && id > 0))].sort((a, b) => a - b);
   for (const id of sorted) await d.lockRow(db, table, id);
 }
+
+/** `fn` inside the caller's transaction, or in one of its own: where row locks have something to hold. */
+export function atomically<T>(db: AnyDb, fn: (trx: AnyDb) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
