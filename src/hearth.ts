@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Config } from './config/schema';
-import { migrate, openDatabase, pendingMigrations, type DB } from './db/connect';
+import { migrate, openConfiguredDatabase, pendingMigrations, type DB } from './db/connect';
 import { createLogger, type Logger } from './lib/logger';
 import { makeDirectory } from './lib/pid-lock';
+import { maskUrlPassword } from './lib/url-password';
 
 /** What every layer above lib needs: the configuration, the database and the logger. */
 export type Hearth = { config: Config; db: DB; log: Logger; secret: string };
@@ -23,16 +24,12 @@ export async function openHearth(
   // Not mkdirSync({ recursive }): it never returns for a path under /proc (seen in the CLI tests).
   makeDirectory(config.server.data_dir);
   makeDirectory(config.repository.root);
-  const db = openDatabase({
-    file: config.database.path,
-    busyTimeout: config.database.busy_timeout,
-    cacheDir: path.join(config.server.data_dir, 'cache'),
-  });
+  const db = await openConfiguredDatabase(config);
   try {
     if (opts.migrate === false) {
       const pending = await pendingMigrations(db);
       if (pending.length) {
-        throw new DatabaseOutdatedError(`the database at ${config.database.path} is older than this hearth `
+        throw new DatabaseOutdatedError(`the database ${databaseName(config)} is older than this hearth `
           + `(${pending.length} migration${pending.length > 1 ? 's' : ''} pending): run 'hearth migrate' (or start 'hearth web') first`);
       }
     } else {
@@ -46,6 +43,10 @@ export async function openHearth(
   }
   return { config, db, log, secret: config.security.secret_key || loadOrCreateSecret(config.server.data_dir) };
 }
+
+/** Where the database is, for messages: the SQLite file, or PostgreSQL's URL without its password. */
+export const databaseName = (config: Config): string =>
+  (config.database.driver === 'postgres' ? maskUrlPassword(config.database.url) : `at ${config.database.path}`);
 
 function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret_key');

@@ -5,6 +5,9 @@ import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/load';
 import { configSchema } from '../src/config/schema';
+import type { User } from '../src/db/schema';
+import { maskUrlPassword } from '../src/lib/url-password';
+import { configSummary } from '../src/services/web/admin-dashboard';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-config-'));
 const write = (text: string) => {
@@ -101,5 +104,46 @@ describe('configuration', () => {
     expect(() => loadConfig(null, {}, { HEARTH__SERVER__HTTP_PORT__X: '1' })).toThrow(/HEARTH__SECTION__KEY/);
     expect(() => loadConfig(null, {}, { HEARTH__CRON__GIT_GC_REPOS__ENABLED: 'maybe' })).toThrow(/cron\.git_gc_repos\.enabled/);
     expect(() => loadConfig(null, {}, { HEARTH__CRON__NOPE__ENABLED: 'true' })).toThrow(/cron\.nope/);
+  });
+
+  it('chooses the database engine: sqlite by default, postgres with a url and a pool size from the environment', () => {
+    expect(loadConfig(null, {}, {}).database).toMatchObject({ driver: 'sqlite', url: '', pool_size: 10 });
+    const url = 'postgres://hearth:s3cret@db.example.com:5433/hearth';
+    const c = loadConfig(null, {}, { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: url, HEARTH__DATABASE__POOL_SIZE: '4' });
+    expect(c.database).toMatchObject({ driver: 'postgres', url, pool_size: 4 });
+    const file = write('[database]\ndriver = "postgres"\nurl = "postgresql://hearth@/hearth?host=/run/postgresql"\n');
+    expect(loadConfig(file, {}, {}).database.url).toBe('postgresql://hearth@/hearth?host=/run/postgresql');
+  });
+
+  it('refuses a postgres driver without a url or with a url of another scheme, in one line naming the key and never the password', () => {
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig(null, {}, env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(refusal({ HEARTH__DATABASE__DRIVER: 'postgres' })).toMatch(/^ {2}database\.url: driver "postgres" needs a url/m);
+    const other = refusal({ HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: 'mysql://root:hunter2@db/hearth' });
+    expect(other).toMatch(/database\.url \(set by HEARTH__DATABASE__URL\): expected a postgres:\/\/ URL/);
+    expect(other).not.toContain('hunter2');
+    expect(refusal({ HEARTH__DATABASE__DRIVER: 'mysql' })).toMatch(/database\.driver/);
+    expect(refusal({ HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: 'postgres://h/d', HEARTH__DATABASE__POOL_SIZE: '0' }))
+      .toMatch(/database\.pool_size/);
+    // A url without the postgres driver is kept for later and refuses nothing.
+    expect(loadConfig(null, {}, { HEARTH__DATABASE__URL: 'anything' }).database.driver).toBe('sqlite');
+  });
+
+  it('shows database.url in the configuration summary without its password', () => {
+    const url = 'postgres://hearth:s3cr%40t@db.example.com:5433/hearth?sslmode=require';
+    const c = loadConfig(null, {}, { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: url });
+    const rows = configSummary(c, { is_admin: 1 } as User);
+    expect(rows.find((r) => r.key === 'database.url')?.value).toBe('postgres://hearth:******@db.example.com:5433/hearth?sslmode=require');
+    expect(JSON.stringify(rows)).not.toContain('s3cr');
+    expect(maskUrlPassword('postgres://hearth@/hearth?host=/run/postgresql')).toBe('postgres://hearth@/hearth?host=/run/postgresql');
+    expect(maskUrlPassword('postgresql://u:p@h/d')).toBe('postgresql://u:******@h/d');
+    expect(maskUrlPassword('not a url: a:b@c')).toBe('not a url: a:b@c');
   });
 });

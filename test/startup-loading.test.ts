@@ -11,9 +11,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.join(__dirname, '..');
 let reached: string[] = [];
+let reachedPackages: string[] = [];
 
-/** The src/ modules reachable from the start through static imports only. */
-async function startModules(): Promise<string[]> {
+/** The src/ modules (and node_modules files) reachable from the start through static imports only. */
+async function startModules(): Promise<{ src: string[]; packages: string[] }> {
   const result = await build({
     entryPoints: [path.join(ROOT, 'src/main.ts')], absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'cjs',
     write: false, metafile: true, outfile: 'out.cjs', logLevel: 'silent', external: ['better-sqlite3', 'cpu-features', '*.node'],
@@ -27,11 +28,11 @@ async function startModules(): Promise<string[]> {
     seen.add(file);
     for (const i of inputs[file]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) todo.push(i.path);
   }
-  return [...seen].filter((f) => f.startsWith('src/')).sort();
+  return { src: [...seen].filter((f) => f.startsWith('src/')).sort(), packages: [...seen].filter((f) => f.startsWith('node_modules/')) };
 }
 
 describe('what a start evaluates', () => {
-  beforeAll(async () => { reached = await startModules(); }, 60_000);
+  beforeAll(async () => { ({ src: reached, packages: reachedPackages } = await startModules()); }, 60_000);
 
   it('reaches the route table, not the API handlers or the guards they run', () => {
     expect(reached).toContain('src/routes/api/v1/index.ts');
@@ -58,6 +59,13 @@ describe('what a start evaluates', () => {
     expect(reached).toContain('src/cli/admin.ts');
     expect(reached.filter((f) => /^src\/(cli\/admin-user-actions|services\/user\/admin-users|services\/security\/import|services\/admin\/badges)\.ts$/.test(f)))
       .toEqual([]);
+  });
+
+  it('leaves PostgreSQL (pg and src/db/postgres) to a start whose driver is postgres', () => {
+    expect(reachedPackages.length).toBeGreaterThan(0);
+    expect(reached).toContain('src/db/connect.ts');
+    expect(reached.filter((f) => f.startsWith('src/db/postgres/'))).toEqual([]);
+    expect(reachedPackages.filter((f) => /^node_modules\/(pg|pg-[a-z-]+|pgpass)\//.test(f))).toEqual([]);
   });
 
   it('stays a small part of the sources (a new eager import of a whole area shows here first)', () => {

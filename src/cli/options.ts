@@ -31,7 +31,8 @@ export function withCommonOptions(cmd: Command): Command {
  */
 export function existingInstanceConfig(opts: CommonOptions): Config {
   const config = configFrom(opts);
-  if (!fs.existsSync(config.database.path)) {
+  // A PostgreSQL database that is not there is named by the connection layer's refusal.
+  if (config.database.driver === 'sqlite' && !fs.existsSync(config.database.path)) {
     throw new CliError(`no database at ${config.database.path}: run 'hearth migrate' to create one, `
       + 'or point --config/--data (HEARTH__SERVER__DATA_DIR) at the instance');
   }

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/load';
+import { DatabaseConnectError } from '../db/connect';
 import { actionsCommand } from './actions';
 import { adminCommands } from './admin';
 import { dumpCommand } from './dump';
@@ -37,7 +38,7 @@ export function runProgram(): void {
   program.parseAsync(process.argv).catch((err: unknown) => {
     if (err instanceof CommanderError) process.exit(err.exitCode);
     // Expected failures get one clear line; anything else keeps its stack for a bug report.
-    const known = err instanceof ConfigError || err instanceof CliError || err instanceof AppError;
+    const known = err instanceof ConfigError || err instanceof CliError || err instanceof AppError || err instanceof DatabaseConnectError;
     process.stderr.write(`hearth: ${known ? (err as Error).message : (err as Error)?.stack ?? String(err)}\n`);
     process.exit(1);
   });

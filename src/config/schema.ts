@@ -22,6 +22,15 @@ const isSchedule = (s: string) => {
   return (fields === 5 || fields === 6) && validCronExpression(s);
 };
 const schedule = z.string().refine(isSchedule, 'expected "@every <duration>", @hourly, @daily, @midnight, @weekly, @monthly, @yearly or a cron expression of 5 or 6 fields');
+// Only the scheme is checked here (the start stays free of PostgreSQL's modules); the connection
+// layer parses the rest and names what it cannot read.
+const checkDatabaseUrl = (d: { driver: string; url: string }, ctx: z.RefinementCtx) => {
+  if (d.driver !== 'postgres') return;
+  const message = !d.url
+    ? 'driver "postgres" needs a url (postgres://user:password@host:port/database, or ?host=/socket/dir)'
+    : !/^postgres(?:ql)?:\/\//i.test(d.url) ? 'expected a postgres:// URL (postgres://user:password@host:port/database)' : '';
+  if (message) ctx.addIssue({ code: 'custom', path: ['url'], message });
+};
 const cronTask = <T extends z.ZodRawShape>(extra: T) => z.strictObject({
   enabled: z.boolean().optional(),
   run_at_start: z.boolean().optional(),
@@ -68,10 +77,14 @@ export const configSchema = z.strictObject({
     // What `hearth keys` prints as the forced command: {app_path}, {config} and {key_id} filled in.
     ssh_authorized_keys_command_template: z.string().default('{app_path} --config={config} serv key-{key_id}'),
   }),
-  database: section({
+  database: z.strictObject({
+    // sqlite: one file beside the data (the default); postgres: a server that several nodes share.
+    driver: z.enum(['sqlite', 'postgres']).default('sqlite'),
     path: z.string().default(''),
     busy_timeout: z.number().int().min(0).default(5000),
-  }),
+    url: z.string().default(''),
+    pool_size: z.number().int().min(1).default(10),
+  }).superRefine(checkDatabaseUrl).prefault({} as never),
   repository: section({
     root: z.string().default(''),
     default_branch: z.string().min(1).default('main'),

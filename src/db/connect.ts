@@ -6,6 +6,7 @@ import { loadSqliteAddon } from '../lib/native-sqlite';
 import { migrations } from './migrations';
 import { withStatementCache, type StatementStats } from './statement-cache';
 import type { Database } from './schema';
+import type { Config } from '../config/schema';
 
 export type DB = Kysely<Database>;
 
@@ -28,7 +29,26 @@ export function openDatabase(opts: OpenOptions): DB {
   return db;
 }
 
+/** The database could not be opened (PostgreSQL unreachable, a refused login, no such database): one line, no stack. */
+export class DatabaseConnectError extends Error {}
+
+/**
+ * The database the configuration names: SQLite's file, or a PostgreSQL pool. PostgreSQL's layer
+ * (and `pg`) is loaded here, on first use, so that a SQLite start evaluates none of it.
+ */
+export async function openConfiguredDatabase(config: Pick<Config, 'database' | 'server'>): Promise<DB> {
+  const { database } = config;
+  if (database.driver === 'postgres') {
+    const { openPostgres } = await import('./postgres/connect');
+    return openPostgres({ url: database.url, poolSize: database.pool_size });
+  }
+  return openDatabase({ file: database.path, busyTimeout: database.busy_timeout, cacheDir: path.join(config.server.data_dir, 'cache') });
+}
+
 const statsOf = new WeakMap<object, StatementStats>();
+
+/** Registers the counters a database's driver keeps (statement-cache.ts, postgres/connect.ts). */
+export const trackStatements = (db: DB, stats: StatementStats): void => { statsOf.set(db, stats); };
 
 /** How many statements a database ran and prepared since it was opened (tests count queries with it). */
 export const statementStats = (db: DB): StatementStats => statsOf.get(db) ?? { executed: 0, prepared: 0 };

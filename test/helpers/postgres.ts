@@ -9,7 +9,12 @@ import path from 'node:path';
 // initdb refuses to run as root, so under root the cluster belongs to the `postgres` user the
 // package creates. CI installs the package (.ci/run); a machine without it fails here, loudly.
 
-export type TempPostgres = { socketDir: string; port: number; database: string; user: string; stop(): void };
+export type TempPostgres = {
+  socketDir: string; port: number; database: string; user: string;
+  /** A postgres:// URL on the socket (the password in it when the cluster has one). */
+  url(database?: string): string;
+  stop(): void;
+};
 
 function serverBin(name: string): string {
   const root = '/usr/lib/postgresql';
@@ -23,7 +28,8 @@ function serverBin(name: string): string {
   throw new Error(`PostgreSQL's ${name} was not found (install Debian's postgresql package, as .ci/run does)`);
 }
 
-export function startPostgres(): TempPostgres {
+/** `password`: the cluster asks for it (scram-sha-256) instead of trusting every local connection. */
+export function startPostgres(opts: { password?: string } = {}): TempPostgres {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-pg-'));
   const root = process.getuid?.() === 0;
   const as = (bin: string, args: string[]) => (root ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] as const : [bin, args] as const);
@@ -35,12 +41,23 @@ export function startPostgres(): TempPostgres {
     const [cmd, argv] = as(bin, args);
     execFileSync(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'], cwd: dir });
   };
-  run(serverBin('initdb'), ['-D', data, '-U', user, '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
+  const auth = ['--auth=trust'];
+  if (opts.password !== undefined) {
+    const pwfile = path.join(dir, 'pwfile');
+    fs.writeFileSync(pwfile, `${opts.password}\n`, { mode: 0o600 });
+    if (root) execFileSync('chown', ['postgres:', pwfile]);
+    auth.splice(0, 1, '--auth=scram-sha-256', `--pwfile=${pwfile}`);
+  }
+  run(serverBin('initdb'), ['-D', data, '-U', user, ...auth, '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
   const port = 5432;
   run(serverBin('pg_ctl'), ['-D', data, '-w', '-s', '-l', path.join(dir, 'log'), '-o',
     `-k ${dir} -p ${port} -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off`, 'start']);
   return {
     socketDir: dir, port, database: 'postgres', user,
+    url: (database = 'postgres') => {
+      const who = opts.password !== undefined ? `${user}:${encodeURIComponent(opts.password)}` : user;
+      return `postgres://${who}@/${database}?host=${encodeURIComponent(dir)}&port=${port}`;
+    },
     stop() {
       try { run(serverBin('pg_ctl'), ['-D', data, '-m', 'immediate', '-s', 'stop']); } catch { /* already stopped */ }
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
+import { maskUrlPassword } from '../../lib/url-password';
 import { serverVersion } from '../../lib/version';
 import { countStatistics, type Statistics } from '../../models/statistics';
 import { listCronTasks } from '../cron/cron-admin';
@@ -25,7 +26,7 @@ export function adminUserList(db: DB, doer: User | null, keyword: string, page: 
 
 const SECRET_KEY = /secret|passw|token|key$|_key|credential|dsn|private/i;
 
-/** The configuration as dotted key = value rows, every value of a secret-looking key masked. */
+/** The configuration as dotted key = value rows, every value of a secret-looking key and every URL's password masked. */
 export function configSummary(config: object, doer: User | null): { key: string; value: string }[] {
   assertSiteAdmin(doer);
   const rows: { key: string; value: string }[] = [];
@@ -35,7 +36,8 @@ export function configSummary(config: object, doer: User | null): { key: string;
       return;
     }
     const shown = Array.isArray(node) ? node.join(', ') : String(node ?? '');
-    rows.push({ key: prefix, value: masked && shown !== '' ? '******' : shown });
+    // A URL keeps its host and database in view, not its password (database.url).
+    rows.push({ key: prefix, value: masked && shown !== '' ? '******' : maskUrlPassword(shown) });
   };
   walk(config, '', false);
   return rows;

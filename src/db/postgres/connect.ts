@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import type { Database } from '../schema';
+import type { StatementStats } from '../statement-cache';
+import { trackStatements, type DB } from '../connect';
+import { connectFailure, describeTarget, type PostgresTarget } from './errors';
+
+// PostgreSQL's connection layer, loaded only when [database] driver = "postgres" (src/db/connect.ts
+// reaches it through import(), so a SQLite start never evaluates `pg`). It makes PostgreSQL's rows
+// look like SQLite's to the models (counts and ids as numbers) and keeps one prepared statement per
+// SQL text and connection, the counterpart of statement-cache.ts.
+
+export type PostgresOptions = { url: string; poolSize: number };
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * BIGINT ids and COUNT(*) (int8) and SUM() (numeric) arrive as strings from `pg`: as numbers here,
+ * as SQLite gives them. A value past 2^53 cannot be a JavaScript number without losing digits, so
+ * it stays a string (no id or count of hearth's gets there).
+ */
+const parseInt8 = (v: string): number | string => {
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+};
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 && format !== 'binary') return parseInt8;
+    if (oid === NUMERIC && format !== 'binary') return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/** Opens a pool on `url`, checks that one connection can be made, and returns Kysely on it. */
+export async function openPostgres(opts: PostgresOptions): Promise<DB> {
+  const target = describeTarget(opts.url);
+  const pool = new pg.Pool({
+    connectionString: opts.url,
+    max: opts.poolSize,
+    client_encoding: 'UTF8',
+    // Unix seconds are computed in JavaScript; UTC keeps any date PostgreSQL renders the same on every node.
+    options: [target.options, '-c TimeZone=UTC'].filter(Boolean).join(' '),
+    keepAlive: true,
+    connectionTimeoutMillis: 10_000,
+    types,
+  });
+  // An idle connection the server closed (a restart, a dropped database) is taken out of the
+  // pool by pg-pool; without a listener its 'error' event would end the process.
+  pool.on('error', () => undefined);
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw connectFailure(err, target);
+  }
+  const stats: StatementStats = { executed: 0, prepared: 0 };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, stats) }) });
+  trackStatements(db, stats);
+  return db;
+}
+
+export type { PostgresTarget };
+
+// Statements worth preparing: what Kysely compiles for the models. DDL, transaction control and
+// multi-statement scripts (the migrations) run unnamed, as before.
+const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\s/i;
+/** Distinct texts named per process; past this a text runs unnamed (PostgreSQL keeps every named one per connection). */
+const MAX_NAMED = 2000;
+const names = new Map<string, string>();
+
+/** A stable statement name for `text` (the same on every connection), or undefined: run it unnamed. */
+function statementName(text: string): string | undefined {
+  const known = names.get(text);
+  if (known !== undefined || names.size >= MAX_NAMED || !PREPARABLE.test(text)) return known;
+  const name = `h_${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`;
+  names.set(text, name);
+  return name;
+}
+
+/**
+ * Each client's queries carry a name derived from their text: `pg` parses a named statement once
+ * per connection and then only binds and executes it (68 -> 37 µs a statement measured for the
+ * issue; bench/postgres-statements.ts). Counts statements as statement-cache.ts does for SQLite.
+ * A table altered after a `SELECT *` on it was prepared on a connection would fail that statement
+ * ("cached plan must not change result type"): hearth alters tables only in migrations, before
+ * anything else runs.
+ */
+function withNamedStatements(pool: pg.Pool, stats: StatementStats): PostgresPool {
+  // One wrapper per pg client: Kysely keys its connection objects on the client's identity.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    const prepared = new Set<string>();
+    const query = (text: unknown, values?: readonly unknown[]) => {
+      if (typeof text !== 'string') return client.query(text as pg.Submittable);
+      stats.executed++;
+      const name = statementName(text);
+      if (name === undefined || !prepared.has(name)) stats.prepared++;
+      if (name === undefined) return client.query({ text, values: values as unknown[] });
+      return client.query({ name, text, values: values as unknown[] }).then((r) => { prepared.add(name); return r; });
+    };
+    return { query, release: () => client.release() } as unknown as PostgresPoolClient;
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let w = wrappers.get(client);
+      if (!w) wrappers.set(client, (w = wrap(client)));
+      return w;
+    },
+    end: () => pool.end(),
+  };
+}
