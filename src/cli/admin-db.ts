@@ -23,10 +23,15 @@ async function copyCommand(opts: CopyOptions): Promise<void> {
   if (!/^postgres(ql)?:\/\//.test(url)) throw new CliError('--to: a PostgreSQL URL (postgres://user:password@host/database)');
   const config = existingInstanceConfig(opts);
   const lock = takeLock(pidFileOf(config));
-  const { openDatabase, pendingMigrations } = await import('../db/connect');
-  const { copyDatabase, CopyRefusedError, openCopyTarget } = await import('../db/postgres/copy');
+  const { DatabaseConnectError, openDatabase, pendingMigrations } = await import('../db/connect');
+  const { copyDatabase, CopyRefusedError } = await import('../db/postgres/copy');
+  const { openPostgres } = await import('../db/postgres/connect');
+  // One connection: the copy is one transaction. Its failure to connect is one line, password left out.
+  const target = await openPostgres({ url, poolSize: 1 }).catch((err: unknown) => {
+    lock.release();
+    throw err instanceof DatabaseConnectError ? new CliError(`db copy: ${err.message}`) : err;
+  });
   const source = openDatabase({ file: config.database.path, busyTimeout: config.database.busy_timeout, cacheDir: path.join(config.server.data_dir, 'cache') });
-  const target = openCopyTarget(url);
   try {
     if ((await pendingMigrations(source)).length) {
       throw new CliError(`the database at ${config.database.path} has pending migrations: run 'hearth migrate' first`);

@@ -1,5 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
 import { migrate, type DB } from '../connect';
 
 // `hearth admin db copy`: an instance's SQLite database moved into an empty PostgreSQL one.
@@ -20,10 +19,6 @@ const MAX_PARAMS = 65_535;
 
 export class CopyRefusedError extends Error {}
 
-/** The target, on one connection: the copy is one transaction. */
-export function openCopyTarget(url: string): AnyDb {
-  return new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
-}
 
 export type CopyResult = { tables: { name: string; rows: number }[]; skipped: string[] };
 
