@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, sql, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import { loadSqliteAddon } from '../lib/native-sqlite';
+import { dialectOf } from './dialect';
 import { migrations } from './migrations';
 import { withStatementCache, type StatementStats } from './statement-cache';
 import type { Database } from './schema';
@@ -64,11 +65,17 @@ const migratorOf = (db: DB) => new Migrator({
   db, provider, allowUnorderedMigrations: true, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
 });
 
-/** The migrations this hearth has that the database has not had yet. */
+/** The migrations this hearth has that the database has not had yet (either engine). */
 export async function pendingMigrations(db: DB): Promise<string[]> {
-  if (await upToDate(db)) return [];
+  const postgres = await postgresMigrator(db);
+  if (await upToDate(db, postgres?.postgresMigrations ?? migrations)) return [];
+  if (postgres) return postgres.pendingPostgresMigrations(db);
   return (await migratorOf(db).getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
 }
+
+// PostgreSQL's migrator, reached by a dynamic import only when the database is PostgreSQL:
+// a SQLite start evaluates none of it.
+const postgresMigrator = async (db: DB) => (dialectOf(db).engine === 'postgres' ? import('./postgres/migrate') : undefined);
 
 /**
  * Whether the database has exactly this hearth's migrations, read in one query: Kysely's
@@ -76,7 +83,7 @@ export async function pendingMigrations(db: DB): Promise<string[]> {
  * every start for the usual answer "nothing to do". Anything else (a missing table, pending or
  * unknown migrations) goes to the migrator, which applies or refuses as before.
  */
-async function upToDate(db: DB): Promise<boolean> {
+async function upToDate(db: DB, list: Record<string, Migration>): Promise<boolean> {
   let rows: { name: string }[];
   try {
     rows = (await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows;
@@ -84,12 +91,14 @@ async function upToDate(db: DB): Promise<boolean> {
     return false;
   }
   const names = new Set(rows.map((r) => r.name));
-  return names.size === Object.keys(migrations).length && Object.keys(migrations).every((n) => names.has(n));
+  return names.size === Object.keys(list).length && Object.keys(list).every((n) => names.has(n));
 }
 
-/** Applies pending migrations; returns the names applied. Throws on the first failure. */
+/** Applies pending migrations (either engine); returns the names applied. Throws on the first failure. */
 export async function migrate(db: DB): Promise<string[]> {
-  if (await upToDate(db)) return [];
+  const postgres = await postgresMigrator(db);
+  if (await upToDate(db, postgres?.postgresMigrations ?? migrations)) return [];
+  if (postgres) return postgres.migratePostgres(db);
   const { error, results } = await migratorOf(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
