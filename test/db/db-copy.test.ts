@@ -51,6 +51,10 @@ async function filledInstance(): Promise<string> {
   await ok(await s.request('api/v1/repos/alice/tools/hooks', {
     method: 'POST', auth, json: { type: 'gitea', config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' }, events: ['push'], active: true },
   }), 201);
+  // The source is read with the server stopped: a running one keeps the data dir's lock.
+  const busy = await runHearth(['admin', 'db', 'copy', '--data', s.dataDir, '--to', urlOf('copied')]);
+  expect(busy.code).toBe(1);
+  expect(busy.err.trim()).toMatch(/^hearth: db copy reads the database with the server stopped: .* is in use by another hearth \(pid \d+\)/);
   await s.close(); // not stop(): that removes the data dir
   return s.dataDir;
 }
