@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, git, remoteUrl, workTree } from '../helpers/git';
 import { startPostgres, type TempPostgres } from '../helpers/postgres';
-import { runHearth } from '../helpers/process';
+import { runHearth, startHearthProcess } from '../helpers/process';
 import { createUser, ok, startTestServer } from '../helpers/server';
 
 // `hearth admin db copy --to postgres://...`: an instance a real server filled on SQLite, then
@@ -99,6 +99,21 @@ describe('hearth admin db copy', () => {
         VALUES ('carol', 'carol', 'carol@example.com', 0, 0) RETURNING id`);
       expect(Number(added.id)).toBeGreaterThan(Number(max.id));
     });
+
+    // A server on the copy serves what SQLite held and numbers the next issue after the copied ones.
+    const web = await startHearthProcess(dataDir, { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: urlOf('copied'), HEARTH__LOG__LEVEL: 'info' });
+    try {
+      const auth = `Basic ${Buffer.from('alice:pw-alice-secret').toString('base64')}`;
+      const listed = await fetch(`${web.url}/api/v1/repos/alice/tools/issues?state=all`, { headers: { Authorization: auth } });
+      expect((await ok(listed)).map((i: { title: string }) => i.title).sort()).toEqual(['first', 'second', 'third']);
+      const created = await fetch(`${web.url}/api/v1/repos/alice/tools/issues`, {
+        method: 'POST', headers: { Authorization: auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'fourth' }),
+      });
+      expect((await ok(created, 201)).number).toBe(4);
+    } finally {
+      web.child.kill('SIGTERM');
+      await web.exited;
+    }
 
     const again = await runHearth(['admin', 'db', 'copy', '--data', dataDir, '--to', urlOf('copied')]);
     expect(again.code).toBe(1);
