@@ -11,6 +11,8 @@ import { createRepoMilestone } from '../../src/services/issue/milestones';
 import { setStar } from '../../src/services/repo/stars';
 import { accessOf } from '../../src/services/repo/repos';
 import { followUser } from '../../src/services/user/follows';
+import { createOrganization } from '../../src/services/org/orgs';
+import { addMember } from '../../src/services/org/team-members';
 import { startPostgres, type TempPostgres } from '../helpers/postgres';
 
 // Counters kept by recounting (or bumping) a parent row beside a child's write hold on
@@ -119,6 +121,18 @@ describe('recounts on PostgreSQL under 200 concurrent writers', () => {
     expect(repo.num_stars).toBe(N);
     const stars = await db.selectFrom('user').select('num_stars').where('id', 'in', fans.map((f) => f.id)).execute();
     expect(stars.every((s) => s.num_stars === 1)).toBe(true);
+  }, 120_000);
+
+  it('members joining one team: num_members, and each one an organization member', async () => {
+    const [creator, ...joining] = await users(N + 1);
+    const org = await createOrganization(db, { ...creator!, is_admin: 1 }, { username: `org${creator!.id}` });
+    const owners = await db.selectFrom('team').selectAll().where('org_id', '=', org.id).executeTakeFirstOrThrow();
+    await all(N, (i) => addMember(db, owners.id, creator!, joining[i]!.name));
+    const team = await db.selectFrom('team').selectAll().where('id', '=', owners.id).executeTakeFirstOrThrow();
+    const rows = await count(db.selectFrom('team_user').select((eb) => eb.fn.countAll<number>().as('n')).where('team_id', '=', team.id).executeTakeFirstOrThrow());
+    expect(rows).toBe(N + 1);
+    expect(team.num_members).toBe(rows);
+    expect(await count(db.selectFrom('org_user').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', org.id).executeTakeFirstOrThrow())).toBe(N + 1);
   }, 120_000);
 
   it('followers of one user: num_followers', async () => {
