@@ -40,6 +40,7 @@ async function copyCommand(opts: CopyOptions): Promise<void> {
     const rows = r.tables.reduce((n, t) => n + t.rows, 0);
     if (r.skipped.length) console.log(`skipped (SQLite only; PostgreSQL's trigram indexes build themselves): ${r.skipped.join(', ')}`);
     console.log(`copied ${r.tables.length} tables, ${rows} rows`);
+    console.log('next: set [database] driver = "postgres" and url (HEARTH__DATABASE__URL), then start hearth');
   } catch (err) {
     if (err instanceof CliError) throw err;
     if (err instanceof CopyRefusedError) throw new CliError(`db copy: ${err.message}`);

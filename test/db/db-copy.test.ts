@@ -80,6 +80,7 @@ describe('hearth admin db copy', () => {
     expect(copy.out).toMatch(/^issue: 3 rows$/m);
     expect(copy.out).toMatch(/^skipped \(SQLite only.*\): issue_fts/m);
     expect(copy.out).toMatch(/^copied \d+ tables, \d+ rows$/m);
+    expect(copy.out).not.toContain(server.socketDir);
 
     const expected = sqliteCounts(path.join(dataDir, 'hearth.db'));
     expect(expected.user).toBeGreaterThanOrEqual(3);
