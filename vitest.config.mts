@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // HEARTH_TEST_DB=postgres: one throwaway PostgreSQL cluster and a migrated template for the run.
+    globalSetup: ['test/global-postgres.ts'],
     // hearth processes the tests start run without the built-in SSH server unless a test asks
     // for it (as root it would take port 22); test/ssh turns it on, on a free port.
     env: { HEARTH__SERVER__START_SSH_SERVER: 'false', HEARTH__SERVER__SSH_LISTEN_PORT: '0' },

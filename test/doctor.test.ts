@@ -15,13 +15,16 @@ import { tempDatabase } from './helpers/database';
 import { createRepo, git } from './helpers/git';
 import { runHearthSync } from './helpers/process';
 import { createUser, ok, startTestServer } from './helpers/server';
+import { sqliteOnly, sqliteOnlySuite } from './helpers/test-database';
 
 // `hearth doctor [--fix]`: the checks over a migrated temp database, then the command run from
 // source (tsx) over a data dir a real server filled and the test then damaged.
 
 const byName = (results: CheckResult[]) => Object.fromEntries(results.map((r) => [r.name, r]));
 
-describe('doctor checks (service)', () => {
+// SQLite only for now: doctor's database checks (PRAGMA integrity_check and foreign_key_check) and
+// these tests' fixtures are SQLite's; `hearth doctor` on PostgreSQL comes with its own checks.
+sqliteOnlySuite('doctor checks (service)', () => {
   let db: DB;
   let close: () => Promise<void>;
   let config: Config;
@@ -196,7 +199,7 @@ describe('hearth doctor (CLI)', () => {
   });
 
   // One instance for the whole story: filled by a real server, stopped, then damaged step by step.
-  it('finds and fixes the damage done to a data dir a server left', async () => {
+  sqliteOnly('finds and fixes the damage done to a data dir a server left (SQLite: doctor reads the file)', async () => {
     const s = await startTestServer();
     const { dataDir } = s;
     dirs.push(dataDir);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config/schema';
-import { DatabaseConnectError, openConfiguredDatabase } from '../db/connect';
+import { openConfiguredDatabase } from '../db/connect';
 import { acquirePidLock, PidLockHeldError, type PidLock } from '../lib/pid-lock';
 import { pidFileOf } from '../server';
 import { parseDuration } from '../services/cron/duration';
@@ -47,11 +47,7 @@ async function runDoctorCommand(action: string | undefined, opts: DoctorOptions)
   // Checking must never bring a fresh database into being (openDatabase would create the file).
   const config = existingInstanceConfig(opts);
   const lock = opts.fix ? lockForFix(config) : null;
-  // SQLite's file, or PostgreSQL's pool (its layer loaded only then); a refused connection is one line.
-  const db = await openConfiguredDatabase(config).catch((err: unknown) => {
-    lock?.release();
-    throw err instanceof DatabaseConnectError ? new CliError(err.message) : err;
-  });
+  const db = await openConfiguredDatabase(config);
   try {
     const results = await runDoctor(db, {
       config,

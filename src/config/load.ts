@@ -86,9 +86,10 @@ export function validateConfig(raw: unknown, source = 'config', fromEnv: Readonl
     const keys = 'keys' in issue && Array.isArray(issue.keys) ? issue.keys : [];
     const at = [...issue.path, ...(keys.length === 1 ? keys : [])].join('.');
     const variable = fromEnv.get(at);
-    return `  ${at || '(root)'}${variable ? ` (set by ${variable})` : ''}: ${issue.message}`;
+    return `${at || '(root)'}${variable ? ` (set by ${variable})` : ''}: ${issue.message}`;
   });
-  throw new ConfigError(`invalid ${source}:\n${lines.join('\n')}`);
+  // One problem, one line (what a start prints before exiting); several, one indented line each.
+  throw new ConfigError(`invalid ${source}:${lines.length === 1 ? ` ${lines[0]}` : lines.map((l) => `\n  ${l}`).join('')}`);
 }
 
 /** Reads the file (optional), applies the environment and CLI overrides, validates and resolves paths. */

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/connect';
 import { tempDatabase } from '../helpers/database';
+import { sqliteOnlySuite } from '../helpers/test-database';
 
 // Regression: SQLite ends a transaction by itself after some errors (a full disk, an I/O error,
 // a trigger's RAISE(ROLLBACK)); Kysely's ROLLBACK then failed with "cannot rollback - no
@@ -11,14 +12,16 @@ import { tempDatabase } from '../helpers/database';
 let db: DB;
 let close: () => Promise<void>;
 
-beforeAll(async () => {
-  ({ db, close } = await tempDatabase());
-  await sql`CREATE TABLE t (v TEXT)`.execute(db);
-  await sql`CREATE TRIGGER t_full BEFORE INSERT ON t WHEN new.v = 'full' BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END`.execute(db);
-});
-afterAll(async () => { await close(); });
+// SQLite only: PostgreSQL never ends a transaction behind the client's back (an error leaves it
+// aborted until the client's ROLLBACK), and it has no RAISE(ROLLBACK).
+sqliteOnlySuite('a transaction SQLite rolled back itself', () => {
+  beforeAll(async () => {
+    ({ db, close } = await tempDatabase());
+    await sql`CREATE TABLE t (v TEXT)`.execute(db);
+    await sql`CREATE TRIGGER t_full BEFORE INSERT ON t WHEN new.v = 'full' BEGIN SELECT RAISE(ROLLBACK, 'database or disk is full'); END`.execute(db);
+  });
+  afterAll(async () => { await close(); });
 
-describe('a transaction SQLite rolled back itself', () => {
   it('fails with SQLite\'s own error, and the connection goes on', async () => {
     const write = (v: string) => db.transaction().execute(async (trx) => {
       await sql`INSERT INTO t (v) VALUES ('before')`.execute(trx);

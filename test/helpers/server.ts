@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config/load';
 import { startServer, type RunningServer } from '../../src/server';
+import { createTestPostgresDatabase } from './test-database';
 
 export type TestServer = RunningServer & {
   dataDir: string;
@@ -38,11 +39,14 @@ export const startSshTestServer = (env: Record<string, string> = {}) =>
  */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-test-'));
+  // HEARTH_TEST_DB=postgres: a database of its own, cloned from the run's migrated template.
+  const pg = await createTestPostgresDatabase();
+  const onPg = pg ? { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: pg.url } : {};
   // An empty value drops a default of SSH_OFF (the SSH port: its own default then applies).
-  const vars = Object.fromEntries(Object.entries({ HEARTH__LOG__LEVEL: 'silent', ...SSH_OFF, ...env }).filter(([, v]) => v !== ''));
+  const vars = Object.fromEntries(Object.entries({ HEARTH__LOG__LEVEL: 'silent', ...SSH_OFF, ...onPg, ...env }).filter(([, v]) => v !== ''));
   const config = loadConfig(null, { port: 0, dataDir }, vars);
   config.server.http_addr = '127.0.0.1';
-  const running = await startServer(config);
+  const running = await startServer(config).catch(async (err: unknown) => { await pg?.drop(); throw err; });
   if (!running.initialAdmin) throw new Error('expected a first admin on a fresh data dir');
   const request: TestServer['request'] = (p, init = {}) => {
     const { auth, json, ...rest } = init;
@@ -69,6 +73,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     request,
     stop: async () => {
       await running.close();
+      await pg?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
