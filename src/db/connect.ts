@@ -68,7 +68,7 @@ const migratorOf = (db: DB) => new Migrator({
 /** The migrations this hearth has that the database has not had yet (either engine). */
 export async function pendingMigrations(db: DB): Promise<string[]> {
   const postgres = await postgresMigrator(db);
-  if (await upToDate(db, postgres?.postgresMigrations ?? migrations)) return [];
+  if (await upToDate(db, postgres?.postgresMigrations() ?? migrations)) return [];
   if (postgres) return postgres.pendingPostgresMigrations(db);
   return (await migratorOf(db).getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
 }
@@ -97,7 +97,7 @@ async function upToDate(db: DB, list: Record<string, Migration>): Promise<boolea
 /** Applies pending migrations (either engine); returns the names applied. Throws on the first failure. */
 export async function migrate(db: DB): Promise<string[]> {
   const postgres = await postgresMigrator(db);
-  if (await upToDate(db, postgres?.postgresMigrations ?? migrations)) return [];
+  if (await upToDate(db, postgres?.postgresMigrations() ?? migrations)) return [];
   if (postgres) return postgres.migratePostgres(db);
   const { error, results } = await migratorOf(db).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -23,17 +23,18 @@ const baseline: Migration = {
   },
 };
 
-export const postgresMigrations: Record<string, Migration> = {
+/** PostgreSQL's list: the baseline, then the shared migrations after the ones it stands for. */
+export const postgresMigrations = (): Record<string, Migration> => ({
   [BASELINE_MIGRATION]: baseline,
   ...Object.fromEntries(Object.entries(migrations).filter(([name]) => name > POSTGRES_BASELINE_COVERS)),
-};
+});
 
 // Any fixed number: every hearth node takes the same session lock before migrating.
 export const MIGRATION_LOCK = 0x6865617274; // "heart"
 
 // A plain comparison, as SQLite's migrator: Kysely's default localeCompare loads ICU collation data.
 const migratorOf = (db: AnyDb) => new Migrator({
-  db, provider: { getMigrations: async () => postgresMigrations }, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  db, provider: { getMigrations: async () => postgresMigrations() }, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
 });
 
 /** The migrations PostgreSQL has not had yet. */
