@@ -10,7 +10,7 @@ const onPostgres = (db: DB) => dialectOf(db).engine === 'postgres';
 /** This engine's migrations: PostgreSQL's start with its baseline (loaded only on PostgreSQL). */
 async function knownMigrations(db: DB): Promise<string[]> {
   if (!onPostgres(db)) return Object.keys(migrations);
-  return Object.keys((await import('../../db/postgres/migrate')).postgresMigrations);
+  return Object.keys((await import('../../db/postgres/migrate')).postgresMigrations());
 }
 
 /**
