@@ -3,7 +3,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHearthSync } from './helpers/process';
+import pg from 'pg';
+import { runHearthSync, startHearthProcess } from './helpers/process';
 import { startPostgres, type TempPostgres } from './helpers/postgres';
 
 // A PostgreSQL database hearth cannot open stops `hearth web`, `hearth migrate` and the admin
@@ -79,5 +80,37 @@ describe('hearth on a PostgreSQL database it cannot open', () => {
     expectOneLine(hearth(`postgres://hearth:${PASSWORD}@db:port/hearth`, 'web', '--port', '0'), PASSWORD, /url \(HEARTH__DATABASE__URL\) is not a valid URL/);
     expectOneLine(hearth(`mysql://hearth:${PASSWORD}@db/hearth`, 'web', '--port', '0'), PASSWORD,
       /invalid config: database\.url \(set by HEARTH__DATABASE__URL\): expected a postgres:\/\/ URL/);
+  });
+});
+
+describe('hearth on a PostgreSQL database', () => {
+  it('web migrates a new database, serves, logs no password, and stops with no connection left', async () => {
+    const admin = new pg.Client({ connectionString: server.url() });
+    await admin.connect();
+    try {
+      await admin.query('CREATE DATABASE served');
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-cli-pg-'));
+      dirs.push(dataDir);
+      const env = { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: server.url('served') };
+      const web = await startHearthProcess(dataDir, env);
+      const version = await fetch(`${web.url}/api/v1/version`);
+      expect(version.status).toBe(200);
+      const who = /user name: (\S+)[\s\S]*password: {2}(\S+)/.exec(web.out())!;
+      const me = await fetch(`${web.url}/api/v1/user`, { headers: { Authorization: `Basic ${Buffer.from(`${who[1]}:${who[2]}`).toString('base64')}` } });
+      expect(((await me.json()) as { login: string }).login).toBe(who[1]);
+      const used = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'served'`);
+      expect(used.rows[0].n).toBeGreaterThan(0);
+      web.child.kill('SIGTERM');
+      expect(await web.exited).toBe(0);
+      expect(web.out()).not.toContain(PASSWORD);
+      const left = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'served'`);
+      expect(left.rows[0].n).toBe(0);
+      // The schema is there: migrate finds nothing to do.
+      const again = runHearthSync(['migrate', '--data', dataDir], env);
+      expect(again.code, again.err).toBe(0);
+      expect(again.out + again.err).toMatch(/up to date/i);
+    } finally {
+      await admin.end();
+    }
   });
 });

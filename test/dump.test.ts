@@ -225,6 +225,16 @@ describe('hearth dump with gitea dump\'s flags', () => {
   }, 60_000);
 });
 
+describe('hearth dump on PostgreSQL', () => {
+  it('refuses in one line, pointing at pg_dump, before connecting anywhere', async () => {
+    const data = path.join(tmp('hearth-dump-pg-'), 'data');
+    const r = await runHearth(['dump', '--data', data], { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: 'postgres://hearth:secret@127.0.0.1:9/nothing' });
+    expect(r.code).toBe(1);
+    expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(/^hearth: hearth dump archives a SQLite instance; .* back it up with pg_dump, /)]);
+    expect(r.err).not.toContain('secret');
+  });
+});
+
 describe('hearth dump and restore interrupted', () => {
   /** Runs hearth with TMPDIR of its own; `signal` is sent once `ready` holds; resolves with the exit and stderr. */
   async function interrupted(args: string[], tmpDir: string, ready: () => boolean) {

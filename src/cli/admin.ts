@@ -5,6 +5,7 @@ import { CliError, existingInstanceConfig, withCommonOptions, type CommonOptions
 import { badgeCommands } from './admin-badge';
 import { advisoryCommands } from './admin-advisories';
 import { repoAdminCommands } from './admin-repos';
+import { dbAdminCommands } from './admin-db';
 
 /**
  * Opens an existing, up-to-date database for one command, closing it whatever happens. As
@@ -79,4 +80,5 @@ export function adminCommands(program: Command): void {
   badgeCommands(admin);
   advisoryCommands(admin);
   repoAdminCommands(admin);
+  dbAdminCommands(admin);
 }

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../config/schema';
-import { openDatabase } from '../db/connect';
+import { openConfiguredDatabase } from '../db/connect';
 import { acquirePidLock, PidLockHeldError, type PidLock } from '../lib/pid-lock';
 import { pidFileOf } from '../server';
 import { parseDuration } from '../services/cron/duration';
@@ -48,9 +47,7 @@ async function runDoctorCommand(action: string | undefined, opts: DoctorOptions)
   // Checking must never bring a fresh database into being (openDatabase would create the file).
   const config = existingInstanceConfig(opts);
   const lock = opts.fix ? lockForFix(config) : null;
-  const db = openDatabase({
-    file: config.database.path, busyTimeout: config.database.busy_timeout, cacheDir: path.join(config.server.data_dir, 'cache'),
-  });
+  const db = await openConfiguredDatabase(config);
   try {
     const results = await runDoctor(db, {
       config,

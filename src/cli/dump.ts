@@ -69,6 +69,11 @@ export function dumpCommand(program: Command): void {
     .option('--skip-repo-archives', 'accepted for Gitea\'s scripts: hearth keeps no repository archives')
     .action(async (opts: DumpOptions) => {
       const config = configFrom(opts);
+      // The archive holds SQLite's file (an online backup): PostgreSQL has its own tools for that.
+      if (config.database.driver === 'postgres') {
+        throw new CliError('hearth dump archives a SQLite instance; this one\'s database is PostgreSQL: back it up with pg_dump, '
+          + 'and the data directory (repositories, attachments, avatars, packages) with a file backup');
+      }
       const { output: named, skip } = giteaFlags(opts);
       const output = named === '-' ? '-' : path.resolve(named ?? defaultName());
       try {

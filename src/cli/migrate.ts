@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { closeHearth, openHearth } from '../hearth';
 import { createLogger } from '../lib/logger';
 import { makeDirectory } from '../lib/pid-lock';
+import { maskUrlPassword } from '../lib/url-password';
 import { configFrom, dataDirFailure, withCommonOptions, type CommonOptions } from './options';
 
 /** The one command besides `web` that creates the database. */
@@ -15,8 +16,10 @@ export function migrateCommand(program: Command): void {
       } catch (err) {
         throw dataDirFailure(err, config.server.data_dir) ?? err;
       }
-      const file = config.database.path;
-      const existed = fs.existsSync(file);
+      // SQLite's file, or PostgreSQL's URL without its password (a server's database always exists first).
+      const postgres = config.database.driver === 'postgres';
+      const file = postgres ? maskUrlPassword(config.database.url) : config.database.path;
+      const existed = postgres || fs.existsSync(file);
       let applied: string[] = [];
       const h = await openHearth(config, createLogger('warn'), { migrated: (names) => { applied = names; } });
       await closeHearth(h);

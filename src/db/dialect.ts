@@ -35,7 +35,18 @@ export type Dialect = {
   tableExists(db: AnyDb, name: string): Promise<boolean>;
   /** The error is a unique constraint's refusal. */
   isUniqueViolation(err: unknown): boolean;
+  /**
+   * Holds the row `id` of `table` until the transaction ends, so that writers recounting its
+   * children take turns. SQLite serializes writers already (nothing to run); PostgreSQL's
+   * statements each read a fresh snapshot, so a recount after this lock sees every child the
+   * previous holder wrote. Call it before the transaction's first write: a child insert takes a
+   * key-share lock on its parent, and two of those wanting to turn into this lock deadlock.
+   */
+  lockRow(db: AnyDb, table: LockedTable, id: number): Promise<void>;
 };
+
+/** The parents whose counters are recounted from their children's rows. */
+export type LockedTable = 'repository' | 'issue' | 'milestone' | 'label' | 'user' | 'team';
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -55,6 +66,7 @@ const sqlite: Dialect = {
     return Number(r.rows[0]?.n ?? 0) > 0;
   },
   isUniqueViolation: (err) => /UNIQUE constraint failed/.test((err as Error)?.message ?? ''),
+  lockRow: async () => {},
 };
 
 const postgres: Dialect = {
@@ -76,9 +88,39 @@ const postgres: Dialect = {
     return Number(r.rows[0]?.n ?? 0) > 0;
   },
   isUniqueViolation: (err) => (err as { code?: string })?.code === '23505',
+  async lockRow(db, table, id) {
+    // Outside a transaction the lock would end with its own statement: a caller's mistake.
+    if (!db.isTransaction) throw new Error(`lockRow(${table}) outside a transaction holds nothing`);
+    await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR UPDATE`.execute(db);
+  },
 };
 
 /** The dialect of the engine behind this Kysely instance (or transaction). */
 export function dialectOf(db: AnyDb): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? postgres : sqlite;
+}
+
+/** `dialectOf(db).lockRow`: a parent row held until the transaction ends (PostgreSQL only). */
+export function lockRow(db: AnyDb, table: LockedTable, id: number): Promise<void> {
+  return dialectOf(db).lockRow(db, table, id);
+}
+
+type Ids = Iterable<number | null | undefined>;
+
+/**
+ * Several rows of one table locked in id order (two transactions wanting the same rows then
+ * queue instead of deadlocking). `ids` may be a function: it runs only where locks are taken,
+ * so SQLite pays no query to learn which rows a lock would cover.
+ */
+export async function lockRows(db: AnyDb, table: LockedTable, ids: Ids | (() => Promise<Ids>)): Promise<void> {
+  const d = dialectOf(db);
+  if (d.engine === 'sqlite') return;
+  const list = typeof ids === 'function' ? await ids() : ids;
+  const sorted = [...new Set([...list].filter((id): id is number => typeof id === 'number' && id > 0))].sort((a, b) => a - b);
+  for (const id of sorted) await d.lockRow(db, table, id);
+}
+
+/** `fn` inside the caller's transaction, or in one of its own: where row locks have something to hold. */
+export function atomically<T>(db: AnyDb, fn: (trx: AnyDb) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
 }

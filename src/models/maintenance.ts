@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf } from '../db/dialect';
 
 // Read-only queries over whole tables for maintenance (hearth doctor): SQLite's own checks and
 // the rows that name files on disk.
@@ -20,10 +21,22 @@ export async function foreignKeyCheck(db: DB): Promise<ForeignKeyFault[]> {
 
 /** Names of the applied migrations; null when the database has no migration table at all. */
 export async function appliedMigrations(db: DB): Promise<string[] | null> {
-  const { rows: tables } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
-  if (!tables.length) return null;
+  if (!(await dialectOf(db).tableExists(db, 'kysely_migration'))) return null;
   const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
   return rows.map((r) => r.name);
+}
+
+export type UncheckedConstraint = { table: string; name: string };
+
+/**
+ * PostgreSQL's counterpart of foreign_key_check: it enforces every validated constraint on each
+ * write, so rows can only break one added NOT VALID (and never validated since).
+ */
+export async function unvalidatedConstraints(db: DB): Promise<UncheckedConstraint[]> {
+  const { rows } = await sql<UncheckedConstraint>`SELECT c.relname AS "table", k.conname AS name
+    FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = current_schema() AND k.contype IN ('f', 'c') AND NOT k.convalidated ORDER BY 1, 2`.execute(db);
+  return rows;
 }
 
 export async function listAttachmentFiles(db: DB): Promise<{ id: number; uuid: string; name: string }[]> {

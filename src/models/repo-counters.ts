@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/connect';
+import { atomically, lockRows } from '../db/dialect';
 
 // The stored counters of a repository against a count of their rows, for check_repo_stats.
 // Each count is a subquery on `repository.id`, so one fragment serves the check and the fix.
@@ -55,10 +56,14 @@ export async function findCounterDrift(db: DB): Promise<CounterDrift[]> {
 /** Sets every counter of these repositories to the count of its rows, at the time of the update. */
 export async function recountCounters(db: DB, ids: number[]): Promise<void> {
   if (!ids.length) return;
-  await db.updateTable('repository')
-    .set(Object.fromEntries(REPO_COUNTERS.map((c) => [c, ACTUAL[c]])))
-    .where('id', 'in', ids)
-    .execute();
+  // Locked first: a recount racing a writer's commit would otherwise count from a stale snapshot.
+  await atomically(db, async (trx) => {
+    await lockRows(trx, 'repository', ids);
+    await trx.updateTable('repository')
+      .set(Object.fromEntries(REPO_COUNTERS.map((c) => [c, ACTUAL[c]])))
+      .where('id', 'in', ids)
+      .execute();
+  });
 }
 
 export type RepoLocation = { id: number; ownerName: string; name: string };

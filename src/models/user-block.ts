@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
-import { dialectOf } from '../db/dialect';
+import { atomically, dialectOf, lockRow, lockRows } from '../db/dialect';
 import type { User } from '../db/schema';
 
 // Blocks (user_block rows) and the ties a block cuts between two accounts.
@@ -41,6 +41,13 @@ export async function unfollow(db: DB, uid: number, target: number): Promise<voi
 /** Removes `uid`'s stars and/or watches on the given repositories and recounts them. */
 export async function dropMarks(db: DB, uid: number, repoIds: number[], kinds: ('star' | 'watch')[] = ['star', 'watch']): Promise<void> {
   if (!repoIds.length) return;
+  await atomically(db, (trx) => dropMarksLocked(trx, uid, repoIds, kinds));
+}
+
+/** The recounts below read fresh rows once the repositories, then the user, are held (PostgreSQL). */
+async function dropMarksLocked(db: DB, uid: number, repoIds: number[], kinds: ('star' | 'watch')[]): Promise<void> {
+  await lockRows(db, 'repository', repoIds);
+  if (kinds.includes('star')) await lockRow(db, 'user', uid);
   let starred = 0;
   if (kinds.includes('star')) {
     const r = await db.deleteFrom('star').where('uid', '=', uid).where('repo_id', 'in', repoIds).executeTakeFirst();

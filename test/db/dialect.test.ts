@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectOf } from '../../src/db/dialect';
+import { dialectOf, lockRow, lockRows } from '../../src/db/dialect';
 import { startPostgres, type TempPostgres } from '../helpers/postgres';
 
 // The dialect module answers alike on both engines: each piece runs on SQLite (in memory) and on
@@ -92,5 +92,50 @@ describe('the postgres dialect', () => {
     const found = await db.selectFrom('issue as i').select('i.id').where(dialectOf(db).issueText('i.id', 'start')).execute();
     expect(ids(found)).toEqual([1, 2]);
     expect(ids(await db.selectFrom('issue as i').select('i.id').where(dialectOf(db).issueText('i.id', 'fault')).execute())).toEqual([1]);
+  });
+});
+
+describe('lockRow', () => {
+  it('runs nothing on SQLite, whose writers are serialized already', async () => {
+    const db = engines.sqlite;
+    await db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'issue', 1);
+      await lockRows(trx, 'issue', async () => { throw new Error('SQLite never asks which rows'); });
+    });
+  });
+
+  it('on PostgreSQL holds the row until the transaction ends: a second locker waits its turn', async () => {
+    const db = engines.postgres;
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let locked!: () => void;
+    const firstHolds = new Promise<void>((r) => { locked = r; });
+    const order: string[] = [];
+    const first = db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'issue', 1);
+      locked();
+      await held;
+      await trx.updateTable('issue').set({ title: 'first' }).where('id', '=', 1).execute();
+      order.push('first commits');
+    });
+    await firstHolds;
+    let secondDone = false;
+    const second = db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'issue', 1);
+      order.push('second locks');
+      // A fresh statement after the lock reads what the first holder committed.
+      return (await trx.selectFrom('issue').select('title').where('id', '=', 1).executeTakeFirstOrThrow()).title;
+    }).finally(() => { secondDone = true; });
+    // Poll briefly: the second stays blocked while the first holds the row.
+    for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(secondDone).toBe(false);
+    release();
+    await first;
+    expect(await second).toBe('first');
+    expect(order).toEqual(['first commits', 'second locks']);
+  });
+
+  it('on PostgreSQL refuses to run outside a transaction, where the lock would hold nothing', async () => {
+    await expect(lockRow(engines.postgres, 'issue', 1)).rejects.toThrow(/outside a transaction/);
   });
 });

@@ -11,7 +11,8 @@ import { connectFailure, describeTarget, type PostgresTarget } from './errors';
 // look like SQLite's to the models (counts and ids as numbers) and keeps one prepared statement per
 // SQL text and connection, the counterpart of statement-cache.ts.
 
-export type PostgresOptions = { url: string; poolSize: number };
+/** `namedStatements: false` runs every statement unnamed (bench/postgres-statements.ts measures both). */
+export type PostgresOptions = { url: string; poolSize: number; namedStatements?: boolean };
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -57,7 +58,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<DB> {
     throw connectFailure(err, target);
   }
   const stats: StatementStats = { executed: 0, prepared: 0 };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, stats) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, stats, opts.namedStatements ?? true) }) });
   trackStatements(db, stats);
   return db;
 }
@@ -82,13 +83,14 @@ function statementName(text: string): string | undefined {
 
 /**
  * Each client's queries carry a name derived from their text: `pg` parses a named statement once
- * per connection and then only binds and executes it (68 -> 37 µs a statement measured for the
- * issue; bench/postgres-statements.ts). Counts statements as statement-cache.ts does for SQLite.
+ * per connection and then only binds and executes it: a lookup by id took 0.46-0.65x the time of
+ * the unnamed statement here (bench/postgres-statements.ts on a loaded 2-core machine: 261 -> 121
+ * and 191 -> 123 µs). Counts statements as statement-cache.ts does for SQLite.
  * A table altered after a `SELECT *` on it was prepared on a connection would fail that statement
  * ("cached plan must not change result type"): hearth alters tables only in migrations, before
  * anything else runs.
  */
-function withNamedStatements(pool: pg.Pool, stats: StatementStats): PostgresPool {
+function withNamedStatements(pool: pg.Pool, stats: StatementStats, named: boolean): PostgresPool {
   // One wrapper per pg client: Kysely keys its connection objects on the client's identity.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
@@ -96,7 +98,7 @@ function withNamedStatements(pool: pg.Pool, stats: StatementStats): PostgresPool
     const query = (text: unknown, values?: readonly unknown[]) => {
       if (typeof text !== 'string') return client.query(text as pg.Submittable);
       stats.executed++;
-      const name = statementName(text);
+      const name = named ? statementName(text) : undefined;
       if (name === undefined || !prepared.has(name)) stats.prepared++;
       if (name === undefined) return client.query({ text, values: values as unknown[] });
       return client.query({ name, text, values: values as unknown[] }).then((r) => { prepared.add(name); return r; });

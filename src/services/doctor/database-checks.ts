@@ -1,8 +1,17 @@
 import type { DB } from '../../db/connect';
 import { migrations } from '../../db/migrations';
 import { findCounterDrift, recountCounters } from '../../models/repo-counters';
-import { appliedMigrations, foreignKeyCheck, integrityCheck } from '../../models/maintenance';
-import { fixable, reportOnly, type DoctorContext, type Findings } from './types';
+import { appliedMigrations, foreignKeyCheck, integrityCheck, unvalidatedConstraints } from '../../models/maintenance';
+import { dialectOf } from '../../db/dialect';
+import { fixable, reportOnly, skipped, type DoctorContext, type Findings } from './types';
+
+const onPostgres = (db: DB) => dialectOf(db).engine === 'postgres';
+
+/** This engine's migrations: PostgreSQL's start with its baseline (loaded only on PostgreSQL). */
+async function knownMigrations(db: DB): Promise<string[]> {
+  if (!onPostgres(db)) return Object.keys(migrations);
+  return Object.keys((await import('../../db/postgres/migrate')).postgresMigrations());
+}
 
 /**
  * Migrations applied against the ones this hearth knows (Gitea's check-db-version). Only
@@ -11,7 +20,7 @@ import { fixable, reportOnly, type DoctorContext, type Findings } from './types'
 export async function checkDatabaseVersion(db: DB): Promise<Findings> {
   const applied = await appliedMigrations(db);
   if (applied === null) return reportOnly(['not a hearth database: it has no migration table']);
-  const known = Object.keys(migrations);
+  const known = await knownMigrations(db);
   const pending = known.filter((m) => !applied.includes(m));
   const unknown = applied.filter((m) => !known.includes(m));
   const problems: string[] = [];
@@ -22,12 +31,17 @@ export async function checkDatabaseVersion(db: DB): Promise<Findings> {
 
 /** `PRAGMA integrity_check`: a damaged file is for a backup, never for the doctor to patch. */
 export async function checkDatabaseIntegrity(db: DB): Promise<Findings> {
+  if (onPostgres(db)) return skipped('PostgreSQL has no counterpart hearth can run as any user (use its data checksums, or pg_amcheck as a superuser)');
   const result = await integrityCheck(db);
   return reportOnly(result.length === 1 && result[0] === 'ok' ? [] : result);
 }
 
 /** `PRAGMA foreign_key_check`: rows pointing at a parent row that is gone, counted by table. */
 export async function checkForeignKeys(db: DB): Promise<Findings> {
+  if (onPostgres(db)) {
+    // PostgreSQL refuses an orphan on every write: only a constraint never validated can hide one.
+    return reportOnly((await unvalidatedConstraints(db)).map((c) => `${c.table}: constraint ${c.name} was never validated (ALTER TABLE ... VALIDATE CONSTRAINT)`));
+  }
   const faults = await foreignKeyCheck(db);
   const byTable = new Map<string, { parent: string; rowids: (number | null)[] }>();
   for (const f of faults) {

@@ -51,6 +51,7 @@ const SHOWN = 10;
 /** As Gitea's doctor: `[fixed] name: what` per repair, then one `[ok] name` or `[!] name: problems`. */
 export function formatResult(r: CheckResult): string[] {
   const lines = r.fixed.map((f) => `[fixed] ${r.name}: ${f}`);
+  if (r.skipped) return [...lines, `[skipped] ${r.name}: ${r.skipped}`];
   if (!r.problems.length) return [...lines, `[ok] ${r.name}`];
   const more = r.problems.length > SHOWN ? `; and ${r.problems.length - SHOWN} more` : '';
   const hint = r.hint ? ` (${r.hint})` : '';

@@ -8,6 +8,8 @@ export type CheckResult = {
   fixed: string[];
   /** Said after the problems when --fix would have repaired them. */
   hint?: string;
+  /** Why the check has nothing to do on this database engine. */
+  skipped?: string;
 };
 
 export type Findings = Omit<CheckResult, 'name'>;
@@ -28,6 +30,9 @@ export type DoctorCheck = { name: string; run: (db: DB, ctx: DoctorContext) => P
 /** Findings of a check whose problems --fix repairs: without --fix they carry the hint. */
 export const fixable = (ctx: DoctorContext, problems: string[], fixed: string[] = []): Findings =>
   ({ problems, fixed, hint: problems.length && !ctx.fix ? 'run with --fix to repair' : undefined });
+
+/** Findings of a check that has no counterpart on this engine, with the reason. */
+export const skipped = (reason: string): Findings => ({ problems: [], fixed: [], skipped: reason });
 
 /** Findings of a check that only reports. */
 export const reportOnly = (problems: string[]): Findings => ({ problems, fixed: [] });

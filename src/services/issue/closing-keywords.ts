@@ -36,7 +36,7 @@ async function apply(db: DB, repo: Repository, doer: User, ref: ActionRef, cause
   if ((issue.is_closed === 1) === close) return;
   if (!canWrite(await issueCtx(db, target, doer), false)) return;
   try {
-    const { result, events } = await changeWithEvents(db, issue.id, (trx) => changeIssueState(trx, target.repo, issue, doer.id, close, nowUnix(), cause));
+    const { result, events } = await changeWithEvents(db, issue, (trx) => changeIssueState(trx, target.repo, issue, doer.id, close, nowUnix(), cause));
     await emitIssueChanged(db, target.repo, doer, issue, events, result);
   } catch (err) {
     // Open dependencies keep an issue open (412): the push or merge stands.

@@ -1,4 +1,5 @@
 import type { DB } from '../../db/connect';
+import { lockRow } from '../../db/dialect';
 import type { Comment, User } from '../../db/schema';
 import { COMMENT_TYPE, CONTENT_COMMENT_TYPES } from '../../lib/comment-type';
 import { parseRfc3339 } from '../../lib/dates';
@@ -65,6 +66,7 @@ export async function createComment(db: DB, access: RepoAccess, doer: User, inde
     throw new ForbiddenError('user is blocked by the issue poster or the repository owner');
   }
   const comment = await db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'issue', issue.id);
     const c = await recordEvent(trx, issue, doer.id, COMMENT_TYPE.comment, nowUnix(), { content: body });
     await refreshNumComments(trx, issue.id);
     return c;
@@ -119,6 +121,7 @@ export async function deleteComment(db: DB, access: RepoAccess, doer: User, id: 
   const comment = await ownComment(db, access, doer, id);
   if (comment.type !== COMMENT_TYPE.comment) return;
   await db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'issue', comment.issue_id);
     await deleteCommentRow(trx, comment.id);
     await refreshNumComments(trx, comment.issue_id);
   });

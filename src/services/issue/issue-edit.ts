@@ -91,7 +91,7 @@ export async function editIssue(db: DB, access: RepoAccess, doer: User, index: n
   }
   const p = await plan(db, access, issue, input, writer);
   const now = nowUnix();
-  const { result: updated, events } = await changeWithEvents(db, issue.id, async (trx) => {
+  const { result: updated, events } = await changeWithEvents(db, issue, async (trx) => {
     await applyTextEdits(trx, issue, input, doer.id, now);
     if (p.deadline !== undefined && p.deadline !== issue.deadline_unix) {
       await updateIssueRow(trx, issue.id, { deadline_unix: p.deadline, updated_unix: now });
@@ -106,7 +106,7 @@ export async function editIssue(db: DB, access: RepoAccess, doer: User, index: n
     if (p.closed !== undefined) current = await changeIssueState(trx, access.repo, current, doer.id, p.closed, now);
     await refreshIssueCounters(trx, access.repo.id, await labelIdsOfIssue(trx, issue.id), [issue.milestone_id, current.milestone_id]);
     return current;
-  });
+  }, { milestoneIds: [p.milestoneId] });
   await emitIssueChanged(db, access.repo, doer, issue, events, updated);
   return issueView(db, updated, access);
 }

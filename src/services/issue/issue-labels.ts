@@ -92,10 +92,10 @@ async function changeLabels(
   const issue = await readableIssue(db, ctx, index);
   assertWriter(ctx, issue.is_pull);
   const labels = refs ? await resolveLabels(db, labelSourceOf(access), refs) : [];
-  const { events } = await changeWithEvents(db, issue.id, async (trx) => {
+  const { events } = await changeWithEvents(db, issue, async (trx) => {
     const touched = await change(trx, issue, labels, doer.id, nowUnix());
     await refreshLabelCounts(trx, touched);
-  });
+  }, { labelIds: labels.map((l) => l.id) });
   if (events.length) await emitIssueChanged(db, access.repo, doer, issue, events);
   return labelsView(db, ctx, issue);
 }
@@ -124,7 +124,7 @@ export async function removeIssueLabelById(db: DB, access: RepoAccess, doer: Use
   assertWriter(ctx, issue.is_pull);
   const [label] = Number.isSafeInteger(labelId) ? await usableLabelsByIds(db, labelSourceOf(access), [labelId]) : [];
   if (!label) throw new InvalidError(`label does not exist [id: ${labelId}]`, 'id');
-  const { events } = await changeWithEvents(db, issue.id, async (trx) => {
+  const { events } = await changeWithEvents(db, issue, async (trx) => {
     await refreshLabelCounts(trx, await detachLabels(trx, issue, [label.id], doer.id, nowUnix()));
   });
   if (events.length) await emitIssueChanged(db, access.repo, doer, issue, events);

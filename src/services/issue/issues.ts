@@ -13,6 +13,7 @@ import { canRead, canWrite, issueCtx, readableIssue } from './issue-access';
 import { assigneeEvent, milestoneEvent } from './issue-events';
 import { applyLabels, labelSourceOf, resolveLabels } from './issue-labels';
 import { changeIssueState, refreshIssueCounters } from './issue-state';
+import { lockIssueCounters } from './issue-locks';
 import { issueView, type IssueView } from './issue-views';
 import { addCrossReferences } from './issue-references';
 import { ACCESS, accessMode } from '../permissions';
@@ -88,6 +89,7 @@ export async function createIssue(db: DB, access: RepoAccess, doer: User, input:
   const extras = await writerExtras(db, access, input, canWrite(ctx, isPull), isPull);
   const now = nowUnix();
   const issue = await db.transaction().execute(async (trx) => {
+    await lockIssueCounters(trx, access.repo.id, null, { milestoneIds: [extras.milestoneId], labelIds: extras.labels.map((l) => l.id) });
     let issue = await insertIssue(trx, {
       repo_id: access.repo.id, index: await allocateIssueIndex(trx, access.repo.id), poster_id: doer.id,
       title: input.title, content: input.body ?? '', ref: input.ref ?? '', milestone_id: extras.milestoneId,
@@ -122,6 +124,7 @@ export async function deleteIssue(db: DB, access: RepoAccess, doer: User, index:
   const ctx = await issueCtx(db, access, doer);
   const issue: Issue = await readableIssue(db, ctx, index);
   await db.transaction().execute(async (trx) => {
+    await lockIssueCounters(trx, access.repo.id, issue.id);
     const labelIds = await labelIdsOfIssue(trx, issue.id);
     await deleteIssueNotifications(trx, issue.id);
     await deleteIssueRow(trx, issue.id);

@@ -1,4 +1,5 @@
 import type { DB } from '../../db/connect';
+import { lockRow } from '../../db/dialect';
 import type { Milestone, User } from '../../db/schema';
 import { parseRfc3339 } from '../../lib/dates';
 import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
@@ -58,6 +59,7 @@ export async function createRepoMilestone(db: DB, access: RepoAccess, doer: User
   const now = nowUnix();
   const closed = input.state === 'closed';
   return db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'repository', access.repo.id);
     const m = await insertMilestone(trx, {
       repo_id: access.repo.id, name: input.title, content: input.description ?? '',
       deadline_unix: dueOn(input.due_on) ?? NO_DEADLINE,
@@ -84,6 +86,7 @@ export async function editRepoMilestone(db: DB, access: RepoAccess, doer: User, 
     if (closed && !m.is_closed) patch.closed_unix = now;
   }
   await db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'repository', access.repo.id);
     await updateMilestoneRow(trx, m.id, patch);
     await refreshRepoMilestoneCounts(trx, access.repo.id);
   });
@@ -95,6 +98,7 @@ export async function deleteRepoMilestone(db: DB, access: RepoAccess, doer: User
   await assertWriter(db, access, doer);
   const m = await findMilestone(db, access.repo.id, idOrName);
   await db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'repository', access.repo.id);
     await deleteMilestoneRow(trx, m.id);
     await refreshRepoMilestoneCounts(trx, access.repo.id);
   });

@@ -4,6 +4,7 @@ import type { Comment, Review, ReviewComment, User } from '../../db/schema';
 import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
 import { COMMENT_TYPE } from '../../lib/comment-type';
 import { cutDiffAroundLine } from '../../lib/diff-hunk';
+import { lockRow } from '../../db/dialect';
 import { deleteReviewEvents, refreshNumComments, reviewEventIds } from '../../models/comment';
 import { nowUnix } from '../../lib/time';
 import { filePatch } from '../../git/merge';
@@ -147,6 +148,7 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
   const hunks = await hunksOf(db, config, access, loaded, commit, lines);
   const now = nowUnix();
   const { review, event } = await db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'issue', loaded.issue.id);
     if (isVerdict(type)) await dismissVerdictsOf(trx, loaded.issue.id, doer.id, now);
     const r = await insertReview(trx, {
       type, reviewer_id: doer.id, issue_id: loaded.issue.id, content: body, commit_id: commit,
@@ -177,6 +179,7 @@ export async function submitPullReview(db: DB, config: Config, access: RepoAcces
   const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(db, access, loaded.pr.base_branch, doer) : false;
   const now = nowUnix();
   const event = await db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'issue', loaded.issue.id);
     await updateReview(trx, review.id, { type, content: body, official: official ? 1 : 0, created_unix: now, updated_unix: now });
     return reviewSubmitted(trx, loaded.issue.id, doer.id, review.id, body, now);
   });
@@ -189,6 +192,7 @@ export async function deletePullReview(db: DB, config: Config, access: RepoAcces
   const { review } = await loadReview(db, config, access, doer, index, id);
   if (review.reviewer_id !== doer.id && access.mode < ACCESS.admin) throw new ForbiddenError('only the reviewer or an admin may delete a review');
   await db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'issue', review.issue_id);
     await deleteReview(trx, review.id);
     await deleteReviewEvents(trx, review.issue_id, review.id, [COMMENT_TYPE.review, COMMENT_TYPE.dismissReview]);
     await refreshNumComments(trx, review.issue_id);

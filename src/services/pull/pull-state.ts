@@ -11,6 +11,7 @@ import { getIssueById } from '../../models/issue';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { refreshIssueCounters } from '../issue/issue-state';
+import { lockIssueCounters } from '../issue/issue-locks';
 import { clearIntent } from '../recovery/intent';
 
 /**
@@ -23,6 +24,7 @@ export async function markMerged(
 ): Promise<void> {
   const now = nowUnix();
   await db.transaction().execute(async (trx) => {
+    await lockIssueCounters(trx, repoId, issue.id);
     // A scheduled auto-merge is done with, whoever merged.
     await updatePull(trx, pr.id, { has_merged: 1, merged_commit_id: commit, merged_by: doerId, merged_unix: now, status: 'mergeable', auto_merge: '' });
     await recordEvent(trx, issue, doerId, COMMENT_TYPE.mergePull, now, { content: '' });

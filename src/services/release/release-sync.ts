@@ -1,4 +1,5 @@
 import type { DB } from '../../db/connect';
+import { lockRow } from '../../db/dialect';
 import type { RefUpdate } from '../../git/hooks';
 import { countCommits } from '../../git/log';
 import { getTag as readTag, refTarget } from '../../git/refs';
@@ -42,6 +43,7 @@ export async function syncReleasesAfterPush(db: DB, repoId: number, dir: string,
   const changes = await changesOf(repoId, db, dir, updates);
   if (!changes.length) return;
   await db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'repository', repoId);
     for (const c of changes) {
       if (c.drop) await deleteReleaseRow(trx, c.id);
       else await updateReleaseRow(trx, c.id, c.patch);

@@ -1,6 +1,6 @@
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
-import { dialectOf } from '../../db/dialect';
+import { dialectOf, lockRow } from '../../db/dialect';
 import type { Release, User } from '../../db/schema';
 import { countCommits } from '../../git/log';
 import { getTag as readTag, isValidTagName, refTarget } from '../../git/refs';
@@ -51,6 +51,7 @@ async function assertTagName(tag: string): Promise<void> {
 async function writeRows<T>(db: DB, repoId: number, tag: string, work: (trx: DB) => Promise<T>): Promise<T> {
   try {
     return await db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'repository', repoId);
       const out = await work(trx);
       await syncReleaseCounter(trx, repoId);
       return out;

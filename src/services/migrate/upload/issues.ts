@@ -1,4 +1,5 @@
 import { COUNTED_COMMENT_TYPES } from '../../../lib/comment-type';
+import { lockRow } from '../../../db/dialect';
 import { refreshRepoIssueCounts } from '../../../models/issue';
 import { refreshRepoMilestoneCounts } from '../../../models/milestone';
 import { refreshRepoLabelAndMilestoneCounts, refreshRepoNumComments, syncIssueIndex } from '../../../models/migrated-rows';
@@ -25,6 +26,7 @@ export async function importIssues(ctx: ImportContext): Promise<RowCounts> {
  */
 export async function refreshCounters(ctx: ImportContext): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
+    await lockRow(trx, 'repository', ctx.repo.id);
     await refreshRepoIssueCounts(trx, ctx.repo.id);
     await refreshRepoLabelAndMilestoneCounts(trx, ctx.repo.id);
     await refreshRepoMilestoneCounts(trx, ctx.repo.id);

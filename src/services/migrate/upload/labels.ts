@@ -1,4 +1,5 @@
 import { insertLabel } from '../../../models/label';
+import { lockRow } from '../../../db/dialect';
 import { insertMilestone, refreshRepoMilestoneCounts } from '../../../models/milestone';
 import { nowUnix } from '../../../lib/time';
 import { normalizeLabelColor } from '../../issue/labels';
@@ -40,6 +41,7 @@ export async function importMilestones(ctx: ImportContext): Promise<number> {
   let n = 0;
   for await (const page of ctx.source.getMilestones()) {
     await ctx.db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'repository', ctx.repo.id);
       for (const m of page) {
         if (!m.title || ctx.milestones.has(m.title)) continue;
         const created = unix(m.created_at) || nowUnix();

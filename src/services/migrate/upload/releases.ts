@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { lockRow } from '../../../db/dialect';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../../../db/connect';
@@ -85,6 +86,7 @@ export async function importReleases(ctx: ImportContext): Promise<ReleaseCounts>
       }
       await ctx.authors.prime(ready.map((r) => r.rel.author));
       await ctx.db.transaction().execute(async (trx) => {
+        await lockRow(trx, 'repository', ctx.repo.id);
         for (const r of ready) await writeRelease(ctx, trx, r.rel, r.commit, r.assets);
         await syncReleaseCounter(trx, ctx.repo.id);
       });
