@@ -1,10 +1,8 @@
 import path from 'node:path';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { repoDir } from '../../git/repo';
 import { AppError, ForbiddenError, InvalidError } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
 import { seal } from '../../lib/secret-box';
 import { nowUnix } from '../../lib/time';
 import { insertMirror } from '../../models/mirror';
@@ -26,6 +24,7 @@ import { dropTemporaryRefs, MIRROR_REFSPECS, RemoteGitError, redact, remoteGit, 
 import { migrateWiki } from './migrate-wiki';
 import { migrateLfs } from './migrate-lfs';
 import { syncRepoLicenses } from '../repo/licenses';
+import type { Hearth } from '../../hearth';
 
 // POST /repos/migrate: a repository cloned from another server (any git remote; from a forge
 // (Gitea, Forgejo, Gogs, GitHub, GitLab, OneDev, GitBucket, Codebase, CodeCommit) also what its
@@ -38,7 +37,8 @@ export type MigrateInput = {
   authPassword?: string; authToken?: string; awsAccessKeyId?: string; awsSecretAccessKey?: string; service?: string; wiki?: boolean; lfs?: boolean; lfsEndpoint?: string;
   items: ImportItems;
 };
-export type MigrateDeps = { db: DB; config: Config; secret: string; log: Logger };
+/** The instance handle (the name stays for the callers that spell it). */
+export type MigrateDeps = Hearth;
 
 
 /** Refusals that need no remote: the service, migrations or new mirrors turned off. */

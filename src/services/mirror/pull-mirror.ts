@@ -20,13 +20,15 @@ import { withRefsLock } from '../repo/refs-lock';
 import type { RepoAccess } from '../repo/repos';
 import { nextUpdateAt } from './pull-mirror-interval';
 import { syncMirrorWiki } from '../migrate/migrate-wiki';
+import type { Hearth } from '../../hearth';
 
 // Pull mirrors follow their remote: a sync fetches branches, tags and notes (pruning what the
 // remote deleted), then the database, feed and webhooks follow through refsMoved. Syncs run as
 // durable jobs keyed by repository, so two syncs of one mirror never overlap.
 
 export const PULL_MIRROR_JOB = 'mirror.pull';
-export type MirrorDeps = { db: DB; config: Config; secret: string; log: Logger };
+/** The instance handle (the name stays for the callers that spell it). */
+export type MirrorDeps = Hearth;
 
 const jobKey = (repoId: number) => `mirror:${repoId}`;
 const enqueueSync = (db: DB, repoId: number) => enqueueJob(db, { kind: PULL_MIRROR_JOB, key: jobKey(repoId), payload: { repoId } });
