@@ -34,12 +34,12 @@ async function registerAll(h: Hearth): Promise<void> {
   notifications.subscribeNotifications(bus, h.db);
   pulls.subscribePulls(bus, h.db, h.config, jobs);
   closing.subscribeClosingKeywords(bus, h.db, h.config);
-  webhooks.subscribeWebhooks(bus, h.db, h.config, h.secret, jobs);
+  webhooks.subscribeWebhooks(h);
   pushMirrors.subscribePushMirrors(bus, h.db, h.config, h.secret, jobs);
   pullMirrors.registerPullMirrorJobs(jobs, h);
   licenses.subscribeLicenses(bus, h.db, h.config);
   deletedBranches.subscribeDeletedBranches(bus, h.db);
-  actions.subscribeActions(bus, h.db, h.config, h.secret, jobs);
+  actions.subscribeActions(h);
   alerts.subscribeDependencyAlerts(bus, h.db, h.config, jobs);
   recovery.registerRecoveryJobs(jobs, h);
   packageIndexes.registerPackageIndexJobs(jobs, h);

@@ -48,7 +48,7 @@ export async function runsList(req: Request, res: Response): Promise<void> {
   const n = Math.min(Math.max(queryInt(req, 'page') ?? 1, 1), 100_000);
   const window = { offset: (n - 1) * PAGE_SIZE, limit: PAGE_SIZE };
   const query = { workflow: f.workflow || undefined, status: status ? [status] : [], branch: f.branch || undefined, actor: f.actor || undefined };
-  const { views, total, workflows } = await runsPage(req.ctx.db, req.ctx.config, access, query, window);
+  const { views, total, workflows } = await runsPage(req.ctx.h, access, query, window);
   const keep = Object.fromEntries(Object.entries({ ...f, status }).filter(([, v]) => v));
   sendPage(req, res, {
     title: `Actions · ${access.owner.name}/${access.repo.name}`,
@@ -121,5 +121,5 @@ export async function artifactDownload(req: Request, res: Response): Promise<voi
   const p = await runPage(req.ctx.db, a, indexParam(req, 'run'));
   const id = indexParam(req, 'id');
   if (!p.artifacts.some((x) => x.id === id)) throw new NotFoundError();
-  res.redirect(302, await artifactDownloadUrl(req.ctx.db, req.ctx.config, req.ctx.secret, { id: a.repo.id, owner: a.owner.name, name: a.repo.name }, id));
+  res.redirect(302, await artifactDownloadUrl(req.ctx.h, req.ctx.secret, { id: a.repo.id, owner: a.owner.name, name: a.repo.name }, id));
 }

@@ -16,6 +16,7 @@ import { ACCESS } from '../permissions';
 import { repoDirOf } from '../repo/commits';
 import { settingsOf } from '../repo/repo-settings';
 import { unitModeOf, type RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // What the Actions pages show, read through the services the API's Actions routes use: the run
 // list with its filters, a run (by its number in the repository, as Gitea's web links) with its
@@ -32,10 +33,10 @@ export async function actionsMode(db: DB, config: Config, access: RepoAccess, vi
 
 export type RunsPage = { views: RunView[]; total: number; workflows: WorkflowView[] };
 
-export async function runsPage(db: DB, config: Config, access: RepoAccess, query: RunQuery, page: PageWindow): Promise<RunsPage> {
+export async function runsPage(h: Hearth, access: RepoAccess, query: RunQuery, page: PageWindow): Promise<RunsPage> {
   const [{ views, total }, workflows] = await Promise.all([
-    listRuns(db, { ownerId: 0, repoId: access.repo.id }, query, page),
-    listWorkflows(db, config, access),
+    listRuns(h.db, { ownerId: 0, repoId: access.repo.id }, query, page),
+    listWorkflows(h, access),
   ]);
   return { views, total, workflows };
 }

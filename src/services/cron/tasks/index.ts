@@ -39,7 +39,7 @@ const cleanupDeletedBranches = later(() => import('../../repo/deleted-branch-rec
 const base = (enabled: boolean, runAtStart: boolean, schedule: string) => ({ enabled, run_at_start: runAtStart, schedule });
 /** A task with nothing to do in hearth (yet): its result says why. */
 const nothing = (why: string) => async () => why;
-const actionsDeps = (ctx: CronContext) => ({ config: ctx.config, secret: '' });
+const actionsDeps = (ctx: CronContext) => ({ ...ctx, secret: '' });
 
 export const CRON_TASKS: CronTaskRegistry = {
   update_mirrors: {
@@ -145,11 +145,11 @@ export const CRON_TASKS: CronTaskRegistry = {
   rebuild_issue_indexer: { defaults: base(false, false, '@annually'), run: rebuildIssueIndexer },
   // Gitea's tasks_actions.go; the timeouts and retention are [actions] settings. The engine needs
   // no instance secret for these (only task payloads carry secrets).
-  stop_zombie_tasks: { defaults: base(true, true, '@every 5m'), run: (ctx) => stopZombieTasks(ctx.db, actionsDeps(ctx)) },
-  stop_endless_tasks: { defaults: base(true, true, '@every 30m'), run: (ctx) => stopEndlessTasks(ctx.db, actionsDeps(ctx)) },
-  cancel_abandoned_jobs: { defaults: base(true, true, '@every 6h'), run: (ctx) => cancelAbandonedJobs(ctx.db, actionsDeps(ctx)) },
-  start_schedule_tasks: { defaults: base(true, false, '@every 1m'), run: (ctx) => startScheduleTasks(ctx.db, actionsDeps(ctx)) },
-  cleanup_actions: { defaults: base(true, false, '@midnight'), run: (ctx) => cleanupActions(ctx.db, actionsDeps(ctx)) },
+  stop_zombie_tasks: { defaults: base(true, true, '@every 5m'), run: (ctx) => stopZombieTasks(actionsDeps(ctx)) },
+  stop_endless_tasks: { defaults: base(true, true, '@every 30m'), run: (ctx) => stopEndlessTasks(actionsDeps(ctx)) },
+  cancel_abandoned_jobs: { defaults: base(true, true, '@every 6h'), run: (ctx) => cancelAbandonedJobs(actionsDeps(ctx)) },
+  start_schedule_tasks: { defaults: base(true, false, '@every 1m'), run: (ctx) => startScheduleTasks(actionsDeps(ctx)) },
+  cleanup_actions: { defaults: base(true, false, '@midnight'), run: (ctx) => cleanupActions(actionsDeps(ctx)) },
   cleanup_audit_logs: {
     // hearth's own: [audit] retention_days says how old a row may get.
     defaults: base(true, true, '@midnight'),
