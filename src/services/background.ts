@@ -21,7 +21,7 @@ export function setUpBackground(h: Hearth): Background {
 }
 
 async function registerAll(h: Hearth): Promise<void> {
-  const bus = h.events;
+
   const jobs = h.jobs;
   const [feed, notifications, pulls, closing, webhooks, pushMirrors, pullMirrors, licenses, actions, alerts, recovery] = await Promise.all([
     import('./activity/subscribers'), import('./notification/subscribers'), import('./pull/subscribers'),
@@ -30,17 +30,17 @@ async function registerAll(h: Hearth): Promise<void> {
     import('./recovery/unclean-stop'),
   ]);
   const [deletedBranches, packageIndexes] = await Promise.all([import('./repo/deleted-branch-record'), import('./packages/repo-index/jobs')]);
-  feed.subscribeFeed(bus, h.db);
-  notifications.subscribeNotifications(bus, h.db);
-  pulls.subscribePulls(bus, h.db, h.config, jobs);
-  closing.subscribeClosingKeywords(bus, h.db, h.config);
+  feed.subscribeFeed(h);
+  notifications.subscribeNotifications(h);
+  pulls.subscribePulls(h);
+  closing.subscribeClosingKeywords(h);
   webhooks.subscribeWebhooks(h);
-  pushMirrors.subscribePushMirrors(bus, h.db, h.config, h.secret, jobs);
+  pushMirrors.subscribePushMirrors(h);
   pullMirrors.registerPullMirrorJobs(jobs, h);
-  licenses.subscribeLicenses(bus, h.db, h.config);
-  deletedBranches.subscribeDeletedBranches(bus, h.db);
+  licenses.subscribeLicenses(h);
+  deletedBranches.subscribeDeletedBranches(h);
   actions.subscribeActions(h);
-  alerts.subscribeDependencyAlerts(bus, h.db, h.config, jobs);
+  alerts.subscribeDependencyAlerts(h);
   recovery.registerRecoveryJobs(jobs, h);
   packageIndexes.registerPackageIndexJobs(jobs, h);
 }

@@ -71,7 +71,7 @@ export async function postJobStatus(n: NotifyCtx, job: ActionRunJob, jobIndex: n
   if (last && last.state === state && last.description === description) return;
   const access = { repo: n.repo, owner: n.owner, mode: ACCESS.owner };
   const target = `${runHtmlUrl(n.h.config, `${n.owner.name}/${n.repo.name}`, n.run)}/jobs/${jobIndex}`;
-  await createCommitStatus(n.h.db, n.h.config, access, actionsUser(), n.run.commit_sha, { state, description, context, target_url: target });
+  await createCommitStatus(n.h, access, actionsUser(), n.run.commit_sha, { state, description, context, target_url: target });
 }
 
 /** The job as the API shows it (Gitea's ToActionWorkflowJob): its task, steps and runner. */

@@ -24,9 +24,9 @@ import type { Hearth } from '../../hearth';
 // workflow_dispatch inputs for the dispatch form.
 
 /** The visitor's access to the Actions unit: none (404), read, or write (the writers' buttons). */
-export async function actionsMode(db: DB, config: Config, access: RepoAccess, viewer: User | null): Promise<'none' | 'read' | 'write'> {
-  if (!config.actions.enabled || !settingsOf(access.repo).has_actions) return 'none';
-  const mode = await unitModeOf(db, access, viewer, 'repo.actions');
+export async function actionsMode(h: Hearth, access: RepoAccess, viewer: User | null): Promise<'none' | 'read' | 'write'> {
+  if (!h.config.actions.enabled || !settingsOf(access.repo).has_actions) return 'none';
+  const mode = await unitModeOf(h.db, access, viewer, 'repo.actions');
   if (mode >= ACCESS.write && viewer) return 'write';
   return mode >= ACCESS.read ? 'read' : 'none';
 }

@@ -24,7 +24,7 @@ import type { Hearth } from '../../hearth';
 export type Payload = Record<string, unknown>;
 
 /** The repository and its owner, read once per event. */
-export type PayloadContext = { db: DB; config: Config; access: RepoAccess; repository: Payload; sender: Payload };
+export type PayloadContext = { h: Hearth; db: DB; config: Config; access: RepoAccess; repository: Payload; sender: Payload };
 
 export async function payloadContext(h: Hearth, repo: Repository, doer: User): Promise<PayloadContext | null> {
   const [loaded] = await withAccess(h.db, [repo], null);
@@ -32,7 +32,7 @@ export async function payloadContext(h: Hearth, repo: Repository, doer: User): P
   if (!owner) return null;
   const access: RepoAccess = { repo, owner, mode: ACCESS.owner };
   const parent = loaded?.parent ? toApiRepo(h.config, { ...loaded.parent, mode: ACCESS.owner }, null) : null;
-  return { db: h.db, config: h.config, access, repository: toApiRepo(h.config, { ...access, parent }, null), sender: toApiUser(h.config, doer, null) };
+  return { h, db: h.db, config: h.config, access, repository: toApiRepo(h.config, { ...access, parent }, null), sender: toApiUser(h.config, doer, null) };
 }
 
 export const apiUser = (c: PayloadContext, u: User): Payload => toApiUser(c.config, u, null) as unknown as Payload;
@@ -42,7 +42,7 @@ export async function apiIssue(c: PayloadContext, issue: Issue): Promise<Payload
 }
 
 export async function apiPull(c: PayloadContext, issue: Issue): Promise<Payload> {
-  return toApiPull(c.config, await pullView(c.db, c.config, c.access, issue, null), null) as Payload;
+  return toApiPull(c.config, await pullView(c.h, c.access, issue, null), null) as Payload;
 }
 
 /** IssuePayload, or PullRequestPayload for a pull request. */

@@ -42,6 +42,6 @@ export async function migrate(req: Request, res: Response): Promise<void> {
 
 /** POST /repos/{owner}/{repo}/mirror-sync: queues a sync of a pull mirror (200, empty). */
 export async function mirrorSync(req: Request, res: Response): Promise<void> {
-  await requestMirrorSync(req.ctx.db, req.ctx.config, repoOf(req));
+  await requestMirrorSync(req.ctx.h, repoOf(req));
   res.status(200).end();
 }

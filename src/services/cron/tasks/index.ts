@@ -46,7 +46,7 @@ export const CRON_TASKS: CronTaskRegistry = {
     // Gitea: @every 10m, not at start, 50 pull and 50 push mirrors a run (<= 0: no limit).
     defaults: { ...base(true, false, '@every 10m'), pull_limit: 50, push_limit: 50 },
     run: async (ctx, s) => {
-      const pull = await syncDuePullMirrors(ctx.db, ctx.config, ctx.log, s.pull_limit);
+      const pull = await syncDuePullMirrors(ctx, s.pull_limit);
       const push = ctx.config.mirror.enabled ? await syncDuePushMirrors(ctx.db, s.push_limit) : 'push mirrors are disabled';
       return `${pull}; ${push}`;
     },
@@ -85,7 +85,7 @@ export const CRON_TASKS: CronTaskRegistry = {
   },
   sync_repo_licenses: {
     defaults: base(false, false, '@annually'),
-    run: (ctx) => syncAllRepoLicenses(ctx.db, ctx.config, ctx.signal),
+    run: (ctx) => syncAllRepoLicenses(ctx, ctx.signal),
   },
   delete_inactive_accounts: {
     // Gitea: [service] ACTIVE_CODE_LIVE_MINUTES, 180 by default.
