@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementStats } from '../../src/db/connect';
 import { findCounterDrift } from '../../src/models/repo-counters';
+import { allFollowUpsSettled } from '../../src/services/pull/pull-follow-queue';
 import { createRepo } from '../helpers/git';
 import { addTeam, createOrg } from '../helpers/orgs';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
@@ -12,8 +13,11 @@ import { signedInClient } from '../helpers/web-client';
 
 let s: TestServer;
 let alice: { username: string; password: string; id: number };
-/** Statements of one merge: 65 to 75 measured (issue 34), the pull follow-ups it starts varying. */
-const MERGE_BOUND = 80;
+/**
+ * Statements of one merge with the follow-ups it starts: 57 to 78 measured over runs (issue 34;
+ * the event subscribers and job workers running beside it vary), hence the margin.
+ */
+const MERGE_BOUND = 90;
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -126,11 +130,13 @@ describe('statements per merge', () => {
     const pr = await ok(await s.request('api/v1/repos/alice/merged/pulls', {
       method: 'POST', auth: as(alice), json: { head: 'feature', base: 'main', title: 'Feature' },
     }), 201) as { number: number };
+    // The pull request's own follow-ups (its mergeability check) run before the count starts.
+    await allFollowUpsSettled();
     const before = statementStats(s.hearth.db).executed;
     await ok(await s.request(`api/v1/repos/alice/merged/pulls/${pr.number}/merge`, { method: 'POST', auth: as(alice), json: { Do: 'merge' } }), 200);
-    // One merge cannot run three times: counted once, with what its events run before the reply.
-    // The merge path still reads the pull request, its issue and the repository again by id
-    // (issue 34's fourth part); taking the rows it holds lowers this.
+    await allFollowUpsSettled();
+    // One merge cannot run three times: counted once. The merge passes the doer's row it holds;
+    // the repository and the issue are read again after the merge changed them.
     expect(statementStats(s.hearth.db).executed - before).toBeLessThanOrEqual(MERGE_BOUND);
   });
 });
