@@ -6,9 +6,36 @@ import { migrate, openConfiguredDatabase, pendingMigrations, type DB } from './d
 import { createLogger, type Logger } from './lib/logger';
 import { makeDirectory } from './lib/pid-lock';
 import { maskUrlPassword } from './lib/url-password';
+import { eventBus, type EventBus } from './services/events/bus';
+import { JobQueue } from './services/jobs/queue';
 
-/** What every layer above lib needs: the configuration, the database and the logger. */
-export type Hearth = { config: Config; db: DB; log: Logger; secret: string };
+/**
+ * The instance handle: what every layer above lib needs, passed to a service as its first
+ * parameter instead of `db, config, secret, jobs` in varying orders.
+ *
+ * A service that runs inside its caller's transaction is handed `withDb(h, trx)`: the same
+ * instance with the transaction as its `db`. That is how services compose in one transaction;
+ * the bus and the queue stay the instance's (an event is still emitted after the commit, and a
+ * job enqueued on `h.db` exists only if the transaction commits).
+ */
+export type Hearth = {
+  config: Config;
+  /** The database, or the transaction a caller runs this service in (withDb). */
+  db: DB;
+  log: Logger;
+  /** The instance secret: the key of values sealed at rest (webhook secrets, mirror credentials). */
+  secret: string;
+  /** The durable job queue: its kinds register and its workers start in setUpBackground. Jobs are added with enqueueJob(h.db, ...). */
+  jobs: JobQueue;
+  /** The domain event bus: subscribers register in setUpBackground; services emit after their commit. */
+  events: EventBus;
+  // The blob store (issue 35) goes here: LFS objects, package files and attachments behind one interface.
+};
+
+/** The same instance with `db` (a transaction) as its database: how services compose inside one transaction. */
+export function withDb(h: Hearth, db: DB): Hearth {
+  return db === h.db ? h : { ...h, db };
+}
 
 /** A command that does not migrate found a database older than this hearth. */
 export class DatabaseOutdatedError extends Error {}
@@ -41,7 +68,12 @@ export async function openHearth(
     await db.destroy();
     throw err;
   }
-  return { config, db, log, secret: config.security.secret_key || loadOrCreateSecret(config.server.data_dir) };
+  return {
+    config, db, log, secret: config.security.secret_key || loadOrCreateSecret(config.server.data_dir),
+    // Made here, started (if at all) by setUpBackground: a command that never starts the workers
+    // still enqueues into the same table.
+    jobs: new JobQueue(db, log, config.queue.workers), events: eventBus(db),
+  };
 }
 
 /** Where the database is, for messages: the SQLite file, or PostgreSQL's URL without its password. */

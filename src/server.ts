@@ -130,9 +130,9 @@ async function prepare(config: Config): Promise<Prepared> {
     const background = setUpBackground(hearth);
     // Work a crash interrupted is finished or undone (what it emits reaches the subscribers;
     // their jobs wait in the database for the job queue to start).
-    await recoverPendingOps(hearth.db, config, hearth.log);
+    await recoverPendingOps(hearth);
     if (lock.takenOver) await resyncAfterUncleanStop(hearth);
-    const initialAdmin = await ensureInitialAdmin(hearth.db, config);
+    const initialAdmin = await ensureInitialAdmin(hearth);
     return { hearth, background, lock, initialAdmin };
   } catch (err) {
     await closeHearth(hearth);

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load';
 import type { Config } from '../src/config/schema';
 import type { DB } from '../src/db/connect';
+import type { Hearth } from '../src/hearth';
 import { initBare, repoDir } from '../src/git/repo';
 import { listUnadopted } from '../src/services/admin/unadopted';
 import { runDoctor } from '../src/services/doctor/doctor';
@@ -99,7 +100,7 @@ sqliteOnlySuite('doctor checks (service)', () => {
       expect(r['orphan-directories']!.hint).toBeUndefined();
       expect(fs.existsSync(path.join(unadopted, 'HEAD'))).toBe(true);
     }
-    expect(await listUnadopted(db, config, '', { limit: 10, offset: 0 })).toEqual({ names: ['alice/found'], total: 1 });
+    expect(await listUnadopted({ ...({} as Hearth), db, config }, '', { limit: 10, offset: 0 })).toEqual({ names: ['alice/found'], total: 1 });
   });
 
   it('recounts a drifted counter only with --fix', async () => {

@@ -10,7 +10,7 @@ async function importCommand(source: string, opts: CommonOptions): Promise<void>
   // The importer (and the alert services) load when the command runs, never at a server's start.
   const { importAdvisories } = await import('../services/security/import');
   await withHearth(opts, (h) => runAsActor({ id: -1, name: 'CLI', ip: '' }, async () => {
-    const r = await importAdvisories(h.db, h.config, source);
+    const r = await importAdvisories(h, source);
     console.log(`Read ${r.files} files: ${r.advisories} advisories (${r.changed} new or changed, ${r.skipped} files skipped); `
       + `${r.repositories} repositories matched again, ${r.opened} alerts opened.`);
   }));

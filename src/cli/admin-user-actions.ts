@@ -88,7 +88,7 @@ export async function changePasswordCommand(opts: CommonOptions & { username: st
   await withHearth(opts, async (h) => {
     const user = await requireUser(h.db, opts.username);
     // Gitea's default: whoever gets a password set by an admin picks their own at next sign-in.
-    await changePassword(h.db, h.config, user, opts.password, flagValue('must-change-password', opts.mustChangePassword, true));
+    await changePassword(h, user, opts.password, flagValue('must-change-password', opts.mustChangePassword, true));
     console.log(`${user.name}'s password has been successfully updated!`);
   });
 }
@@ -134,7 +134,7 @@ export async function deleteUserCommand(opts: DeleteOptions) {
   await withHearth(opts, async (h) => {
     const user = await findUserToDelete(h, opts);
     // The service refuses the last admin and, without --purge, a user still owning repositories.
-    await adminDeleteUser(h.db, h.config, CLI_DOER, user, Boolean(opts.purge));
+    await adminDeleteUser(h, CLI_DOER, user, Boolean(opts.purge));
     console.log(`User '${user.name}' has been successfully deleted!`);
   });
 }
@@ -163,7 +163,7 @@ export async function mustChangePasswordCommand(names: string[], opts: MustChang
     // As Gitea, only users whose flag changes are counted.
     const targets = users.filter((u) => Boolean(u.must_change_password) !== mustChange
       && (opts.all || include.has(u.lower_name)) && !exclude.has(u.lower_name));
-    for (const u of targets) await adminEditUser(h.db, h.config, u, { must_change_password: mustChange });
+    for (const u of targets) await adminEditUser(h, u, { must_change_password: mustChange });
     console.log(`Updated ${targets.length} users setting MustChangePassword to ${mustChange}`);
   });
 }

@@ -22,13 +22,13 @@ const callerOf = (res: Response) => res.locals.artifactCaller as V4Caller;
 
 export function actionsArtifactsV3Router(h: Hearth): Router {
   const router = express.Router();
-  const deps = { config: h.config, secret: h.secret };
-  const db = h.db;
+
+
   const json = express.json({ type: () => true, limit: '1mb' });
 
   // Every call: the runtime token's running task, and the run in the path must be its own.
   const authenticate: RequestHandler = async (req, res, next) => {
-    const c = await v3.v3Caller(db, deps, req.get('Authorization'));
+    const c = await v3.v3Caller(h, req.get('Authorization'));
     v3.checkRun(c, String(req.params.run_id));
     res.locals.artifactCaller = c;
     next();
@@ -37,11 +37,11 @@ export function actionsArtifactsV3Router(h: Hearth): Router {
 
   router.post(BASE, json, async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const url = v3.uploadUrl(deps, callerOf(res), String(body.Name ?? body.name ?? ''), body.RetentionDays ?? body.retentionDays);
+    const url = v3.uploadUrl(h, callerOf(res), String(body.Name ?? body.name ?? ''), body.RetentionDays ?? body.retentionDays);
     res.json({ fileContainerResourceUrl: url });
   });
   router.put(`${BASE}/:hash/upload`, async (req, res) => {
-    await v3.uploadChunk(db, deps, callerOf(res), {
+    await v3.uploadChunk(h, callerOf(res), {
       hash: String(req.params.hash), itemPath: query(req, 'itemPath') ?? '', retentionDays: query(req, 'retentionDays'),
       contentRange: header(req, 'Content-Range'), contentLength: intHeader(req, 'Content-Length'),
       fileLength: intHeader(req, 'x-tfs-filelength'), contentEncoding: header(req, 'Content-Encoding'),
@@ -50,18 +50,18 @@ export function actionsArtifactsV3Router(h: Hearth): Router {
     res.json({ message: 'success' });
   });
   router.patch(BASE, async (req, res) => {
-    await v3.confirmArtifact(db, deps, callerOf(res), query(req, 'artifactName'));
+    await v3.confirmArtifact(h, callerOf(res), query(req, 'artifactName'));
     res.json({ message: 'success' });
   });
   router.get(BASE, async (_req, res) => {
-    const value = await v3.listArtifacts(db, deps, callerOf(res));
+    const value = await v3.listArtifacts(h, callerOf(res));
     res.json({ count: value.length, value });
   });
   router.get(`${BASE}/:hash/download_url`, async (req, res) => {
-    res.json({ value: await v3.containerItems(db, deps, callerOf(res), String(req.params.hash), query(req, 'itemPath') ?? '') });
+    res.json({ value: await v3.containerItems(h, callerOf(res), String(req.params.hash), query(req, 'itemPath') ?? '') });
   });
   router.get(`${BASE}/:id/download`, async (req, res) => {
-    const f = await v3.downloadFile(db, deps, callerOf(res), String(req.params.id));
+    const f = await v3.downloadFile(h, callerOf(res), String(req.params.id));
     // Gzip-encoded uploads are served as stored; the client decodes by this header.
     if (f.gzip) res.setHeader('Content-Encoding', 'gzip');
     res.type('application/octet-stream');

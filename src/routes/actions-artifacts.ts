@@ -16,12 +16,12 @@ const wrapped = (v: unknown) => (v && typeof v === 'object' && 'value' in v ? (v
 
 export function actionsArtifactsRouter(h: Hearth): Router {
   const router = express.Router();
-  const deps = { config: h.config, secret: h.secret };
+
   const db = h.db;
   const json = express.json({ type: () => true, limit: '1mb' });
 
   const caller = async (req: Request) => {
-    const c = await v4.v4Caller(db, deps, req.get('Authorization'));
+    const c = await v4.v4Caller(h, req.get('Authorization'));
     const body = (req.body ?? {}) as Body;
     v4.checkRun(c, field(body, 'workflow_run_backend_id', 'workflowRunBackendId'));
     return { c, body };
@@ -31,13 +31,13 @@ export function actionsArtifactsRouter(h: Hearth): Router {
   router.post('/CreateArtifact', json, async (req, res) => {
     const { c, body } = await caller(req);
     const expires = field(body, 'expires_at', 'expiresAt');
-    const url = await v4.createArtifact(db, deps, c, String(body.name ?? ''), typeof expires === 'string' ? expires : undefined);
+    const url = await v4.createArtifact(h, c, String(body.name ?? ''), typeof expires === 'string' ? expires : undefined);
     reply(res, { ok: true, signedUploadUrl: url });
   });
   router.post('/FinalizeArtifact', json, async (req, res) => {
     const { c, body } = await caller(req);
     const hash = wrapped(body.hash);
-    const id = await v4.finalizeArtifact(db, deps, c, String(body.name ?? ''), typeof hash === 'string' ? hash : undefined);
+    const id = await v4.finalizeArtifact(h, c, String(body.name ?? ''), typeof hash === 'string' ? hash : undefined);
     reply(res, { ok: true, artifactId: String(id) });
   });
   router.post('/ListArtifacts', json, async (req, res) => {
@@ -54,7 +54,7 @@ export function actionsArtifactsRouter(h: Hearth): Router {
   });
   router.post('/GetSignedArtifactURL', json, async (req, res) => {
     const { c, body } = await caller(req);
-    reply(res, { signedUrl: await v4.downloadUrl(db, deps, c, String(body.name ?? '')) });
+    reply(res, { signedUrl: await v4.downloadUrl(h, c, String(body.name ?? '')) });
   });
   router.post('/DeleteArtifact', json, async (req, res) => {
     const { c, body } = await caller(req);
@@ -62,13 +62,13 @@ export function actionsArtifactsRouter(h: Hearth): Router {
   });
 
   router.put('/UploadArtifact', async (req, res) => {
-    const s = await v4.verifySigned(db, deps, 'UploadArtifact', req.query as v4.SignedQuery);
+    const s = await v4.verifySigned(h, 'UploadArtifact', req.query as v4.SignedQuery);
     const comp = String(req.query.comp ?? '');
-    await v4.uploadPart(deps, s, comp, String(req.query.blockid ?? ''), req);
+    await v4.uploadPart(h, s, comp, String(req.query.blockid ?? ''), req);
     res.status(201).json(comp.toLowerCase() === 'blocklist' ? 'created' : 'appended');
   });
   router.get('/DownloadArtifact', async (req, res) => {
-    const s = await v4.verifySigned(db, deps, 'DownloadArtifact', req.query as v4.SignedQuery);
+    const s = await v4.verifySigned(h, 'DownloadArtifact', req.query as v4.SignedQuery);
     const file = s.artifact.status === 'confirmed' ? artifactFile(h.config, s.artifact.storage_path) : null;
     if (!file) throw new NotFoundError('Error artifact not found');
     res.type('application/zip');

@@ -9,7 +9,6 @@ import { AppError } from '../lib/errors';
 import { authenticateRunner, declareRunner, registerRunner } from '../services/actions/runner-session';
 import { fetchTask } from '../services/actions/task-fetch';
 import { updateTaskLog, updateTaskState } from '../services/actions/task-report';
-import type { ActionsDeps } from '../services/actions/runs';
 
 // The runner protocol under /api/actions (Gitea's routers/api/actions): connect-RPC services
 // ping.v1.PingService and runner.v1.RunnerService, binary protobuf and JSON alike, as
@@ -39,7 +38,6 @@ async function guarded<T>(h: Hearth, fn: () => Promise<T>): Promise<T> {
 
 function routes(h: Hearth) {
   const db = h.db;
-  const deps: ActionsDeps = { config: h.config, secret: h.secret };
   const runnerOf = (ctx: HandlerContext, active = false) => authenticateRunner(
     db, ctx.requestHeader.get('x-runner-uuid') ?? '', ctx.requestHeader.get('x-runner-token') ?? '',
     { active, version: ctx.requestHeader.get('x-runner-version') ?? undefined },
@@ -60,12 +58,12 @@ function routes(h: Hearth) {
         return { runner: runnerMessage(runner) };
       }),
       fetchTask: (_req, ctx) => guarded(h, async () => {
-        const { payload, version } = await fetchTask(db, deps, await runnerOf(ctx));
+        const { payload, version } = await fetchTask(h, await runnerOf(ctx));
         return payload ? { task: taskMessage(payload), tasksVersion: BigInt(version) } : { tasksVersion: BigInt(version) };
       }),
       updateTask: (req, ctx) => guarded(h, async () => {
         const runner = await runnerOf(ctx, true);
-        const { task, sentOutputs } = await updateTaskState(db, deps, runner, taskReportOf(req.state), req.outputs);
+        const { task, sentOutputs } = await updateTaskState(h, runner, taskReportOf(req.state), req.outputs);
         return { state: taskStateMessage(task), sentOutputs };
       }),
       updateLog: (req, ctx) => guarded(h, async () => {

@@ -27,7 +27,7 @@ function context(h: Hearth): RequestHandler {
     res.setHeader('X-Request-Id', requestId);
     const actor: AuditActor = { id: 0, name: '', ip: req.ip ?? '' };
     req.ctx = {
-      requestId, db: h.db, config: h.config, log: h.log, secret: h.secret,
+      requestId, h, db: h.db, config: h.config, log: h.log, secret: h.secret,
       doer: null, signer: null, auth: 'none', scopes: null, contextUser: null, repo: null, org: null, actor,
     };
     const started = process.hrtime.bigint();

@@ -12,7 +12,7 @@ function disposition(kind: 'inline' | 'attachment', name: string): string {
 }
 
 export async function downloadAttachment(req: Request, res: Response): Promise<void> {
-  await sendAttachmentFile(req, res, await openAttachment(req.ctx.db, req.ctx.config, String(req.params.uuid ?? ''), req.ctx.doer));
+  await sendAttachmentFile(req, res, await openAttachment(req.ctx.h, String(req.params.uuid ?? ''), req.ctx.doer));
 }
 
 /** Serves an opened attachment with the headers above (also used by release downloads). */

@@ -24,7 +24,7 @@ export async function repoAvatar(req: Request, res: Response): Promise<void> {
 }
 
 async function sendUploaded(req: Request, res: Response, kind: AvatarKind): Promise<boolean> {
-  const uploaded = await findUploadedAvatar(req.ctx.db, req.ctx.config, kind, String(req.params.hash));
+  const uploaded = await findUploadedAvatar(req.ctx.h, kind, String(req.params.hash));
   if (!uploaded) return false;
   // The hash changes with the picture: what a URL names never changes.
   res.type(uploaded.type).setHeader('Cache-Control', 'public, max-age=604800, immutable');

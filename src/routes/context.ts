@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
+import type { Hearth } from '../hearth';
 import type { Logger } from '../lib/logger';
 import type { ScopeSet } from '../lib/scopes';
 import type { AuditActor } from '../services/audit/actor';
@@ -13,6 +14,8 @@ export type AuthMethod = 'none' | 'basic' | 'token' | 'session';
 /** Built once per request by middleware; later areas add the repository and access mode. */
 export type RequestContext = {
   requestId: string;
+  /** The instance handle the services take first (db, config, log and secret below are its fields). */
+  h: Hearth;
   db: DB;
   config: Config;
   log: Logger;

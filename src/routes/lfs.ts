@@ -25,7 +25,7 @@ function acceptsLfs(req: Request): void {
 const tokenRepo = new WeakMap<Request, number>();
 
 async function repoOf(req: Request, write: boolean): Promise<RepoAccess> {
-  const access = await lfsRepo(req.ctx.db, req.ctx.config, req.ctx, String(req.params.owner), String(req.params.repo), write);
+  const access = await lfsRepo(req.ctx.h, req.ctx, String(req.params.owner), String(req.params.repo), write);
   const only = tokenRepo.get(req);
   if (only !== undefined && only !== access.repo.id) throw new NotFoundError();
   return access;
@@ -56,7 +56,7 @@ function lfsAuthenticate(): RequestHandler {
   const others = authenticate();
   return async (req, res, next) => {
     const bearer = /^bearer\s+(\S+)$/i.exec(req.get('Authorization') ?? '')?.[1];
-    const granted = bearer ? await lfsTokenCaller(req.ctx.db, req.ctx.secret, bearer) : null;
+    const granted = bearer ? await lfsTokenCaller(req.ctx.h, bearer) : null;
     if (!granted) return others(req, res, next);
     req.ctx.doer = granted.user;
     req.ctx.signer = granted.user;
@@ -95,21 +95,21 @@ async function postBatch(req: Request, res: Response): Promise<void> {
   const body = (req.body ?? {}) as BatchRequest;
   if ((body.operation !== 'upload' && body.operation !== 'download') || !Array.isArray(body.objects)) throw new BadRequestError('Bad Request');
   const access = await repoOf(req, body.operation === 'upload');
-  send(res, 200, { transfer: 'basic', objects: await batch(req.ctx.db, req.ctx.config, access, body, req.get('Authorization') ?? '', req.ctx.doer) });
+  send(res, 200, { transfer: 'basic', objects: await batch(req.ctx.h, access, body, req.get('Authorization') ?? '', req.ctx.doer) });
 }
 
 /** PUT objects/{oid}/{size}: the body streamed into the store. */
 async function putObject(req: Request, res: Response): Promise<void> {
   const access = await repoOf(req, true);
   const size = /^\d+$/.test(String(req.params.size)) ? Number(req.params.size) : -1;
-  await uploadObject(req.ctx.db, req.ctx.config, access, { oid: String(req.params.oid), size }, req, req.ctx.doer);
+  await uploadObject(req.ctx.h, access, { oid: String(req.params.oid), size }, req, req.ctx.doer);
   res.status(200).end();
 }
 
 /** GET objects/{oid}: the bytes, from a byte offset with Range (resumed downloads), as Gitea. */
 async function getObject(req: Request, res: Response): Promise<void> {
   const access = await repoOf(req, false);
-  const obj = await downloadObject(req.ctx.db, req.ctx.config, access, String(req.params.oid));
+  const obj = await downloadObject(req.ctx.h, access, String(req.params.oid));
   const range = /^bytes=(\d+)-(\d*)/.exec(req.get('Range') ?? '');
   let start = 0;
   let end = obj.size - 1;
@@ -129,7 +129,7 @@ async function getObject(req: Request, res: Response): Promise<void> {
 
 async function postVerify(req: Request, res: Response): Promise<void> {
   acceptsLfs(req);
-  await verifyObject(req.ctx.db, req.ctx.config, await repoOf(req, true), req.body);
+  await verifyObject(req.ctx.h, await repoOf(req, true), req.body);
   send(res, 200, { message: 'OK' });
 }
 

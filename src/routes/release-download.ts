@@ -19,7 +19,7 @@ function viewerOf(req: Request) {
 }
 
 export async function downloadReleaseAsset(req: Request, res: Response): Promise<void> {
-  const { db, config } = req.ctx;
+  const { db } = req.ctx;
   const tag = pathParam(req, 'tag');
   const name = String(req.params.name ?? '');
   const viewer = viewerOf(req);
@@ -29,5 +29,5 @@ export async function downloadReleaseAsset(req: Request, res: Response): Promise
     res.redirect(307, `/${encodePath(owner)}/${encodePath(repo)}/releases/download/${encodePath(tag)}/${encodeURIComponent(name)}`);
     return;
   }
-  await sendAttachmentFile(req, res, await openReleaseAsset(db, config, found, viewer, tag, name));
+  await sendAttachmentFile(req, res, await openReleaseAsset(req.ctx.h, found, viewer, tag, name));
 }

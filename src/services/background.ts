@@ -1,6 +1,6 @@
 import type { Hearth } from '../hearth';
-import { eventBus, subscribeOnFirstEmit, type EventBus } from './events/bus';
-import { JobQueue } from './jobs/queue';
+import { subscribeOnFirstEmit } from './events/bus';
+import type { JobQueue } from './jobs/queue';
 
 // What runs beside the requests: the event subscribers (registered in this order: the feed,
 // notifications, pull requests, closing keywords, webhooks) and the durable job queue's workers.
@@ -12,16 +12,17 @@ export type Background = { jobs: JobQueue; start: () => Promise<void>; stop: () 
 
 /** Registers the subscribers and job kinds on first use; the workers start with start() (once the server listens). */
 export function setUpBackground(h: Hearth): Background {
-  const bus = eventBus(h.db);
-  const jobs = new JobQueue(h.db, h.log, h.config.queue.workers);
+  const jobs = h.jobs;
   let loading: Promise<void> | undefined;
-  const load = () => (loading ??= registerAll(h, bus, jobs).catch((err: unknown) => { loading = undefined; throw err; }));
+  const load = () => (loading ??= registerAll(h).catch((err: unknown) => { loading = undefined; throw err; }));
   subscribeOnFirstEmit(h.db, load);
   jobs.registerOnFirstJob(load);
   return { jobs, start: () => jobs.start(), stop: () => jobs.stop() };
 }
 
-async function registerAll(h: Hearth, bus: EventBus, jobs: JobQueue): Promise<void> {
+async function registerAll(h: Hearth): Promise<void> {
+
+  const jobs = h.jobs;
   const [feed, notifications, pulls, closing, webhooks, pushMirrors, pullMirrors, licenses, actions, alerts, recovery] = await Promise.all([
     import('./activity/subscribers'), import('./notification/subscribers'), import('./pull/subscribers'),
     import('./issue/closing-keywords'), import('./webhook/subscribers'), import('./mirror/push-mirror-sync'),
@@ -29,17 +30,17 @@ async function registerAll(h: Hearth, bus: EventBus, jobs: JobQueue): Promise<vo
     import('./recovery/unclean-stop'),
   ]);
   const [deletedBranches, packageIndexes] = await Promise.all([import('./repo/deleted-branch-record'), import('./packages/repo-index/jobs')]);
-  feed.subscribeFeed(bus, h.db);
-  notifications.subscribeNotifications(bus, h.db);
-  pulls.subscribePulls(bus, h.db, h.config, jobs);
-  closing.subscribeClosingKeywords(bus, h.db, h.config);
-  webhooks.subscribeWebhooks(bus, h.db, h.config, h.secret, jobs);
-  pushMirrors.subscribePushMirrors(bus, h.db, h.config, h.secret, jobs);
+  feed.subscribeFeed(h);
+  notifications.subscribeNotifications(h);
+  pulls.subscribePulls(h);
+  closing.subscribeClosingKeywords(h);
+  webhooks.subscribeWebhooks(h);
+  pushMirrors.subscribePushMirrors(h);
   pullMirrors.registerPullMirrorJobs(jobs, h);
-  licenses.subscribeLicenses(bus, h.db, h.config);
-  deletedBranches.subscribeDeletedBranches(bus, h.db);
-  actions.subscribeActions(bus, h.db, h.config, h.secret, jobs);
-  alerts.subscribeDependencyAlerts(bus, h.db, h.config, jobs);
+  licenses.subscribeLicenses(h);
+  deletedBranches.subscribeDeletedBranches(h);
+  actions.subscribeActions(h);
+  alerts.subscribeDependencyAlerts(h);
   recovery.registerRecoveryJobs(jobs, h);
   packageIndexes.registerPackageIndexJobs(jobs, h);
 }

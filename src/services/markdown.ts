@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import type { Config } from '../config/schema';
 import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
 import { InvalidError, UnavailableError } from '../lib/errors';
@@ -9,6 +8,7 @@ import { RenderRefusedError, renderMarkdownOffThread } from '../lib/markdown-off
 import { Lru } from '../lib/lru';
 import { accountsByNames } from '../models/mentions';
 import { canSeeOwner } from './permissions';
+import type { Hearth } from '../hearth';
 
 // POST /markdown, /markdown/raw and /markup, as Gitea's RenderMarkup: the mode decides whether
 // issue references resolve against the repository named by the context.
@@ -46,7 +46,7 @@ async function mentionableOf(db: DB, names: string[], viewer: User | null): Prom
   return out;
 }
 
-async function renderEnv(db: DB, config: Config, viewer: User | null, req: MarkupRequest): Promise<RenderEnv> {
+async function renderEnv(h: Hearth, viewer: User | null, req: MarkupRequest): Promise<RenderEnv> {
   // The deprecated Wiki flag wins over the mode, as in Gitea 1.25.
   const mode = req.wiki ? 'wiki' : req.mode;
   if (mode !== '' && mode !== 'markdown' && !MODES.has(mode)) throw new InvalidError(`Unknown mode: ${mode}`);
@@ -54,14 +54,14 @@ async function renderEnv(db: DB, config: Config, viewer: User | null, req: Marku
     const ext = path.posix.extname(req.filePath).toLowerCase();
     if (!MARKDOWN_EXTENSIONS.has(ext)) throw new InvalidError(`Unsupported render extension: ${ext}`);
   }
-  const rootUrl = config.server.root_url;
+  const rootUrl = h.config.server.root_url;
   const { linkBase, repo } = parseContext(rootUrl, req.context);
   const document = mode === '' || mode === 'markdown';
   return {
     linkBase,
     repoBase: !document && repo ? `${rootUrl}${repo.map(encodeURIComponent).join('/')}/` : null,
     rootUrl,
-    mentionable: await mentionable(db, req.text, viewer),
+    mentionable: await mentionable(h.db, req.text, viewer),
   };
 }
 
@@ -74,8 +74,8 @@ async function render(text: string, env: RenderEnv): Promise<string> {
   }
 }
 
-export async function renderMarkup(db: DB, config: Config, viewer: User | null, req: MarkupRequest): Promise<string> {
-  return render(req.text, await renderEnv(db, config, viewer, req));
+export async function renderMarkup(h: Hearth, viewer: User | null, req: MarkupRequest): Promise<string> {
+  return render(req.text, await renderEnv(h, viewer, req));
 }
 
 // Rendered comments (and other stored texts) by what names them and when they last changed: a
@@ -85,8 +85,8 @@ const rendered = new Lru<string, string>(5000, (html) => html.length, 32 * 1024 
 
 export type StoredText = { kind: string; id: number; updatedUnix: number };
 
-export async function renderStoredMarkup(db: DB, config: Config, viewer: User | null, stored: StoredText, req: MarkupRequest): Promise<string> {
-  return renderCached(stored, req, await renderEnv(db, config, viewer, req));
+export async function renderStoredMarkup(h: Hearth, viewer: User | null, stored: StoredText, req: MarkupRequest): Promise<string> {
+  return renderCached(stored, req, await renderEnv(h, viewer, req));
 }
 
 async function renderCached(stored: StoredText, req: MarkupRequest, env: RenderEnv): Promise<string> {
@@ -105,11 +105,11 @@ async function renderCached(stored: StoredText, req: MarkupRequest, env: RenderE
  * renderStoredMarkup each, with the mentioned users looked up once for all of them.
  */
 export async function renderStoredBatch(
-  db: DB, config: Config, viewer: User | null, items: { stored: StoredText; text: string }[], base: Omit<MarkupRequest, 'text'>,
+  h: Hearth, viewer: User | null, items: { stored: StoredText; text: string }[], base: Omit<MarkupRequest, 'text'>,
 ): Promise<string[]> {
   const candidates = items.map((i) => mentionCandidates(i.text));
-  const visible = await mentionableOf(db, [...new Set(candidates.flat())], viewer);
-  const env = await renderEnv(db, config, viewer, { ...base, text: '' });
+  const visible = await mentionableOf(h.db, [...new Set(candidates.flat())], viewer);
+  const env = await renderEnv(h, viewer, { ...base, text: '' });
   const out: string[] = [];
   for (const [n, item] of items.entries()) {
     // Each text's own mentions only: its cache key is the one a single render would use.
@@ -120,5 +120,5 @@ export async function renderStoredBatch(
 }
 
 /** /markdown/raw: the body is the document, rendered without context. */
-export const renderRaw = (db: DB, config: Config, viewer: User | null, text: string) =>
-  renderMarkup(db, config, viewer, { text, mode: 'markdown', context: '', filePath: '', wiki: false });
+export const renderRaw = (h: Hearth, viewer: User | null, text: string) =>
+  renderMarkup(h, viewer, { text, mode: 'markdown', context: '', filePath: '', wiki: false });

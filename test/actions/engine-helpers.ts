@@ -61,7 +61,7 @@ export function engineServer(): EngineServer {
   afterAll(async () => { await s.stop(); });
   return {
     s: () => s, db: () => s.hearth.db, alice: () => alice,
-    deps: () => ({ config: s.hearth.config, secret: s.hearth.secret }),
+    deps: () => s.hearth,
     newRepo: (name, files) => newRepo(s, alice, name, files),
   };
 }

@@ -3,6 +3,7 @@ import { getRepoById } from '../../src/models/repo';
 import { getUserById } from '../../src/models/user';
 import { dispatchWorkflow, jobResultReported, jobStarted, type ActionsDeps } from '../../src/services/actions/runs';
 import { engineServer, finishJob, jobsOf, runsOf, waitRuns } from './engine-helpers';
+import { withDb } from '../../src/hearth';
 
 // A job's own `concurrency:` (jobs.<id>.concurrency): evaluated when the job could start, with
 // the matrix and needs; a later job of the group replaces an earlier one that has not started,
@@ -17,7 +18,7 @@ describe('job-level concurrency', () => {
   /** A runner takes the job. */
   async function start(jobId: number): Promise<void> {
     await db().updateTable('action_run_job').set({ status: 'running', started_unix: Math.floor(Date.now() / 1000) }).where('id', '=', jobId).execute();
-    await jobStarted(db(), deps, jobId);
+    await jobStarted(withDb(deps, db()), jobId);
   }
 
   it('waits while a job of its group runs, replaces a pending one, and starts when the running one ends', async () => {
@@ -42,7 +43,7 @@ describe('job-level concurrency', () => {
     expect(await statuses(first!.id)).toEqual(['waiting', 'running']);
 
     await finishJob(db(), deploy1!.id, 'success');
-    await jobResultReported(db(), deps, deploy1!.id);
+    await jobResultReported(withDb(deps, db()), deploy1!.id);
     expect(await statuses(third!.id)).toEqual(['waiting', 'waiting']);
   });
 
@@ -70,7 +71,7 @@ describe('job-level concurrency', () => {
     await start(jobs[0]!.id);
     expect(await statuses(run!.id)).toEqual(['running', 'waiting', 'blocked', 'blocked', 'waiting', 'waiting']);
     await finishJob(db(), jobs[0]!.id, 'success');
-    await jobResultReported(db(), deps, jobs[0]!.id);
+    await jobResultReported(withDb(deps, db()), jobs[0]!.id);
     expect(await statuses(run!.id)).toEqual(['success', 'waiting', 'waiting', 'blocked', 'waiting', 'waiting']);
   });
 
@@ -85,7 +86,7 @@ describe('job-level concurrency', () => {
       ['a', 'waiting', ''], ['b', 'blocked', ''], ['b', 'blocked', ''], ['c', 'failure', ''],
     ]);
     await finishJob(db(), jobs[0]!.id, 'success');
-    await jobResultReported(db(), deps, jobs[0]!.id);
+    await jobResultReported(withDb(deps, db()), jobs[0]!.id);
     expect((await jobsOf(db(), run!.id)).slice(1, 3).map((j) => [j.status, j.concurrency_group])).toEqual([
       ['waiting', 'b-one-success'], ['waiting', 'b-two-success'],
     ]);
@@ -99,11 +100,11 @@ describe('job-level concurrency', () => {
     await start(deploy!.id);
     const repo = (await getRepoById(db(), id))!;
     const doer = (await getUserById(db(), alice().id))!;
-    await dispatchWorkflow(db(), deps, repo, doer, 'run.yml', 'main', {});
+    await dispatchWorkflow(withDb(deps, db()), repo, doer, 'run.yml', 'main', {});
     const [, dispatched] = await waitRuns(db(), id, 2);
     expect(await statuses(dispatched!.id)).toEqual(['blocked']);
     await finishJob(db(), deploy!.id, 'success');
-    await jobResultReported(db(), deps, deploy!.id);
+    await jobResultReported(withDb(deps, db()), deploy!.id);
     expect(await statuses(dispatched!.id)).toEqual(['waiting']);
 
     // The other way round: the dispatched run runs, so a job of the group waits until it ends.
@@ -113,7 +114,7 @@ describe('job-level concurrency', () => {
     const third = (await waitRuns(db(), id, 3))[2]!;
     expect(await statuses(third.id)).toEqual(['blocked']);
     await finishJob(db(), all!.id, 'success');
-    await jobResultReported(db(), deps, all!.id);
+    await jobResultReported(withDb(deps, db()), all!.id);
     expect(await statuses(third.id)).toEqual(['waiting']);
   });
 });

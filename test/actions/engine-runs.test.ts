@@ -5,6 +5,7 @@ import { getUserById } from '../../src/models/user';
 import { as, ok, type TestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
 import { engineServer, finishJob, jobsOf, runsOf, statusesOf, triggersDone, waitRuns, type User } from './engine-helpers';
+import { withDb } from '../../src/hearth';
 
 const CI = `name: CI
 on:
@@ -60,17 +61,17 @@ describe('the Actions engine', () => {
     // The runner reports: both builds pass, so test waits; test fails, notify still runs (always()).
     for (const j of jobs.slice(0, 2)) {
       await finishJob(db(), j.id, 'success');
-      await jobResultReported(db(), deps, j.id);
+      await jobResultReported(withDb(deps, db()), j.id);
     }
     let now = await jobsOf(db(), run!.id);
     expect(now.map((j) => j.status)).toEqual(['success', 'success', 'waiting', 'blocked']);
     expect((await runsOf(db(), id))[0]!.status).toBe('waiting');
     await finishJob(db(), now[2]!.id, 'failure');
-    await jobResultReported(db(), deps, now[2]!.id);
+    await jobResultReported(withDb(deps, db()), now[2]!.id);
     now = await jobsOf(db(), run!.id);
     expect(now.map((j) => j.status)).toEqual(['success', 'success', 'failure', 'waiting']);
     await finishJob(db(), now[3]!.id, 'success');
-    await jobResultReported(db(), deps, now[3]!.id);
+    await jobResultReported(withDb(deps, db()), now[3]!.id);
     const done = (await runsOf(db(), id))[0]!;
     expect(done.status).toBe('failure');
     expect(done.stopped_unix).not.toBeNull();
@@ -85,7 +86,7 @@ describe('the Actions engine', () => {
     const [run] = await waitRuns(db(), id, 1);
     const jobs = await jobsOf(db(), run!.id);
     await finishJob(db(), jobs[0]!.id, 'failure');
-    await jobResultReported(db(), deps, jobs[0]!.id);
+    await jobResultReported(withDb(deps, db()), jobs[0]!.id);
     expect((await jobsOf(db(), run!.id)).map((j) => j.status)).toEqual(['failure', 'skipped', 'skipped']);
     expect((await runsOf(db(), id))[0]!.status).toBe('failure');
   });
@@ -145,10 +146,10 @@ describe('the Actions engine', () => {
     expect(second.run_index).toBe(runs[1]!.run_index);
     expect(second.status).toBe('waiting');
     const alicerow = await getUserById(db(), alice.id);
-    await cancelRun(db(), deps, second.id, alicerow!);
+    await cancelRun(withDb(deps, db()), second.id, alicerow!);
     expect((await runsOf(db(), id))[1]!.status).toBe('cancelled');
     expect((await jobsOf(db(), second.id)).map((j) => j.status)).toEqual(['cancelled', 'cancelled']);
-    await expect(cancelRun(db(), deps, 999999, null)).rejects.toThrow(/not found/);
+    await expect(cancelRun(withDb(deps, db()), 999999, null)).rejects.toThrow(/not found/);
   });
 
   it('without cancel-in-progress, a later run of the group waits for the running one and replaces a pending one', async () => {
@@ -158,7 +159,7 @@ describe('the Actions engine', () => {
     // A runner takes the first run's job.
     const [job] = await jobsOf(db(), first!.id);
     await db().updateTable('action_run_job').set({ status: 'running', started_unix: Math.floor(Date.now() / 1000) }).where('id', '=', job!.id).execute();
-    await jobStarted(db(), deps, job!.id);
+    await jobStarted(withDb(deps, db()), job!.id);
     expect((await runsOf(db(), id))[0]!.status).toBe('running');
     await local.push({ 'x': '1' }, 'second');
     const [, second] = await waitRuns(db(), id, 2);
@@ -170,7 +171,7 @@ describe('the Actions engine', () => {
     expect([replaced!.status, third!.status]).toEqual(['cancelled', 'blocked']);
     expect((await runsOf(db(), id))[0]!.status).toBe('running');
     await finishJob(db(), job!.id, 'success');
-    await jobResultReported(db(), deps, job!.id);
+    await jobResultReported(withDb(deps, db()), job!.id);
     expect((await jobsOf(db(), third!.id)).map((j) => j.status)).toEqual(['waiting']);
     expect((await runsOf(db(), id)).map((r) => r.status)).toEqual(['success', 'cancelled', 'waiting']);
   });
@@ -191,17 +192,17 @@ jobs:
     const { id } = await newRepo('dispatch', { '.gitea/workflows/manual.yml': wf });
     const repo = (await getRepoById(db(), id))!;
     const doer = (await getUserById(db(), alice.id))!;
-    await dispatchWorkflow(db(), deps, repo, doer, 'manual.yml', 'main', { who: 'me', dry: 'true', level: 'debug' });
+    await dispatchWorkflow(withDb(deps, db()), repo, doer, 'manual.yml', 'main', { who: 'me', dry: 'true', level: 'debug' });
     const [run] = await waitRuns(db(), id, 1);
     expect(run).toMatchObject({ event: 'workflow_dispatch', ref: 'refs/heads/main', trigger_user_id: alice.id });
     // github.event.inputs keeps strings (as GitHub); the job's if: read them typed (inputs.dry is a boolean).
     expect(JSON.parse(run!.event_payload).inputs).toEqual({ level: 'debug', dry: 'true', who: 'me' });
     expect((await jobsOf(db(), run!.id))[0]!.status).toBe('waiting');
-    await dispatchWorkflow(db(), deps, repo, doer, 'manual.yml', 'refs/heads/main', { who: 'me', dry: 'false', level: 'debug' });
+    await dispatchWorkflow(withDb(deps, db()), repo, doer, 'manual.yml', 'refs/heads/main', { who: 'me', dry: 'false', level: 'debug' });
     const [, second] = await waitRuns(db(), id, 2);
     expect((await jobsOf(db(), second!.id))[0]!.status).toBe('skipped');
     expect(second!.run_index).toBe(2);
-    const fail = (inputs: Record<string, string>, wfId = 'manual.yml', ref = 'main') => dispatchWorkflow(db(), deps, repo, doer, wfId, ref, inputs);
+    const fail = (inputs: Record<string, string>, wfId = 'manual.yml', ref = 'main') => dispatchWorkflow(withDb(deps, db()), repo, doer, wfId, ref, inputs);
     await expect(fail({})).rejects.toMatchObject({ status: 422, message: 'input "who" is required' });
     await expect(fail({ who: 'x', level: 'trace' })).rejects.toMatchObject({ status: 422 });
     await expect(fail({ who: 'x', dry: 'maybe' })).rejects.toMatchObject({ status: 422 });
@@ -210,7 +211,7 @@ jobs:
     await db().insertInto('action_workflow_state').values({ repo_id: id, workflow_id: 'manual.yml', disabled: 1 }).execute();
     await expect(fail({ who: 'x' })).rejects.toMatchObject({ status: 403 });
     const off = { ...deps, config: { ...deps.config, actions: { ...deps.config.actions, enabled: false } } };
-    await expect(dispatchWorkflow(db(), off, repo, doer, 'manual.yml', 'main', { who: 'x' })).rejects.toMatchObject({ status: 403 });
+    await expect(dispatchWorkflow(withDb(off, db()), repo, doer, 'manual.yml', 'main', { who: 'x' })).rejects.toMatchObject({ status: 403 });
     expect(await runsOf(db(), id)).toHaveLength(2);
   });
 

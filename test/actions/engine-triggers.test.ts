@@ -7,6 +7,7 @@ import { git } from '../helpers/git';
 import { as, createUser, type TestServer, startTestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
 import { finishJob, jobsOf, newRepo as newActionsRepo, runsOf, triggersDone, waitRuns, type User } from './engine-helpers';
+import { withDb } from '../../src/hearth';
 
 describe('Actions triggers, webhooks, schedules and cron tasks', () => {
   let s: TestServer;
@@ -15,7 +16,7 @@ describe('Actions triggers, webhooks, schedules and cron tasks', () => {
 
   beforeAll(async () => {
     s = await startTestServer({ HEARTH__WEBHOOK__ALLOWED_HOST_LIST: '*', HEARTH__ACTIONS__ABANDONED_JOB_TIMEOUT: '1h' });
-    deps = { config: s.hearth.config, secret: s.hearth.secret };
+    deps = s.hearth;
     alice = await createUser(s, 'alice');
   });
   afterAll(async () => { await s.stop(); });
@@ -86,7 +87,7 @@ describe('Actions triggers, webhooks, schedules and cron tasks', () => {
     await triggersDone(db());
     const [job] = await jobsOf(db(), run!.id);
     await finishJob(db(), job!.id, 'success');
-    await jobResultReported(db(), deps, job!.id);
+    await jobResultReported(withDb(deps, db()), job!.id);
     const tasks = async () => db().selectFrom('hook_task').select(['event_type', 'payload_content']).orderBy('id').execute();
     await eventually(async () => (await tasks()).length >= 4, 5000, 'deliveries');
     const got = (await tasks()).map((t) => {
@@ -117,12 +118,12 @@ describe('Actions triggers, webhooks, schedules and cron tasks', () => {
     expect(await runsOf(db(), id)).toEqual([]);
 
     await db().updateTable('action_schedule_spec').set({ next_unix: 1 }).where('id', '=', specs[1]!.id).execute();
-    expect(await startScheduleTasks(db(), deps)).toBe('1 scheduled run(s) started');
+    expect(await startScheduleTasks(withDb(deps, db()))).toBe('1 scheduled run(s) started');
     const [run] = await runsOf(db(), id);
     expect(run).toMatchObject({ event: 'schedule', workflow_id: 'nightly.yml', schedule_id: schedules[0]!.id, status: 'waiting' });
     const moved = await db().selectFrom('action_schedule_spec').selectAll().where('id', '=', specs[1]!.id).executeTakeFirstOrThrow();
     expect(moved.next_unix).toBeGreaterThan(Date.now() / 1000);
-    expect(await startScheduleTasks(db(), deps)).toBe('0 scheduled run(s) started');
+    expect(await startScheduleTasks(withDb(deps, db()))).toBe('0 scheduled run(s) started');
 
     // The schedule goes when the workflow leaves the default branch.
     await local.push({ '.gitea/workflows/nightly.yml': null }, 'no more nightly');

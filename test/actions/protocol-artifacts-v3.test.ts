@@ -271,7 +271,7 @@ describe('artifacts v3', () => {
     const stored = rows.map((r) => artifactFile(s.hearth.config, r.storage_path)!);
     for (const f of stored) expect(fs.existsSync(f)).toBe(true);
     await db.updateTable('action_artifact').set({ expired_unix: 1000 }).where('run_id', '=', task.runId).where('artifact_name', '=', 'dist').execute();
-    await cleanupActions(db, { config: s.hearth.config, secret: s.hearth.secret });
+    await cleanupActions(s.hearth);
     for (const f of stored) expect(fs.existsSync(f)).toBe(false);
     const after = await db.selectFrom('action_artifact').select('status').where('run_id', '=', task.runId).where('artifact_name', '=', 'dist').execute();
     expect(after.map((r) => r.status)).toEqual(['expired', 'expired']);
@@ -292,7 +292,7 @@ describe('artifacts v3', () => {
     expect(freshChunks.length).toBeGreaterThan(0);
 
     await db.updateTable('action_artifact').set({ updated_unix: 1000 }).where('artifact_name', '=', 'abandoned').execute();
-    expect(await cleanupActions(db, { config: s.hearth.config, secret: s.hearth.secret })).toMatch(/ 2 abandoned upload\(s\) removed/);
+    expect(await cleanupActions(s.hearth)).toMatch(/ 2 abandoned upload\(s\) removed/);
     expect(chunksOf(rows.map((r) => r.id))).toEqual([]);
     expect(chunksOf(fresh.map((r) => r.id))).toEqual(freshChunks);
     const after = await db.selectFrom('action_artifact').select('status').where('artifact_name', '=', 'abandoned').execute();

@@ -91,11 +91,10 @@ describe('artifacts v4', () => {
     expect(logs.status).toBe('pending');
     const blocks = path.join(s.hearth.config.server.data_dir, 'actions_artifacts', 'tmpv4', runId, String(logs.id));
     expect(fs.readdirSync(blocks).length).toBeGreaterThan(0);
-    const deps = { config: s.hearth.config, secret: s.hearth.secret };
-    expect(await cleanupActions(db, deps)).toMatch(/ 0 abandoned upload/);
+    expect(await cleanupActions(s.hearth)).toMatch(/ 0 abandoned upload/);
     expect(fs.existsSync(blocks)).toBe(true);
     await db.updateTable('action_artifact').set({ updated_unix: 1000 }).where('id', '=', logs.id).execute();
-    expect(await cleanupActions(db, deps)).toMatch(/ 1 abandoned upload/);
+    expect(await cleanupActions(s.hearth)).toMatch(/ 1 abandoned upload/);
     expect(fs.existsSync(blocks)).toBe(false);
     expect((await db.selectFrom('action_artifact').select('status').where('id', '=', logs.id).executeTakeFirstOrThrow()).status).toBe('expired');
   });

@@ -20,7 +20,6 @@ let repo: { id: number; owner_id: number };
 let sha: string;
 let reg: { uuid: string; token: string };
 let runner: RunnerClient;
-const deps = () => ({ config: s.hearth.config, secret: s.hearth.secret });
 
 async function fetchTask(label = 'tok') {
   await queueRun(s, repo, sha, [{ id: 'build', label }]);
@@ -116,7 +115,7 @@ describe('stopping tasks', () => {
     const task = await fetchTask();
     const row = await s.hearth.db.selectFrom('action_task').innerJoin('action_run_job', 'action_run_job.id', 'action_task.job_id')
       .select(['action_run_job.run_id']).where('action_task.id', '=', Number(task.id)).executeTakeFirstOrThrow();
-    await cancelRun(s.hearth.db, deps(), row.run_id, null);
+    await cancelRun(s.hearth, row.run_id, null);
     const res = await runner.updateTask({ state: { id: task.id } }, runnerHeaders(reg));
     expect(res.state?.result).toBe(Result.CANCELLED);
     expect((await clone(task.token, 'proj')).code).not.toBe(0);
@@ -124,7 +123,7 @@ describe('stopping tasks', () => {
 
   it('stopTask finishes the task, its steps and its job', async () => {
     const task = await fetchTask();
-    await stopTask(s.hearth.db, deps(), Number(task.id), 'failure');
+    await stopTask(s.hearth, Number(task.id), 'failure');
     const db = s.hearth.db;
     const t = await db.selectFrom('action_task').selectAll().where('id', '=', Number(task.id)).executeTakeFirstOrThrow();
     expect(t.status).toBe('failure');

@@ -102,21 +102,21 @@ describe('recoverRepoCreate', () => {
       const repo = await ok(await s.request('api/v1/user/repos', { method: 'POST', auth, json: { name: 'proj', auto_init: true } }), 201);
       const dir = path.join(config.repository.root, 'alice', 'proj.git');
       // A 'files' intent left from before: the name is a live repository's now, its files stay.
-      const kept = await recoverRepoCreate(db, config, { step: 'files', ownerId: alice.id, ownerName: 'alice', name: 'proj', dir });
+      const kept = await recoverRepoCreate(s.hearth, { step: 'files', ownerId: alice.id, ownerName: 'alice', name: 'proj', dir });
       expect(kept).toMatch(/^kept /);
       expect(fs.existsSync(path.join(dir, 'HEAD'))).toBe(true);
       // A 'sync' intent: the database as a crash before the sync left it.
       await deleteBranchRows(db, repo.id, ['main']);
       await updateRepo(db, repo.id, { is_empty: 1 });
       const intent = { step: 'sync' as const, repoId: repo.id, doerId: alice.id, forkOf: null };
-      await recoverRepoCreate(db, config, intent);
-      await recoverRepoCreate(db, config, intent);
+      await recoverRepoCreate(s.hearth, intent);
+      await recoverRepoCreate(s.hearth, intent);
       const after = await ok(await s.request('api/v1/repos/alice/proj', { auth }));
       expect(after.empty).toBe(false);
       const branches = await ok(await s.request('api/v1/repos/alice/proj/branches', { auth }));
       expect(branches.map((b: { name: string }) => b.name)).toEqual(['main']);
       // Nothing left to undo: a 'files' intent whose directory never came to be.
-      const none = await recoverRepoCreate(db, config, { step: 'files', ownerId: alice.id, ownerName: 'alice', name: 'other', dir: path.join(path.dirname(dir), 'other.git') });
+      const none = await recoverRepoCreate(s.hearth, { step: 'files', ownerId: alice.id, ownerName: 'alice', name: 'other', dir: path.join(path.dirname(dir), 'other.git') });
       expect(none).toMatch(/^nothing made/);
     } finally {
       await s.stop();

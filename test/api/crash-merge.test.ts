@@ -117,18 +117,17 @@ describe('recoverMerge', () => {
       repoId: pr.base.repo_id, issueId: issue.id, index: pr.number, baseBranch: 'main',
       oldSha: before, commit: landed, doerId: user.id, auto: false, deleteBranch: true,
     };
-    const { db, config } = s.hearth;
 
-    expect(await recoverMerge(db, config, intent)).toContain('never moved');
+    expect(await recoverMerge(s.hearth, intent)).toContain('never moved');
     expect((await ok(await api(`pulls/${pr.number}`))).merged).toBe(false);
     // The base moved past the merge (it contains it): finished, as the merge would have.
     await git(bare, 'update-ref', 'refs/heads/main', head, before);
-    expect(await recoverMerge(db, config, intent)).toContain('finished');
+    expect(await recoverMerge(s.hearth, intent)).toContain('finished');
     const merged = await ok(await api(`pulls/${pr.number}`));
     expect([merged.merged, merged.merged_by.login, merged.merge_commit_sha]).toEqual([true, 'alice', landed]);
     expect((await ok(await api('branches/main'))).commit.id).toBe(head);
     expect((await api('branches/topic')).status).toBe(404);
-    expect(await recoverMerge(db, config, intent)).toBe('already merged');
+    expect(await recoverMerge(s.hearth, intent)).toBe('already merged');
     const timeline = await ok(await api(`issues/${pr.number}/timeline`)) as { type: string }[];
     expect(timeline.filter((e) => e.type === 'merge_pull')).toHaveLength(1);
   });

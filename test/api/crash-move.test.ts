@@ -117,7 +117,6 @@ describe('the recovery of repository moves and deletes', () => {
   afterAll(async () => { await s.stop(); });
 
   it('finishes a move the database committed, more than once without harm, and undoes a delete that did not commit', async () => {
-    const { db, config } = s.hearth;
     const repo = await ok(await api('user/repos', 'POST', { name: 'p', auto_init: true }), 201);
     await ok(await api('repos/alice/p/wiki/new', 'POST', { title: 'Home', content_base64: Buffer.from('x').toString('base64') }), 201);
     await ok(await api('repos/alice/p', 'PATCH', { name: 'q' }));
@@ -125,8 +124,8 @@ describe('the recovery of repository moves and deletes', () => {
     move('alice/q.git', 'alice/p.git');
     move('alice/q.wiki.git', 'alice/p.wiki.git');
     const moves = [{ from: at('alice', 'p.git'), to: at('alice', 'q.git') }, { from: at('alice', 'p.wiki.git'), to: at('alice', 'q.wiki.git') }];
-    expect(await recoverRepoMove(db, config, { repoId: repo.id, moves })).toMatch(/^finished; moved/);
-    expect(await recoverRepoMove(db, config, { repoId: repo.id, moves })).toBe('finished');
+    expect(await recoverRepoMove(s.hearth, { repoId: repo.id, moves })).toMatch(/^finished; moved/);
+    expect(await recoverRepoMove(s.hearth, { repoId: repo.id, moves })).toBe('finished');
     expect(fs.readdirSync(at('alice')).sort()).toEqual(['q.git', 'q.wiki.git']);
     await ok(await api('repos/alice/q/branches'));
 
@@ -134,7 +133,7 @@ describe('the recovery of repository moves and deletes', () => {
     move('alice/q.git', 'alice/q.git.deleting');
     move('alice/q.wiki.git', 'alice/q.wiki.git.deleting');
     const asides = moves.map((m) => ({ from: m.to, to: `${m.to}.deleting` }));
-    expect(await recoverRepoDelete(db, config, { repoId: repo.id, moves: asides })).toMatch(/^undone; moved/);
+    expect(await recoverRepoDelete(s.hearth, { repoId: repo.id, moves: asides })).toMatch(/^undone; moved/);
     expect(fs.readdirSync(at('alice')).sort()).toEqual(['q.git', 'q.wiki.git']);
     await ok(await api('repos/alice/q/wiki/page/Home'));
 
@@ -143,8 +142,8 @@ describe('the recovery of repository moves and deletes', () => {
     await ok(await s.request('api/v1/admin/users/alice/rename', { method: 'POST', auth: admin, json: { new_username: 'alicia' } }), 204);
     move('alicia', 'alice');
     const owner = [{ from: at('alice'), to: at('alicia') }];
-    expect(await recoverOwnerMove(db, config, { userId: alice.id, moves: owner })).toMatch(/^finished; moved/);
-    expect(await recoverOwnerMove(db, config, { userId: alice.id, moves: owner })).toBe('finished');
+    expect(await recoverOwnerMove(s.hearth, { userId: alice.id, moves: owner })).toMatch(/^finished; moved/);
+    expect(await recoverOwnerMove(s.hearth, { userId: alice.id, moves: owner })).toBe('finished');
     expect(fs.readdirSync(at('alicia')).sort()).toEqual(['q.git', 'q.wiki.git']);
   });
 });

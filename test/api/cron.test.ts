@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { loadConfig } from '../../src/config/load';
 import type { DB } from '../../src/db/connect';
 import type { Database } from '../../src/db/schema';
+import type { Hearth } from '../../src/hearth';
 import { parseDuration } from '../../src/services/cron/duration';
 import { nextCalendarTime, toTrigger } from '../../src/services/cron/schedule';
 import { CronScheduler, cronOf } from '../../src/services/cron/scheduler';
@@ -80,7 +81,7 @@ describe('the scheduler', () => {
   type Line = { msg: string; task?: string; outcome?: string; ms?: number; result?: string };
   const lines: Line[] = [];
   const log = pino({ level: 'info' }, { write: (l: string) => { lines.push(JSON.parse(l) as Line); } });
-  const deps = (env: Record<string, string> = {}) => ({ db: {} as DB, config: loadConfig(null, {}, env), log });
+  const deps = (env: Record<string, string> = {}) => ({ ...({} as Hearth), db: {} as DB, config: loadConfig(null, {}, env), log });
   const task = (run: CronTask['run'], schedule = '@every 1h', enabled = true, runAtStart = false): CronTask =>
     ({ defaults: { enabled, run_at_start: runAtStart, schedule }, run });
 

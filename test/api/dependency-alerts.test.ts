@@ -72,10 +72,10 @@ afterAll(async () => {
 
 describe('advisory import', () => {
   it('imports a directory of OSV files, skipping unreadable ones', async () => {
-    const r = await importAdvisories(s.hearth.db, s.hearth.config, advisories);
+    const r = await importAdvisories(s.hearth, advisories);
     expect(r).toMatchObject({ files: 2, advisories: 1, changed: 1, skipped: 1 });
     // Again: nothing changed.
-    expect(await importAdvisories(s.hearth.db, s.hearth.config, advisories)).toMatchObject({ advisories: 1, changed: 0 });
+    expect(await importAdvisories(s.hearth, advisories)).toMatchObject({ advisories: 1, changed: 0 });
   });
 });
 
@@ -104,7 +104,7 @@ describe('alerts from pushes to the default branch', () => {
   it('an import matches every repository again', async () => {
     fs.writeFileSync(path.join(advisories, 'PYSEC-test-requests.json'), JSON.stringify(OSV_REQUESTS));
     await push({ 'requirements.txt': 'flask>=2\nrequests==2.31.0  # pinned\n' });
-    const r = await importAdvisories(s.hearth.db, s.hearth.config, advisories);
+    const r = await importAdvisories(s.hearth, advisories);
     expect(r.changed).toBe(1);
     const open = await alertsOf('?state=open');
     expect(open).toHaveLength(1);
@@ -114,7 +114,7 @@ describe('alerts from pushes to the default branch', () => {
   it('imports a zip of OSV files', async () => {
     const zipped = path.join(tempDir('hearth-osvzip-'), 'all.zip');
     await promisify(execFile)('zip', ['-q', '-r', zipped, '.'], { cwd: advisories });
-    expect(await importAdvisories(s.hearth.db, s.hearth.config, zipped)).toMatchObject({ files: 3, advisories: 2, skipped: 1 });
+    expect(await importAdvisories(s.hearth, zipped)).toMatchObject({ files: 3, advisories: 2, skipped: 1 });
   });
 });
 

@@ -28,7 +28,7 @@ const branchNames = async (p: string) => ((await ok(await api(`repos/${p}/branch
 const tagNames = async (p: string) => ((await ok(await api(`repos/${p}/tags`, bob))) as Array<{ name: string }>).map((b) => b.name).sort();
 const mirrorRow = (repoId: number) => s.hearth.db.selectFrom('mirror').selectAll().where('repo_id', '=', repoId).executeTakeFirstOrThrow();
 const srcUrl = () => remoteUrl(s, 'alice', 'src', alice.username, alice.password);
-const syncDue = (limit: number, now: number) => syncDuePullMirrors(s.hearth.db, s.hearth.config, s.hearth.log, limit, now);
+const syncDue = (limit: number, now: number) => syncDuePullMirrors(s.hearth, limit, now);
 /** A pull mirror of alice/src owned by bob, credentials given. */
 const newMirror = async (repo_name: string, extra: Record<string, unknown> = {}) =>
   ok(await migrate(bob, { clone_addr: srcUrl(), repo_name, mirror: true, ...extra }), 201);

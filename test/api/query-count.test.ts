@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementStats } from '../../src/db/connect';
 import { findCounterDrift } from '../../src/models/repo-counters';
+import { allFollowUpsSettled } from '../../src/services/pull/pull-follow-queue';
 import { createRepo } from '../helpers/git';
 import { addTeam, createOrg } from '../helpers/orgs';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
@@ -13,6 +14,11 @@ import { signedInClient } from '../helpers/web-client';
 
 let s: TestServer;
 let alice: { username: string; password: string; id: number };
+/**
+ * Statements of one merge with the follow-ups it starts: 57 to 78 measured over runs (issue 34;
+ * the event subscribers and job workers running beside it vary), hence the margin.
+ */
+const MERGE_BOUND = 90;
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -131,5 +137,25 @@ describe('statements per page (signed in, the page\'s fixed part: session, heade
     expect(await page('alice/counted/settings')).toBeLessThanOrEqual(5);
     expect(await page('alice/counted/settings/hooks')).toBeLessThanOrEqual(5);
     expect(await page('alice/counted/settings/branches')).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('statements per merge', () => {
+  it('POST /repos/{owner}/{repo}/pulls/{index}/merge', async () => {
+    await createRepo(s, alice, 'merged', { auto_init: true });
+    await ok(await s.request('api/v1/repos/alice/merged/contents/feature.txt', {
+      method: 'POST', auth: as(alice), json: { content: Buffer.from('feature\n').toString('base64'), message: 'Add feature', new_branch: 'feature' },
+    }), 201);
+    const pr = await ok(await s.request('api/v1/repos/alice/merged/pulls', {
+      method: 'POST', auth: as(alice), json: { head: 'feature', base: 'main', title: 'Feature' },
+    }), 201) as { number: number };
+    // The pull request's own follow-ups (its mergeability check) run before the count starts.
+    await allFollowUpsSettled();
+    const before = statementStats(s.hearth.db).executed;
+    await ok(await s.request(`api/v1/repos/alice/merged/pulls/${pr.number}/merge`, { method: 'POST', auth: as(alice), json: { Do: 'merge' } }), 200);
+    await allFollowUpsSettled();
+    // One merge cannot run three times: counted once. The merge passes the doer's row it holds;
+    // the repository and the issue are read again after the merge changed them.
+    expect(statementStats(s.hearth.db).executed - before).toBeLessThanOrEqual(MERGE_BOUND);
   });
 });

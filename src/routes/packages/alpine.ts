@@ -15,7 +15,7 @@ const p = (req: Request, k: string) => String(req.params[k] ?? '');
 const where = (req: Request) => ({ branch: p(req, 'branch'), repository: p(req, 'repository'), architecture: p(req, 'architecture'), filename: p(req, 'filename') });
 
 async function key(req: Request, res: Response): Promise<void> {
-  const { name, pem } = await alpineKey(req.ctx.db, req.ctx.secret, packageOwner(req));
+  const { name, pem } = await alpineKey(req.ctx.h, packageOwner(req));
   res.status(200).type('application/x-pem-file').setHeader('Content-Disposition', `attachment; filename="${name}"`);
   res.send(pem);
 }
@@ -34,12 +34,12 @@ async function download(req: Request, res: Response): Promise<void> {
 
 async function upload(req: Request, res: Response): Promise<void> {
   const blob = await storeUploadBody(req, ALPINE);
-  await uploadAlpinePackage(req.ctx.db, req.ctx.config, { owner: packageOwner(req), creator: req.ctx.doer!, branch: p(req, 'branch'), repository: p(req, 'repository'), blob });
+  await uploadAlpinePackage(req.ctx.h, { owner: packageOwner(req), creator: req.ctx.doer!, branch: p(req, 'branch'), repository: p(req, 'repository'), blob });
   res.status(201).end();
 }
 
 async function remove(req: Request, res: Response): Promise<void> {
-  await deleteAlpineFile(req.ctx.db, req.ctx.config, req.ctx.doer!, packageOwner(req), where(req));
+  await deleteAlpineFile(req.ctx.h, req.ctx.doer!, packageOwner(req), where(req));
   res.status(204).end();
 }
 

@@ -18,7 +18,7 @@ const decode = (s: string) => { try { return decodeURIComponent(s); } catch { th
 const DB_FILE = /\.(db|files)(\.tar\.gz)?(\.sig)?$/;
 
 async function key(req: Request, res: Response): Promise<void> {
-  const { key: armored } = await ownerPublicKey(req.ctx.db, req.ctx.secret, packageOwner(req), 'openpgp', 'Arch package registry');
+  const { key: armored } = await ownerPublicKey(req.ctx.h, packageOwner(req), 'openpgp', 'Arch package registry');
   res.status(200).type('application/pgp-keys').setHeader('Content-Disposition', 'attachment; filename="repository.key"');
   res.send(armored);
 }
@@ -45,7 +45,7 @@ async function route(req: Request, res: Response): Promise<void> {
     const repository = parts.filter(Boolean).join('/');
     checkRepository(repository);
     const blob = await storeUploadBody(req, ARCH);
-    await uploadArchPackage(req.ctx.db, req.ctx.config, { owner: packageOwner(req), creator: req.ctx.doer!, repository, blob });
+    await uploadArchPackage(req.ctx.h, { owner: packageOwner(req), creator: req.ctx.doer!, repository, blob });
     res.status(201).end();
     return;
   }
@@ -55,7 +55,7 @@ async function route(req: Request, res: Response): Promise<void> {
   if (req.method === 'DELETE' && parts.length >= 3) {
     assertPackageAccess(req, res, 'write');
     const [name, version, architecture] = parts.slice(-3) as [string, string, string];
-    await deleteArchFile(req.ctx.db, req.ctx.config, req.ctx.doer!, packageOwner(req), { repository: parts.slice(0, -3).join('/'), name, version, architecture });
+    await deleteArchFile(req.ctx.h, req.ctx.doer!, packageOwner(req), { repository: parts.slice(0, -3).join('/'), name, version, architecture });
     res.status(204).end();
     return;
   }

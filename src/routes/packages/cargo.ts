@@ -42,11 +42,11 @@ async function splitPublishBody(req: Request): Promise<{ json: unknown; crateSiz
 }
 
 async function publish(req: Request, res: Response): Promise<void> {
-  const { db, config, doer } = req.ctx;
+  const { config, doer } = req.ctx;
   const body = await splitPublishBody(req);
   const crate = parseCargoPublish(body.json);
   const blob = await storeTypedBlob(config, doer, CARGO, body.crate);
-  await publishCargo(db, config, { owner: packageOwner(req), doer: doer!, crate, blob, declaredSize: body.crateSize });
+  await publishCargo(req.ctx.h, { owner: packageOwner(req), doer: doer!, crate, blob, declaredSize: body.crateSize });
   res.json({ ok: true });
 }
 

@@ -31,12 +31,12 @@ const int = (v: string, d: number) => { const n = Number.parseInt(v, 10); return
 const p = (req: Request, k: string) => String(req.params[k]);
 
 async function list(req: Request, res: Response): Promise<void> {
-  res.json(await chefList(req.ctx.db, req.ctx.config, packageOwner(req), { q: q(req, 'q'), start: int(q(req, 'start'), 0), items: Math.min(int(q(req, 'items'), 10) || 10, 100), order: q(req, 'order') }));
+  res.json(await chefList(req.ctx.h, packageOwner(req), { q: q(req, 'q'), start: int(q(req, 'start'), 0), items: Math.min(int(q(req, 'items'), 10) || 10, 100), order: q(req, 'order') }));
 }
 
 async function share(req: Request, res: Response): Promise<void> {
   const { blob } = await storeUpload(req, res, CHEF, 'tarball');
-  await uploadCookbook(req.ctx.db, req.ctx.config, { owner: packageOwner(req), doer: req.ctx.doer!, blob });
+  await uploadCookbook(req.ctx.h, { owner: packageOwner(req), doer: req.ctx.doer!, blob });
   res.status(201).json({});
 }
 
@@ -47,20 +47,20 @@ async function download(req: Request, res: Response): Promise<void> {
 }
 
 const unshare = (withVersion: boolean) => async (req: Request, res: Response): Promise<void> => {
-  await chefUnshare(req.ctx.db, req.ctx.config, req.ctx.doer!, packageOwner(req), p(req, 'name'), withVersion ? p(req, 'version') : undefined);
+  await chefUnshare(req.ctx.h, req.ctx.doer!, packageOwner(req), p(req, 'name'), withVersion ? p(req, 'version') : undefined);
   res.status(200).end();
 };
 
 const router = express.Router();
 router.use(chefAuth);
-router.get('/api/v1/universe', async (req, res) => { res.json(await chefUniverse(req.ctx.db, req.ctx.config, packageOwner(req))); });
+router.get('/api/v1/universe', async (req, res) => { res.json(await chefUniverse(req.ctx.h, packageOwner(req))); });
 router.get('/api/v1/search', list);
 router.get('/api/v1/cookbooks', list);
 router.post('/api/v1/cookbooks', reqPackageAccess('write'), share);
-router.get('/api/v1/cookbooks/:name', async (req, res) => { res.json(await chefCookbook(req.ctx.db, req.ctx.config, packageOwner(req), p(req, 'name'))); });
+router.get('/api/v1/cookbooks/:name', async (req, res) => { res.json(await chefCookbook(req.ctx.h, packageOwner(req), p(req, 'name'))); });
 router.delete('/api/v1/cookbooks/:name', reqPackageAccess('write'), unshare(false));
 router.get('/api/v1/cookbooks/:name/versions/:version', async (req, res) => {
-  res.json(await chefCookbookVersion(req.ctx.db, req.ctx.config, packageOwner(req), p(req, 'name'), p(req, 'version')));
+  res.json(await chefCookbookVersion(req.ctx.h, packageOwner(req), p(req, 'name'), p(req, 'version')));
 });
 router.delete('/api/v1/cookbooks/:name/versions/:version', reqPackageAccess('write'), unshare(true));
 router.get('/api/v1/cookbooks/:name/versions/:version/download', download);

@@ -17,13 +17,13 @@ const query = (req: Request, k: string) => String((req.query as Record<string, u
 
 async function upload(req: Request, res: Response): Promise<void> {
   const { blob } = await storeUpload(req, res, COMPOSER);
-  await uploadComposer(req.ctx.db, req.ctx.config, { owner: packageOwner(req), doer: req.ctx.doer!, blob, version: query(req, 'version') });
+  await uploadComposer(req.ctx.h, { owner: packageOwner(req), doer: req.ctx.doer!, blob, version: query(req, 'version') });
   res.status(201).end();
 }
 
 async function metadata(req: Request, res: Response): Promise<void> {
   const name = `${String(req.params.vendor)}/${String(req.params.project).replace(/~dev$/, '')}`;
-  res.json(await composerPackageDocument(req.ctx.db, req.ctx.config, packageOwner(req), req.ctx.doer, name));
+  res.json(await composerPackageDocument(req.ctx.h, packageOwner(req), req.ctx.doer, name));
 }
 
 async function download(req: Request, res: Response): Promise<void> {
@@ -35,7 +35,7 @@ async function download(req: Request, res: Response): Promise<void> {
 }
 
 async function search(req: Request, res: Response): Promise<void> {
-  res.json(await searchComposer(req.ctx.db, req.ctx.config, packageOwner(req), {
+  res.json(await searchComposer(req.ctx.h, packageOwner(req), {
     query: query(req, 'q'), type: query(req, 'type'), page: int(query(req, 'page'), 1), perPage: Math.min(int(query(req, 'per_page'), 30), 50),
   }));
 }

@@ -75,7 +75,7 @@ async function uploadFile(req: Request, res: Response): Promise<void> {
   const ref = refOf(req);
   const target = targetOf(req);
   const blob = await storeUploadBody(req, CONAN);
-  await uploadConanFile(req.ctx.db, req.ctx.config, { owner: packageOwner(req), creator: req.ctx.doer!, ref, target, filename: p(req, 'filename'), blob });
+  await uploadConanFile(req.ctx.h, { owner: packageOwner(req), creator: req.ctx.doer!, ref, target, filename: p(req, 'filename'), blob });
   res.status(201).end();
 }
 
@@ -116,7 +116,7 @@ async function remove(req: Request, res: Response): Promise<void> {
   const pref = req.params.package_reference ? checkRevision(p(req, 'package_reference')) : undefined;
   const prev = req.params.package_revision ? checkRevision(p(req, 'package_revision')) : undefined;
   const packagesOnly = req.path.endsWith('/packages') || pref !== undefined;
-  await deleteConanFiles(req.ctx.db, req.ctx.config, req.ctx.doer!, packageOwner(req), ref, (k) =>
+  await deleteConanFiles(req.ctx.h, req.ctx.doer!, packageOwner(req), ref, (k) =>
     (rrev === undefined || k.rrev === rrev) && (!packagesOnly || k.kind === 'package') && (pref === undefined || k.pref === pref) && (prev === undefined || k.prev === prev));
   res.status(200).end();
 }
@@ -124,7 +124,7 @@ async function remove(req: Request, res: Response): Promise<void> {
 /** v1: POST packages/delete {package_ids: [...]} (all packages when empty). */
 async function v1DeletePackages(req: Request, res: Response): Promise<void> {
   const ids = ((req.body as { package_ids?: unknown } | undefined)?.package_ids ?? []) as string[];
-  await deleteConanFiles(req.ctx.db, req.ctx.config, req.ctx.doer!, packageOwner(req), refOf(req), (k) => k.kind === 'package' && (!ids.length || ids.includes(k.pref!)));
+  await deleteConanFiles(req.ctx.h, req.ctx.doer!, packageOwner(req), refOf(req), (k) => k.kind === 'package' && (!ids.length || ids.includes(k.pref!)));
   res.status(200).end();
 }
 

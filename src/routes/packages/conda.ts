@@ -21,7 +21,7 @@ async function route(req: Request, res: Response): Promise<void> {
   if (req.method === 'PUT' && parts.length >= 1) {
     assertPackageAccess(req, res, 'write');
     const blob = await storeUploadBody(req, CONDA);
-    await uploadCondaPackage(req.ctx.db, req.ctx.config, { owner: packageOwner(req), creator: req.ctx.doer!, channel: parts.slice(0, -1).join('/'), filename: parts[parts.length - 1]!, blob });
+    await uploadCondaPackage(req.ctx.h, { owner: packageOwner(req), creator: req.ctx.doer!, channel: parts.slice(0, -1).join('/'), filename: parts[parts.length - 1]!, blob });
     res.status(201).end();
     return;
   }

@@ -40,11 +40,11 @@ const startUpload: Handler = async (req, res, ref) => {
   const { db, config, doer } = req.ctx;
   const mount = q(req, 'mount');
   if (mount) {
-    const digest = await mountBlob(db, config, ref, doer!, mount);
+    const digest = await mountBlob(req.ctx.h, ref, doer!, mount);
     if (digest) return blobCreated(res, ref, digest);
   }
   const digest = q(req, 'digest');
-  if (digest) return blobCreated(res, ref, await uploadMonolithic(db, config, ref, doer!, req, digest));
+  if (digest) return blobCreated(res, ref, await uploadMonolithic(req.ctx.h, ref, doer!, req, digest));
   const session = await createUploadSession(db, config.server.data_dir);
   uploadStatus(res, ref, session.id, 0, 202);
 };
@@ -63,14 +63,14 @@ const patchUpload: Handler = async (req, res, ref, id) => {
     if (!m) throw OCI.blobUploadInvalid('invalid Content-Range');
     start = Number(m[1]);
   }
-  const session = await appendChunk(req.ctx.db, req.ctx.config, req.ctx.doer!, id, req, start);
+  const session = await appendChunk(req.ctx.h, req.ctx.doer!, id, req, start);
   uploadStatus(res, ref, id, session.bytesReceived, 202);
 };
 
 const putUpload: Handler = async (req, res, ref, id) => {
   const digest = q(req, 'digest');
   if (!digest) throw OCI.digestInvalid();
-  blobCreated(res, ref, await finishUpload(req.ctx.db, req.ctx.config, ref, req.ctx.doer!, id, digest, hasBody(req) ? req : null));
+  blobCreated(res, ref, await finishUpload(req.ctx.h, ref, req.ctx.doer!, id, digest, hasBody(req) ? req : null));
 };
 
 const cancelUpload: Handler = async (req, res, _ref, id) => {
@@ -104,7 +104,7 @@ async function readManifest(req: Request): Promise<Buffer> {
 
 const uploadManifest: Handler = async (req, res, ref, reference) => {
   const body = await readManifest(req);
-  const digest = await putManifest(req.ctx.db, req.ctx.config, ref, req.ctx.doer!, reference, body, String(req.headers['content-type'] ?? ''));
+  const digest = await putManifest(req.ctx.h, ref, req.ctx.doer!, reference, body, String(req.headers['content-type'] ?? ''));
   res.setHeader('Location', `${base(ref)}/manifests/${reference}`);
   res.setHeader('Docker-Content-Digest', digest);
   res.status(201).setHeader('Content-Length', '0').end();
@@ -118,7 +118,7 @@ const serveManifest: Handler = async (req, res, ref, reference) => {
 };
 
 const removeManifest: Handler = async (req, res, ref, reference) => {
-  await deleteManifest(req.ctx.db, req.ctx.config, ref, req.ctx.doer!, reference);
+  await deleteManifest(req.ctx.h, ref, req.ctx.doer!, reference);
   res.status(202).setHeader('Content-Length', '0').end();
 };
 

@@ -31,7 +31,7 @@ async function upload(req: Request, res: Response, binary: boolean): Promise<voi
   const rversion = String(req.query.rversion ?? '');
   if (binary && (!platform || !rversion)) throw new BadRequestError('platform and rversion are required');
   const blob = await storeUploadBody(req, CRAN);
-  await uploadCranPackage(req.ctx.db, req.ctx.config, { owner: packageOwner(req), creator: req.ctx.doer!, blob, binary: binary ? { platform, rversion } : undefined });
+  await uploadCranPackage(req.ctx.h, { owner: packageOwner(req), creator: req.ctx.doer!, blob, binary: binary ? { platform, rversion } : undefined });
   res.status(201).end();
 }
 

@@ -15,7 +15,7 @@ import type { PackageRegistry } from './index';
 const p = (req: Request, name: string) => String(req.params[name] ?? '');
 
 async function repositoryKey(req: Request, res: Response): Promise<void> {
-  const { key } = await ownerPublicKey(req.ctx.db, req.ctx.secret, packageOwner(req), 'openpgp', 'Debian package registry');
+  const { key } = await ownerPublicKey(req.ctx.h, packageOwner(req), 'openpgp', 'Debian package registry');
   res.status(200).type('application/pgp-keys').setHeader('Content-Disposition', 'attachment; filename="repository.key"');
   res.send(key);
 }
@@ -45,14 +45,14 @@ async function download(req: Request, res: Response): Promise<void> {
 
 async function upload(req: Request, res: Response): Promise<void> {
   const blob = await storeUploadBody(req, DEBIAN);
-  await uploadDebianPackage(req.ctx.db, req.ctx.config, {
+  await uploadDebianPackage(req.ctx.h, {
     owner: packageOwner(req), creator: req.ctx.doer!, distribution: p(req, 'distribution'), component: p(req, 'component'), blob,
   });
   res.status(201).end();
 }
 
 async function remove(req: Request, res: Response): Promise<void> {
-  await deleteDebianFile(req.ctx.db, req.ctx.config, req.ctx.doer!, packageOwner(req), {
+  await deleteDebianFile(req.ctx.h, req.ctx.doer!, packageOwner(req), {
     distribution: p(req, 'distribution'), component: p(req, 'component'), name: p(req, 'name'), version: p(req, 'version'), architecture: p(req, 'architecture'),
   });
   res.status(204).end();

@@ -28,12 +28,12 @@ async function upload(req: Request, res: Response): Promise<void> {
   if (!validName(name)) throw new BadRequestError('invalid package name');
   if (!validFilename(filename)) throw new BadRequestError('invalid filename');
   if (version !== version.trim()) throw new BadRequestError('invalid package version');
-  const { db, config, doer } = req.ctx;
+  const { config, doer } = req.ctx;
   // Cut an upload over the type's limit while it streams, with Gitea's quota answer (403).
   const blob = await storeBlob(config.server.data_dir, req, {
     maxSize: uploadSizeLimit(config, doer, TYPE), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
-  await createPackageAndAddFile(db, config, {
+  await createPackageAndAddFile(req.ctx.h, {
     owner: packageOwner(req), creator: doer!, type: TYPE, name, version, file: { name: filename, isLead: true }, blob,
   });
   res.status(201).end();
@@ -50,17 +50,17 @@ async function download(req: Request, res: Response): Promise<void> {
 async function removeVersion(req: Request, res: Response): Promise<void> {
   const { name, version } = params(req);
   const v = await getVersion(req.ctx.db, packageOwner(req), TYPE, name, version);
-  await deleteVersion(req.ctx.db, req.ctx.config, req.ctx.doer!, v.version);
+  await deleteVersion(req.ctx.h, req.ctx.doer!, v.version);
   res.status(204).end();
 }
 
 /** Deletes a file; with the version's last file the version goes too (Gitea). */
 async function removeFile(req: Request, res: Response): Promise<void> {
   const { name, version, filename } = params(req);
-  const { db, config, doer } = req.ctx;
+  const { db, doer } = req.ctx;
   const v = await getVersion(db, packageOwner(req), TYPE, name, version);
   const { file } = await getFileOfVersion(db, v.version, filename);
-  if ((await getFilesOfVersion(db, v.version)).length === 1) await deleteVersion(db, config, doer!, v.version);
+  if ((await getFilesOfVersion(db, v.version)).length === 1) await deleteVersion(req.ctx.h, doer!, v.version);
   else await deletePackageFile(db, file);
   res.status(204).end();
 }

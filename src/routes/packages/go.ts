@@ -14,7 +14,7 @@ import type { PackageRegistry } from './index';
 
 async function upload(req: Request, res: Response): Promise<void> {
   const { blob } = await storeUpload(req, res, GO);
-  await uploadGoModule(req.ctx.db, req.ctx.config, { owner: packageOwner(req), doer: req.ctx.doer!, blob });
+  await uploadGoModule(req.ctx.h, { owner: packageOwner(req), doer: req.ctx.doer!, blob });
   res.status(201).end();
 }
 

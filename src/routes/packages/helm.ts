@@ -12,7 +12,7 @@ import type { PackageRegistry } from './index';
 
 async function upload(req: Request, res: Response): Promise<void> {
   const { blob } = await storeUpload(req, res, HELM);
-  await uploadChart(req.ctx.db, req.ctx.config, { owner: packageOwner(req), doer: req.ctx.doer!, blob });
+  await uploadChart(req.ctx.h, { owner: packageOwner(req), doer: req.ctx.doer!, blob });
   res.status(201).json({ saved: true });
 }
 
@@ -23,7 +23,7 @@ async function download(req: Request, res: Response): Promise<void> {
 }
 
 const router = express.Router();
-router.get('/index.yaml', async (req, res) => { res.type('application/x-yaml').send(await helmIndex(req.ctx.db, req.ctx.config, packageOwner(req))); });
+router.get('/index.yaml', async (req, res) => { res.type('application/x-yaml').send(await helmIndex(req.ctx.h, packageOwner(req))); });
 router.post('/api/charts', reqPackageAccess('write'), upload);
 router.get('/:filename', download);
 router.head('/:filename', download);

@@ -69,7 +69,7 @@ const plainText = (_req: Request, res: Response, status: number, message: string
 const packageToken: RequestHandler = async (req, _res, next) => {
   const m = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
   if (!m || !isPackageToken(m[1]!)) return next();
-  const found = await verifyPackageToken(req.ctx.db, req.ctx.secret, m[1]!);
+  const found = await verifyPackageToken(req.ctx.h, m[1]!);
   if (!found) throw new UnauthorizedError();
   delete req.headers.authorization;
   req.ctx.doer = found.user;

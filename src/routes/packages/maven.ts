@@ -16,8 +16,8 @@ const coordinates = (req: Request) => parseCoordinates(req.path);
 
 async function upload(req: Request, res: Response): Promise<void> {
   const coords = coordinates(req);
-  const { db, config, doer } = req.ctx;
-  res.status(await uploadMavenFile(db, config, { owner: packageOwner(req), doer: doer!, coords, body: req })).end();
+  const { doer } = req.ctx;
+  res.status(await uploadMavenFile(req.ctx.h, { owner: packageOwner(req), doer: doer!, coords, body: req })).end();
 }
 
 async function serveMetadata(req: Request, res: Response, coords: ReturnType<typeof coordinates>): Promise<void> {

@@ -57,7 +57,7 @@ function takeName(segs: string[]): { name: string; rest: string[] } {
 async function publish(req: Request, res: Response): Promise<void> {
   assertPackageAccess(req, res, 'write');
   const document = await readJsonBody(req, documentCap(req));
-  await publishNpm(req.ctx.db, req.ctx.config, { owner: packageOwner(req), doer: req.ctx.doer!, document });
+  await publishNpm(req.ctx.h, { owner: packageOwner(req), doer: req.ctx.doer!, document });
   res.status(201).end();
 }
 
@@ -72,25 +72,24 @@ async function download(req: Request, res: Response, name: string, version: stri
 
 /** Routes under /{id}. */
 async function packageRoute(req: Request, res: Response, name: string, rest: string[]): Promise<void> {
-  const { db, config } = req.ctx;
   const owner = packageOwner(req);
   const m = req.method;
   const read = m === 'GET' || m === 'HEAD';
-  if (!rest.length && read) { res.json(await npmPackageDocument(db, config, owner, name)); return; }
+  if (!rest.length && read) { res.json(await npmPackageDocument(req.ctx.h, owner, name)); return; }
   if (!rest.length && m === 'PUT') return publish(req, res);
   if (rest[0] === '-' && rest.length === 2 && read) return download(req, res, name, null, dec(rest[1]!));
   if (rest[0] === '-' && rest.length === 3 && read) return download(req, res, name, dec(rest[1]!), dec(rest[2]!));
   const deleteVersion = rest[0] === '-' && (rest.length === 3 || (rest.length === 5 && rest[3] === '-rev'));
   if (deleteVersion && m === 'DELETE') {
     assertPackageAccess(req, res, 'write');
-    await deleteNpmVersion(db, config, req.ctx.doer!, owner, name, dec(rest[1]!));
+    await deleteNpmVersion(req.ctx.h, req.ctx.doer!, owner, name, dec(rest[1]!));
     res.status(200).end();
     return;
   }
   if (rest[0] === '-rev' && rest.length === 2 && (m === 'DELETE' || m === 'PUT')) {
     assertPackageAccess(req, res, 'write');
     // PUT: npm tells which versions it still knows after an unpublish; Gitea ignores it.
-    if (m === 'DELETE') await deleteNpmPackage(db, config, req.ctx.doer!, owner, name);
+    if (m === 'DELETE') await deleteNpmPackage(req.ctx.h, req.ctx.doer!, owner, name);
     res.status(200).end();
     return;
   }
@@ -120,7 +119,7 @@ async function search(req: Request, res: Response): Promise<void> {
   const q = req.query as Record<string, unknown>;
   const num = (v: unknown, d: number) => { const n = Number.parseInt(String(v ?? ''), 10); return Number.isFinite(n) && n >= 0 ? n : d; };
   const size = Math.min(num(q.size, 20) || 20, 250);
-  res.json(await searchNpm(req.ctx.db, req.ctx.config, packageOwner(req), { text: String(q.text ?? '').trim(), from: num(q.from, 0), size }));
+  res.json(await searchNpm(req.ctx.h, packageOwner(req), { text: String(q.text ?? '').trim(), from: num(q.from, 0), size }));
 }
 
 async function dispatch(req: Request, res: Response): Promise<void> {

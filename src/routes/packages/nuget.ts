@@ -93,8 +93,8 @@ async function uploadedBlob(req: Request): Promise<StoredBlob> {
 async function publish(req: Request, res: Response, symbols: boolean): Promise<void> {
   const blob = await uploadedBlob(req);
   const input = { owner: packageOwner(req), creator: req.ctx.doer!, blob };
-  if (symbols) await publishSnupkg(req.ctx.db, req.ctx.config, input);
-  else await publishNupkg(req.ctx.db, req.ctx.config, input);
+  if (symbols) await publishSnupkg(req.ctx.h, input);
+  else await publishNupkg(req.ctx.h, input);
   res.status(201).end();
 }
 
@@ -140,7 +140,7 @@ router.get('/package/:id/:version/:filename', download);
 router.head('/package/:id/:version/:filename', download);
 router.get('/symbols/:filename/:guid/:filename2', symbol);
 router.delete('/:id/:version', reqPackageAccess('write'), async (req, res) => {
-  await deleteNugetVersion(req.ctx.db, req.ctx.config, req.ctx.doer!, packageOwner(req), p(req, 'id'), p(req, 'version'));
+  await deleteNugetVersion(req.ctx.h, req.ctx.doer!, packageOwner(req), p(req, 'id'), p(req, 'version'));
   res.status(204).end();
 });
 

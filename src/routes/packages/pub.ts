@@ -17,7 +17,7 @@ const owner = packageOwner;
 
 async function upload(req: Request, res: Response): Promise<void> {
   const { blob } = await storeUpload(req, res, PUB, 'file');
-  const p = await uploadPub(req.ctx.db, req.ctx.config, { owner: owner(req), doer: req.ctx.doer!, blob });
+  const p = await uploadPub(req.ctx.h, { owner: owner(req), doer: req.ctx.doer!, blob });
   res.setHeader('Location', `${pubApiUrl(req.ctx.config, owner(req))}/versions/new/finalize/${encodeURIComponent(p.name)}/${encodeURIComponent(p.version)}`);
   res.status(204).end();
 }
@@ -39,11 +39,11 @@ router.get('/api/packages/versions/new', reqPackageAccess('write'), (req, res) =
 });
 router.post('/api/packages/versions/new/upload', reqPackageAccess('write'), upload);
 router.get('/api/packages/versions/new/finalize/:name/:version', reqPackageAccess('write'), finalize);
-router.get('/api/packages/:name', async (req, res) => { send(res, 200, await pubVersions(req.ctx.db, req.ctx.config, owner(req), String(req.params.name))); });
+router.get('/api/packages/:name', async (req, res) => { send(res, 200, await pubVersions(req.ctx.h, owner(req), String(req.params.name))); });
 router.get('/api/packages/:name/files/:version', download);
 router.head('/api/packages/:name/files/:version', download);
 router.get('/api/packages/:name/:version', async (req, res) => {
-  send(res, 200, await pubVersion(req.ctx.db, req.ctx.config, owner(req), String(req.params.name), String(req.params.version)));
+  send(res, 200, await pubVersion(req.ctx.h, owner(req), String(req.params.name), String(req.params.version)));
 });
 
 const CODES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 413: 'Request Entity Too Large' };

@@ -28,7 +28,7 @@ const blobStorage: StorageEngine = {
   _removeFile(req, file, cb) {
     const blob = (file as UploadedFile).blob;
     if (!blob) { cb(null); return; }
-    discardPypiBlob(req.ctx.db, req.ctx.config, blob).then(() => cb(null), (err: Error) => cb(err));
+    discardPypiBlob(req.ctx.h, blob).then(() => cb(null), (err: Error) => cb(err));
   },
 };
 
@@ -50,8 +50,8 @@ const parseForm: RequestHandler = (req, res, next: NextFunction) => {
 async function upload(req: Request, res: Response): Promise<void> {
   const file = req.file as UploadedFile | undefined;
   if (!file?.blob) throw new BadRequestError('http: no such file');
-  const { db, config, doer } = req.ctx;
-  await uploadPypiFile(db, config, {
+  const { doer } = req.ctx;
+  await uploadPypiFile(req.ctx.h, {
     owner: packageOwner(req), creator: doer!, fields: (req.body ?? {}) as Record<string, string | string[]>,
     filename: file.originalname, blob: file.blob,
   });
@@ -59,7 +59,7 @@ async function upload(req: Request, res: Response): Promise<void> {
 }
 
 async function simple(req: Request, res: Response): Promise<void> {
-  const html = await pypiSimplePage(req.ctx.db, req.ctx.config, packageOwner(req), String(req.params.id));
+  const html = await pypiSimplePage(req.ctx.h, packageOwner(req), String(req.params.id));
   res.status(200).type('text/html; charset=utf-8').send(html);
 }
 

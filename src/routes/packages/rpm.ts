@@ -27,7 +27,7 @@ async function repoFile(req: Request, res: Response, group: string): Promise<voi
 }
 
 async function key(req: Request, res: Response): Promise<void> {
-  const { key: armored } = await ownerPublicKey(req.ctx.db, req.ctx.secret, packageOwner(req), 'openpgp', 'RPM package registry');
+  const { key: armored } = await ownerPublicKey(req.ctx.h, packageOwner(req), 'openpgp', 'RPM package registry');
   res.status(200).type('application/pgp-keys').setHeader('Content-Disposition', 'attachment; filename="repository.key"');
   res.send(armored);
 }
@@ -48,7 +48,7 @@ async function route(req: Request, res: Response): Promise<void> {
     assertPackageAccess(req, res, 'write');
     const group = parts.slice(0, -1).join('/');
     const blob = await storeUploadBody(req, RPM);
-    await uploadRpmPackage(req.ctx.db, req.ctx.config, { owner: packageOwner(req), creator: req.ctx.doer!, group, blob });
+    await uploadRpmPackage(req.ctx.h, { owner: packageOwner(req), creator: req.ctx.doer!, group, blob });
     res.status(201).end();
     return;
   }
@@ -64,7 +64,7 @@ async function route(req: Request, res: Response): Promise<void> {
     const [name, version, arch] = rest as [string, string, string];
     if (method === 'DELETE' && rest.length === 3) {
       assertPackageAccess(req, res, 'write');
-      await deleteRpmFile(req.ctx.db, req.ctx.config, req.ctx.doer!, packageOwner(req), group, name, version, arch);
+      await deleteRpmFile(req.ctx.h, req.ctx.doer!, packageOwner(req), group, name, version, arch);
       res.status(204).end();
       return;
     }

@@ -34,7 +34,7 @@ async function download(req: Request, res: Response): Promise<void> {
 
 async function push(req: Request, res: Response): Promise<void> {
   const { blob } = await storeUpload(req, res, RUBYGEMS);
-  await pushGem(req.ctx.db, req.ctx.config, { owner: packageOwner(req), doer: req.ctx.doer!, blob });
+  await pushGem(req.ctx.h, { owner: packageOwner(req), doer: req.ctx.doer!, blob });
   res.status(201).type('text/plain').send('Successfully registered gem');
 }
 
@@ -45,7 +45,7 @@ async function yank(req: Request, res: Response): Promise<void> {
   const name = form.get('gem_name') ?? String(q.gem_name ?? '');
   const version = form.get('version') ?? String(q.version ?? '');
   if (!name || !version) throw new BadRequestError('gem_name and version are required');
-  await yankGem(req.ctx.db, req.ctx.config, req.ctx.doer!, packageOwner(req), name, version);
+  await yankGem(req.ctx.h, req.ctx.doer!, packageOwner(req), name, version);
   res.status(200).type('text/plain').send(`Successfully yanked gem: ${name} (${version})`);
 }
 

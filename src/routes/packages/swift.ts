@@ -26,7 +26,7 @@ function accept(req: Request, wanted: string): void {
 
 async function releases(req: Request, res: Response, scope: string, name: string): Promise<void> {
   accept(req, JSON_TYPE);
-  const r = await swiftReleases(req.ctx.db, req.ctx.config, packageOwner(req), scope, name);
+  const r = await swiftReleases(req.ctx.h, packageOwner(req), scope, name);
   res.setHeader('Link', `<${r.latest}>; rel="latest-version"`);
   res.json({ releases: r.releases });
 }
@@ -53,7 +53,7 @@ async function publish(req: Request, res: Response, scope: string, name: string,
   assertPackageAccess(req, res, 'write');
   accept(req, JSON_TYPE);
   const up = await storeUpload(req, res, SWIFT, 'source-archive');
-  await publishSwift(req.ctx.db, req.ctx.config, { owner: packageOwner(req), doer: req.ctx.doer!, scope, name, version, metadata: up.fields.metadata ?? '', blob: up.blob });
+  await publishSwift(req.ctx.h, { owner: packageOwner(req), doer: req.ctx.doer!, scope, name, version, metadata: up.fields.metadata ?? '', blob: up.blob });
   res.status(201).end();
 }
 

@@ -20,7 +20,7 @@ const storage = (type: string): StorageEngine => ({
   _removeFile(req, file, cb) {
     const blob = (file as UploadedFile).blob;
     if (!blob) { cb(null); return; }
-    discardBlob(req.ctx.db, req.ctx.config, blob).then(() => cb(null), (err: Error) => cb(err));
+    discardBlob(req.ctx.h, blob).then(() => cb(null), (err: Error) => cb(err));
   },
 });
 

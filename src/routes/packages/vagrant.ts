@@ -13,7 +13,7 @@ import type { PackageRegistry } from './index';
 async function upload(req: Request, res: Response): Promise<void> {
   const { blob } = await storeUpload(req, res, VAGRANT);
   const p = (k: string) => String(req.params[k]);
-  await uploadBox(req.ctx.db, req.ctx.config, { owner: packageOwner(req), doer: req.ctx.doer!, name: p('name'), version: p('version'), provider: p('provider'), blob });
+  await uploadBox(req.ctx.h, { owner: packageOwner(req), doer: req.ctx.doer!, name: p('name'), version: p('version'), provider: p('provider'), blob });
   res.status(201).end();
 }
 
@@ -26,7 +26,7 @@ async function download(req: Request, res: Response): Promise<void> {
 }
 
 async function metadata(req: Request, res: Response): Promise<void> {
-  const doc = await boxMetadata(req.ctx.db, req.ctx.config, packageOwner(req), String(req.params.name));
+  const doc = await boxMetadata(req.ctx.h, packageOwner(req), String(req.params.name));
   // vagrant checks with HEAD that the box exists and is JSON.
   if (req.method === 'HEAD') { res.type('application/json').status(200).end(); return; }
   res.json(doc);

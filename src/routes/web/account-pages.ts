@@ -137,7 +137,7 @@ export const oldPasswordUrl = (req: Request, res: Response): void => res.redirec
 /** POST: the browser that changed it stays signed in, every other session of the user ends. */
 export async function changePassword(req: Request, res: Response): Promise<void> {
   const keep = sessionOf(res)?.id ?? 0;
-  const errors = await formAction(() => changeOwnPassword(req.ctx.db, req.ctx.config, req.ctx.signer!, req.body ?? {}, keep));
+  const errors = await formAction(() => changeOwnPassword(req.ctx.h, req.ctx.signer!, req.body ?? {}, keep));
   if (errors) return passwordPage(req, res, errors, 422);
   redirectAfterPost(req, res, '/');
 }

@@ -28,21 +28,21 @@ const runOf = async (req: Request) => (await runPage(req.ctx.db, repoOf(req), in
 /** POST .../actions/runs/{run}/cancel */
 export async function cancel(req: Request, res: Response): Promise<void> {
   const run = await runOf(req);
-  await cancelFromApi(req.ctx, repoOf(req).repo.id, run.id, req.ctx.doer!);
+  await cancelFromApi(req.ctx.h, repoOf(req).repo.id, run.id, req.ctx.doer!);
   redirectAfterPost(req, res, rel(req, `actions/runs/${run.run_index}`));
 }
 
 /** POST .../actions/runs/{run}/approve */
 export async function approve(req: Request, res: Response): Promise<void> {
   const run = await runOf(req);
-  await approveFromApi(req.ctx, repoOf(req).repo.id, run.id, req.ctx.doer!);
+  await approveFromApi(req.ctx.h, repoOf(req).repo.id, run.id, req.ctx.doer!);
   redirectAfterPost(req, res, rel(req, `actions/runs/${run.run_index}`));
 }
 
 function rerun(what: (req: Request, runJobs: Awaited<ReturnType<typeof runPage>>) => RerunWhat) {
   return async (req: Request, res: Response): Promise<void> => {
     const p = await runPage(req.ctx.db, repoOf(req), indexParam(req, 'run'));
-    await rerunRun(req.ctx, repoOf(req).repo.id, p.view.run.id, what(req, p));
+    await rerunRun(req.ctx.h, repoOf(req).repo.id, p.view.run.id, what(req, p));
     redirectAfterPost(req, res, rel(req, `actions/runs/${p.view.run.run_index}`));
   };
 }
@@ -60,7 +60,7 @@ const workflowParam = (req: Request) => queryString(req, 'workflow') ?? '';
 function toggle(enabled: boolean) {
   return async (req: Request, res: Response): Promise<void> => {
     const id = workflowParam(req);
-    await setWorkflowEnabled(req.ctx.db, req.ctx.config, repoOf(req), id, enabled);
+    await setWorkflowEnabled(req.ctx.h, repoOf(req), id, enabled);
     redirectAfterPost(req, res, rel(req, `actions?workflow=${encodeURIComponent(id)}`));
   };
 }
@@ -84,7 +84,7 @@ function inputField(i: DispatchInput, value: string | undefined, errors: FieldEr
 async function dispatchForm(req: Request, res: Response, values: Record<string, string>, errors: FieldErrors, status = 200): Promise<void> {
   const access = repoOf(req);
   const id = workflowParam(req);
-  const w = await getWorkflow(req.ctx.db, req.ctx.config, access, id);
+  const w = await getWorkflow(req.ctx.h, access, id);
   const inputs = await dispatchInputs(req.ctx.config, access, id);
   const body = inputs === null
     ? html`<p>This workflow has no <code>workflow_dispatch</code> trigger: it cannot be run by hand.</p>`
@@ -117,7 +117,7 @@ export async function dispatchPost(req: Request, res: Response): Promise<void> {
   const inputs = await postedInputs(req);
   const ref = text(req, 'ref').trim();
   const errors = ref
-    ? await formAction(() => dispatchFromApi(req.ctx, repoOf(req), req.ctx.doer!, id, ref, inputs).catch((err: unknown) => {
+    ? await formAction(() => dispatchFromApi(req.ctx.h, repoOf(req), req.ctx.doer!, id, ref, inputs).catch((err: unknown) => {
       // A branch that is not there is the form's mistake, not a missing page.
       throw err instanceof NotFoundError && err.message.startsWith('ref ') ? new InvalidError(err.message, 'ref') : err;
     }))

@@ -49,7 +49,7 @@ export async function runsList(req: Request, res: Response): Promise<void> {
   const n = Math.min(Math.max(queryInt(req, 'page') ?? 1, 1), 100_000);
   const window = { offset: (n - 1) * PAGE_SIZE, limit: PAGE_SIZE };
   const query = { workflow: f.workflow || undefined, status: status ? [status] : [], branch: f.branch || undefined, actor: f.actor || undefined };
-  const { views, total, workflows } = await runsPage(req.ctx.db, req.ctx.config, access, query, window);
+  const { views, total, workflows } = await runsPage(req.ctx.h, access, query, window);
   const keep = Object.fromEntries(Object.entries({ ...f, status }).filter(([, v]) => v));
   sendPage(req, res, {
     title: `Actions · ${access.owner.name}/${access.repo.name}`,
@@ -118,7 +118,7 @@ export async function jobLogJson(req: Request, res: Response): Promise<void> {
 
 /** GET .../runs/{run}/artifacts/{name}: the artifact's zip itself (Gitea's web answers the bytes, not a redirect). */
 export async function artifactDownload(req: Request, res: Response): Promise<void> {
-  const d = await runArtifactDownload(req.ctx.db, req.ctx.config, repoOf(req), indexParam(req, 'run'), String(req.params.name));
+  const d = await runArtifactDownload(req.ctx.h, repoOf(req), indexParam(req, 'run'), String(req.params.name));
   res.setHeader('Content-Type', 'application/zip');
   if (d.size !== undefined) res.setHeader('Content-Length', String(d.size));
   res.setHeader('Content-Disposition', attachment(d.filename));

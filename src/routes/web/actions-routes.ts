@@ -12,7 +12,7 @@ import { get, group, post, type WebGroup } from './table';
 
 /** The visitor reads the Actions unit (Actions on for the site and the repository); else 404. */
 const actionsReader: RequestHandler = async (req, res, next) => {
-  const mode = await actionsMode(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer);
+  const mode = await actionsMode(req.ctx.h, repoOf(req), req.ctx.doer);
   if (mode === 'none') throw new NotFoundError();
   res.locals.actionsMode = mode;
   next();

@@ -50,7 +50,7 @@ export function deleteRepoPage(req: Request, res: Response): void {
 /** POST /-/admin/repos/delete?owner=&repo= */
 export async function deleteRepoPost(req: Request, res: Response): Promise<void> {
   const { owner, repo } = named(req, req.query as Record<string, unknown>);
-  await adminDeleteRepo(req.ctx.db, req.ctx.config, req.ctx.doer, owner, repo);
+  await adminDeleteRepo(req.ctx.h, req.ctx.doer, owner, repo);
   redirectAfterPost(req, res, '-/admin/repos');
 }
 
@@ -58,7 +58,7 @@ export async function deleteRepoPost(req: Request, res: Response): Promise<void>
 export async function unadoptedPage(req: Request, res: Response): Promise<void> {
   const q = searchTerm(req);
   const w = pageWindow(req, PER_PAGE);
-  const { names, total } = await adminUnadoptedList(req.ctx.db, req.ctx.config, req.ctx.doer, q, w);
+  const { names, total } = await adminUnadoptedList(req.ctx.h, req.ctx.doer, q, w);
   const base = webUrl(req.ctx.config, '-/admin/repos/unadopted');
   const item = (full: string) => {
     const [owner, repo] = full.split('/');
@@ -77,6 +77,6 @@ ${pager(base, w.page, w.offset + names.length < total, q ? { q } : {})}`,
 export async function unadoptedPost(req: Request, res: Response): Promise<void> {
   const { owner, repo } = named(req, formOf(req));
   if (req.params.action !== 'adopt' && req.params.action !== 'delete') throw new NotFoundError();
-  await adminUnadoptedAction(req.ctx.db, req.ctx.config, req.ctx.doer, owner, repo, req.params.action === 'adopt');
+  await adminUnadoptedAction(req.ctx.h, req.ctx.doer, owner, repo, req.params.action === 'adopt');
   redirectAfterPost(req, res, '-/admin/repos/unadopted');
 }

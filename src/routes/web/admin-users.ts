@@ -133,7 +133,7 @@ export async function editUserPost(req: Request, res: Response): Promise<void> {
   const max = parseMax(text(b, 'max_repo_creation'));
   const flags = Object.fromEntries(FLAG_LABELS.map(([k]) => [k, b[k] === 'on']));
   const errors = Number.isNaN(max) ? { max_repo_creation: 'Enter a whole number.' } : await formAction(async () => {
-    await adminEditUser(req.ctx.db, req.ctx.config, u, {
+    await adminEditUser(req.ctx.h, u, {
       ...flags, full_name: text(b, 'full_name').slice(0, 100), email: text(b, 'email'), password: text(b, 'password') || undefined,
       website: text(b, 'website'), location: text(b, 'location').slice(0, 50), max_repo_creation: max,
     });
@@ -147,7 +147,7 @@ export async function renameUserPost(req: Request, res: Response): Promise<void>
   const u = await contextUser(req);
   const b = formOf(req);
   const name = text(b, 'new_username').trim();
-  const errors = await formAction(() => renameUser(req.ctx.db, req.ctx.config, u, name), { username: 'new_username' });
+  const errors = await formAction(() => renameUser(req.ctx.h, u, name), { username: 'new_username' });
   if (errors) return adminPage(req, res, { tab: 'users', title: `Edit user account ${u.name}`, status: 422, body: editForm(req, res, u, { ...editValues(u), new_username: name }, errors) });
   redirectAfterPost(req, res, `${userPath({ name })}?done=user-renamed`, 'rename');
 }
@@ -167,7 +167,7 @@ ${submitButton('Delete user account', 'danger')} <a class="button" href="${webUr
 /** POST /-/admin/users/{username}/delete */
 export async function deleteUserPost(req: Request, res: Response): Promise<void> {
   const u = await contextUser(req);
-  const errors = await formAction(() => adminDeleteUser(req.ctx.db, req.ctx.config, doerOf(req), u, formOf(req).purge === 'on'));
+  const errors = await formAction(() => adminDeleteUser(req.ctx.h, doerOf(req), u, formOf(req).purge === 'on'));
   if (errors) return deleteUserPage(req, res, Object.values(errors)[0] ?? 'The account could not be deleted.');
   redirectAfterPost(req, res, `${usersPath}?done=user-deleted`);
 }

@@ -55,7 +55,7 @@ export async function branches(req: Request, res: Response): Promise<void> {
   const { config, db, doer } = req.ctx;
   const n = Math.max(1, queryInt(req, 'page') ?? 1);
   const [page, write, pulls] = await Promise.all([
-    branchesPage(db, config, access, doer, { offset: (n - 1) * PER_PAGE, limit: PER_PAGE }),
+    branchesPage(req.ctx.h, access, doer, { offset: (n - 1) * PER_PAGE, limit: PER_PAGE }),
     codeWritable(db, access, doer), unitReadable(db, access, doer, 'repo.pulls'),
   ]);
   const can = { write, pulls };
@@ -88,7 +88,7 @@ export function deleteForm(req: Request, res: Response): void {
 /** POST /{owner}/{repo}/branches/delete?name= (Gitea's DeleteBranchPost), through the API's service. */
 export async function deletePost(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
-  await deleteBranch(req.ctx.db, req.ctx.config, access, doerOf(req), branchName(req));
+  await deleteBranch(req.ctx.h, access, doerOf(req), branchName(req));
   redirectAfterPost(req, res, path(access));
 }
 
@@ -97,7 +97,7 @@ export async function restorePost(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const id = Number(req.body?.branch_id);
   if (!Number.isSafeInteger(id) || id <= 0) throw new BadRequestError('Which deleted branch? The form names none.');
-  const restored = await restoreBranch(req.ctx.db, req.ctx.config, access, doerOf(req), id);
+  const restored = await restoreBranch(req.ctx.h, access, doerOf(req), id);
   redirectAfterPost(req, res, path(access, `src/branch/${encodePath(restored.name)}`));
 }
 

@@ -32,7 +32,7 @@ export async function home(req: Request, res: Response): Promise<void> {
   const { config, db, doer } = req.ctx;
   const units = unitsOf(res);
   if (!units.has('repo.code')) return repoPage(req, res, '', 'none', html``);
-  const [page, canWrite] = await Promise.all([homePage(db, config, access, doer, units.has('repo.releases')), codeWritable(db, access, doer)]);
+  const [page, canWrite] = await Promise.all([homePage(req.ctx.h, access, doer, units.has('repo.releases')), codeWritable(db, access, doer)]);
   if (page.kind === 'empty') {
     const links = canWrite ? writeLinks(config, access, access.repo.default_branch, '') : html``;
     return repoPage(req, res, '', 'code', html`${cloneBox(config, access)}${emptyRepo(config, access, access.repo.default_branch, links)}`);
@@ -55,7 +55,7 @@ export async function src(req: Request, res: Response): Promise<void> {
     return;
   }
   const source = queryString(req, 'display') === 'source';
-  const [page, canWrite] = await Promise.all([srcPage(db, config, access, doer, typed.kind, typed.rest, source), codeWritable(db, access, doer)]);
+  const [page, canWrite] = await Promise.all([srcPage(req.ctx.h, access, doer, typed.kind, typed.rest, source), codeWritable(db, access, doer)]);
   const switched = switchedRef(req, page.tips);
   if (switched) {
     res.redirect(303, repoLink(config, access, `src/${encodePath(switched)}${page.target.path ? `/${encodePath(page.target.path)}` : ''}`));

@@ -60,7 +60,7 @@ export async function commit(req: Request, res: Response): Promise<void> {
     return;
   }
   const view = diffViewOf(req);
-  const page = await commitPage(req.ctx.db, config, access, sha, diffOptions(req, view));
+  const page = await commitPage(req.ctx.h, access, sha, diffOptions(req, view));
   const c = page.commits[0]!;
   const [subject, ...rest] = c.message.split('\n');
   const body = rest.join('\n').trim();
@@ -87,7 +87,7 @@ export async function commits(req: Request, res: Response): Promise<void> {
   const typed = splitRefKind(rest);
   if (!typed) throw new NotFoundError();
   const n = Math.max(1, queryInt(req, 'page') ?? 1);
-  const { target, list } = await commitsPage(req.ctx.db, config, access, typed.kind, typed.rest, n);
+  const { target, list } = await commitsPage(req.ctx.h, access, typed.kind, typed.rest, n);
   const switched = switchedRef(req, target.tips);
   if (switched) {
     res.redirect(303, repoLink(config, access, `commits/${encodePath(switched)}${target.path ? `/${encodePath(target.path)}` : ''}`));
@@ -109,11 +109,11 @@ export async function compare(req: Request, res: Response): Promise<void> {
   const { config } = req.ctx;
   const basehead = pathParam(req, 'basehead');
   if (basehead.endsWith('.diff')) {
-    await sendStream(res, await compareDiff(req.ctx.db, config, access, basehead.slice(0, -5)), {});
+    await sendStream(res, await compareDiff(req.ctx.h, access, basehead.slice(0, -5)), {});
     return;
   }
   const view = diffViewOf(req);
-  const page = await comparePage(req.ctx.db, config, access, basehead, diffOptions(req, view));
+  const page = await comparePage(req.ctx.h, access, basehead, diffOptions(req, view));
   const base = repoLink(config, access, `compare/${encodePath(basehead)}`);
   const at = page.commits[0]?.sha ?? '';
   repoPage(req, res, `Compare ${basehead}`, 'code', html`<h2>Comparing <code>${basehead}</code></h2>

@@ -72,7 +72,7 @@ async function post(req: Request, res: Response, kind: Kind, change: (t: EditorT
   const t = await target(req);
   const body = bodyOf(req);
   const c = change(t, body);
-  const done = await editorAction(t.branch, () => commitFromEditor(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), t, readCommitForm(body), c));
+  const done = await editorAction(t.branch, () => commitFromEditor(req.ctx.h, repoOf(req), doerOf(req), t, readCommitForm(body), c));
   if ('errors' in done) return rerender(done.errors);
   const landed = c.kind === 'delete' ? parentOf(c.path) : c.kind === 'upload' ? c.dir : c.path;
   afterCommit(req, res, t, done.ok, landed);

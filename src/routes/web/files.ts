@@ -33,7 +33,7 @@ export async function rawFile(req: Request, res: Response): Promise<void> {
 export async function mediaFile(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const target = await targetOf(req, access);
-  const file = await mediaFileAt(req.ctx.db, req.ctx.config, access, target.ref, target.path);
+  const file = await mediaFileAt(req.ctx.h, access, target.ref, target.path);
   res.setHeader('Cache-Control', target.ref.kind === 'commit' ? 'private, max-age=86400' : 'private, no-cache');
   await sendBlob(req, res, file);
 }

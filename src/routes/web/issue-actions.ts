@@ -75,7 +75,7 @@ export async function postComment(req: Request, res: Response): Promise<void> {
   let anchor = '';
   let issue: Pick<Issue, 'index' | 'is_pull'> = { index, is_pull: 0 };
   const done = await orPage(req, res, index, { which: 'comment', values: { content } }, async () => {
-    const made = await commentWithState(req.ctx.db, req.ctx.config, repoOf(req), doer(req), index, { body: content, state, file: formFile(req) });
+    const made = await commentWithState(req.ctx.h, repoOf(req), doer(req), index, { body: content, state, file: formFile(req) });
     if (made) [anchor, issue] = [`issuecomment-${made.comment.id}`, made.issue];
   }, { body: 'content' });
   if (done) backTo(req, res, issue, anchor);
@@ -156,7 +156,7 @@ export async function postCommentDelete(req: Request, res: Response): Promise<vo
 
 async function react(req: Request, res: Response, t: ReactionTarget, anchor: string): Promise<void> {
   const [add, remove] = [text(req, 'react'), text(req, 'unreact')];
-  if (add) await addReaction(req.ctx.db, req.ctx.config, t, doer(req), add);
+  if (add) await addReaction(req.ctx.h, t, doer(req), add);
   else if (remove) await removeReaction(req.ctx.db, t, doer(req), remove);
   backTo(req, res, t.issue, anchor);
 }

@@ -85,7 +85,7 @@ async function render(req: Request, res: Response, get: Param, alert?: string): 
   const { db, config, doer } = req.ctx;
   const access = repoOf(req);
   const q = listQuery(get);
-  const [page, f] = await Promise.all([issueListPage(db, config, access, doer, q), issueListFilters(db, access, doer)]);
+  const [page, f] = await Promise.all([issueListPage(req.ctx.h, access, doer, q), issueListFilters(db, access, doer)]);
   const base = repoLink(config, access, 'issues');
   const filters = filtersOf(q);
   const { repo } = access;

@@ -98,7 +98,7 @@ const templateOf = (s: NewIssueScreen, name: string | undefined) => (name ? s.te
 
 /** GET /{owner}/{repo}/issues/new */
 export async function newIssuePage(req: Request, res: Response): Promise<void> {
-  const s = await newIssueScreen(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer!);
+  const s = await newIssueScreen(req.ctx.h, repoOf(req), req.ctx.doer!);
   const t = templateOf(s, queryString(req, 'template'));
   const labels = new Set(t ? (s.choices?.labels ?? []).filter((l) => t.labels.includes(l.name)).map((l) => l.id) : []);
   render(req, res, s, t, { values: {}, labels, assignees: new Set(t?.assignees ?? []), errors: {} });
@@ -123,9 +123,9 @@ function formValues(req: Request, t: IssueTemplate | undefined): { values: FormV
 
 /** POST /{owner}/{repo}/issues/new (multipart: `attachment`). */
 export async function createIssuePost(req: Request, res: Response): Promise<void> {
-  const { db, config } = req.ctx;
+  const { config } = req.ctx;
   const access = repoOf(req);
-  const s = await newIssueScreen(db, config, access, req.ctx.doer!);
+  const s = await newIssueScreen(req.ctx.h, access, req.ctx.doer!);
   const t = templateOf(s, text(req, 'template'));
   const form = formValues(req, t);
   const labels = texts(req, 'label').filter((v) => /^\d{1,15}$/.test(v)).map(Number);
@@ -135,7 +135,7 @@ export async function createIssuePost(req: Request, res: Response): Promise<void
   const answers: FieldErrors = {};
   const errors = await formAction(async () => {
     try {
-      index = (await createIssueFromPage(db, config, access, req.ctx.doer!, {
+      index = (await createIssueFromPage(req.ctx.h, access, req.ctx.doer!, {
         title: values.title, body: values.content, labels, assignees, milestone: /^\d+$/.test(values.milestone) ? Number(values.milestone) : 0,
         template: t, values: form.values, file: formFile(req),
       })).issue.index;

@@ -54,10 +54,10 @@ function filtersOf(q: ListQuery): Record<string, string> {
 }
 
 async function list(req: Request, res: Response, kind: 'issues' | 'pulls'): Promise<void> {
-  const { db, config, doer } = req.ctx;
+  const { config, doer } = req.ctx;
   const access = repoOf(req);
   const q = listQuery(req, kind);
-  const page = await issueListPage(db, config, access, doer, q);
+  const page = await issueListPage(req.ctx.h, access, doer, q);
   const base = repoLink(config, access, kind);
   const filters = filtersOf(q);
   const { repo } = access;
@@ -76,11 +76,11 @@ export const pullList = (req: Request, res: Response) => list(req, res, 'pulls')
 
 /** GET /{owner}/{repo}/milestone/{id}: its issues and pull requests (open by default, as Gitea). */
 export async function milestone(req: Request, res: Response): Promise<void> {
-  const { db, config, doer } = req.ctx;
+  const { config, doer } = req.ctx;
   const access = repoOf(req);
   const id = numberParam(String(req.params.id));
   const q = { state: stateOf(req), page: pageOf(req) };
-  const page = await milestonePage(db, config, access, doer, id, q);
+  const page = await milestonePage(req.ctx.h, access, doer, id, q);
   const m = page.milestone;
   const base = repoLink(config, access, `milestone/${id}`);
   const description = page.description ? html`<div class="markdown">${raw(page.description)}</div>` : '';

@@ -93,9 +93,9 @@ ${error ? html`<p class="error" id="f-attachment-error">${error}</p>` : ''}</div
 
 /** Renders the issue page, or its re-render with a form's values and errors (422). */
 export async function renderIssue(req: Request, res: Response, index: number, form?: IssueForm): Promise<void> {
-  const { db, config, doer } = req.ctx;
+  const { config, doer } = req.ctx;
   const access = repoOf(req);
-  const s = await issueScreen(db, config, access, doer, index);
+  const s = await issueScreen(req.ctx.h, access, doer, index);
   if ('kind' in s) {
     res.redirect(302, repoLink(config, access, `pulls/${index}`));
     return;

@@ -9,7 +9,7 @@ export async function markdownPreview(req: Request, res: Response): Promise<void
   const body = (req.body ?? {}) as { text?: unknown; context?: unknown };
   const text = typeof body.text === 'string' ? body.text : '';
   const context = typeof body.context === 'string' ? body.context : '';
-  const out = await renderMarkup(req.ctx.db, req.ctx.config, req.ctx.doer, { text, mode: context ? 'gfm' : 'markdown', context, filePath: '', wiki: false });
+  const out = await renderMarkup(req.ctx.h, req.ctx.doer, { text, mode: context ? 'gfm' : 'markdown', context, filePath: '', wiki: false });
   res.setHeader('Cache-Control', 'no-store');
   // A fragment for the page's script, never a page of its own.
   res.setHeader('Content-Security-Policy', 'default-src \'none\'; sandbox');

@@ -54,10 +54,9 @@ export async function migrateForm(req: Request, res: Response): Promise<void> {
 export async function migratePost(req: Request, res: Response): Promise<void> {
   const b = formOf(req);
   const on = (k: string) => b[k] === 'on';
-  const { db, config, secret, log } = req.ctx;
   let target: { owner: string; repo: string } | undefined;
   const errors = await formAction(async () => {
-    target = await startMigration({ db, config, secret, log }, doerOf(req), {
+    target = await startMigration(req.ctx.h, doerOf(req), {
       cloneAddr: text(b, 'clone_addr').trim(), repoName: text(b, 'repo_name').trim(), uid: Number(text(b, 'uid')) || undefined,
       description: text(b, 'description').slice(0, 2048), private: on('private'), mirror: on('mirror'), mirrorInterval: text(b, 'mirror_interval') || undefined,
       authUsername: text(b, 'auth_username') || undefined, authPassword: text(b, 'auth_password') || undefined, authToken: text(b, 'auth_token') || undefined,

@@ -102,7 +102,7 @@ export async function orgAvatarPost(req: Request, res: Response): Promise<void> 
   const org = await orgForOwner(req.ctx.db, String(req.params.org), req.ctx.doer);
   const file = ((req.files ?? []) as Express.Multer.File[])[0];
   const errors = file?.size
-    ? await formAction(async () => { await uploadAvatar(req.ctx.db, req.ctx.config, org, file.buffer.toString('base64')); }, { image: 'avatar' })
+    ? await formAction(async () => { await uploadAvatar(req.ctx.h, org, file.buffer.toString('base64')); }, { image: 'avatar' })
     : { avatar: 'Choose an image file.' };
   if (errors) return sendPage(req, res, { status: 422, title: `${org.name} settings`, body: settingsBody(req, res, org, profileValues(org), errors.avatar ? errors : { avatar: errors[''] ?? '' }) });
   redirectAfterPost(req, res, orgPath(org, '/settings'), 'avatar');
@@ -118,7 +118,7 @@ export async function orgAvatarDeletePage(req: Request, res: Response): Promise<
 /** POST /org/{org}/settings/avatar/delete */
 export async function orgAvatarDelete(req: Request, res: Response): Promise<void> {
   const org = await orgForOwner(req.ctx.db, String(req.params.org), req.ctx.doer);
-  await deleteAvatar(req.ctx.db, req.ctx.config, org);
+  await deleteAvatar(req.ctx.h, org);
   redirectAfterPost(req, res, orgPath(org, '/settings'), 'avatar');
 }
 
@@ -172,7 +172,7 @@ export async function orgDeletePost(req: Request, res: Response): Promise<void> 
   const typed = text(formOf(req), 'org_name').trim();
   const errors = typed.toLowerCase() !== org.lower_name
     ? { org_name: 'The name typed is not this organization\'s.' }
-    : await formAction(() => deleteOrganization(req.ctx.db, req.ctx.config, org));
+    : await formAction(() => deleteOrganization(req.ctx.h, org));
   if (errors) return sendPage(req, res, { status: 422, title: `Delete ${org.name}`, body: deleteBody(req, res, org, errors) });
   redirectAfterPost(req, res, '/');
 }

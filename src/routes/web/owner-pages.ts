@@ -175,7 +175,7 @@ export async function releases(req: Request, res: Response): Promise<void> {
   const { config } = req.ctx;
   const access = repoOf(req);
   const w = pageWindow(req, RELEASES_PER_PAGE);
-  const { items, total } = await releasesPage(req.ctx.db, config, access, req.ctx.doer, w);
+  const { items, total } = await releasesPage(req.ctx.h, access, req.ctx.doer, w);
   const readsCode = unitsOf(res).has('repo.code');
   const writer = !access.repo.is_archived && (await mayWriteReleases(req.ctx.db, access, req.ctx.doer));
   const list = items.length ? items.map((i) => releaseBlock(config, access, i, { heading: 'h2', readsCode, writer })) : html`<p class="meta">No releases.</p>`;
@@ -189,7 +189,7 @@ export async function releases(req: Request, res: Response): Promise<void> {
 export async function release(req: Request, res: Response): Promise<void> {
   const { config } = req.ctx;
   const access = repoOf(req);
-  const item = await releasePage(req.ctx.db, config, access, req.ctx.doer, pathParam(req, 'tag'));
+  const item = await releasePage(req.ctx.h, access, req.ctx.doer, pathParam(req, 'tag'));
   const writer = !access.repo.is_archived && (await mayWriteReleases(req.ctx.db, access, req.ctx.doer));
   const body = html`${repoHeader(config, access, unitsOf(res), 'releases')}\n${releaseBlock(config, access, item, { heading: 'h1', readsCode: unitsOf(res).has('repo.code'), writer })}`;
   sendPage(req, res, { title: item.release.title || item.release.tag_name, body });

@@ -76,12 +76,12 @@ function renderVersion(req: Request, res: Response, p: VersionPage, errors: Fiel
 /** GET /{owner}/-/packages/{type}/{name} (its newest version) and .../{version} */
 export async function packageVersion(req: Request, res: Response): Promise<void> {
   const version = req.params.version === undefined ? undefined : param(req, 'version');
-  renderVersion(req, res, await versionPage(req.ctx.db, req.ctx.config, ownerOf(res).owner, req.ctx.doer, param(req, 'type'), param(req, 'name'), version));
+  renderVersion(req, res, await versionPage(req.ctx.h, ownerOf(res).owner, req.ctx.doer, param(req, 'type'), param(req, 'name'), version));
 }
 
 /** GET .../{version}/files/{id}: the file's bytes, counted as a download when it is the version's lead file. */
 export async function packageFile(req: Request, res: Response): Promise<void> {
-  const p = await versionPage(req.ctx.db, req.ctx.config, ownerOf(res).owner, req.ctx.doer, param(req, 'type'), param(req, 'name'), param(req, 'version'));
+  const p = await versionPage(req.ctx.h, ownerOf(res).owner, req.ctx.doer, param(req, 'type'), param(req, 'name'), param(req, 'version'));
   const found = p.files.find((f) => String(f.file.id) === param(req, 'id'));
   if (!found) throw new NotFoundError();
   if (found.file.is_lead && req.method === 'GET') await incrementDownloadCount(req.ctx.db, p.view.version);
@@ -108,7 +108,7 @@ export async function deleteConfirm(req: Request, res: Response): Promise<void> 
 export async function deletePost(req: Request, res: Response): Promise<void> {
   writerOnly(res);
   const { version } = await versionOf(req, res);
-  await deleteVersion(req.ctx.db, req.ctx.config, req.ctx.doer!, version);
+  await deleteVersion(req.ctx.h, req.ctx.doer!, version);
   redirectAfterPost(req, res, base(req, res));
 }
 
@@ -121,7 +121,7 @@ export async function linkPost(req: Request, res: Response): Promise<void> {
     // A repository name that is not the owner's is the form's mistake (the package itself was found).
     throw err instanceof NotFoundError && err.message.startsWith('repository') ? new InvalidError('This owner has no repository of that name.', 'repo_name') : err;
   }));
-  if (errors) return renderVersion(req, res, await versionPage(req.ctx.db, req.ctx.config, owner, req.ctx.doer, type, name), errors, 422);
+  if (errors) return renderVersion(req, res, await versionPage(req.ctx.h, owner, req.ctx.doer, type, name), errors, 422);
   redirectAfterPost(req, res, `${base(req, res)}/${encodeURIComponent(type)}/${encodeURIComponent(name)}`, 'link');
 }
 

@@ -33,10 +33,10 @@ function filesState(req: Request): FilesState {
 /** GET .../pulls/{index}/files, or re-rendered with a refused form's values and errors. */
 export async function renderFiles(req: Request, res: Response, index: number, state: FormState = EMPTY_STATE, status = 200, at?: FilesState['at']): Promise<void> {
   if (!unitsOf(res).has('repo.pulls')) throw new NotFoundError();
-  const { db, config, doer } = req.ctx;
+  const { doer } = req.ctx;
   const s = filesState(req);
   if (at) s.at = at;
-  const page = await pullFilesPage(db, config, repoOf(req), doer, index, { whitespace: s.whitespace, page: s.page, load: s.load, sinceReview: s.since });
+  const page = await pullFilesPage(req.ctx.h, repoOf(req), doer, index, { whitespace: s.whitespace, page: s.page, load: s.load, sinceReview: s.since });
   const body = filesHtml(viewOf(req, res), page, s, formsOf(req, res, index, state), doer?.id ?? 0);
   sendPull(req, res, `Files changed · ${page.pull.issue.issue.title} #${index}`, body, status);
 }
@@ -49,6 +49,6 @@ export async function tab(req: Request, res: Response): Promise<void> {
   if (name !== 'commits') throw new NotFoundError();
   if (!unitsOf(res).has('repo.pulls')) throw new NotFoundError();
   const n = pageParam(req);
-  const page = await pullCommitsPage(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, index, n);
+  const page = await pullCommitsPage(req.ctx.h, repoOf(req), req.ctx.doer, index, n);
   sendPull(req, res, `Commits · ${page.pull.issue.issue.title} #${index}`, html`${commitsHtml(viewOf(req, res), page, n)}`);
 }

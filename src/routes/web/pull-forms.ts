@@ -40,7 +40,7 @@ const edited = (value: string, prefilled: string): string | undefined => (value.
 export const merge = (req: Request, res: Response) => run(req, res, '', 'merge', async (index) => {
   const style = field(req, 'do');
   const Do: MergeDo = (MERGE_DO as readonly string[]).includes(style) ? style as MergeDo : 'merge';
-  await mergeOrSchedule(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, {
+  await mergeOrSchedule(req.ctx.h, repoOf(req), doerOf(req), index, {
     Do,
     MergeTitleField: edited(field(req, 'merge_title'), field(req, 'default_title')),
     MergeMessageField: edited(field(req, 'merge_message'), field(req, 'default_message')),
@@ -53,20 +53,20 @@ export const merge = (req: Request, res: Response) => run(req, res, '', 'merge',
 
 /** POST .../merge/cancel: the scheduled merge is called off. */
 export const cancelMerge = (req: Request, res: Response) => run(req, res, '', 'merge', (index) =>
-  cancelAutoMerge(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index));
+  cancelAutoMerge(req.ctx.h, repoOf(req), doerOf(req), index));
 
 /** POST .../update: the base's new commits into the head branch (`style`: merge or rebase). */
 export const update = (req: Request, res: Response) => run(req, res, '', 'merge', (index) =>
-  updatePullBranch(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, field(req, 'style') === 'rebase' ? 'rebase' : 'merge'));
+  updatePullBranch(req.ctx.h, repoOf(req), doerOf(req), index, field(req, 'style') === 'rebase' ? 'rebase' : 'merge'));
 
 /** POST .../state: close or reopen. */
 export const state = (req: Request, res: Response) => run(req, res, 'actions', '', async (index) => {
-  await editPull(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, { state: field(req, 'state') === 'open' ? 'open' : 'closed' });
+  await editPull(req.ctx.h, repoOf(req), doerOf(req), index, { state: field(req, 'state') === 'open' ? 'open' : 'closed' });
 });
 
 /** POST .../draft: mark as draft (`draft=on`) or ready for review. */
 export const draft = (req: Request, res: Response) => run(req, res, 'actions', '', (index) =>
-  setPullDraft(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, field(req, 'draft') === 'on'));
+  setPullDraft(req.ctx.h, repoOf(req), doerOf(req), index, field(req, 'draft') === 'on'));
 
 /** POST .../reviewers: `reviewer` is `user:NAME` or `team:NAME`; `action` add or remove. */
 export const reviewers = (req: Request, res: Response) => run(req, res, 'reviewers', 'reviewers-title', async (index) => {
@@ -74,7 +74,6 @@ export const reviewers = (req: Request, res: Response) => run(req, res, 'reviewe
   const name = rest.join(':');
   if (!name) throw new InvalidError('Choose a user or a team to ask.', 'reviewers');
   const names = kind === 'team' ? { team_reviewers: [name] } : { reviewers: [name] };
-  const { db, config } = req.ctx;
-  if (field(req, 'action') === 'remove') await cancelReviewRequests(db, config, repoOf(req), doerOf(req), index, names);
-  else await requestReviews(db, config, repoOf(req), doerOf(req), index, names);
+  if (field(req, 'action') === 'remove') await cancelReviewRequests(req.ctx.h, repoOf(req), doerOf(req), index, names);
+  else await requestReviews(req.ctx.h, repoOf(req), doerOf(req), index, names);
 });

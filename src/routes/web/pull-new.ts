@@ -66,7 +66,7 @@ export async function newPullSection(req: Request, res: Response, basehead: stri
   const doer = req.ctx.doer;
   if (!doer || req.ctx.auth !== 'session' || !unitsOf(res).has('repo.pulls') || repoOf(req).repo.is_archived) return '';
   const { base, head } = splitBasehead(basehead);
-  const choices = await newPullChoices(req.ctx.db, req.ctx.config, repoOf(req), doer);
+  const choices = await newPullChoices(req.ctx.h, repoOf(req), doer);
   return html`<section class="new-pull" aria-labelledby="new-pull-title"><h2 id="new-pull-title">Open a pull request</h2>
 ${picker(req, choices, base, head)}${formHtml(req, res, choices, basehead, v, errors)}</section>`;
 }
@@ -102,7 +102,7 @@ export async function create(req: Request, res: Response): Promise<void> {
   const title = one(v, 'title').trim();
   const milestone = Number(one(v, 'milestone'));
   try {
-    const made = await createPull(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer!, {
+    const made = await createPull(req.ctx.h, repoOf(req), req.ctx.doer!, {
       base, head, title: title && one(v, 'draft') === 'on' ? `WIP: ${title}` : title, body: one(v, 'body'),
       labels: list(v, 'labels').map(Number).filter((n) => Number.isSafeInteger(n) && n > 0), assignees: list(v, 'assignees'),
       milestone: Number.isSafeInteger(milestone) && milestone > 0 ? milestone : undefined, reviewers: list(v, 'reviewers'),

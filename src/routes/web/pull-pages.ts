@@ -56,9 +56,9 @@ export async function tryForm(action: () => Promise<void>, key = ''): Promise<{ 
 
 /** The conversation page, re-rendered with a refused form's values and errors when given. */
 export async function renderConversation(req: Request, res: Response, index: number, state: FormState = EMPTY_STATE, status = 200): Promise<void> {
-  const { db, config, doer } = req.ctx;
+  const { config, doer } = req.ctx;
   const access = repoOf(req);
-  const page = await conversationPage(db, config, access, doer, index);
+  const page = await conversationPage(req.ctx.h, access, doer, index);
   if (page.kind === 'moved') {
     res.redirect(302, repoLink(config, access, `issues/${index}`));
     return;
@@ -75,7 +75,7 @@ export async function renderConversation(req: Request, res: Response, index: num
 export async function conversation(req: Request, res: Response): Promise<void> {
   const m = /^(\d{1,15})\.(diff|patch)$/.exec(String(req.params.index));
   if (m) {
-    const d = await pullRawDiff(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, Number(m[1]), m[2] as 'diff' | 'patch', false);
+    const d = await pullRawDiff(req.ctx.h, repoOf(req), req.ctx.doer, Number(m[1]), m[2] as 'diff' | 'patch', false);
     await sendStream(res, d, { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
     return;
   }

@@ -48,7 +48,7 @@ async function run(req: Request, res: Response, key: string, action: (index: num
 /** POST .../files/viewed: `viewed` on or off for `path` at `blob`. */
 export const viewed = (req: Request, res: Response) => run(req, res, '', async (index) => {
   const path = field(req, 'path');
-  await setFileViewed(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, { path, blob: field(req, 'blob') }, field(req, 'viewed') === 'on');
+  await setFileViewed(req.ctx.h, repoOf(req), doerOf(req), index, { path, blob: field(req, 'blob') }, field(req, 'viewed') === 'on');
   return fileAnchor(path);
 });
 
@@ -70,34 +70,34 @@ export function comment(req: Request, res: Response): Promise<void> {
   const at = { path, key: `${side}:${Number.isSafeInteger(line) ? line : 0}` };
   return run(req, res, '', async (index) => {
     const mode = field(req, 'mode') === 'single' ? 'single' : 'review';
-    const made = await commentOnLine(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, { path, side, line, start }, field(req, 'content'), mode);
+    const made = await commentOnLine(req.ctx.h, repoOf(req), doerOf(req), index, { path, side, line, start }, field(req, 'content'), mode);
     return `issuecomment-${made.id}`;
   }, at);
 }
 
 /** POST .../files/reply: to the thread holding `comment`. */
 export const reply = (req: Request, res: Response) => run(req, res, '', async (index) =>
-  `issuecomment-${(await replyToThread(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, idField(req, 'comment'), field(req, 'content'))).id}`);
+  `issuecomment-${(await replyToThread(req.ctx.h, repoOf(req), doerOf(req), index, idField(req, 'comment'), field(req, 'content'))).id}`);
 
 /** POST .../files/resolve: `resolved` on or off for the thread holding `comment`. */
 export const resolve = (req: Request, res: Response) => run(req, res, '', async (index) => {
-  await resolveThread(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, idField(req, 'comment'), field(req, 'resolved') === 'on');
+  await resolveThread(req.ctx.h, repoOf(req), doerOf(req), index, idField(req, 'comment'), field(req, 'resolved') === 'on');
   return `issuecomment-${idField(req, 'comment')}`;
 });
 
 /** POST .../files/comment/edit and .../delete: a comment of the visitor's (or a writer's). */
 export const editComment = (req: Request, res: Response) => run(req, res, '', async (index) => {
-  await editLineComment(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, idField(req, 'comment'), field(req, 'content'));
+  await editLineComment(req.ctx.h, repoOf(req), doerOf(req), index, idField(req, 'comment'), field(req, 'content'));
   return `issuecomment-${idField(req, 'comment')}`;
 });
 export const deleteComment = (req: Request, res: Response) => run(req, res, '', async (index) => {
-  await removeLineComment(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, idField(req, 'comment'));
+  await removeLineComment(req.ctx.h, repoOf(req), doerOf(req), index, idField(req, 'comment'));
   return '';
 });
 
 /** POST .../files/suggestion: the suggestion of `comment` committed to the head branch. */
 export const suggestion = (req: Request, res: Response) => run(req, res, '', async (index) => {
-  await applySuggestion(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, idField(req, 'comment'));
+  await applySuggestion(req.ctx.h, repoOf(req), doerOf(req), index, idField(req, 'comment'));
   return `issuecomment-${idField(req, 'comment')}`;
 });
 
@@ -108,7 +108,7 @@ export async function review(req: Request, res: Response): Promise<void> {
   const refused = await tryForm(async () => {
     const event = field(req, 'event') || 'COMMENT';
     if (!['COMMENT', 'APPROVED', 'REQUEST_CHANGES'].includes(event)) throw new InvalidError('Choose Comment, Approve or Request changes.', 'event');
-    anchor = `issuecomment-${await finishReview(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index, event as Verdict, field(req, 'body'))}`;
+    anchor = `issuecomment-${await finishReview(req.ctx.h, repoOf(req), doerOf(req), index, event as Verdict, field(req, 'body'))}`;
   }, 'review');
   if (!refused) return redirectAfterPost(req, res, filesPath(req, index).replace(/\/files$/, ''), anchor);
   await renderFiles(req, res, index, { errors: refused.errors, values: valuesOf(req) }, refused.status);
@@ -126,6 +126,6 @@ export function discardConfirm(req: Request, res: Response): void {
 
 /** POST .../files/review/discard */
 export const discard = (req: Request, res: Response) => run(req, res, '', async (index) => {
-  await discardPendingReview(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), index);
+  await discardPendingReview(req.ctx.h, repoOf(req), doerOf(req), index);
   return '';
 });

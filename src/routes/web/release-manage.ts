@@ -93,9 +93,9 @@ export async function createPost(req: Request, res: Response): Promise<void> {
   let tag = '';
   const errors = await formAction(async () => {
     checkFiles(files);
-    const view = await createRelease(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer!, inputOf(f));
+    const view = await createRelease(req.ctx.h, repoOf(req), req.ctx.doer!, inputOf(f));
     tag = view.release.tag_name;
-    for (const file of files) await storeFormAsset(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer!, view.release, file);
+    for (const file of files) await storeFormAsset(req.ctx.h, repoOf(req), req.ctx.doer!, view.release, file);
   });
   if (errors) return formPage(req, res, { values: f, errors });
   res.redirect(303, tagLink(req, 'tag', tag));
@@ -119,15 +119,14 @@ export async function editPost(req: Request, res: Response): Promise<void> {
   const view = await current(req);
   const f = formOf(req);
   const files = filesOf(req);
-  const { db, config } = req.ctx;
   let tag = view.release.tag_name;
   const errors = await formAction(async () => {
     checkFiles(files);
     // Gitea keeps a value left empty: an emptied title or notes field clears nothing.
-    const edited = await editRelease(db, config, repoOf(req), req.ctx.doer!, view.release.id, inputOf(f));
+    const edited = await editRelease(req.ctx.h, repoOf(req), req.ctx.doer!, view.release.id, inputOf(f));
     tag = edited.release.tag_name;
-    for (const a of view.assets) if (text(f, `delete_asset_${a.id}`) === 'on') await deleteAsset(db, config, repoOf(req), req.ctx.doer!, view.release.id, a.id);
-    for (const file of files) await storeFormAsset(db, config, repoOf(req), req.ctx.doer!, edited.release, file);
+    for (const a of view.assets) if (text(f, `delete_asset_${a.id}`) === 'on') await deleteAsset(req.ctx.h, repoOf(req), req.ctx.doer!, view.release.id, a.id);
+    for (const file of files) await storeFormAsset(req.ctx.h, repoOf(req), req.ctx.doer!, edited.release, file);
   });
   if (errors) return formPage(req, res, { view, values: f, errors });
   res.redirect(303, tagLink(req, 'tag', tag));
@@ -148,8 +147,7 @@ ${submitButton('Delete release', 'danger')} <a class="button" href="${tagLink(re
 /** POST /{owner}/{repo}/releases/delete/{tag} */
 export async function deletePost(req: Request, res: Response): Promise<void> {
   const { release } = await current(req);
-  const { db, config } = req.ctx;
-  if (text(formOf(req), 'tag') === 'delete') await deleteReleaseAndTag(db, config, repoOf(req), release.id, req.ctx.doer!);
-  else await deleteReleaseById(db, config, repoOf(req), release.id, req.ctx.doer!);
+  if (text(formOf(req), 'tag') === 'delete') await deleteReleaseAndTag(req.ctx.h, repoOf(req), release.id, req.ctx.doer!);
+  else await deleteReleaseById(req.ctx.h, repoOf(req), release.id, req.ctx.doer!);
   res.redirect(303, link(req, 'releases'));
 }

@@ -73,7 +73,7 @@ export async function createPost(req: Request, res: Response): Promise<void> {
   const b = (req.body ?? {}) as Body;
   const fields = { name: 'repo_name', gitignores: 'gitignores', license: 'license', readme: 'readme', issue_labels: 'issue_labels', default_branch: 'default_branch', object_format_name: 'object_format_name' };
   try {
-    const made = await createFromForm(req.ctx.db, req.ctx.config, doerOf(req), {
+    const made = await createFromForm(req.ctx.h, doerOf(req), {
       ownerId: Number(text(b, 'uid')) || 0, templateId: Number(text(b, 'repo_template')) || 0,
       name: text(b, 'repo_name').trim(), description: text(b, 'description').slice(0, 2048), private: b.private === 'on', template: b.template === 'on',
       autoInit: b.auto_init === 'on', readme: text(b, 'readme') || undefined, gitignores: list(b, 'gitignores').join(','),
@@ -106,7 +106,7 @@ export const forkForm = (req: Request, res: Response) => forkPage(req, res, {}, 
 export async function forkPost(req: Request, res: Response): Promise<void> {
   const b = (req.body ?? {}) as Body;
   try {
-    const fork = await forkFromForm(req.ctx.db, req.ctx.config, doerOf(req), repoOf(req), Number(text(b, 'uid')) || 0, text(b, 'repo_name').trim());
+    const fork = await forkFromForm(req.ctx.h, doerOf(req), repoOf(req), Number(text(b, 'uid')) || 0, text(b, 'repo_name').trim());
     redirectAfterPost(req, res, `${encodePath(fork.owner.name)}/${encodePath(fork.repo.name)}`);
   } catch (err) {
     const errors = fieldErrors(err, { name: 'repo_name', organization: 'uid' });

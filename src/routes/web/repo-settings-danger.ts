@@ -42,7 +42,7 @@ export async function dangerZone(req: Request, res: Response): Promise<SafeHtml>
 /** POST /{owner}/{repo}/settings/archive */
 export async function archivePost(req: Request, res: Response): Promise<void> {
   const archived = text(formOf(req), 'archived') === 'on';
-  await editRepository(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer!, { archived });
+  await editRepository(req.ctx.h, repoOf(req), req.ctx.doer!, { archived });
   res.redirect(303, settingsDone(req, '', archived ? 'archived' : 'unarchived'));
 }
 
@@ -72,7 +72,7 @@ export const deleteForm = (req: Request, res: Response): void => typedNameForm(r
 export async function deletePost(req: Request, res: Response): Promise<void> {
   const wrong = typedRight(req);
   if (wrong) return typedNameForm(req, res, 'delete', wrong, formOf(req));
-  await deleteRepository(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer!);
+  await deleteRepository(req.ctx.h, repoOf(req), req.ctx.doer!);
   res.redirect(303, rootPath(req, '/'));
 }
 
@@ -85,7 +85,7 @@ export async function transferPost(req: Request, res: Response): Promise<void> {
   if (wrong) return typedNameForm(req, res, 'transfer', wrong, formOf(req));
   let moved: { owner: string; pending: boolean } | undefined;
   const errors = await formAction(async () => {
-    const view = await startTransfer(req.ctx.db, req.ctx.config, req.ctx.doer!, repoOf(req), { newOwner: text(formOf(req), 'new_owner').trim() });
+    const view = await startTransfer(req.ctx.h, req.ctx.doer!, repoOf(req), { newOwner: text(formOf(req), 'new_owner').trim() });
     moved = { owner: view.access.owner.name, pending: !!view.pending };
   }, { new_owner: 'new_owner', newOwner: 'new_owner' });
   if (errors || !moved) return typedNameForm(req, res, 'transfer', errors ?? {}, formOf(req));
@@ -117,7 +117,7 @@ export async function transferPendingPage(req: Request, res: Response): Promise<
 export async function transferAnswer(req: Request, res: Response): Promise<void> {
   const accept = req.path.endsWith('/accept');
   const view = accept
-    ? await acceptTransfer(req.ctx.db, req.ctx.config, req.ctx.doer!, repoOf(req))
+    ? await acceptTransfer(req.ctx.h, req.ctx.doer!, repoOf(req))
     : await rejectTransfer(req.ctx.db, req.ctx.doer!, repoOf(req));
   res.redirect(303, repoLink(req.ctx.config, view.access));
 }

@@ -126,7 +126,7 @@ async function save(req: Request, res: Response, which: Which, edit: Form): Prom
   const access = repoOf(req);
   let renamed = access.repo.name;
   const errors = await formAction(async () => {
-    const repo = await editRepository(req.ctx.db, req.ctx.config, access, req.ctx.doer!, parseBody((await apiRepos()).editSchema, edit));
+    const repo = await editRepository(req.ctx.h, access, req.ctx.doer!, parseBody((await apiRepos()).editSchema, edit));
     renamed = repo.name;
   }, FIELDS);
   if (errors) return render(req, res, { which, values: formOf(req), errors });

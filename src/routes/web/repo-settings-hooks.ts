@@ -116,7 +116,7 @@ export async function saveHookPost(req: Request, res: Response): Promise<void> {
 /** POST /{owner}/{repo}/settings/hooks/{id}/test: a push of the default branch's head, whatever the events. */
 export async function testHookPost(req: Request, res: Response): Promise<void> {
   const { hook } = await getHook(req.ctx.db, req.ctx.secret, scopeOf(req), hookId(req));
-  await testHook(req.ctx.db, req.ctx.config, repoOf(req), hook, req.ctx.doer!);
+  await testHook(req.ctx.h, repoOf(req), hook, req.ctx.doer!);
   res.redirect(303, `${hookPath(req, hook.id)}?done=hook-tested#deliveries`);
 }
 
@@ -124,7 +124,7 @@ export async function testHookPost(req: Request, res: Response): Promise<void> {
 export async function redeliverPost(req: Request, res: Response): Promise<void> {
   const { hook } = await getHook(req.ctx.db, req.ctx.secret, scopeOf(req), hookId(req));
   const task = await getDelivery(req.ctx.db, hook, Number(req.params.delivery));
-  await redeliver(req.ctx.db, req.ctx.config, hook, task.id);
+  await redeliver(req.ctx.h, hook, task.id);
   res.redirect(303, `${hookPath(req, hook.id)}?done=redelivered#deliveries`);
 }
 

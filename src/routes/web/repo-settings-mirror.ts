@@ -32,7 +32,7 @@ ${submitButton('Save')}</form>
 
 async function pushSection(req: Request, res: Response, posted?: Posted): Promise<SafeHtml> {
   if (!req.ctx.config.mirror.enabled) return html`<p>Mirrors are turned off on this site.</p>`;
-  const { mirrors } = await listRepoPushMirrors(req.ctx.db, req.ctx.config, repoOf(req), { offset: 0, limit: 100 });
+  const { mirrors } = await listRepoPushMirrors(req.ctx.h, repoOf(req), { offset: 0, limit: 100 });
   const e = posted?.form === 'push' ? posted.errors : {};
   const v = posted?.form === 'push' ? formOf(req) : {};
   const rows = mirrors.map(({ mirror: m }) => html`<li><code>${m.remote_address}</code> <span class="meta">every ${goDuration(m.interval_seconds)}${m.sync_on_commit ? ', and on each push' : ''}${m.last_update_unix ? html` · last pushed ${when(m.last_update_unix)}` : ''}</span>
@@ -62,7 +62,7 @@ export const mirrorPage = (req: Request, res: Response): Promise<void> => view(r
 /** POST /{owner}/{repo}/settings/mirror: the pull mirror's interval and pruning. */
 export async function pullPost(req: Request, res: Response): Promise<void> {
   const f = formOf(req);
-  const errors = await settingsAction(() => editRepository(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer!, {
+  const errors = await settingsAction(() => editRepository(req.ctx.h, repoOf(req), req.ctx.doer!, {
     mirror_interval: text(f, 'interval').trim(), enable_prune: text(f, 'enable_prune') === 'on',
   }), { mirror_interval: 'interval' });
   if (errors) return view(req, res, { form: 'pull', errors });
@@ -71,14 +71,14 @@ export async function pullPost(req: Request, res: Response): Promise<void> {
 
 /** POST /{owner}/{repo}/settings/mirror/sync */
 export async function pullSyncPost(req: Request, res: Response): Promise<void> {
-  await requestMirrorSync(req.ctx.db, req.ctx.config, repoOf(req));
+  await requestMirrorSync(req.ctx.h, repoOf(req));
   res.redirect(303, settingsDone(req, 'mirror', 'mirror-syncing'));
 }
 
 /** POST /{owner}/{repo}/settings/mirror/push */
 export async function pushAddPost(req: Request, res: Response): Promise<void> {
   const f = formOf(req);
-  const errors = await settingsAction(() => createPushMirror(req.ctx.db, req.ctx.config, req.ctx.secret, repoOf(req), req.ctx.doer!, {
+  const errors = await settingsAction(() => createPushMirror(req.ctx.h, repoOf(req), req.ctx.doer!, {
     remote_address: text(f, 'remote_address').trim(), remote_username: text(f, 'remote_username'), remote_password: text(f, 'remote_password'),
     interval: text(f, 'interval').trim(), sync_on_commit: text(f, 'sync_on_commit') === 'on',
   }), { interval: 'interval' });
@@ -88,7 +88,7 @@ export async function pushAddPost(req: Request, res: Response): Promise<void> {
 
 /** POST /{owner}/{repo}/settings/mirror/push/sync */
 export async function pushSyncPost(req: Request, res: Response): Promise<void> {
-  await syncRepoPushMirrors(req.ctx.db, req.ctx.config, repoOf(req));
+  await syncRepoPushMirrors(req.ctx.h, repoOf(req));
   res.redirect(303, settingsDone(req, 'mirror', 'mirror-syncing'));
 }
 
@@ -96,7 +96,7 @@ const nameOf = (req: Request) => (typeof req.query.name === 'string' ? req.query
 
 /** GET /{owner}/{repo}/settings/mirror/push/delete?name= */
 export async function pushDeletePage(req: Request, res: Response): Promise<void> {
-  const { mirror } = await getRepoPushMirror(req.ctx.db, req.ctx.config, repoOf(req), nameOf(req));
+  const { mirror } = await getRepoPushMirror(req.ctx.h, repoOf(req), nameOf(req));
   confirmPage(req, res, {
     title: 'Delete push mirror', message: html`Nothing more is pushed to <code>${mirror.remote_address}</code>.`,
     action: `${settingsLink(req, 'mirror/push/delete')}?name=${encodeURIComponent(mirror.remote_name)}`, button: 'Delete push mirror', cancel: settingsLink(req, 'mirror'),
@@ -105,6 +105,6 @@ export async function pushDeletePage(req: Request, res: Response): Promise<void>
 
 /** POST /{owner}/{repo}/settings/mirror/push/delete?name= */
 export async function pushDeletePost(req: Request, res: Response): Promise<void> {
-  await deleteRepoPushMirror(req.ctx.db, req.ctx.config, repoOf(req), nameOf(req));
+  await deleteRepoPushMirror(req.ctx.h, repoOf(req), nameOf(req));
   res.redirect(303, settingsDone(req, 'mirror', 'push-mirror-deleted'));
 }

@@ -54,7 +54,7 @@ export const accountForm = (req: Request, res: Response): Promise<void> => page(
 /** POST /user/settings/account: the password. This browser stays signed in, the others end. */
 export async function changePassword(req: Request, res: Response): Promise<void> {
   const keep = sessionOf(res)?.id ?? 0;
-  const errors = await formAction(() => changeOwnPassword(req.ctx.db, req.ctx.config, req.ctx.signer!, formOf(req), keep));
+  const errors = await formAction(() => changeOwnPassword(req.ctx.h, req.ctx.signer!, formOf(req), keep));
   if (errors) return page(req, res, { errors, status: 422, form: 'password' });
   redirectAfterPost(req, res, donePath(PATH, 'password'), 'password');
 }
@@ -62,7 +62,7 @@ export async function changePassword(req: Request, res: Response): Promise<void>
 /** POST /user/settings/account/email */
 export async function addEmail(req: Request, res: Response): Promise<void> {
   const body = formOf(req);
-  const errors = await formAction(async () => { await addEmails(req.ctx.db, req.ctx.config, req.ctx.signer!, [text(body, 'email')]); }, { emails: 'email' });
+  const errors = await formAction(async () => { await addEmails(req.ctx.h, req.ctx.signer!, [text(body, 'email')]); }, { emails: 'email' });
   if (errors) return page(req, res, { values: body, errors, status: 422, form: 'email' });
   redirectAfterPost(req, res, donePath(PATH, 'email-added'), 'emails');
 }

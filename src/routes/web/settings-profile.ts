@@ -77,7 +77,7 @@ export async function saveProfile(req: Request, res: Response): Promise<void> {
 export async function saveAvatar(req: Request, res: Response): Promise<void> {
   const file = ((req.files ?? []) as Express.Multer.File[])[0];
   const errors = file?.size
-    ? await formAction(async () => { await uploadAvatar(req.ctx.db, req.ctx.config, req.ctx.signer!, file.buffer.toString('base64')); }, { image: 'avatar' })
+    ? await formAction(async () => { await uploadAvatar(req.ctx.h, req.ctx.signer!, file.buffer.toString('base64')); }, { image: 'avatar' })
     : { avatar: 'Choose an image file.' };
   if (errors) return page(req, res, { errors, status: 422, form: 'avatar' });
   redirectAfterPost(req, res, donePath('/user/settings', 'avatar'), 'avatar');
@@ -92,7 +92,7 @@ export function confirmDeleteAvatar(req: Request, res: Response): void {
 
 /** POST /user/settings/avatar/delete */
 export async function removeAvatar(req: Request, res: Response): Promise<void> {
-  await deleteAvatar(req.ctx.db, req.ctx.config, req.ctx.signer!);
+  await deleteAvatar(req.ctx.h, req.ctx.signer!);
   redirectAfterPost(req, res, donePath('/user/settings', 'avatar-deleted'), 'avatar');
 }
 

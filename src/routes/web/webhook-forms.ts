@@ -141,7 +141,7 @@ ${hooks.length ? html`<ul class="list">${hooks.map(row)}</ul>` : html`<p class="
     async redeliver(req: Request, res: Response): Promise<void> {
       const host = await hostOf(req);
       const view = await getHook(req.ctx.db, req.ctx.secret, host.scope, hookIdOf(req));
-      await redeliver(req.ctx.db, req.ctx.config, view.hook, Number(req.params.delivery));
+      await redeliver(req.ctx.h, view.hook, Number(req.params.delivery));
       redirectAfterPost(req, res, `${host.base}/${view.hook.id}`, 'deliveries');
     },
   };

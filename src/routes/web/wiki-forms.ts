@@ -65,7 +65,7 @@ async function save(req: Request, res: Response, oldName: string | null): Promis
     ? await formAction(async () => {
       const name = userTitleToWebPath('', v.title);
       const message = v.message.trim() || (oldName ? `Update page '${webPathToUserTitle(name)}'` : `Add '${v.title.trim()}'`);
-      await writeWikiPage(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer!, {
+      await writeWikiPage(req.ctx.h, repoOf(req), req.ctx.doer!, {
         oldName: oldName ?? undefined, name, content: Buffer.from(v.content, 'utf8'), message, isNew: oldName === null,
       });
       redirectTo(req, res, name);
@@ -86,7 +86,7 @@ export async function pagePost(req: Request, res: Response): Promise<void> {
   const name = pageName(req);
   const action = typeof req.query.action === 'string' ? req.query.action : '';
   if (action === '_delete') {
-    await deleteWikiPage(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer!, name);
+    await deleteWikiPage(req.ctx.h, repoOf(req), req.ctx.doer!, name);
     return void res.redirect(303, wikiPath(req, '_pages'));
   }
   if (action === '_new') return save(req, res, null);

@@ -30,7 +30,7 @@ function bar(req: Request, res: Response, name: string): SafeHtml {
 
 async function viewPage(req: Request, res: Response, name: string): Promise<void> {
   const revision = queryString(req, 'revision') ?? '';
-  const r = await renderedWikiPage(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, name, revision);
+  const r = await renderedWikiPage(req.ctx.h, repoOf(req), req.ctx.doer, name, revision);
   const title = webPathToUserTitle(name);
   const last = r.page.last;
   sendPage(req, res, {

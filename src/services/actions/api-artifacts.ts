@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { ActionArtifact } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
@@ -10,6 +9,7 @@ import * as q from '../../models/actions-run-query';
 import { getRepoByOwnerAndName } from '../../models/repo';
 import { getUserByName } from '../../models/user';
 import { artifactFile } from './artifact-files';
+import type { Hearth } from '../../hearth';
 
 // Artifacts through the REST API (Gitea's routers/api/v1/repo/action.go). Status values:
 // pending (uploading), confirmed, expired, pending-deletion, deleted. The zip download answers
@@ -60,30 +60,29 @@ const rawEndpoint = (owner: string, repo: string, id: number) =>
 
 /** The signed address of an artifact's zip (404 when expired). */
 export async function artifactDownloadUrl(
-  db: DB, config: Config, instanceSecret: string, repo: { id: number; owner: string; name: string }, id: number,
+  h: Hearth, instanceSecret: string, repo: { id: number; owner: string; name: string }, id: number,
 ): Promise<string> {
-  const a = await getArtifact(db, repo.id, id);
+  const a = await getArtifact(h.db, repo.id, id);
   if (a.status === 'expired') throw new NotFoundError('Artifact has expired');
   const endpoint = rawEndpoint(repo.owner, repo.name, a.id);
   const expires = nowUnix() + SIGNED_URL_SECONDS;
-  return `${config.server.root_url}${endpoint}?sig=${signature(instanceSecret, endpoint, expires, a.id)}&expires=${expires}`;
+  return `${h.config.server.root_url}${endpoint}?sig=${signature(instanceSecret, endpoint, expires, a.id)}&expires=${expires}`;
 }
 
 export type ArtifactFile = { path: string; size: number; filename: string };
 
 /** The bytes behind a signed address: a wrong or expired signature is a 404, as any unknown artifact. */
 export async function signedArtifactFile(
-  db: DB, config: Config, instanceSecret: string, path: { owner: string; repo: string },
-  id: number, sig: string, expires: number,
+  h: Hearth, instanceSecret: string, path: { owner: string; repo: string }, id: number, sig: string, expires: number,
 ): Promise<ArtifactFile> {
   const expected = signature(instanceSecret, rawEndpoint(path.owner, path.repo, id), expires, id);
   const ok = sig.length === expected.length && crypto.timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
   if (!ok || expires < nowUnix()) throw new NotFoundError('artifact not found');
-  const owner = await getUserByName(db, path.owner);
-  const repo = owner && (await getRepoByOwnerAndName(db, owner.id, path.repo));
+  const owner = await getUserByName(h.db, path.owner);
+  const repo = owner && (await getRepoByOwnerAndName(h.db, owner.id, path.repo));
   if (!repo) throw new NotFoundError('artifact not found');
-  const a = await getArtifact(db, repo.id, id);
-  const file = artifactFile(config, a.storage_path);
+  const a = await getArtifact(h.db, repo.id, id);
+  const file = artifactFile(h.config, a.storage_path);
   const stat = file ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
   if (!file || !stat?.isFile()) throw new NotFoundError('artifact not found');
   return { path: file, size: stat.size, filename: `${a.artifact_name}.zip` };

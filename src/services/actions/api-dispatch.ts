@@ -1,5 +1,4 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
+import type { Hearth } from '../../hearth';
 import type { User } from '../../db/schema';
 import type { RunView } from '../../convert/actions-run';
 import type { RepoAccess } from '../repo/repos';
@@ -8,18 +7,19 @@ import { approveRun, cancelRun, dispatchWorkflow } from './runs';
 
 // The REST API's entries into the engine: workflow_dispatch, the cancel extension and approvals.
 
-export type ApiDeps = { db: DB; config: Config; secret: string };
+/** The instance handle (the name stays for the callers that spell it). */
+export type ApiDeps = Hearth;
 
 export async function dispatchFromApi(
   d: ApiDeps, access: RepoAccess, doer: User, workflowId: string, ref: string, inputs: Record<string, string>,
 ): Promise<void> {
-  await dispatchWorkflow(d.db, { config: d.config, secret: d.secret }, access.repo, doer, workflowId, ref, inputs);
+  await dispatchWorkflow(d, access.repo, doer, workflowId, ref, inputs);
 }
 
 /** The run must be the repository's (another repository's run is not found). */
 export async function cancelFromApi(d: ApiDeps, repoId: number, runId: number, doer: User): Promise<void> {
   const { run } = await getRun(d.db, repoId, runId);
-  await cancelRun(d.db, { config: d.config, secret: d.secret }, run.id, doer);
+  await cancelRun(d, run.id, doer);
 }
 
 /**
@@ -28,6 +28,6 @@ export async function cancelFromApi(d: ApiDeps, repoId: number, runId: number, d
  */
 export async function approveFromApi(d: ApiDeps, repoId: number, runId: number, doer: User): Promise<RunView> {
   const { run } = await getRun(d.db, repoId, runId);
-  await approveRun(d.db, { config: d.config, secret: d.secret }, run.id, doer);
+  await approveRun(d, run.id, doer);
   return getRun(d.db, repoId, run.id);
 }

@@ -1,23 +1,23 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import { BadRequestError, NotFoundError } from '../../lib/errors';
 import * as q from '../../models/actions-run-query';
 import { removeArtifactFile } from './artifact-files';
 import { removeRunChunks } from './artifacts-v3-chunks';
 import { getJob, getRun } from './api-runs';
+import type { Hearth } from '../../hearth';
 
 // Deleting a run and reading a job's log through the REST API.
 
 const DONE = new Set(['success', 'failure', 'cancelled', 'skipped']);
 
 /** Gitea's DeleteActionRun: only a finished run; its jobs, tasks, logs and artifacts go with it. */
-export async function deleteRun(db: DB, config: Config, repoId: number, runId: number): Promise<void> {
-  const { run } = await getRun(db, repoId, runId);
+export async function deleteRun(h: Hearth, repoId: number, runId: number): Promise<void> {
+  const { run } = await getRun(h.db, repoId, runId);
   if (!DONE.has(run.status)) throw new BadRequestError('this workflow run is not done');
-  const files = await q.artifactsOfRun(db, run.id);
-  await q.deleteRunRow(db, run.id);
-  for (const a of files) removeArtifactFile(config, a.storage_path);
-  removeRunChunks(config, run.id);
+  const files = await q.artifactsOfRun(h.db, run.id);
+  await q.deleteRunRow(h.db, run.id);
+  for (const a of files) removeArtifactFile(h.config, a.storage_path);
+  removeRunChunks(h.config, run.id);
 }
 
 /** Gitea's log line: the time with 7 fractional digits, a space, the content. */

@@ -14,6 +14,7 @@ import { artifactFile } from './artifact-files';
 import { mergeChunks, parseContentRange, saveChunk } from './artifacts-v3-chunks';
 import { v4Caller, type V4Caller, type V4Deps } from './artifacts-v4';
 import { verifyRuntimeToken } from './runtime-token';
+import type { Hearth } from '../../hearth';
 
 // The artifact v3 protocol of upload-artifact@v3 / download-artifact@v3 (@actions/artifact 1.x)
 // at <root>/api/actions_pipeline/ (Gitea's routers/api/actions/artifacts.go): an artifact is a
@@ -23,13 +24,13 @@ import { verifyRuntimeToken } from './runtime-token';
 export const V3_BASE = 'api/actions_pipeline/_apis/pipelines/workflows';
 
 /** The running task behind `Authorization: Bearer <runtime token>`, as Gitea's ArtifactContexter. */
-export async function v3Caller(db: DB, deps: V4Deps, authorization: string | undefined): Promise<V4Caller> {
+export async function v3Caller(h: Hearth, authorization: string | undefined): Promise<V4Caller> {
   if (!authorization?.startsWith('Bearer ')) throw new UnauthorizedError('Bad authorization header');
   const token = authorization.slice('Bearer '.length).trim();
-  if (verifyRuntimeToken(deps.secret, token)) return v4Caller(db, deps, authorization);
+  if (verifyRuntimeToken(h.secret, token)) return v4Caller(h, authorization);
   // Older runners hand the job token (GITEA_TOKEN) as ACTIONS_RUNTIME_TOKEN: Gitea takes it too.
-  const task = looksLikeToken(token) ? await runningTaskByTokenHash(db, hashToken(token)) : undefined;
-  const job = task ? await getRunJob(db, task.job_id) : undefined;
+  const task = looksLikeToken(token) ? await runningTaskByTokenHash(h.db, hashToken(token)) : undefined;
+  const job = task ? await getRunJob(h.db, task.job_id) : undefined;
   if (!task || !job) throw new UnauthorizedError('Error runner api getting task');
   return { task, runId: job.run_id, jobId: job.id };
 }
@@ -99,60 +100,60 @@ async function fileRow(db: DB, c: V4Caller, name: string, filePath: string, expi
 }
 
 /** One PUT: a chunk of one file. The sizes are those of the file (x-tfs-filelength when gzip-encoded). */
-export async function uploadChunk(db: DB, deps: V4Deps, c: V4Caller, u: ChunkUpload, body: Readable): Promise<void> {
+export async function uploadChunk(h: Hearth, c: V4Caller, u: ChunkUpload, body: Readable): Promise<void> {
   const { name, filePath } = parseItemPath(u.hash, u.itemPath);
-  const expired = expiryOf(deps, u.retentionDays);
+  const expired = expiryOf(h, u.retentionDays);
   const range = parseContentRange(u.contentRange);
-  const row = await fileRow(db, c, name, filePath, expired);
-  await saveChunk(deps.config, c.runId, row.id, range, body, { contentLength: u.contentLength, md5: u.md5 });
+  const row = await fileRow(h.db, c, name, filePath, expired);
+  await saveChunk(h.config, c.runId, row.id, range, body, { contentLength: u.contentLength, md5: u.md5 });
   // Without x-tfs-filelength Gitea records the chunk's Content-Length; the file's is the range's total.
   const size = u.fileLength && u.fileLength > 0 ? u.fileLength : range.total;
   const encoding = u.contentEncoding ?? '';
   if (row.file_size !== size || row.file_compressed_size !== range.total || row.content_encoding !== encoding) {
-    await m.updateV3Artifact(db, row.id, { file_size: size, file_compressed_size: range.total, content_encoding: encoding, updated_unix: nowUnix() });
+    await m.updateV3Artifact(h.db, row.id, { file_size: size, file_compressed_size: range.total, content_encoding: encoding, updated_unix: nowUnix() });
   }
 }
 
 /** The PATCH: every file of the artifact whose chunks are all there becomes confirmed. */
-export async function confirmArtifact(db: DB, deps: V4Deps, c: V4Caller, name: string | undefined): Promise<void> {
+export async function confirmArtifact(h: Hearth, c: V4Caller, name: string | undefined): Promise<void> {
   if (!name) throw new BadRequestError('Error artifact name is empty');
-  for (const row of await m.rowsOfArtifact(db, c.runId, name)) {
-    const storagePath = mergeChunks(deps.config, row);
-    if (storagePath) await m.updateV3Artifact(db, row.id, { storage_path: storagePath, status: 'confirmed', updated_unix: nowUnix() });
+  for (const row of await m.rowsOfArtifact(h.db, c.runId, name)) {
+    const storagePath = mergeChunks(h.config, row);
+    if (storagePath) await m.updateV3Artifact(h.db, row.id, { storage_path: storagePath, status: 'confirmed', updated_unix: nowUnix() });
   }
 }
 
 export type ListedArtifact = { name: string; fileContainerResourceUrl: string };
 
 /** The uploaded artifacts of the run, one entry per name; none is a 404, as Gitea. */
-export async function listArtifacts(db: DB, deps: V4Deps, c: V4Caller): Promise<ListedArtifact[]> {
-  const rows = await confirmedArtifactsOfRun(db, c.runId);
+export async function listArtifacts(h: Hearth, c: V4Caller): Promise<ListedArtifact[]> {
+  const rows = await confirmedArtifactsOfRun(h.db, c.runId);
   const names = [...new Set(rows.map((r) => r.artifact_name))];
   if (!names.length) throw new NotFoundError('Not Found');
-  return names.map((name) => ({ name, fileContainerResourceUrl: artifactUrl(deps, c.runId, nameHash(name), 'download_url') }));
+  return names.map((name) => ({ name, fileContainerResourceUrl: artifactUrl(h, c.runId, nameHash(name), 'download_url') }));
 }
 
 export type ContainerItem = { path: string; itemType: 'file'; contentLocation: string };
 
 /** The files of one artifact (?itemPath=<name>) with the address of each one's bytes. */
-export async function containerItems(db: DB, deps: V4Deps, c: V4Caller, hash: string, itemPath: string): Promise<ContainerItem[]> {
+export async function containerItems(h: Hearth, c: V4Caller, hash: string, itemPath: string): Promise<ContainerItem[]> {
   const name = cleanRelPath(itemPath);
   if (nameHash(name) !== hash) throw new BadRequestError('Invalid artifact hash');
-  const rows = await m.rowsOfArtifact(db, c.runId, name, 'confirmed');
+  const rows = await m.rowsOfArtifact(h.db, c.runId, name, 'confirmed');
   if (!rows.length) throw new NotFoundError('Not Found');
   return rows.map((a) => ({
-    path: cleanRelPath(name, a.artifact_path), itemType: 'file', contentLocation: artifactUrl(deps, c.runId, String(a.id), 'download'),
+    path: cleanRelPath(name, a.artifact_path), itemType: 'file', contentLocation: artifactUrl(h, c.runId, String(a.id), 'download'),
   }));
 }
 
 export type V3File = { file: string; name: string; gzip: boolean; modified: number };
 
 /** The stored bytes of one file of the run's artifacts, as uploaded (gzip stays gzip). */
-export async function downloadFile(db: DB, deps: V4Deps, c: V4Caller, idParam: string): Promise<V3File> {
-  const a = /^\d+$/.test(idParam) ? await m.artifactById(db, Number(idParam)) : undefined;
+export async function downloadFile(h: Hearth, c: V4Caller, idParam: string): Promise<V3File> {
+  const a = /^\d+$/.test(idParam) ? await m.artifactById(h.db, Number(idParam)) : undefined;
   if (!a) throw new NotFoundError(`artifact with ID ${idParam} does not exist`);
   if (a.run_id !== c.runId) throw new BadRequestError('Bad Request');
-  const file = a.status === 'confirmed' ? artifactFile(deps.config, a.storage_path) : null;
+  const file = a.status === 'confirmed' ? artifactFile(h.config, a.storage_path) : null;
   if (!file) throw new NotFoundError(`artifact with ID ${idParam} does not exist`);
   return { file, name: a.artifact_name, gzip: a.content_encoding === 'gzip', modified: a.created_unix };
 }

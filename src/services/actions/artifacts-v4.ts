@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
+import type { Hearth } from '../../hearth';
 import type { ActionArtifact, ActionTask } from '../../db/schema';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
@@ -22,16 +23,17 @@ import { verifyRuntimeToken } from './runtime-token';
 export const V4_BASE = 'twirp/github.actions.results.api.v1.ArtifactService';
 const URL_SECONDS = 3600;
 
-export type V4Deps = { config: Config; secret: string };
+/** The instance handle (the name stays for the callers that spell it). */
+export type V4Deps = Hearth;
 export type V4Caller = { task: ActionTask; runId: number; jobId: number };
 
 /** The running task a runtime token (Bearer) names. */
-export async function v4Caller(db: DB, deps: V4Deps, authorization: string | undefined): Promise<V4Caller> {
+export async function v4Caller(h: Hearth, authorization: string | undefined): Promise<V4Caller> {
   const m1 = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
-  const claims = m1 ? verifyRuntimeToken(deps.secret, m1[1]!.trim()) : null;
-  const task = claims ? await getTask(db, claims.taskId) : undefined;
+  const claims = m1 ? verifyRuntimeToken(h.secret, m1[1]!.trim()) : null;
+  const task = claims ? await getTask(h.db, claims.taskId) : undefined;
   if (!claims || !task || task.status !== 'running') throw new UnauthorizedError('Error runner api getting task');
-  const job = await getRunJob(db, task.job_id);
+  const job = await getRunJob(h.db, task.job_id);
   if (!job) throw new UnauthorizedError('Error runner api getting task');
   return { task, runId: job.run_id, jobId: job.id };
 }
@@ -57,17 +59,17 @@ export function signedUrl(deps: V4Deps, endp: string, name: string, taskId: numb
 export type SignedQuery = { sig?: string; expires?: string; artifactName?: string; taskID?: string; artifactID?: string };
 
 /** The artifact a signed address names; a wrong or expired signature is 401, as Gitea. */
-export async function verifySigned(db: DB, deps: V4Deps, endp: string, q: SignedQuery): Promise<{ task: ActionTask; artifact: ActionArtifact; runId: number }> {
-  const want = signature(deps.secret, endp, q.expires ?? '', q.artifactName ?? '', Number(q.taskID), Number(q.artifactID));
+export async function verifySigned(h: Hearth, endp: string, q: SignedQuery): Promise<{ task: ActionTask; artifact: ActionArtifact; runId: number }> {
+  const want = signature(h.secret, endp, q.expires ?? '', q.artifactName ?? '', Number(q.taskID), Number(q.artifactID));
   const got = Buffer.from(q.sig ?? '', 'base64url');
   if (got.length !== want.length || !crypto.timingSafeEqual(got, want)) throw new UnauthorizedError('Error unauthorized');
   if (!(Number(q.expires) >= nowUnix())) throw new UnauthorizedError('Error link expired');
-  const task = await getTask(db, Number(q.taskID));
-  const job = task ? await getRunJob(db, task.job_id) : undefined;
+  const task = await getTask(h.db, Number(q.taskID));
+  const job = task ? await getRunJob(h.db, task.job_id) : undefined;
   if (!task || !job) throw new NotFoundError('Error artifact not found');
   // As Gitea: the addresses serve only while the task that asked for them runs.
   if (task.status !== 'running') throw new UnauthorizedError('Error runner api getting task: task is not running');
-  const artifact = await m.artifactByName(db, job.run_id, q.artifactName ?? '');
+  const artifact = await m.artifactByName(h.db, job.run_id, q.artifactName ?? '');
   if (!artifact) throw new NotFoundError('Error artifact not found');
   return { task, artifact, runId: job.run_id };
 }
@@ -80,23 +82,23 @@ export function removeUploadBlocks(config: Config, runId: number, artifactId: nu
   fs.rmSync(tmpDir(config, runId, artifactId), { recursive: true, force: true });
 }
 
-export async function createArtifact(db: DB, deps: V4Deps, c: V4Caller, name: string, expiresAt?: string): Promise<string> {
+export async function createArtifact(h: Hearth, c: V4Caller, name: string, expiresAt?: string): Promise<string> {
   if (!name || /[\\/":<>|*?\r\n]/.test(name)) throw new BadRequestError('invalid artifact name');
   const now = nowUnix();
-  const days = deps.config.actions.artifact_retention_days;
+  const days = h.config.actions.artifact_retention_days;
   const expired = expiresAt ? Math.floor(Date.parse(expiresAt) / 1000) : days ? now + days * 86400 : 0;
-  let a = await m.artifactByName(db, c.runId, name);
+  let a = await m.artifactByName(h.db, c.runId, name);
   if (a) {
-    await m.updateArtifact(db, a.id, { status: 'pending', file_size: 0, file_compressed_size: 0, updated_unix: now, expired_unix: expired || 0 });
+    await m.updateArtifact(h.db, a.id, { status: 'pending', file_size: 0, file_compressed_size: 0, updated_unix: now, expired_unix: expired || 0 });
   } else {
-    a = await m.insertArtifact(db, {
+    a = await m.insertArtifact(h.db, {
       run_id: c.runId, runner_id: c.task.runner_id, repo_id: c.task.repo_id, owner_id: c.task.owner_id, commit_sha: c.task.commit_sha,
       artifact_name: name, artifact_path: `${name}.zip`, content_encoding: m.V4_ENCODING, status: 'pending',
       created_unix: now, updated_unix: now, expired_unix: expired || 0,
     });
   }
-  fs.rmSync(tmpDir(deps.config, c.runId, a.id), { recursive: true, force: true });
-  return signedUrl(deps, 'UploadArtifact', name, c.task.id, a.id);
+  fs.rmSync(tmpDir(h.config, c.runId, a.id), { recursive: true, force: true });
+  return signedUrl(h, 'UploadArtifact', name, c.task.id, a.id);
 }
 
 /** One PUT of the upload: a block (kept by id), the block list, or bytes appended in order. */
@@ -128,16 +130,16 @@ function blockIds(xml: string): string[] {
 }
 
 /** Joins the uploaded parts into the artifact's file, checks the hash, marks it confirmed. */
-export async function finalizeArtifact(db: DB, deps: V4Deps, c: V4Caller, name: string, hash?: string): Promise<number> {
-  const a = await m.artifactByName(db, c.runId, name);
+export async function finalizeArtifact(h: Hearth, c: V4Caller, name: string, hash?: string): Promise<number> {
+  const a = await m.artifactByName(h.db, c.runId, name);
   if (!a) throw new NotFoundError('Error artifact not found');
-  const dir = tmpDir(deps.config, c.runId, a.id);
+  const dir = tmpDir(h.config, c.runId, a.id);
   const list = path.join(dir, 'blocklist.xml');
   const parts = fs.existsSync(list)
     ? blockIds(fs.readFileSync(list, 'utf8')).map((id) => path.join(dir, `block-${Buffer.from(id).toString('base64url')}`))
     : [path.join(dir, 'append')];
   const storagePath = `${c.runId}/${a.id}-${crypto.randomBytes(4).toString('hex')}.zip`;
-  const target = artifactFile(deps.config, storagePath)!;
+  const target = artifactFile(h.config, storagePath)!;
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const digest = crypto.createHash('sha256');
   const out = fs.openSync(target, 'w');
@@ -158,7 +160,7 @@ export async function finalizeArtifact(db: DB, deps: V4Deps, c: V4Caller, name: 
     throw new BadRequestError('Error merge chunks: checksum mismatch');
   }
   fs.rmSync(dir, { recursive: true, force: true });
-  await m.updateArtifact(db, a.id, { status: 'confirmed', file_size: size, file_compressed_size: size, storage_path: storagePath, updated_unix: nowUnix() });
+  await m.updateArtifact(h.db, a.id, { status: 'confirmed', file_size: size, file_compressed_size: size, storage_path: storagePath, updated_unix: nowUnix() });
   return a.id;
 }
 
@@ -173,10 +175,10 @@ export async function listArtifacts(db: DB, c: V4Caller, filter: { name?: string
   });
 }
 
-export async function downloadUrl(db: DB, deps: V4Deps, c: V4Caller, name: string): Promise<string> {
-  const a = await m.artifactByName(db, c.runId, name);
+export async function downloadUrl(h: Hearth, c: V4Caller, name: string): Promise<string> {
+  const a = await m.artifactByName(h.db, c.runId, name);
   if (!a || a.status !== 'confirmed') throw new NotFoundError('Error artifact not found');
-  return signedUrl(deps, 'DownloadArtifact', name, c.task.id, a.id);
+  return signedUrl(h, 'DownloadArtifact', name, c.task.id, a.id);
 }
 
 export async function deleteArtifact(db: DB, c: V4Caller, name: string): Promise<number> {

@@ -1,4 +1,3 @@
-import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { resolveCommit } from '../../git/log';
 import { repoDir } from '../../git/repo';
@@ -8,10 +7,11 @@ import { getUserById } from '../../models/user';
 import { payloadContext } from '../webhook/payloads';
 import { actionsEnabled, commitTitle } from './enabled';
 import { insertPlannedRun } from './run-create';
-import { runCreated, type ActionsDeps } from './runs';
+import { runCreated } from './runs';
 import { listWorkflowFiles, readWorkflowFile } from './workflow-files';
 import { checkInputs, InputError } from './workflow/inputs';
 import { readEvents } from './workflow/parse';
+import type { Hearth } from '../../hearth';
 
 // workflow_dispatch (Gitea's DispatchActionWorkflow): the workflow as it is at `ref` (a branch,
 // `refs/heads/...` or `refs/tags/...`), which must declare workflow_dispatch; the inputs are
@@ -26,15 +26,15 @@ async function resolveRef(dir: string, ref: string): Promise<{ fullRef: string; 
 }
 
 export async function dispatchWorkflow(
-  db: DB, deps: ActionsDeps, repo: Repository, doer: User, workflowId: string, ref: string, inputs: Record<string, string>,
+  h: Hearth, repo: Repository, doer: User, workflowId: string, ref: string, inputs: Record<string, string>,
 ): Promise<void> {
-  if (!actionsEnabled(deps.config, repo)) throw new ForbiddenError('actions are disabled for this repository');
+  if (!actionsEnabled(h.config, repo)) throw new ForbiddenError('actions are disabled for this repository');
   if (!workflowId) throw new NotFoundError('workflowID is empty');
   if (!ref) throw new NotFoundError('ref is empty');
-  if (await workflowDisabled(db, repo.id, workflowId)) throw new ForbiddenError('workflow is disabled');
-  const owner = await getUserById(db, repo.owner_id);
+  if (await workflowDisabled(h.db, repo.id, workflowId)) throw new ForbiddenError('workflow is disabled');
+  const owner = await getUserById(h.db, repo.owner_id);
   if (!owner) throw new NotFoundError('repository owner not found');
-  const dir = repoDir(deps.config.repository.root, owner.name, repo.name);
+  const dir = repoDir(h.config.repository.root, owner.name, repo.name);
   const { fullRef, sha } = await resolveRef(dir, ref);
   const file = (await listWorkflowFiles(dir, sha)).find((f) => f.id === workflowId);
   if (!file) throw new NotFoundError(`workflow "${workflowId}" doesn't exist`);
@@ -54,11 +54,11 @@ export async function dispatchWorkflow(
     if (err instanceof InputError) throw new InvalidError(err.message);
     throw err;
   }
-  const c = await payloadContext(db, deps.config, repo, doer);
+  const c = await payloadContext(h, repo, doer);
   const payload = { workflow: workflowId, ref: fullRef, inputs: checked.raw, repository: c?.repository ?? null, sender: c?.sender ?? null };
-  const run = await insertPlannedRun(db, deps.config, {
+  const run = await insertPlannedRun(h, {
     repo, owner, doer, workflowId, content, ref: fullRef, sha, event: 'workflow_dispatch', payload,
     title: await commitTitle(dir, sha),
   });
-  await runCreated(db, deps, run.id);
+  await runCreated(h, run.id);
 }

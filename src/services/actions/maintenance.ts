@@ -1,12 +1,12 @@
-import type { DB } from '../../db/connect';
 import { nowUnix } from '../../lib/time';
 import { abandonedJobs, abandonedUploads, artifactsToClean, expireLogs, runningTasks, setArtifactStatus } from '../../models/actions-engine-cleanup';
 import { parseDuration } from '../cron/duration';
 import { removeArtifactFile } from './artifact-files';
 import { removeArtifactChunks } from './artifacts-v3-chunks';
 import { removeUploadBlocks } from './artifacts-v4';
-import { cancelJob, type ActionsDeps } from './runs';
+import { cancelJob } from './runs';
 import { stopTask } from './tasks';
+import type { Hearth } from '../../hearth';
 
 // The Actions cron tasks (Gitea's services/actions/clear_tasks.go and cleanup.go), with the
 // [actions] timeouts: a running task with no update for zombie_task_timeout, or running longer
@@ -15,34 +15,34 @@ import { stopTask } from './tasks';
 
 const seconds = (d: string) => Math.floor(parseDuration(d) / 1000);
 
-export async function stopZombieTasks(db: DB, deps: ActionsDeps): Promise<string> {
-  const tasks = await runningTasks(db, { updatedBefore: nowUnix() - seconds(deps.config.actions.zombie_task_timeout) });
-  for (const t of tasks) await stopTask(db, deps, t.id, 'failure');
+export async function stopZombieTasks(h: Hearth): Promise<string> {
+  const tasks = await runningTasks(h.db, { updatedBefore: nowUnix() - seconds(h.config.actions.zombie_task_timeout) });
+  for (const t of tasks) await stopTask(h, t.id, 'failure');
   return `${tasks.length} zombie task(s) stopped`;
 }
 
-export async function stopEndlessTasks(db: DB, deps: ActionsDeps): Promise<string> {
-  const tasks = await runningTasks(db, { startedBefore: nowUnix() - seconds(deps.config.actions.endless_task_timeout) });
-  for (const t of tasks) await stopTask(db, deps, t.id, 'failure');
+export async function stopEndlessTasks(h: Hearth): Promise<string> {
+  const tasks = await runningTasks(h.db, { startedBefore: nowUnix() - seconds(h.config.actions.endless_task_timeout) });
+  for (const t of tasks) await stopTask(h, t.id, 'failure');
   return `${tasks.length} endless task(s) stopped`;
 }
 
-export async function cancelAbandonedJobs(db: DB, deps: ActionsDeps): Promise<string> {
-  const jobs = await abandonedJobs(db, nowUnix() - seconds(deps.config.actions.abandoned_job_timeout));
-  for (const j of jobs) await cancelJob(db, deps, j.id, 'cancelled');
+export async function cancelAbandonedJobs(h: Hearth): Promise<string> {
+  const jobs = await abandonedJobs(h.db, nowUnix() - seconds(h.config.actions.abandoned_job_timeout));
+  for (const j of jobs) await cancelJob(h, j.id, 'cancelled');
   return `${jobs.length} abandoned job(s) cancelled`;
 }
 
-export async function cleanupActions(db: DB, deps: ActionsDeps): Promise<string> {
+export async function cleanupActions(h: Hearth): Promise<string> {
   const now = nowUnix();
-  const days = deps.config.actions.log_retention_days;
-  const logs = days > 0 ? await expireLogs(db, now - days * 86400) : 0;
-  const artifacts = await artifactsToClean(db, now);
+  const days = h.config.actions.log_retention_days;
+  const logs = days > 0 ? await expireLogs(h.db, now - days * 86400) : 0;
+  const artifacts = await artifactsToClean(h.db, now);
   for (const a of artifacts) {
-    removeArtifactFile(deps.config, a.storage_path);
-    await setArtifactStatus(db, a.id, a.status === 'pending-deletion' ? 'deleted' : 'expired', now);
+    removeArtifactFile(h.config, a.storage_path);
+    await setArtifactStatus(h.db, a.id, a.status === 'pending-deletion' ? 'deleted' : 'expired', now);
   }
-  const abandoned = await removeAbandonedUploads(db, deps, now);
+  const abandoned = await removeAbandonedUploads(h, now);
   return `logs of ${logs} task(s), ${artifacts.length} artifact(s) and ${abandoned} abandoned upload(s) removed`;
 }
 
@@ -51,13 +51,13 @@ export async function cleanupActions(db: DB, deps: ActionsDeps): Promise<string>
  * chunks and blocks for as long as the run exists. An upload happens while its task runs, and no
  * task runs longer than endless_task_timeout: one older than that (and a day) is abandoned.
  */
-async function removeAbandonedUploads(db: DB, deps: ActionsDeps, now: number): Promise<number> {
-  const uploads = await abandonedUploads(db, now - Math.max(86400, seconds(deps.config.actions.endless_task_timeout)));
+async function removeAbandonedUploads(h: Hearth, now: number): Promise<number> {
+  const uploads = await abandonedUploads(h.db, now - Math.max(86400, seconds(h.config.actions.endless_task_timeout)));
   for (const a of uploads) {
-    removeArtifactChunks(deps.config, a.run_id, a.id);
-    removeUploadBlocks(deps.config, a.run_id, a.id);
-    removeArtifactFile(deps.config, a.storage_path);
-    await setArtifactStatus(db, a.id, 'expired', now);
+    removeArtifactChunks(h.config, a.run_id, a.id);
+    removeUploadBlocks(h.config, a.run_id, a.id);
+    removeArtifactFile(h.config, a.storage_path);
+    await setArtifactStatus(h.db, a.id, 'expired', now);
   }
   return uploads.length;
 }

@@ -1,5 +1,4 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
+import type { Hearth } from '../../hearth';
 import type { ActionRunJob } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
 import { getRun } from './api-runs';
@@ -43,7 +42,7 @@ function chooser(what: RerunWhat): (jobs: ActionRunJob[]) => ActionRunJob[] {
 }
 
 /** The run must be the repository's (another repository's run is not found). */
-export async function rerunRun(d: { db: DB; config: Config; secret: string }, repoId: number, runId: number, what: RerunWhat): Promise<void> {
+export async function rerunRun(d: Hearth, repoId: number, runId: number, what: RerunWhat): Promise<void> {
   const { run } = await getRun(d.db, repoId, runId);
-  await rerunJobs(d.db, { config: d.config, secret: d.secret }, run.id, chooser(what));
+  await rerunJobs(d, run.id, chooser(what));
 }

@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { ActionRun, Repository, User } from '../../db/schema';
 import { nowUnix } from '../../lib/time';
 import { insertRun, insertRunJob, nextRunIndex, variablesFor } from '../../models/actions-engine';
@@ -8,6 +6,7 @@ import { githubContext } from './run-context';
 import { concurrencyOf, expandJobs, runNameOf, type Concurrency, type ExpandedJob } from './workflow/expand';
 import { checkInputs } from './workflow/inputs';
 import { parseWorkflow, readEvents, WorkflowSyntaxError, type Workflow } from './workflow/parse';
+import type { Hearth } from '../../hearth';
 
 // A run and its jobs from one workflow file at one commit (Gitea's handleWorkflows): the file is
 // parsed and its jobs expanded with the github, vars and inputs contexts; a file that cannot be
@@ -43,11 +42,11 @@ export function typedInputs(workflowText: string | undefined, raw: Record<string
 
 /** The contexts expressions read while planning: github (gitea), vars, inputs. */
 export async function planContext(
-  db: DB, config: Config, run: Parameters<typeof githubContext>[1], repo: Repository, owner: User, actor: User | null, workflowText?: string,
+  h: Hearth, run: Parameters<typeof githubContext>[1], repo: Repository, owner: User, actor: User | null, workflowText?: string,
 ) {
-  const github = githubContext(config, run, repo, owner, actor);
+  const github = githubContext(h.config, run, repo, owner, actor);
   const event = github.event as { inputs?: Record<string, unknown> };
-  const vars = await variablesFor(db, repo.owner_id, repo.id);
+  const vars = await variablesFor(h.db, repo.owner_id, repo.id);
   return { github, gitea: github, vars, inputs: typedInputs(workflowText, event.inputs ?? {}), env: {}, secrets: {} };
 }
 
@@ -64,16 +63,16 @@ function plan(content: string, ctx: Record<string, unknown>, fallbackTitle: stri
 }
 
 /** Inserts the run and its (blocked) jobs; a workflow that cannot be planned gives a failed run. */
-export async function insertPlannedRun(db: DB, config: Config, spec: RunSpec): Promise<ActionRun> {
+export async function insertPlannedRun(h: Hearth, spec: RunSpec): Promise<ActionRun> {
   const now = nowUnix();
   const payloadText = JSON.stringify(spec.payload);
   const draft = { id: 0, run_index: 0, workflow_id: spec.workflowId, ref: spec.ref, commit_sha: spec.sha, event: spec.event, event_payload: payloadText };
-  const ctx = await planContext(db, config, draft, spec.repo, spec.owner, spec.doer, spec.content);
+  const ctx = await planContext(h, draft, spec.repo, spec.owner, spec.doer, spec.content);
   const p = plan(spec.content, ctx, spec.title);
   const triggerEvent = spec.triggerEvent ?? spec.event;
   // A run that failed to plan has no job to hold.
-  const hold = !p.error && (await needsApproval(db, { ...spec, isForkPull: !!spec.isForkPull, triggerEvent }));
-  return db.transaction().execute(async (trx) => {
+  const hold = !p.error && (await needsApproval(h.db, { ...spec, isForkPull: !!spec.isForkPull, triggerEvent }));
+  return h.db.transaction().execute(async (trx) => {
     const run = await insertRun(trx, {
       repo_id: spec.repo.id, owner_id: spec.repo.owner_id, run_index: await nextRunIndex(trx, spec.repo.id), title: p.title,
       workflow_id: spec.workflowId, trigger_user_id: spec.doer.id, schedule_id: spec.scheduleId ?? null, ref: spec.ref,

@@ -1,5 +1,5 @@
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
+import type { Hearth } from '../../hearth';
 import type { ActionRun, ActionRunJob, Repository, User } from '../../db/schema';
 import { ghostUser } from '../../convert/issue';
 import { toApiWorkflowJob, toApiWorkflowRun } from '../../convert/actions-run';
@@ -58,37 +58,38 @@ export function workflowName(run: Pick<ActionRun, 'workflow_id'>, job?: Pick<Act
 export const runHtmlUrl = (config: Config, repoPath: string, run: Pick<ActionRun, 'run_index'>) =>
   `${config.server.root_url}${repoPath}/actions/runs/${run.run_index}`;
 
-export type NotifyCtx = { db: DB; config: Config; repo: Repository; owner: User; run: ActionRun };
+/** A run with its repository and owner, on the handle of the change that moved it. */
+export type NotifyCtx = { h: Hearth; repo: Repository; owner: User; run: ActionRun };
 
 /** Posts the job's commit status unless the latest one of its context already says the same. */
 export async function postJobStatus(n: NotifyCtx, job: ActionRunJob, jobIndex: number): Promise<void> {
   if (!n.run.commit_sha) return;
   const context = `${workflowName(n.run, job)} / ${job.name} (${n.run.event})`;
   const [state, description] = describe(job);
-  const { rows } = await latestCommitStatuses(n.db, n.repo.id, n.run.commit_sha, { offset: 0, limit: 1000 });
+  const { rows } = await latestCommitStatuses(n.h.db, n.repo.id, n.run.commit_sha, { offset: 0, limit: 1000 });
   const last = rows.find((r) => r.context === context);
   if (last && last.state === state && last.description === description) return;
   const access = { repo: n.repo, owner: n.owner, mode: ACCESS.owner };
-  const target = `${runHtmlUrl(n.config, `${n.owner.name}/${n.repo.name}`, n.run)}/jobs/${jobIndex}`;
-  await createCommitStatus(n.db, n.config, access, actionsUser(), n.run.commit_sha, { state, description, context, target_url: target });
+  const target = `${runHtmlUrl(n.h.config, `${n.owner.name}/${n.repo.name}`, n.run)}/jobs/${jobIndex}`;
+  await createCommitStatus(n.h, access, actionsUser(), n.run.commit_sha, { state, description, context, target_url: target });
 }
 
 /** The job as the API shows it (Gitea's ToActionWorkflowJob): its task, steps and runner. */
 async function jobJson(n: NotifyCtx, trigger: User | null, job: ActionRunJob, index: number): Promise<Payload> {
-  const task = job.task_id ? (await getTask(n.db, job.task_id)) ?? null : null;
-  const steps = task ? await stepsOfTask(n.db, task.id) : [];
-  const runner = task?.runner_id ? await getRunnerById(n.db, task.runner_id) : undefined;
-  return toApiWorkflowJob(n.config, {
+  const task = job.task_id ? (await getTask(n.h.db, job.task_id)) ?? null : null;
+  const steps = task ? await stepsOfTask(n.h.db, task.id) : [];
+  const runner = task?.runner_id ? await getRunnerById(n.h.db, task.runner_id) : undefined;
+  return toApiWorkflowJob(n.h.config, {
     run: n.run, repo: n.repo, owner: n.owner, trigger, job, task, steps, runnerName: runner?.name ?? '', index,
   }) as unknown as Payload;
 }
 
 /** The run's workflow as the API shows it (Gitea's ActionWorkflow), at the run's commit. */
 async function workflowJson(n: NotifyCtx): Promise<Payload> {
-  const dir = repoDir(n.config.repository.root, n.owner.name, n.repo.name);
+  const dir = repoDir(n.h.config.repository.root, n.owner.name, n.repo.name);
   const file = (await listWorkflowFiles(dir, n.run.commit_sha)).find((f) => f.id === n.run.workflow_id);
-  const jobs = await jobsOfRun(n.db, n.run.id);
-  return toApiWorkflow(n.config, { owner: n.owner.name, name: n.repo.name }, {
+  const jobs = await jobsOfRun(n.h.db, n.run.id);
+  return toApiWorkflow(n.h.config, { owner: n.owner.name, name: n.repo.name }, {
     id: n.run.workflow_id, name: workflowName(n.run, jobs[0]), path: file?.path ?? `.gitea/workflows/${n.run.workflow_id}`,
     disabled: false, date: isoTime(n.run.created_unix), branch: n.run.ref.replace(/^refs\/(heads|tags)\//, ''),
   }) as unknown as Payload;
@@ -96,12 +97,12 @@ async function workflowJson(n: NotifyCtx): Promise<Payload> {
 
 /** workflow_run (requested, in_progress, completed). */
 export async function emitRunHook(n: NotifyCtx, action: string): Promise<void> {
-  const trigger = n.run.trigger_user_id > 0 ? await getUserById(n.db, n.run.trigger_user_id) : undefined;
-  await dispatch(n.db, n.config, n.repo, trigger ?? actionsUser(), [{
+  const trigger = n.run.trigger_user_id > 0 ? await getUserById(n.h.db, n.run.trigger_user_id) : undefined;
+  await dispatch(n.h, n.repo, trigger ?? actionsUser(), [{
     event: 'workflow_run',
     build: async (c) => ({
       action, workflow: await workflowJson(n),
-      workflow_run: toApiWorkflowRun(n.config, { run: n.run, repo: n.repo, owner: n.owner, trigger: trigger ?? null }, null),
+      workflow_run: toApiWorkflowRun(n.h.config, { run: n.run, repo: n.repo, owner: n.owner, trigger: trigger ?? null }, null),
       repository: c.repository, sender: c.sender,
     }),
   }]);
@@ -109,8 +110,8 @@ export async function emitRunHook(n: NotifyCtx, action: string): Promise<void> {
 
 /** workflow_job (queued, waiting, in_progress, completed). */
 export async function emitJobHook(n: NotifyCtx, job: ActionRunJob, index: number, action: string): Promise<void> {
-  const trigger = n.run.trigger_user_id > 0 ? await getUserById(n.db, n.run.trigger_user_id) : undefined;
-  await dispatch(n.db, n.config, n.repo, trigger ?? actionsUser(), [{
+  const trigger = n.run.trigger_user_id > 0 ? await getUserById(n.h.db, n.run.trigger_user_id) : undefined;
+  await dispatch(n.h, n.repo, trigger ?? actionsUser(), [{
     event: 'workflow_job',
     build: async (c) => ({ action, workflow_job: await jobJson(n, trigger ?? null, job, index), repository: c.repository, sender: c.sender }),
   }]);

@@ -5,10 +5,10 @@ import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { githubContext } from './run-context';
 import { needResult } from './run-state';
-import type { ActionsDeps } from './runs';
 import { createRuntimeToken } from './runtime-token';
 import { secretsForTask } from './secrets';
 import { variablesForTask } from './variables';
+import type { Hearth } from '../../hearth';
 
 // What a runner receives with a task (Gitea's routers/api/actions/runner/utils.go): the job's
 // workflow, the github context (generateTaskContext) with the job token, secrets, variables and
@@ -44,27 +44,27 @@ async function needsOf(db: DB, job: ActionRunJob): Promise<Record<string, TaskNe
   return out;
 }
 
-export async function buildTaskPayload(db: DB, deps: ActionsDeps, task: ActionTask, job: ActionRunJob, token: string): Promise<TaskPayload> {
-  const run = await getRun(db, job.run_id);
-  const repo = await getRepoById(db, task.repo_id);
-  const owner = repo ? await getUserById(db, repo.owner_id) : undefined;
+export async function buildTaskPayload(h: Hearth, task: ActionTask, job: ActionRunJob, token: string): Promise<TaskPayload> {
+  const run = await getRun(h.db, job.run_id);
+  const repo = await getRepoById(h.db, task.repo_id);
+  const owner = repo ? await getUserById(h.db, repo.owner_id) : undefined;
   if (!run || !repo || !owner) throw new Error(`task ${task.id}: run or repository gone`);
-  const actor = run.trigger_user_id > 0 ? (await getUserById(db, run.trigger_user_id)) ?? null : null;
+  const actor = run.trigger_user_id > 0 ? (await getUserById(h.db, run.trigger_user_id)) ?? null : null;
   const context = {
-    ...githubContext(deps.config, run, repo, owner, actor),
+    ...githubContext(h.config, run, repo, owner, actor),
     token, job: job.job_id, run_attempt: String(task.attempt),
     gitea_default_actions_url: DEFAULT_ACTIONS_URL,
-    gitea_runtime_token: createRuntimeToken(deps.secret, { taskId: task.id, runId: run.id, jobId: job.id }),
+    gitea_runtime_token: createRuntimeToken(h.secret, { taskId: task.id, runId: run.id, jobId: job.id }),
   };
   // A pull request from a fork must not read the base repository's secrets (Gitea).
   const forkPull = !!run.is_fork_pull_request && run.trigger_event !== 'pull_request_target';
-  const secrets = forkPull ? {} : await secretsForTask(db, deps.secret, repo.owner_id, repo.id);
+  const secrets = forkPull ? {} : await secretsForTask(h.db, h.secret, repo.owner_id, repo.id);
   return {
     id: task.id,
     workflowPayload: job.workflow_payload,
     context,
     secrets: { ...secrets, GITEA_TOKEN: token, GITHUB_TOKEN: token },
-    vars: await variablesForTask(db, repo.owner_id, repo.id),
-    needs: await needsOf(db, job),
+    vars: await variablesForTask(h.db, repo.owner_id, repo.id),
+    needs: await needsOf(h.db, job),
   };
 }

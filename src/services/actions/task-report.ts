@@ -4,8 +4,8 @@ import { ForbiddenError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import * as m from '../../models/actions-tasks';
 import { retireIfEphemeral } from './runner-session';
-import type { ActionsDeps } from './runs';
 import { RESULTS, stopTask, type FinalResult } from './tasks';
+import type { Hearth } from '../../hearth';
 
 // What a runner reports about its task (Gitea's UpdateTask and UpdateLog): step states,
 // outputs, the final result, and log rows appended at their index.
@@ -46,21 +46,21 @@ function acceptedOutputs(outputs: Record<string, string>): Record<string, string
 
 /** Applies a runner's report; answers the task's status now and every output key stored. */
 export async function updateTaskState(
-  db: DB, deps: ActionsDeps, runner: ActionRunner, state: TaskReport, outputs: Record<string, string>,
+  h: Hearth, runner: ActionRunner, state: TaskReport, outputs: Record<string, string>,
 ): Promise<{ task: ActionTask; sentOutputs: string[] }> {
-  const task = await ownTask(db, runner, state.id);
-  const sentOutputs = await m.addOutputs(db, task.id, acceptedOutputs(outputs));
+  const task = await ownTask(h.db, runner, state.id);
+  const sentOutputs = await m.addOutputs(h.db, task.id, acceptedOutputs(outputs));
   const result = resultOf(state.result);
-  if (result) await retireIfEphemeral(db, runner);
+  if (result) await retireIfEphemeral(h.db, runner);
   // A task stopped here (cancelled, timed out) keeps its result: the runner learns it from the answer.
   if (task.status !== 'running') return { task, sentOutputs };
-  await updateSteps(db, task.id, state.steps);
+  await updateSteps(h.db, task.id, state.steps);
   if (result) {
-    await stopTask(db, deps, task.id, result, state.stoppedAt ?? nowUnix());
+    await stopTask(h, task.id, result, state.stoppedAt ?? nowUnix());
   } else {
-    await m.touchTask(db, task.id, nowUnix());
+    await m.touchTask(h.db, task.id, nowUnix());
   }
-  return { task: (await m.getTask(db, task.id)) ?? task, sentOutputs };
+  return { task: (await m.getTask(h.db, task.id)) ?? task, sentOutputs };
 }
 
 /**

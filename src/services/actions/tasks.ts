@@ -6,7 +6,8 @@ import { hashToken, newToken } from '../../lib/token';
 import { nowUnix } from '../../lib/time';
 import { cancelTaskRows, getRunJob, setJobStatus } from '../../models/actions-engine';
 import * as m from '../../models/actions-tasks';
-import { jobResultReported, jobStarted, type ActionsDeps } from './runs';
+import { jobResultReported, jobStarted } from './runs';
+import type { Hearth } from '../../hearth';
 
 // Tasks: one attempt of a job on one runner (Gitea's models/actions/task.go). A runner fetching
 // work takes the oldest waiting job it can run; the task gets a fresh job token and one step
@@ -64,18 +65,18 @@ async function startTask(db: DB, runner: ActionRunner, job: ActionRunJob): Promi
  * The oldest waiting job this runner may run (all of its runs-on labels among the runner's, in
  * the runner's scope), taken as a new task; null when there is none or the runner is disabled.
  */
-export async function pickTask(db: DB, deps: ActionsDeps, runner: ActionRunner): Promise<{ task: ActionTask; token: string; job: ActionRunJob } | null> {
+export async function pickTask(h: Hearth, runner: ActionRunner): Promise<{ task: ActionTask; token: string; job: ActionRunJob } | null> {
   if (runner.disabled || runner.deleted_unix) return null;
-  if (runner.ephemeral && (await m.runnerHasTask(db, runner.id))) return null;
+  if (runner.ephemeral && (await m.runnerHasTask(h.db, runner.id))) return null;
   const have = new Set(labelNames(runner.labels));
-  const candidates = await m.waitingJobs(db, { ownerId: runner.owner_id, repoId: runner.repo_id }, 200);
+  const candidates = await m.waitingJobs(h.db, { ownerId: runner.owner_id, repoId: runner.repo_id }, 200);
   for (const job of candidates) {
     const wants = jobLabels(job);
     if (!wants.length || !wants.every((l) => have.has(l))) continue;
-    const started = await startTask(db, runner, job);
+    const started = await startTask(h.db, runner, job);
     if (!started) continue;
-    await jobStarted(db, deps, job.id).catch((err: unknown) => backgroundError({ err, job: job.id }, 'actions job start follow-up failed'));
-    return { ...started, job: (await getRunJob(db, job.id)) ?? job };
+    await jobStarted(h, job.id).catch((err: unknown) => backgroundError({ err, job: job.id }, 'actions job start follow-up failed'));
+    return { ...started, job: (await getRunJob(h.db, job.id)) ?? job };
   }
   return null;
 }
@@ -84,15 +85,15 @@ export async function pickTask(db: DB, deps: ActionsDeps, runner: ActionRunner):
  * Ends a running task with a final result: the task, its unfinished steps and its job take it,
  * the job token stops working, and the engine moves the run on. A task already stopped is left.
  */
-export async function stopTask(db: DB, deps: ActionsDeps, taskId: number, result: FinalResult, stoppedAt = nowUnix()): Promise<void> {
-  const task = await m.getTask(db, taskId);
+export async function stopTask(h: Hearth, taskId: number, result: FinalResult, stoppedAt = nowUnix()): Promise<void> {
+  const task = await m.getTask(h.db, taskId);
   if (!task || task.status !== 'running') return;
   const now = nowUnix();
-  if (!(await m.finishTask(db, taskId, result, stoppedAt, now))) return;
-  await cancelTaskRows(db, taskId, now);
-  const job = await getRunJob(db, task.job_id);
+  if (!(await m.finishTask(h.db, taskId, result, stoppedAt, now))) return;
+  await cancelTaskRows(h.db, taskId, now);
+  const job = await getRunJob(h.db, task.job_id);
   if (job && job.task_id === taskId && !['success', 'failure', 'cancelled', 'skipped'].includes(job.status)) {
-    await setJobStatus(db, job.id, result, now);
+    await setJobStatus(h.db, job.id, result, now);
   }
-  await jobResultReported(db, deps, task.job_id);
+  await jobResultReported(h, task.job_id);
 }

@@ -63,7 +63,7 @@ export async function issueDetections(b: Base, c: PayloadContext, issue: Issue, 
   const stored = await getPullByIssueId(c.db, issue.id);
   if (!stored || skipped(issue.title, skip)) return [];
   // refs/pull/N/head follows the head branch lazily: bring it up to date first.
-  const pr = await refreshPull(c.db, c.config, stored);
+  const pr = await refreshPull(c.h, stored);
   const out: Out[] = [];
   const headRef = `refs/pull/${pr.index}/head`;
   const headSha = (await resolveCommit(b.dir, headRef)) ?? pr.head_commit_id;

@@ -1,5 +1,4 @@
 import type { DB } from '../../db/connect';
-import type { EventBus } from '../events/bus';
 import type { DomainEvents } from '../events/types';
 import {
   feedComment, feedForked, feedIssueCreated, feedMerged, feedReleasePublished, feedRepoRenamed, feedRepoTransferred,
@@ -7,6 +6,7 @@ import {
 } from './issue-feed';
 import { recordRepoCreated } from './activity';
 import { feedBranchCreated, feedRefUpdates } from './push-feed';
+import type { Hearth } from '../../hearth';
 
 // The activity feed follows the domain events (Gitea's feed notifier).
 
@@ -19,22 +19,22 @@ async function feedRefsMoved(db: DB, e: DomainEvents['refs.moved']): Promise<voi
   return feedRefUpdates(db, e.repo.id, e.doer, e.dir, e.updates);
 }
 
-export function subscribeFeed(bus: EventBus, db: DB): void {
-  bus.on('refs.moved', 'feed', (e) => feedRefsMoved(db, e));
-  bus.on('issue.opened', 'feed', (e) => feedIssueCreated(db, e.doer, e.repo, e.issue));
-  bus.on('issue.changed', 'feed', async (e) => {
-    if (e.issue.is_closed !== e.before.is_closed) await feedStateChange(db, e.doer, e.repo, e.issue, e.issue.is_closed === 1);
+export function subscribeFeed(h: Hearth): void {
+  h.events.on('refs.moved', 'feed', (e) => feedRefsMoved(h.db, e));
+  h.events.on('issue.opened', 'feed', (e) => feedIssueCreated(h.db, e.doer, e.repo, e.issue));
+  h.events.on('issue.changed', 'feed', async (e) => {
+    if (e.issue.is_closed !== e.before.is_closed) await feedStateChange(h.db, e.doer, e.repo, e.issue, e.issue.is_closed === 1);
   });
-  bus.on('comment.created', 'feed', (e) => feedComment(db, e.doer, e.repo, e.issue, e.comment));
-  bus.on('pull.merged', 'feed', (e) => feedMerged(db, e.repo.id, e.doer.id, e.issue, e.auto));
-  bus.on('pull.reviewed', 'feed', async (e) => { if (e.event) await feedReview(db, e.doer, e.repo, e.issue, e.verdict, e.event); });
-  bus.on('pull.review_dismissed', 'feed', async (e) => {
-    if (e.dismissed) await feedReviewDismissed(db, e.doer, e.repo, e.issue, e.reviewer, e.message);
+  h.events.on('comment.created', 'feed', (e) => feedComment(h.db, e.doer, e.repo, e.issue, e.comment));
+  h.events.on('pull.merged', 'feed', (e) => feedMerged(h.db, e.repo.id, e.doer.id, e.issue, e.auto));
+  h.events.on('pull.reviewed', 'feed', async (e) => { if (e.event) await feedReview(h.db, e.doer, e.repo, e.issue, e.verdict, e.event); });
+  h.events.on('pull.review_dismissed', 'feed', async (e) => {
+    if (e.dismissed) await feedReviewDismissed(h.db, e.doer, e.repo, e.issue, e.reviewer, e.message);
   });
-  bus.on('release.published', 'feed', (e) => feedReleasePublished(db, e.doer, e.repo, e.release.title, e.release.tag_name));
-  bus.on('repo.renamed', 'feed', (e) => feedRepoRenamed(db, e.doer, e.repo, e.oldName));
-  bus.on('repo.transferred', 'feed', (e) => feedRepoTransferred(db, e.doer, e.repo, e.oldOwner));
-  bus.on('repo.forked', 'feed', (e) => feedForked(db, e.doer, e.fork));
+  h.events.on('release.published', 'feed', (e) => feedReleasePublished(h.db, e.doer, e.repo, e.release.title, e.release.tag_name));
+  h.events.on('repo.renamed', 'feed', (e) => feedRepoRenamed(h.db, e.doer, e.repo, e.oldName));
+  h.events.on('repo.transferred', 'feed', (e) => feedRepoTransferred(h.db, e.doer, e.repo, e.oldOwner));
+  h.events.on('repo.forked', 'feed', (e) => feedForked(h.db, e.doer, e.fork));
   // Best effort: the repository exists whatever happens to its feed row.
-  bus.on('repo.created', 'feed', (e) => recordRepoCreated(db, e.doer, e.repo));
+  h.events.on('repo.created', 'feed', (e) => recordRepoCreated(h.db, e.doer, e.repo));
 }

@@ -21,6 +21,7 @@ import { assertValidRepoName } from '../names';
 import { ORG_TYPE } from '../permissions';
 import { DEFAULT_SETTINGS } from '../repo/repo-settings';
 import { syncRepoFromGit } from '../repo/repo-sync';
+import type { Hearth } from '../../hearth';
 
 // Repositories on disk without a row (Gitea's services/repository/adopt.go): listed from the
 // repositories root (<root>/<owner>/<name>.git, lower-case), adopted by building the row from
@@ -64,30 +65,30 @@ function patternOf(query: string): { owner: RegExp; repo: RegExp } {
 
 /** Every unadopted `owner/name` matching the pattern, in the directory order, paged. */
 export async function listUnadopted(
-  db: DB, config: Config, query: string, page: { limit: number; offset: number },
+  h: Hearth, query: string, page: { limit: number; offset: number },
 ): Promise<{ names: string[]; total: number }> {
   const pattern = patternOf(query);
   const all: string[] = [];
-  for (const ownerName of subdirs(config.repository.root)) {
+  for (const ownerName of subdirs(h.config.repository.root)) {
     if (!pattern.owner.test(ownerName)) continue;
-    const names = subdirs(path.join(config.repository.root, ownerName))
+    const names = subdirs(path.join(h.config.repository.root, ownerName))
       .filter((d) => d.endsWith('.git')).map((d) => d.slice(0, -4))
       .filter((n) => adoptableName(n) && pattern.repo.test(n));
     if (!names.length) continue;
-    const owner = await getUserByName(db, ownerName);
+    const owner = await getUserByName(h.db, ownerName);
     if (!owner) continue;
-    const known = await existingRepoNames(db, owner.id, names);
+    const known = await existingRepoNames(h.db, owner.id, names);
     for (const n of names) if (!known.has(n)) all.push(`${ownerName}/${n}`);
   }
   return { names: all.slice(page.offset, page.offset + page.limit), total: all.length };
 }
 
 /** The owner and directory of an unadopted repository; 404 when there is no such directory or it has a row. */
-async function unadoptedDir(db: DB, config: Config, ownerName: string, name: string): Promise<{ owner: User; dir: string }> {
-  const owner = await getUserByName(db, ownerName);
+async function unadoptedDir(h: Hearth, ownerName: string, name: string): Promise<{ owner: User; dir: string }> {
+  const owner = await getUserByName(h.db, ownerName);
   if (!owner || !isUsableRepoName(name)) throw new NotFoundError();
-  const dir = repoDir(config.repository.root, owner.name, name);
-  if (await getRepoByOwnerAndName(db, owner.id, name)) throw new NotFoundError();
+  const dir = repoDir(h.config.repository.root, owner.name, name);
+  if (await getRepoByOwnerAndName(h.db, owner.id, name)) throw new NotFoundError();
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new NotFoundError();
   return { owner, dir };
 }
@@ -106,16 +107,16 @@ async function defaultBranchOf(config: Config, dir: string): Promise<string> {
  * Adopts `<root>/<owner>/<name>.git`: a private repository, as Gitea adopts it. The directory's
  * own hooks are replaced by an empty hooks directory, as a created repository has.
  */
-export async function adoptRepository(db: DB, config: Config, doer: User, ownerName: string, name: string): Promise<Repository> {
-  const { owner, dir } = await unadoptedDir(db, config, ownerName, name);
+export async function adoptRepository(h: Hearth, doer: User, ownerName: string, name: string): Promise<Repository> {
+  const { owner, dir } = await unadoptedDir(h, ownerName, name);
   const bare = await gitRun(['rev-parse', '--is-bare-repository'], { gitDir: dir });
   if (bare.code !== 0 || bare.stdout.toString().trim() !== 'true') throw new InvalidError(`${owner.name}/${name} is not a bare git repository`);
   const format = (await gitRun(['rev-parse', '--show-object-format'], { gitDir: dir })).stdout.toString().trim();
   const objectFormat: ObjectFormat = format === 'sha256' ? 'sha256' : 'sha1';
-  const branch = await defaultBranchOf(config, dir);
+  const branch = await defaultBranchOf(h.config, dir);
   fs.rmSync(path.join(dir, 'hooks'), { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'hooks'));
-  const created = await db.transaction().execute(async (trx) => {
+  const created = await h.db.transaction().execute(async (trx) => {
     const now = nowUnix();
     const repo = await insertRepo(trx, {
       owner_id: owner.id, owner_name: owner.name, lower_name: name.toLowerCase(), name,
@@ -128,15 +129,15 @@ export async function adoptRepository(db: DB, config: Config, doer: User, ownerN
     await recordAudit(trx, { op: 'repo.adopt', target: repoTarget(repo), repo, extra: { default_branch: branch, object_format: objectFormat } });
     return (await getRepoById(trx, repo.id))!;
   });
-  const repo = await syncRepoFromGit(db, created, dir, doer.id);
-  await emit(db, 'repo.created', { repo, doer, owner });
+  const repo = await syncRepoFromGit(h.db, created, dir, doer.id);
+  await emit(h.db, 'repo.created', { repo, doer, owner });
   return repo;
 }
 
 /** Removes the files of an unadopted repository. */
-export async function deleteUnadopted(db: DB, config: Config, ownerName: string, name: string): Promise<void> {
-  const { owner, dir } = await unadoptedDir(db, config, ownerName, name);
+export async function deleteUnadopted(h: Hearth, ownerName: string, name: string): Promise<void> {
+  const { owner, dir } = await unadoptedDir(h, ownerName, name);
   removeRepoDir(dir);
   // No row to go with: the repository never had one (target id 0).
-  await recordAudit(db, { op: 'repo.unadopted.delete', target: { type: 'repo', id: 0, name: `${owner.name}/${name}` }, owner });
+  await recordAudit(h.db, { op: 'repo.unadopted.delete', target: { type: 'repo', id: 0, name: `${owner.name}/${name}` }, owner });
 }

@@ -1,6 +1,5 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
-import type { Logger } from '../../lib/logger';
+import type { Hearth } from '../../hearth';
 import { timers, toTrigger, type Timer } from './schedule';
 import { CRON_TASKS } from './tasks';
 import type { BaseCronSettings, CronResult, CronRow, CronTask } from './types';
@@ -20,7 +19,7 @@ type Entry = {
   last: CronResult | null;
 };
 
-type SchedulerDeps = { db: DB; config: Config; log: Logger };
+type SchedulerDeps = Hearth;
 
 // The started scheduler of each database, for the admin API (routes reach services by db).
 const schedulers = new WeakMap<DB, CronScheduler>();
@@ -117,13 +116,12 @@ export class CronScheduler {
   }
 
   private async execute(e: Entry, reason: RunReason, by: string | undefined): Promise<void> {
-    const { db, config } = this.deps;
     const log = this.deps.log.child({ task: e.name });
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     log.debug({ reason, by }, 'cron task started');
     try {
-      const message = await e.task.run({ db, config, log, signal: this.abort.signal }, e.settings);
+      const message = await e.task.run({ ...this.deps, log, signal: this.abort.signal }, e.settings);
       e.last = { status: 'finished', message, finished: new Date(), ms: ms() };
       log.info({ reason, by, ms: e.last.ms, outcome: 'finished', result: message }, 'cron task finished');
     } catch (err) {

@@ -1,9 +1,8 @@
-import type { Config, CronConfig, CronTaskName } from '../../config/schema';
-import type { DB } from '../../db/connect';
-import type { Logger } from '../../lib/logger';
+import type { CronConfig, CronTaskName } from '../../config/schema';
+import type { Hearth } from '../../hearth';
 
 /** What a task runs with; `signal` aborts when the scheduler stops (the server closes). */
-export type CronContext = { db: DB; config: Config; log: Logger; signal: AbortSignal };
+export type CronContext = Hearth & { signal: AbortSignal };
 
 /** Every key of a task's [cron.<task>] table, filled from its defaults. */
 export type CronSettings<N extends CronTaskName> = Required<NonNullable<CronConfig[N]>>;

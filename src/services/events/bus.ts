@@ -13,7 +13,11 @@ export type EventName = keyof DomainEvents;
 export type Subscriber<K extends EventName> = (event: DomainEvents[K]) => Promise<void> | void;
 type Any = (event: unknown) => Promise<void> | void;
 
-export type EventBus = { on: <K extends EventName>(name: K, label: string, fn: Subscriber<K>) => void };
+export type EventBus = {
+  on: <K extends EventName>(name: K, label: string, fn: Subscriber<K>) => void;
+  /** emit() on the database the bus was made for (the instance's, never a transaction). */
+  emit: <K extends EventName>(name: K, event: DomainEvents[K]) => Promise<void>;
+};
 
 const buses = new WeakMap<object, Map<EventName, { label: string; fn: Any }[]>>();
 
@@ -28,6 +32,7 @@ export function eventBus(db: DB): EventBus {
       list.push({ label, fn: fn as Any });
       table.set(name, list);
     },
+    emit: (name, event) => emit(db, name, event),
   };
 }
 

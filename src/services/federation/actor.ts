@@ -7,6 +7,7 @@ import { seal, unseal } from '../../lib/secret-box';
 import { serverVersion } from '../../lib/version';
 import { countNodeInfoUsage, getUserKeypair, insertUserKeypair } from '../../models/federation';
 import { getUserById, USER_TYPE_INDIVIDUAL } from '../../models/user';
+import type { Hearth } from '../../hearth';
 
 // Gitea's federation surface (routers/api/v1/activitypub, misc/nodeinfo): each user is an
 // ActivityPub Person with an RSA key made on first use; nodeinfo 2.1 describes the instance.
@@ -19,18 +20,18 @@ export function actorUrl(config: Config, userId: number): string {
 }
 
 /** The user's key pair, generated (RSA 2048, as Gitea) and stored sealed the first time. */
-export async function userKeypair(db: DB, secret: string, userId: number): Promise<{ publicPem: string; privatePem: string }> {
-  let row = await getUserKeypair(db, userId);
+export async function userKeypair(h: Hearth, userId: number): Promise<{ publicPem: string; privatePem: string }> {
+  let row = await getUserKeypair(h.db, userId);
   if (!row) {
     const pair = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
     const publicPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
     const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    await insertUserKeypair(db, {
-      user_id: userId, public_pem: publicPem, private_sealed: seal(secret, KEY_PURPOSE, privatePem), created_unix: Math.floor(Date.now() / 1000),
+    await insertUserKeypair(h.db, {
+      user_id: userId, public_pem: publicPem, private_sealed: seal(h.secret, KEY_PURPOSE, privatePem), created_unix: Math.floor(Date.now() / 1000),
     });
-    row = (await getUserKeypair(db, userId))!;
+    row = (await getUserKeypair(h.db, userId))!;
   }
-  return { publicPem: row.public_pem, privatePem: unseal(secret, KEY_PURPOSE, row.private_sealed) };
+  return { publicPem: row.public_pem, privatePem: unseal(h.secret, KEY_PURPOSE, row.private_sealed) };
 }
 
 /** A local individual user by id; organizations and unknown ids are 404, as Gitea's context user lookup. */
@@ -40,16 +41,16 @@ export async function federatedUser(db: DB, userId: number): Promise<User> {
   return user;
 }
 
-export async function personOf(db: DB, config: Config, secret: string, user: User, avatarUrl: string) {
-  const link = actorUrl(config, user.id);
-  const { publicPem } = await userKeypair(db, secret, user.id);
+export async function personOf(h: Hearth, user: User, avatarUrl: string) {
+  const link = actorUrl(h.config, user.id);
+  const { publicPem } = await userKeypair(h, user.id);
   return {
     '@context': ['https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1'],
     id: link,
     type: 'Person',
     name: user.full_name,
     preferredUsername: user.name,
-    url: `${config.server.root_url}${encodeURIComponent(user.name)}`,
+    url: `${h.config.server.root_url}${encodeURIComponent(user.name)}`,
     icon: { type: 'Image', mediaType: 'image/png', url: avatarUrl },
     inbox: `${link}/inbox`,
     outbox: `${link}/outbox`,
@@ -57,11 +58,11 @@ export async function personOf(db: DB, config: Config, secret: string, user: Use
   };
 }
 
-export async function nodeInfo(db: DB, config: Config) {
+export async function nodeInfo(h: Hearth) {
   const now = Math.floor(Date.now() / 1000);
   const day = 86_400;
-  const usage = config.federation.share_user_statistics
-    ? await countNodeInfoUsage(db, now - 30 * day, now - 182 * day)
+  const usage = h.config.federation.share_user_statistics
+    ? await countNodeInfoUsage(h.db, now - 30 * day, now - 182 * day)
     : undefined;
   return {
     version: '2.1',
@@ -70,7 +71,7 @@ export async function nodeInfo(db: DB, config: Config) {
     protocols: ['activitypub'],
     services: { inbound: [], outbound: ['rss2.0'] },
     // Gitea's ShowRegistrationButton: open when sign-up is.
-    openRegistrations: !config.service.disable_registration,
+    openRegistrations: !h.config.service.disable_registration,
     usage: usage
       ? { users: { total: usage.users, activeHalfyear: usage.activeHalfyear, activeMonth: usage.activeMonth }, localPosts: usage.issues, localComments: usage.comments }
       : { users: {} },

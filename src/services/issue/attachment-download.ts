@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Attachment, User } from '../../db/schema';
 import { detectContentType } from '../../lib/content-type';
@@ -11,6 +10,7 @@ import { attachmentPath, readHead } from './attachment-files';
 import { canRead, issueCtx } from './issue-access';
 import { ACCESS } from '../permissions';
 import { accessOf } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // GET /attachments/{uuid} (Gitea's ServeAttachment): whoever may read the issue, pull or
 // release it belongs to; an attachment linked to nothing yet only by its uploader. Others get
@@ -28,11 +28,11 @@ async function mayRead(db: DB, a: Attachment, viewer: User | null): Promise<bool
   return canRead(await issueCtx(db, access, viewer), issue.is_pull);
 }
 
-export async function openAttachment(db: DB, config: Config, uuid: string, viewer: User | null): Promise<Download> {
-  const a = /^[0-9a-f-]{36}$/i.test(uuid) ? await getAttachmentByUuid(db, uuid.toLowerCase()) : undefined;
-  if (!a || !(await mayRead(db, a, viewer))) throw new NotFoundError();
-  const file = attachmentPath(config, a.uuid);
+export async function openAttachment(h: Hearth, uuid: string, viewer: User | null): Promise<Download> {
+  const a = /^[0-9a-f-]{36}$/i.test(uuid) ? await getAttachmentByUuid(h.db, uuid.toLowerCase()) : undefined;
+  if (!a || !(await mayRead(h.db, a, viewer))) throw new NotFoundError();
+  const file = attachmentPath(h.config, a.uuid);
   if (!fs.existsSync(file)) throw new NotFoundError();
-  await countDownload(db, a.id);
+  await countDownload(h.db, a.id);
   return { attachment: { ...a, download_count: a.download_count + 1 }, file, contentType: detectContentType(readHead(file)) };
 }

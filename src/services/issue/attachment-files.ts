@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import { moveFile } from '../../lib/move-file';
 import {
   attachmentUuidsOfComment, attachmentUuidsOfIssues, deleteAttachmentsOfComment, deleteAttachmentsOfIssues,
 } from '../../models/attachment';
+import type { Hearth } from '../../hearth';
 
 // Attachment files: <data_dir>/attachments/<uuid[0]>/<uuid[1]>/<uuid>, as Gitea lays them out.
 
@@ -49,15 +49,15 @@ export function removeFile(file: string): void {
 }
 
 /** Deletes the attachments (rows and files) of these issues and of their comments, for issue deletion. */
-export async function deleteIssueAttachments(db: DB, config: Config, issueIds: number[]): Promise<void> {
-  const uuids = await attachmentUuidsOfIssues(db, issueIds);
-  await deleteAttachmentsOfIssues(db, issueIds);
-  for (const uuid of uuids) removeFile(attachmentPath(config, uuid));
+export async function deleteIssueAttachments(h: Hearth, issueIds: number[]): Promise<void> {
+  const uuids = await attachmentUuidsOfIssues(h.db, issueIds);
+  await deleteAttachmentsOfIssues(h.db, issueIds);
+  for (const uuid of uuids) removeFile(attachmentPath(h.config, uuid));
 }
 
 /** Deletes a comment's attachments (rows and files), for comment deletion. */
-export async function deleteCommentAttachments(db: DB, config: Config, commentId: number): Promise<void> {
-  const uuids = await attachmentUuidsOfComment(db, commentId);
-  await deleteAttachmentsOfComment(db, commentId);
-  for (const uuid of uuids) removeFile(attachmentPath(config, uuid));
+export async function deleteCommentAttachments(h: Hearth, commentId: number): Promise<void> {
+  const uuids = await attachmentUuidsOfComment(h.db, commentId);
+  await deleteAttachmentsOfComment(h.db, commentId);
+  for (const uuid of uuids) removeFile(attachmentPath(h.config, uuid));
 }

@@ -2,12 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { Attachment, User } from '../../db/schema';
 import { checkAllowedType } from '../../lib/content-type';
 import { InvalidError } from '../../lib/errors';
 import { uploadTmpDir } from './attachment-files';
 import { storeAttachment, type AttachmentTarget } from './attachments';
+import type { Hearth } from '../../hearth';
 
 // A file sent with a web form (the new issue and comment forms): received in memory by the
 // page's multipart parser, checked before the issue or comment it belongs to is written (so a
@@ -27,10 +27,10 @@ export function checkFormFile(config: Config, file: FormFile): void {
 }
 
 /** Spools the bytes where uploads arrive and stores them on the target (its rules apply). */
-export async function storeFormFile(db: DB, config: Config, t: AttachmentTarget, doer: User, file: FormFile): Promise<Attachment> {
-  const dir = uploadTmpDir(config);
+export async function storeFormFile(h: Hearth, t: AttachmentTarget, doer: User, file: FormFile): Promise<Attachment> {
+  const dir = uploadTmpDir(h.config);
   fs.mkdirSync(dir, { recursive: true });
   const tmpPath = path.join(dir, `web-${crypto.randomUUID()}`);
   fs.writeFileSync(tmpPath, file.buffer);
-  return storeAttachment(db, config, t, doer, { tmpPath, originalName: path.basename(file.originalName) || 'file', size: file.buffer.length }, undefined);
+  return storeAttachment(h, t, doer, { tmpPath, originalName: path.basename(file.originalName) || 'file', size: file.buffer.length }, undefined);
 }

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Attachment, Comment, Issue, User } from '../../db/schema';
 import { checkAllowedType } from '../../lib/content-type';
@@ -14,6 +13,7 @@ import { attachmentPath, moveIntoStore, readHead, removeFile } from './attachmen
 import { canRead, canWrite, issueCtx, readableIssue } from './issue-access';
 import { ACCESS } from '../permissions';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // Attachments of issues and comments (Gitea's issue_attachment.go / issue_comment_attachment.go):
 // readers of the issue list and get them; the issue's poster, its unit's writers and admins
@@ -63,18 +63,18 @@ export type Upload = { tmpPath: string; originalName: string; size: number };
 
 /** Stores a received upload under a new UUID; the spooled file is consumed either way. */
 export async function storeAttachment(
-  db: DB, config: Config, t: AttachmentTarget, doer: User, file: Upload, name: string | undefined,
+  h: Hearth, t: AttachmentTarget, doer: User, file: Upload, name: string | undefined,
 ): Promise<Attachment> {
   const uuid = crypto.randomUUID();
   let stored: string | null = null;
   try {
     const fileName = name || file.originalName;
-    const refused = checkAllowedType(readHead(file.tmpPath), fileName, config.attachment.allowed_types);
+    const refused = checkAllowedType(readHead(file.tmpPath), fileName, h.config.attachment.allowed_types);
     if (refused) throw new InvalidError(refused);
-    stored = moveIntoStore(config, file.tmpPath, uuid);
+    stored = moveIntoStore(h.config, file.tmpPath, uuid);
     const now = nowUnix();
     const commentId = t.kind === 'comment' ? t.comment.id : 0;
-    const row = await db.transaction().execute(async (tx) => {
+    const row = await h.db.transaction().execute(async (tx) => {
       const inserted = await insertAttachment(tx, {
         uuid, repo_id: t.access.repo.id, issue_id: t.issue.id, comment_id: commentId,
         uploader_id: doer.id, name: fileName, size: file.size, created_unix: now,
@@ -91,18 +91,18 @@ export async function storeAttachment(
 }
 
 /** PATCH: only the name changes (an empty one keeps it), checked against the allowed types. */
-export async function editAttachment(db: DB, config: Config, t: AttachmentTarget, id: number, name: string): Promise<Attachment> {
-  const a = await getAttachment(db, t, id);
+export async function editAttachment(h: Hearth, t: AttachmentTarget, id: number, name: string): Promise<Attachment> {
+  const a = await getAttachment(h.db, t, id);
   if (!name) return a;
   // As Gitea, a rename is checked by its extension alone (no content: sniffed as text).
-  const refused = checkAllowedType(Buffer.alloc(0), name, config.attachment.allowed_types);
+  const refused = checkAllowedType(Buffer.alloc(0), name, h.config.attachment.allowed_types);
   if (refused) throw new InvalidError(refused);
-  await renameAttachment(db, a.id, name);
+  await renameAttachment(h.db, a.id, name);
   return { ...a, name };
 }
 
-export async function deleteAttachment(db: DB, config: Config, t: AttachmentTarget, id: number): Promise<void> {
-  const a = await getAttachment(db, t, id);
-  await deleteAttachmentRow(db, a.id);
-  removeFile(attachmentPath(config, a.uuid));
+export async function deleteAttachment(h: Hearth, t: AttachmentTarget, id: number): Promise<void> {
+  const a = await getAttachment(h.db, t, id);
+  await deleteAttachmentRow(h.db, a.id);
+  removeFile(attachmentPath(h.config, a.uuid));
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { pushCommits } from '../../git/push-commits';
@@ -7,12 +6,12 @@ import { findActionRefs, type ActionRef } from '../../lib/issue-refs';
 import { nowUnix } from '../../lib/time';
 import { getIssueByIndex } from '../../models/issue';
 import { getPullByIssueId } from '../../models/pull';
-import type { EventBus } from '../events/bus';
 import { lookupRepo, accessOf, type RepoAccess } from '../repo/repos';
 import { canWrite, issueCtx } from './issue-access';
 import { changeWithEvents, emitIssueChanged } from './issue-changes';
 import { addCommitReferences } from './commit-refs';
 import { changeIssueState, type StateCause } from './issue-state';
+import type { Hearth } from '../../hearth';
 
 // References from pushed commits (commit-refs.ts, on every branch) and closing keywords, as Gitea: "fixes #N", "closes owner/repo#N", "reopens #N" in the commits
 // pushed to the default branch, or in the title and body of a pull request merged into it,
@@ -49,22 +48,22 @@ export async function applyKeywords(db: DB, repo: Repository, doer: User, text: 
   for (const ref of findActionRefs(text)) await apply(db, repo, doer, ref, cause);
 }
 
-export function subscribeClosingKeywords(bus: EventBus, db: DB, config: Config): void {
-  bus.on('refs.moved', 'closing keywords', async (e) => {
+export function subscribeClosingKeywords(h: Hearth): void {
+  h.events.on('refs.moved', 'closing keywords', async (e) => {
     for (const u of e.updates.filter((x) => x.ref.startsWith('refs/heads/') && !/^0+$/.test(x.newId))) {
       const { commits } = await pushCommits(e.dir, /^0+$/.test(u.oldId) ? null : u.oldId, u.newId, MAX_COMMITS);
       const onDefault = u.ref === `refs/heads/${e.repo.default_branch}`;
       // Oldest first, as they were made: a later "reopens" wins over an earlier "fixes".
       for (const c of commits.reverse()) {
         // A mirror's sync brings someone else's commits: Gitea leaves no references for them.
-        if (e.source !== 'mirror') await addCommitReferences(db, config, e.repo, e.doer, c);
-        if (onDefault) await applyKeywords(db, e.repo, e.doer, c.message, { commitSha: c.id });
+        if (e.source !== 'mirror') await addCommitReferences(h, e.repo, e.doer, c);
+        if (onDefault) await applyKeywords(h.db, e.repo, e.doer, c.message, { commitSha: c.id });
       }
     }
   });
-  bus.on('pull.merged', 'closing keywords', async (e) => {
-    const pr = await getPullByIssueId(db, e.issue.id);
+  h.events.on('pull.merged', 'closing keywords', async (e) => {
+    const pr = await getPullByIssueId(h.db, e.issue.id);
     if (!pr || pr.base_branch !== e.repo.default_branch) return;
-    await applyKeywords(db, e.repo, e.doer, `${e.issue.title}\n${e.issue.content}`, { commitSha: pr.merged_commit_id, pullIssueId: e.issue.id });
+    await applyKeywords(h.db, e.repo, e.doer, `${e.issue.title}\n${e.issue.content}`, { commitSha: pr.merged_commit_id, pullIssueId: e.issue.id });
   });
 }

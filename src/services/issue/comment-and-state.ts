@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { ForbiddenError, InvalidError } from '../../lib/errors';
@@ -9,6 +8,7 @@ import { canWrite, issueCtx, readableIssue } from './issue-access';
 import { editIssue } from './issue-edit';
 import type { CommentView } from './issue-views';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // The comment form's "Close with comment" / "Reopen with comment" (Gitea's NewComment with a
 // status), and its attached file: the file is checked and the state changed first, so a
@@ -25,19 +25,18 @@ async function checkFileRights(db: DB, access: RepoAccess, doer: User, index: nu
 }
 
 export async function commentWithState(
-  db: DB, config: Config, access: RepoAccess, doer: User, index: number,
-  input: { body: string; state: CommentState; file?: FormFile },
+  h: Hearth, access: RepoAccess, doer: User, index: number, input: { body: string; state: CommentState; file?: FormFile },
 ): Promise<CommentView | null> {
   const { body, state, file } = input;
   if (file && !body.trim()) throw new InvalidError('Write a comment for the file.', 'body');
   if (!body.trim() && !state) throw new InvalidError('Write a comment first.', 'body');
   if (file) {
-    checkFormFile(config, file);
-    await checkFileRights(db, access, doer, index);
+    checkFormFile(h.config, file);
+    await checkFileRights(h.db, access, doer, index);
   }
-  if (state) await editIssue(db, access, doer, index, { state: state === 'close' ? 'closed' : 'open' });
+  if (state) await editIssue(h.db, access, doer, index, { state: state === 'close' ? 'closed' : 'open' });
   if (!body.trim()) return null;
-  const made = await createComment(db, access, doer, index, body);
-  if (file) await storeFormFile(db, config, await commentTarget(db, access, doer, made.comment.id, true), doer, file);
+  const made = await createComment(h.db, access, doer, index, body);
+  if (file) await storeFormFile(h, await commentTarget(h.db, access, doer, made.comment.id, true), doer, file);
   return made;
 }

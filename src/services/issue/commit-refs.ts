@@ -10,7 +10,7 @@ import { canRead, issueCtx } from './issue-access';
 import { recordEvent } from './issue-events';
 import { COMMENT_TYPE } from '../../lib/comment-type';
 import { accessOf, lookupRepo, type RepoAccess } from '../repo/repos';
-import type { Config } from '../../config/schema';
+import type { Hearth } from '../../hearth';
 
 // References from commits (Gitea's UpdateIssuesCommit): a pushed commit whose message names
 // `#N` or `owner/repo#N` leaves a commit_ref event on that issue, once per commit, when the
@@ -25,19 +25,19 @@ async function targetOf(db: DB, here: RepoAccess, doer: User, ref: IssueRef): Pr
 
 /** The commit_ref events of one pushed commit of `repo`. */
 export async function addCommitReferences(
-  db: DB, config: Config, repo: Repository, doer: User, commit: { id: string; message: string },
+  h: Hearth, repo: Repository, doer: User, commit: { id: string; message: string },
 ): Promise<void> {
   const refs = findIssueRefs(commit.message);
   if (!refs.length) return;
-  const here = await accessOf(db, repo, doer);
+  const here = await accessOf(h.db, repo, doer);
   const title = commit.message.split('\n', 1)[0]!.trim();
-  const link = `${repoUrls(config, here.owner.name, repo.name).html_url}/commit/${encodeURIComponent(commit.id)}`;
+  const link = `${repoUrls(h.config, here.owner.name, repo.name).html_url}/commit/${encodeURIComponent(commit.id)}`;
   const content = `<a href="${escapeHtml(link)}">${escapeHtml(title)}</a>`;
   for (const ref of refs) {
-    const target = await targetOf(db, here, doer, ref);
-    const issue = target && (await getIssueByIndex(db, target.repo.id, ref.index));
-    if (!target || !issue || !canRead(await issueCtx(db, target, doer), issue.is_pull)) continue;
-    if (await hasCommitRef(db, issue.id, commit.id)) continue;
-    await recordEvent(db, issue, doer.id, COMMENT_TYPE.commitRef, nowUnix(), { content, commit_sha: commit.id });
+    const target = await targetOf(h.db, here, doer, ref);
+    const issue = target && (await getIssueByIndex(h.db, target.repo.id, ref.index));
+    if (!target || !issue || !canRead(await issueCtx(h.db, target, doer), issue.is_pull)) continue;
+    if (await hasCommitRef(h.db, issue.id, commit.id)) continue;
+    await recordEvent(h.db, issue, doer.id, COMMENT_TYPE.commitRef, nowUnix(), { content, commit_sha: commit.id });
   }
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Issue, Reaction, User } from '../../db/schema';
 import { ForbiddenError, InternalError, NotFoundError } from '../../lib/errors';
@@ -12,6 +11,7 @@ import {
 import { usersByIds } from '../../models/user-lookup';
 import { assertIssuesOrPulls, canRead, canWrite, issueCtx, type IssueCtx } from './issue-access';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // Reactions on issues and comments, as Gitea's issue_reaction.go: only the reactions the
 // instance allows ([ui] reactions), 200 with the existing one when it is given twice, and no
@@ -62,14 +62,14 @@ function assertMayChange(t: ReactionTarget): void {
 
 /** Adds the reaction; `created` is false when the caller had given it already (200, not 201). */
 export async function addReaction(
-  db: DB, config: Config, t: ReactionTarget, doer: User, content: string,
+  h: Hearth, t: ReactionTarget, doer: User, content: string,
 ): Promise<{ reaction: Reaction; created: boolean }> {
   assertMayChange(t);
-  if (!config.ui.reactions.includes(content)) throw new ForbiddenError(`'${content}' is not an allowed reaction`);
-  if (!doer.is_admin && (await isBlockedBy(db, doer.id, t.blockers))) throw new ForbiddenError('user is blocked');
-  const inserted = await insertReaction(db, t.key, doer.id, content, nowUnix());
+  if (!h.config.ui.reactions.includes(content)) throw new ForbiddenError(`'${content}' is not an allowed reaction`);
+  if (!doer.is_admin && (await isBlockedBy(h.db, doer.id, t.blockers))) throw new ForbiddenError('user is blocked');
+  const inserted = await insertReaction(h.db, t.key, doer.id, content, nowUnix());
   if (inserted) return { reaction: inserted, created: true };
-  const existing = await findReaction(db, t.key, doer.id, content);
+  const existing = await findReaction(h.db, t.key, doer.id, content);
   if (!existing) throw new InternalError('reaction vanished while being added');
   return { reaction: existing, created: false };
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Issue, User } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
@@ -13,6 +12,7 @@ import { recordEvent } from './issue-events';
 import { repoRefs, type RepoRef } from './issue-views';
 import type { RepoAccess } from '../repo/repos';
 import { canUseTracker } from './time-tracker';
+import type { Hearth } from '../../hearth';
 
 // Stopwatches (Gitea's issue_stopwatch.go): one per user and issue; starting one stops the
 // user's other running stopwatch, stopping one records the elapsed time.
@@ -20,12 +20,12 @@ import { canUseTracker } from './time-tracker';
 export type StopwatchView = { sw: Stopwatch; issue: Issue; repo: RepoRef };
 
 /** Gitea's prepareIssueForStopwatch: a writer who may track time, with (or without) a stopwatch. */
-async function prepare(db: DB, config: Config, access: RepoAccess, doer: User, index: number, shouldExist: boolean) {
-  const ctx = await issueCtx(db, access, doer);
-  const issue = await readableIssue(db, ctx, index);
+async function prepare(h: Hearth, access: RepoAccess, doer: User, index: number, shouldExist: boolean) {
+  const ctx = await issueCtx(h.db, access, doer);
+  const issue = await readableIssue(h.db, ctx, index);
   if (!canWrite(ctx, issue.is_pull)) throw new ForbiddenError('Unable to write to PRs');
-  if (!(await canUseTracker(db, config, ctx, issue, doer))) throw new ForbiddenError('Cannot use time tracker');
-  const sw = await getStopwatch(db, doer.id, issue.id);
+  if (!(await canUseTracker(h, ctx, issue, doer))) throw new ForbiddenError('Cannot use time tracker');
+  const sw = await getStopwatch(h.db, doer.id, issue.id);
   if (!!sw !== shouldExist) {
     throw new ConflictError(shouldExist ? 'cannot stop/cancel a non-existent stopwatch' : 'cannot start a stopwatch again if it already exists');
   }
@@ -41,10 +41,10 @@ async function finish(db: DB, sw: Stopwatch, issue: Pick<Issue, 'id'>, doerId: n
 }
 
 /** POST .../stopwatch/start */
-export async function startStopwatch(db: DB, config: Config, access: RepoAccess, doer: User, index: number): Promise<void> {
-  const { issue } = await prepare(db, config, access, doer, index, false);
+export async function startStopwatch(h: Hearth, access: RepoAccess, doer: User, index: number): Promise<void> {
+  const { issue } = await prepare(h, access, doer, index, false);
   const now = nowUnix();
-  await db.transaction().execute(async (trx) => {
+  await h.db.transaction().execute(async (trx) => {
     for (const other of await stopwatchesOfUser(trx, doer.id)) {
       const otherIssue = await getIssueById(trx, other.issue_id);
       if (otherIssue) await finish(trx, other, otherIssue, doer.id, now);
@@ -55,16 +55,16 @@ export async function startStopwatch(db: DB, config: Config, access: RepoAccess,
 }
 
 /** POST .../stopwatch/stop */
-export async function stopStopwatch(db: DB, config: Config, access: RepoAccess, doer: User, index: number): Promise<void> {
-  const { issue, sw } = await prepare(db, config, access, doer, index, true);
-  await db.transaction().execute((trx) => finish(trx, sw!, issue, doer.id, nowUnix()));
+export async function stopStopwatch(h: Hearth, access: RepoAccess, doer: User, index: number): Promise<void> {
+  const { issue, sw } = await prepare(h, access, doer, index, true);
+  await h.db.transaction().execute((trx) => finish(trx, sw!, issue, doer.id, nowUnix()));
 }
 
 /** DELETE .../stopwatch/delete */
-export async function cancelStopwatch(db: DB, config: Config, access: RepoAccess, doer: User, index: number): Promise<void> {
-  const { issue, sw } = await prepare(db, config, access, doer, index, true);
+export async function cancelStopwatch(h: Hearth, access: RepoAccess, doer: User, index: number): Promise<void> {
+  const { issue, sw } = await prepare(h, access, doer, index, true);
   const now = nowUnix();
-  await db.transaction().execute(async (trx) => {
+  await h.db.transaction().execute(async (trx) => {
     await deleteStopwatch(trx, sw!.id);
     await recordEvent(trx, issue, doer.id, COMMENT_TYPE.cancelTracking, now);
   });

@@ -7,6 +7,7 @@ import { usersByIds } from '../../models/user-lookup';
 import { canWrite, type IssueCtx } from './issue-access';
 import { issueViews, type IssueView } from './issue-views';
 import { settingsOf } from '../repo/repo-settings';
+import type { Hearth } from '../../hearth';
 
 // Gitea's IsTimetrackerEnabled and CanUseTimetracker, and the views of tracked times.
 
@@ -15,11 +16,11 @@ export const trackerEnabled = (config: Config, repo: Repository): boolean =>
   config.repository.enable_time_tracking && settingsOf(repo).internal_tracker.enable_time_tracker;
 
 /** Enabled, and either open to all or the caller is a writer, the poster or an assignee. */
-export async function canUseTracker(db: DB, config: Config, ctx: IssueCtx, issue: Issue, doer: User): Promise<boolean> {
-  if (!trackerEnabled(config, ctx.repo)) return false;
+export async function canUseTracker(h: Hearth, ctx: IssueCtx, issue: Issue, doer: User): Promise<boolean> {
+  if (!trackerEnabled(h.config, ctx.repo)) return false;
   if (!settingsOf(ctx.repo).internal_tracker.allow_only_contributors_to_track_time) return true;
   if (canWrite(ctx, issue.is_pull) || issue.poster_id === doer.id) return true;
-  return (await assigneeIdsOfIssues(db, [issue.id])).some((a) => a.assignee_id === doer.id);
+  return (await assigneeIdsOfIssues(h.db, [issue.id])).some((a) => a.assignee_id === doer.id);
 }
 
 export type TimeView = { time: TrackedTime; user: User | undefined; issue: IssueView | undefined };

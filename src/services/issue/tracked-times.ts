@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Issue, User } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
@@ -14,6 +13,7 @@ import { canRead, issueCtx, readableIssue, type IssueCtx } from './issue-access'
 import { recordEvent } from './issue-events';
 import type { RepoAccess } from '../repo/repos';
 import { canUseTracker, timeViews, trackerEnabled, type TimeView } from './time-tracker';
+import type { Hearth } from '../../hearth';
 
 // Tracked times (Gitea's issue_tracked_time.go). Deleting marks rows deleted; each change
 // leaves a comment whose content is `|seconds`, as Gitea 1.21+ stores it.
@@ -51,36 +51,36 @@ async function page(db: DB, q: TimeQuery, p: PageOpt): Promise<TimeList> {
 
 /** GET .../issues/{index}/times */
 export async function listIssueTimes(
-  db: DB, config: Config, access: RepoAccess, doer: User, index: number, f: TimeFilter, p: PageOpt,
+  h: Hearth, access: RepoAccess, doer: User, index: number, f: TimeFilter, p: PageOpt,
 ): Promise<TimeList> {
-  if (!trackerEnabled(config, access.repo)) throw new NotFoundError('Timetracker is disabled');
-  const ctx = await issueCtx(db, access, doer);
-  const issue = await readableIssue(db, ctx, index);
-  return page(db, { ...(await filterQuery(db, ctx, doer, f)), issueId: issue.id }, p);
+  if (!trackerEnabled(h.config, access.repo)) throw new NotFoundError('Timetracker is disabled');
+  const ctx = await issueCtx(h.db, access, doer);
+  const issue = await readableIssue(h.db, ctx, index);
+  return page(h.db, { ...(await filterQuery(h.db, ctx, doer, f)), issueId: issue.id }, p);
 }
 
 /** GET /repos/{owner}/{repo}/times */
-export async function listRepoTimes(db: DB, config: Config, access: RepoAccess, doer: User, f: TimeFilter, p: PageOpt): Promise<TimeList> {
-  if (!trackerEnabled(config, access.repo)) throw new BadRequestError('time tracking disabled');
-  const ctx = await issueCtx(db, access, doer);
+export async function listRepoTimes(h: Hearth, access: RepoAccess, doer: User, f: TimeFilter, p: PageOpt): Promise<TimeList> {
+  if (!trackerEnabled(h.config, access.repo)) throw new BadRequestError('time tracking disabled');
+  const ctx = await issueCtx(h.db, access, doer);
   if (!canRead(ctx, false)) throw new NotFoundError();
-  return page(db, await filterQuery(db, ctx, doer, f), p);
+  return page(h.db, await filterQuery(h.db, ctx, doer, f), p);
 }
 
 /**
  * GET /repos/{owner}/{repo}/times/{user} (deprecated): the user's times in the repository,
  * for the user, repository admins and site admins.
  */
-export async function listUserRepoTimes(db: DB, config: Config, access: RepoAccess, doer: User, userName: string): Promise<TimeView[]> {
-  if (!trackerEnabled(config, access.repo)) throw new BadRequestError('time tracking disabled');
-  const ctx = await issueCtx(db, access, doer);
+export async function listUserRepoTimes(h: Hearth, access: RepoAccess, doer: User, userName: string): Promise<TimeView[]> {
+  if (!trackerEnabled(h.config, access.repo)) throw new BadRequestError('time tracking disabled');
+  const ctx = await issueCtx(h.db, access, doer);
   if (!canRead(ctx, false)) throw new NotFoundError();
-  const user = await getUserByName(db, userName);
+  const user = await getUserByName(h.db, userName);
   if (!user) throw new NotFoundError(`user does not exist [name: ${userName}]`);
   if (access.mode < ACCESS.admin && !doer.is_admin && doer.id !== user.id) {
     throw new ForbiddenError('query by user not allowed; not enough rights');
   }
-  return timeViews(db, await listTrackedTimes(db, { repoId: access.repo.id, userId: user.id }));
+  return timeViews(h.db, await listTrackedTimes(h.db, { repoId: access.repo.id, userId: user.id }));
 }
 
 /** GET /user/times */
@@ -89,11 +89,11 @@ export async function listMyTimes(db: DB, doer: User, f: TimeFilter, p: PageOpt)
 }
 
 /** The issue, when the caller may track time on it: disabled is 400, not allowed 403. */
-async function trackable(db: DB, config: Config, access: RepoAccess, doer: User, index: number): Promise<{ ctx: IssueCtx; issue: Issue }> {
-  const ctx = await issueCtx(db, access, doer);
-  const issue = await readableIssue(db, ctx, index);
-  if (!(await canUseTracker(db, config, ctx, issue, doer))) {
-    if (!trackerEnabled(config, access.repo)) throw new BadRequestError('time tracking disabled');
+async function trackable(h: Hearth, access: RepoAccess, doer: User, index: number): Promise<{ ctx: IssueCtx; issue: Issue }> {
+  const ctx = await issueCtx(h.db, access, doer);
+  const issue = await readableIssue(h.db, ctx, index);
+  if (!(await canUseTracker(h, ctx, issue, doer))) {
+    if (!trackerEnabled(h.config, access.repo)) throw new BadRequestError('time tracking disabled');
     throw new ForbiddenError('not allowed to track time on this issue');
   }
   return { ctx, issue };
@@ -102,27 +102,27 @@ async function trackable(db: DB, config: Config, access: RepoAccess, doer: User,
 export type AddTimeInput = { time: number; created?: string; user_name?: string };
 
 /** POST .../issues/{index}/times: repository and site admins may add time for another user. */
-export async function addTime(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: AddTimeInput): Promise<TimeView> {
-  const { issue } = await trackable(db, config, access, doer, index);
+export async function addTime(h: Hearth, access: RepoAccess, doer: User, index: number, input: AddTimeInput): Promise<TimeView> {
+  const { issue } = await trackable(h, access, doer, index);
   let user = doer;
   if (input.user_name && ((access.mode >= ACCESS.admin && doer.name !== input.user_name) || doer.is_admin)) {
-    const found = await getUserByName(db, input.user_name);
+    const found = await getUserByName(h.db, input.user_name);
     if (!found) throw new InvalidError(`[user_name]: user does not exist [name: ${input.user_name}]`, 'user_name');
     user = found;
   }
   const created = timeParam('created', input.created) ?? nowUnix();
-  const time = await db.transaction().execute(async (trx) => {
+  const time = await h.db.transaction().execute(async (trx) => {
     const row = await insertTrackedTime(trx, { issue_id: issue.id, user_id: user.id, time: input.time, created_unix: created });
     await recordEvent(trx, issue, user.id, COMMENT_TYPE.addTimeManual, nowUnix(), { content: `|${input.time}`, meta: JSON.stringify({ time_id: row.id }) });
     return row;
   });
-  return (await timeViews(db, [time]))[0]!;
+  return (await timeViews(h.db, [time]))[0]!;
 }
 
 /** DELETE .../issues/{index}/times: the caller's own times on the issue (404 when none). */
-export async function resetIssueTimes(db: DB, config: Config, access: RepoAccess, doer: User, index: number): Promise<void> {
-  const { issue } = await trackable(db, config, access, doer, index);
-  await db.transaction().execute(async (trx) => {
+export async function resetIssueTimes(h: Hearth, access: RepoAccess, doer: User, index: number): Promise<void> {
+  const { issue } = await trackable(h, access, doer, index);
+  await h.db.transaction().execute(async (trx) => {
     const times = await listTrackedTimes(trx, { issueId: issue.id, userId: doer.id });
     if (!times.length) throw new NotFoundError('no tracked times to delete');
     await markTimesDeleted(trx, times.map((t) => t.id));
@@ -132,13 +132,13 @@ export async function resetIssueTimes(db: DB, config: Config, access: RepoAccess
 }
 
 /** DELETE .../issues/{index}/times/{id}: one's own, or any for site admins. */
-export async function deleteTime(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number): Promise<void> {
-  const { issue } = await trackable(db, config, access, doer, index);
-  const time = Number.isSafeInteger(id) ? await getTrackedTime(db, id) : undefined;
+export async function deleteTime(h: Hearth, access: RepoAccess, doer: User, index: number, id: number): Promise<void> {
+  const { issue } = await trackable(h, access, doer, index);
+  const time = Number.isSafeInteger(id) ? await getTrackedTime(h.db, id) : undefined;
   if (!time || time.issue_id !== issue.id) throw new NotFoundError(`tracked time does not exist [id: ${id}]`);
   if (time.deleted) throw new NotFoundError(`tracked time [${time.id}] already deleted`);
   if (!doer.is_admin && time.user_id !== doer.id) throw new ForbiddenError('only the owner or an admin may delete this time');
-  await db.transaction().execute(async (trx) => {
+  await h.db.transaction().execute(async (trx) => {
     await markTimesDeleted(trx, [time.id]);
     await recordEvent(trx, issue, doer.id, COMMENT_TYPE.deleteTimeManual, nowUnix(), { content: `|${time.time}` });
   });

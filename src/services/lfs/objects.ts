@@ -10,6 +10,7 @@ import type { RepoAccess } from '../repo/repos';
 import { ACCESS, accessMode } from '../permissions';
 import type { User } from '../../db/schema';
 import { isValidPointer, type Pointer } from './pointer';
+import type { Hearth } from '../../hearth';
 
 // The git-lfs batch API and basic transfers, as Gitea's services/lfs/server.go. Objects live in
 // the blob store of the package registries (content-addressed by sha256, which is an LFS oid);
@@ -31,9 +32,9 @@ export function assertLfsEnabled(config: Config): void {
 }
 
 /** The repository of an LFS request, with read or write access as git HTTP checks it. */
-export async function lfsRepo(db: DB, config: Config, caller: GitCaller, owner: string, name: string, write: boolean): Promise<RepoAccess> {
-  assertLfsEnabled(config);
-  const found = await authorizeGit(db, caller, owner, name, write);
+export async function lfsRepo(h: Hearth, caller: GitCaller, owner: string, name: string, write: boolean): Promise<RepoAccess> {
+  assertLfsEnabled(h.config);
+  const found = await authorizeGit(h.db, caller, owner, name, write);
   if ('redirectTo' in found) throw new NotFoundError();
   return found;
 }
@@ -76,35 +77,35 @@ async function objectAccessible(db: DB, doer: User | null, oid: string): Promise
 }
 
 /** Objects in the store that the repository does not hold yet but the caller may reach: tied to it now. */
-async function linkReachable(db: DB, config: Config, access: RepoAccess, doer: User | null, pointers: Pointer[], held: Set<string>): Promise<void> {
+async function linkReachable(h: Hearth, access: RepoAccess, doer: User | null, pointers: Pointer[], held: Set<string>): Promise<void> {
   for (const p of pointers) {
-    if (held.has(p.oid) || !blobExists(config.server.data_dir, p.oid) || !(await objectAccessible(db, doer, p.oid))) continue;
-    await lfs.upsertMetaObject(db, access.repo.id, p.oid, p.size, nowUnix());
+    if (held.has(p.oid) || !blobExists(h.config.server.data_dir, p.oid) || !(await objectAccessible(h.db, doer, p.oid))) continue;
+    await lfs.upsertMetaObject(h.db, access.repo.id, p.oid, p.size, nowUnix());
   }
 }
 
-export async function batch(db: DB, config: Config, access: RepoAccess, body: BatchRequest, authorization: string, doer: User | null = null): Promise<BatchObject[]> {
+export async function batch(h: Hearth, access: RepoAccess, body: BatchRequest, authorization: string, doer: User | null = null): Promise<BatchObject[]> {
   const upload = body.operation === 'upload';
   const pointers = body.objects.filter((o): o is Pointer => isValidPointer((o ?? {}) as Record<string, unknown>));
   const oids = pointers.map((p) => p.oid);
-  if (upload) await linkReachable(db, config, access, doer, pointers, new Set((await lfs.metaObjectsIn(db, access.repo.id, oids)).map((m) => m.oid)));
-  const metas = new Map((await lfs.metaObjectsIn(db, access.repo.id, oids)).map((m) => [m.oid, m]));
-  const dataDir = config.server.data_dir;
-  const max = config.server.lfs_max_file_size;
+  if (upload) await linkReachable(h, access, doer, pointers, new Set((await lfs.metaObjectsIn(h.db, access.repo.id, oids)).map((m) => m.oid)));
+  const metas = new Map((await lfs.metaObjectsIn(h.db, access.repo.id, oids)).map((m) => [m.oid, m]));
+  const dataDir = h.config.server.data_dir;
+  const max = h.config.server.lfs_max_file_size;
   return body.objects.map((o) => {
     const raw = (o ?? {}) as Record<string, unknown>;
     if (!isValidPointer(raw)) {
       return { oid: String(raw.oid ?? ''), size: Number(raw.size ?? 0), error: { code: 422, message: 'Oid or size are invalid' } };
     }
     const meta = metas.get(raw.oid);
-    if (meta && meta.size !== raw.size) return objectAnswer(config, access, raw, '', { code: 422, message: `Object ${raw.oid} is not ${raw.size} bytes` });
+    if (meta && meta.size !== raw.size) return objectAnswer(h.config, access, raw, '', { code: 422, message: `Object ${raw.oid} is not ${raw.size} bytes` });
     const stored = !!meta && blobExists(dataDir, raw.oid);
-    if (!upload) return objectAnswer(config, access, raw, authorization, stored ? 'download' : { code: 404, message: 'Not Found' });
+    if (!upload) return objectAnswer(h.config, access, raw, authorization, stored ? 'download' : { code: 404, message: 'Not Found' });
     if (stored) return { oid: raw.oid, size: raw.size };
-    if (max > 0 && raw.size > max) return objectAnswer(config, access, raw, '', { code: 422, message: `Size must be less than or equal to ${max}` });
+    if (max > 0 && raw.size > max) return objectAnswer(h.config, access, raw, '', { code: 422, message: `Size must be less than or equal to ${max}` });
     // Bytes stored for a repository the caller cannot read are uploaded again all the same:
     // only sending them proves the caller has them (the store keeps one copy).
-    return objectAnswer(config, access, raw, authorization, 'upload');
+    return objectAnswer(h.config, access, raw, authorization, 'upload');
   });
 }
 
@@ -112,33 +113,33 @@ export async function batch(db: DB, config: Config, access: RepoAccess, body: Ba
  * PUT .../objects/{oid}/{size}: streams the body into the store, checking its size and sha256
  * against the address; the meta object is added once the bytes are in place.
  */
-export async function uploadObject(db: DB, config: Config, access: RepoAccess, p: { oid: string; size: number }, body: Readable, doer: User | null = null): Promise<void> {
+export async function uploadObject(h: Hearth, access: RepoAccess, p: { oid: string; size: number }, body: Readable, doer: User | null = null): Promise<void> {
   if (!isValidPointer(p)) throw new InvalidError('Oid or size are invalid');
-  const max = config.server.lfs_max_file_size;
+  const max = h.config.server.lfs_max_file_size;
   if (max > 0 && p.size > max) throw new InvalidError(`Size must be less than or equal to ${max}`);
-  const dataDir = config.server.data_dir;
+  const dataDir = h.config.server.data_dir;
   // Bytes the caller may already reach need no proof: Gitea ties them without reading the body.
-  if (blobExists(dataDir, p.oid) && (await objectAccessible(db, doer, p.oid))) {
+  if (blobExists(dataDir, p.oid) && (await objectAccessible(h.db, doer, p.oid))) {
     body.resume();
-    await lfs.upsertMetaObject(db, access.repo.id, p.oid, p.size, nowUnix());
+    await lfs.upsertMetaObject(h.db, access.repo.id, p.oid, p.size, nowUnix());
     return;
   }
   const stored = await storeBlob(dataDir, body, { maxSize: p.size, tooLarge: () => new InvalidError('lfs: size mismatch') });
   if (stored.size !== p.size || stored.hashes.sha256 !== p.oid) {
-    if (stored.created && !(await lfs.oidInUse(db, stored.hashes.sha256))) removeBlobFile(dataDir, stored.hashes.sha256);
+    if (stored.created && !(await lfs.oidInUse(h.db, stored.hashes.sha256))) removeBlobFile(dataDir, stored.hashes.sha256);
     throw new InvalidError(stored.size !== p.size ? 'lfs: size mismatch' : 'lfs: hash mismatch');
   }
-  await lfs.upsertMetaObject(db, access.repo.id, p.oid, p.size, nowUnix());
+  await lfs.upsertMetaObject(h.db, access.repo.id, p.oid, p.size, nowUnix());
 }
 
 export type StoredObject = Pointer & { open: (range?: { start: number; end: number }) => Readable };
 
 /** An object the repository holds whose bytes are in the store, or null. */
-export async function storedObject(db: DB, config: Config, repoId: number, oid: string): Promise<StoredObject | null> {
+export async function storedObject(h: Hearth, repoId: number, oid: string): Promise<StoredObject | null> {
   if (!/^[0-9a-f]{64}$/.test(oid)) return null;
-  const meta = await lfs.metaObject(db, repoId, oid);
-  if (!meta || !blobExists(config.server.data_dir, oid)) return null;
-  return { oid, size: meta.size, open: (range) => openBlob(config.server.data_dir, oid, range) };
+  const meta = await lfs.metaObject(h.db, repoId, oid);
+  if (!meta || !blobExists(h.config.server.data_dir, oid)) return null;
+  return { oid, size: meta.size, open: (range) => openBlob(h.config.server.data_dir, oid, range) };
 }
 
 export const hasLfsObjects = async (db: DB, repoId: number): Promise<boolean> => (await lfs.countMetaOf(db, repoId, 1)) > 0;
@@ -150,17 +151,17 @@ export async function storedOids(db: DB, config: Config, repoId: number, oids: s
 }
 
 /** GET .../objects/{oid}: the object, 404 when the repository does not hold it. */
-export async function downloadObject(db: DB, config: Config, access: RepoAccess, oid: string): Promise<StoredObject> {
+export async function downloadObject(h: Hearth, access: RepoAccess, oid: string): Promise<StoredObject> {
   if (!/^[0-9a-f]{64}$/.test(oid)) throw new InvalidError('Oid or size are invalid');
-  const found = await storedObject(db, config, access.repo.id, oid);
+  const found = await storedObject(h, access.repo.id, oid);
   if (!found) throw new NotFoundError('Not Found');
   return found;
 }
 
 /** POST .../info/lfs/verify: 200 when the object is stored with that size, 404 otherwise. */
-export async function verifyObject(db: DB, config: Config, access: RepoAccess, p: unknown): Promise<void> {
+export async function verifyObject(h: Hearth, access: RepoAccess, p: unknown): Promise<void> {
   const raw = (p ?? {}) as Record<string, unknown>;
   if (!isValidPointer(raw)) throw new InvalidError('Oid or size are invalid');
-  const found = await storedObject(db, config, access.repo.id, raw.oid);
+  const found = await storedObject(h, access.repo.id, raw.oid);
   if (!found || found.size !== raw.size) throw new NotFoundError('Not Found');
 }

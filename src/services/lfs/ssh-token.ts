@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import type { Hearth } from '../../hearth';
 import { parseScopes, type ScopeSet } from '../../lib/scopes';
@@ -61,9 +60,9 @@ export function lfsSshAuthenticate(h: Hearth, target: GitTarget, op: 'upload' | 
  * The caller an LFS token signs in: its user, with the repository scope of its operation, and
  * the one repository it opens. Null when the value is no valid LFS token.
  */
-export async function lfsTokenCaller(db: DB, secret: string, token: string): Promise<{ user: User; scopes: ScopeSet; repoId: number } | null> {
-  const claims = verifyLfsToken(secret, token);
-  const user = claims ? await getUserById(db, claims.userId) : undefined;
+export async function lfsTokenCaller(h: Hearth, token: string): Promise<{ user: User; scopes: ScopeSet; repoId: number } | null> {
+  const claims = verifyLfsToken(h.secret, token);
+  const user = claims ? await getUserById(h.db, claims.userId) : undefined;
   if (!claims || !user) return null;
   assertMaySignIn(user);
   const scopes = parseScopes([claims.op === 'upload' ? 'write:repository' : 'read:repository']);

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { ForbiddenError, InvalidError } from '../../lib/errors';
@@ -8,6 +7,7 @@ import { createOrgRepository } from '../org/org-repos';
 import { lookupOrg } from '../org/orgs';
 import { ORG_TYPE } from '../permissions';
 import { createRepository, type CreateRepoInput } from '../repo/repo-create';
+import type { Hearth } from '../../hearth';
 
 // Who owns a migrated repository and how its (empty) row and directory come to be: as
 // POST /user/repos for the caller, as POST /orgs/{org}/repos for an organization.
@@ -26,8 +26,8 @@ export async function migrationOwner(db: DB, doer: User, repoOwner: string | und
 }
 
 /** The empty repository the migration fills (teams and creator access for organizations). */
-export async function createTarget(db: DB, config: Config, doer: User, owner: User, input: CreateRepoInput): Promise<Repository> {
-  if (owner.type !== ORG_TYPE) return createRepository(db, config, doer, owner, input);
-  const org = await lookupOrg(db, owner.name, doer);
-  return (await createOrgRepository(db, config, doer, org, input)).repo;
+export async function createTarget(h: Hearth, doer: User, owner: User, input: CreateRepoInput): Promise<Repository> {
+  if (owner.type !== ORG_TYPE) return createRepository(h, doer, owner, input);
+  const org = await lookupOrg(h.db, owner.name, doer);
+  return (await createOrgRepository(h, doer, org, input)).repo;
 }

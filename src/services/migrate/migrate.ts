@@ -1,10 +1,8 @@
 import path from 'node:path';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { repoDir } from '../../git/repo';
 import { AppError, ForbiddenError, InvalidError } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
 import { seal } from '../../lib/secret-box';
 import { nowUnix } from '../../lib/time';
 import { insertMirror } from '../../models/mirror';
@@ -26,6 +24,7 @@ import { dropTemporaryRefs, MIRROR_REFSPECS, RemoteGitError, redact, remoteGit, 
 import { migrateWiki } from './migrate-wiki';
 import { migrateLfs } from './migrate-lfs';
 import { syncRepoLicenses } from '../repo/licenses';
+import type { Hearth } from '../../hearth';
 
 // POST /repos/migrate: a repository cloned from another server (any git remote; from a forge
 // (Gitea, Forgejo, Gogs, GitHub, GitLab, OneDev, GitBucket, Codebase, CodeCommit) also what its
@@ -38,7 +37,8 @@ export type MigrateInput = {
   authPassword?: string; authToken?: string; awsAccessKeyId?: string; awsSecretAccessKey?: string; service?: string; wiki?: boolean; lfs?: boolean; lfsEndpoint?: string;
   items: ImportItems;
 };
-export type MigrateDeps = { db: DB; config: Config; secret: string; log: Logger };
+/** The instance handle (the name stays for the callers that spell it). */
+export type MigrateDeps = Hearth;
 
 
 /** Refusals that need no remote: the service, migrations or new mirrors turned off. */
@@ -175,7 +175,7 @@ async function plan(deps: MigrateDeps, doer: User, input: MigrateInput, signal: 
 async function undo(deps: MigrateDeps, repo: Repository, owner: User, failure: Error): Promise<void> {
   deps.log.warn({ repo: repo.id, err: failure.message }, 'migration failed: removing the repository');
   try {
-    await deleteRepository(deps.db, deps.config, { repo, owner, mode: ACCESS.owner });
+    await deleteRepository(deps, { repo, owner, mode: ACCESS.owner });
   } catch (err) {
     deps.log.error({ repo: repo.id, err }, 'removing a failed migration failed');
   }
@@ -200,12 +200,12 @@ export async function migrateRepository(
     onPlanned?.({ owner: p.owner.name, repo: input.repoName });
     // Reaching the remote first: a wrong address or password creates nothing.
     const head = await remoteHead(p.checked, p.auth, abort.signal);
-    created = await createTarget(deps.db, deps.config, doer, p.owner, {
+    created = await createTarget(deps, doer, p.owner, {
       name: input.repoName, description: input.description, private: input.private, defaultBranch: head ?? undefined,
     });
     await updateRepo(deps.db, created.id, { is_mirror: input.mirror ? 1 : 0, original_url: p.originalUrl });
     const repo = await cloneInto(deps, p, created);
-    await syncRepoLicenses(deps.db, deps.config, repo);
+    await syncRepoLicenses(deps, repo);
     if (input.wiki) {
       p.progress.stage('wiki');
       await migrateWiki({ ...deps, remote: p.checked, auth: p.auth, ownerName: p.owner.name, repo, signal: abort.signal });

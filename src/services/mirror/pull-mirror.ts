@@ -1,10 +1,8 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Mirror, Repository, User } from '../../db/schema';
 import type { RefUpdate } from '../../git/hooks';
 import { repoDir, zeroId } from '../../git/repo';
 import { BadRequestError } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
 import { unseal } from '../../lib/secret-box';
 import { nowUnix } from '../../lib/time';
 import { dueMirrors, getMirrorByRepoId, updateMirror } from '../../models/mirror';
@@ -20,22 +18,24 @@ import { withRefsLock } from '../repo/refs-lock';
 import type { RepoAccess } from '../repo/repos';
 import { nextUpdateAt } from './pull-mirror-interval';
 import { syncMirrorWiki } from '../migrate/migrate-wiki';
+import type { Hearth } from '../../hearth';
 
 // Pull mirrors follow their remote: a sync fetches branches, tags and notes (pruning what the
 // remote deleted), then the database, feed and webhooks follow through refsMoved. Syncs run as
 // durable jobs keyed by repository, so two syncs of one mirror never overlap.
 
 export const PULL_MIRROR_JOB = 'mirror.pull';
-export type MirrorDeps = { db: DB; config: Config; secret: string; log: Logger };
+/** The instance handle (the name stays for the callers that spell it). */
+export type MirrorDeps = Hearth;
 
 const jobKey = (repoId: number) => `mirror:${repoId}`;
 const enqueueSync = (db: DB, repoId: number) => enqueueJob(db, { kind: PULL_MIRROR_JOB, key: jobKey(repoId), payload: { repoId } });
 
 /** POST /repos/{owner}/{repo}/mirror-sync: queues a sync; 400 when not a mirror or mirrors are off. */
-export async function requestMirrorSync(db: DB, config: Config, access: RepoAccess): Promise<void> {
-  if (!config.mirror.enabled) throw new BadRequestError('Mirror feature is disabled');
-  if (!(await getMirrorByRepoId(db, access.repo.id))) throw new BadRequestError('Repository is not a mirror');
-  await enqueueSync(db, access.repo.id);
+export async function requestMirrorSync(h: Hearth, access: RepoAccess): Promise<void> {
+  if (!h.config.mirror.enabled) throw new BadRequestError('Mirror feature is disabled');
+  if (!(await getMirrorByRepoId(h.db, access.repo.id))) throw new BadRequestError('Repository is not a mirror');
+  await enqueueSync(h.db, access.repo.id);
 }
 
 function credentialsOf(secret: string, mirror: Mirror): RemoteAuth {
@@ -117,17 +117,17 @@ export async function syncPullMirror(deps: MirrorDeps, repoId: number): Promise<
  * them again while they wait.
  */
 export async function syncDuePullMirrors(
-  db: DB, config: Config, log: Logger, limit: number, now = nowUnix(),
+  h: Hearth, limit: number, now = nowUnix(),
 ): Promise<string> {
-  if (!config.mirror.enabled) return 'mirrors are disabled';
-  const due = await dueMirrors(db, now, limit);
+  if (!h.config.mirror.enabled) return 'mirrors are disabled';
+  const due = await dueMirrors(h.db, now, limit);
   for (const m of due) {
-    await db.transaction().execute(async (trx) => {
+    await h.db.transaction().execute(async (trx) => {
       await updateMirror(trx, m.repo_id, { next_update_unix: nextUpdateAt(now, m.interval_seconds) });
       await enqueueSync(trx, m.repo_id);
     });
   }
-  if (due.length) log.info({ mirrors: due.length }, 'pull mirror syncs queued');
+  if (due.length) h.log.info({ mirrors: due.length }, 'pull mirror syncs queued');
   return `queued ${due.length} pull mirror sync${due.length === 1 ? '' : 's'}`;
 }
 

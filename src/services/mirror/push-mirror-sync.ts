@@ -10,9 +10,9 @@ import { hasPendingJob } from '../../models/job';
 import { duePushMirrorIds, getPushMirrorById, pushMirrorIdsOfRepo, recordPushMirrorSync } from '../../models/push-mirror';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
-import type { EventBus } from '../events/bus';
-import { enqueueJob, type JobContext, type JobQueue } from '../jobs/queue';
+import { enqueueJob, type JobContext } from '../jobs/queue';
 import { checkRemote, gitCredentials } from '../migrate/remote-address';
+import type { Hearth } from '../../hearth';
 
 // Pushing to the push mirrors (Gitea's services/mirror/mirror_push.go): each push is a durable
 // job keyed by the mirror, so two pushes to one remote never overlap, and a push waiting to run
@@ -91,23 +91,23 @@ async function pushTo(config: Config, dir: string, m: PushMirror, creds: Credent
 }
 
 /** The job: one push of one mirror, its outcome recorded on the mirror (Gitea's SyncPushMirror). */
-export async function runPushMirrorSync(db: DB, config: Config, secret: string, id: number, ctx?: JobContext): Promise<void> {
-  if (!config.mirror.enabled) return;
-  const m = await getPushMirrorById(db, id);
+export async function runPushMirrorSync(h: Hearth, id: number, ctx?: JobContext): Promise<void> {
+  if (!h.config.mirror.enabled) return;
+  const m = await getPushMirrorById(h.db, id);
   if (!m) return;
-  const repo = await getRepoById(db, m.repo_id);
-  const owner = repo && (await getUserById(db, repo.owner_id));
+  const repo = await getRepoById(h.db, m.repo_id);
+  const owner = repo && (await getUserById(h.db, repo.owner_id));
   if (!repo || !owner) return;
   let creds: Credentials = { username: '', password: '' };
   let error: string;
   try {
-    creds = credentialsOf(secret, m);
-    error = await pushTo(config, repoDir(config.repository.root, owner.name, repo.name), m, creds, owner);
+    creds = credentialsOf(h.secret, m);
+    error = await pushTo(h.config, repoDir(h.config.repository.root, owner.name, repo.name), m, creds, owner);
   } catch (err) {
     error = `push: ${err instanceof Error ? err.message : String(err)}`;
   }
   error = scrubCredentials(error, creds);
-  await recordPushMirrorSync(db, m.id, nowUnix(), error);
+  await recordPushMirrorSync(h.db, m.id, nowUnix(), error);
   if (error) ctx?.log.warn({ pushMirror: m.id, repo: repo.id, err: error }, 'push mirror failed');
 }
 
@@ -115,13 +115,13 @@ export async function runPushMirrorSync(db: DB, config: Config, secret: string, 
  * Pushes follow the domain events: after any move of a repository's refs, its push mirrors with
  * sync_on_commit are queued (Gitea's mirror notifier). The job kind is registered here too.
  */
-export function subscribePushMirrors(bus: EventBus, db: DB, config: Config, secret: string, jobs: JobQueue): void {
-  bus.on('refs.moved', 'push mirrors', async (e) => {
-    if (!config.mirror.enabled) return;
-    for (const id of await pushMirrorIdsOfRepo(db, e.repo.id, true)) await enqueuePushMirrorSync(db, id);
+export function subscribePushMirrors(h: Hearth): void {
+  h.events.on('refs.moved', 'push mirrors', async (e) => {
+    if (!h.config.mirror.enabled) return;
+    for (const id of await pushMirrorIdsOfRepo(h.db, e.repo.id, true)) await enqueuePushMirrorSync(h.db, id);
   });
-  jobs.register(PUSH_MIRROR_JOB, {
+  h.jobs.register(PUSH_MIRROR_JOB, {
     backoff: () => 60,
-    handler: (payload, ctx) => runPushMirrorSync(db, config, secret, payload.pushMirrorId, ctx),
+    handler: (payload, ctx) => runPushMirrorSync(h, payload.pushMirrorId, ctx),
   });
 }

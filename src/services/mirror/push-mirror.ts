@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { PushMirror, User } from '../../db/schema';
 import { AppError, BadRequestError, NotFoundError } from '../../lib/errors';
 import { seal } from '../../lib/secret-box';
@@ -12,6 +11,7 @@ import { parseDuration } from '../cron/duration';
 import { checkRemote } from '../migrate/remote-address';
 import type { RepoAccess } from '../repo/repos';
 import { enqueuePushMirrorSync, PUSH_MIRROR_PURPOSE } from './push-mirror-sync';
+import type { Hearth } from '../../hearth';
 
 // A repository's push mirrors, as Gitea's API manages them (routers/api/v1/repo/mirror.go):
 // every route answers 400 while [mirror] is disabled; the remote must pass [migrations]; the
@@ -72,18 +72,18 @@ async function checkedRemote(config: Config, raw: string, doer: User) {
 }
 
 export async function createPushMirror(
-  db: DB, config: Config, secret: string, access: RepoAccess, doer: User, input: PushMirrorInput,
+  h: Hearth, access: RepoAccess, doer: User, input: PushMirrorInput,
 ): Promise<PushMirrorView> {
-  assertMirrorsEnabled(config);
-  if (config.mirror.disable_new_push) throw new BadRequestError('New push mirrors are disabled');
-  const interval = intervalSeconds(config, input.interval ?? '');
-  const remote = await checkedRemote(config, input.remote_address ?? '', doer);
+  assertMirrorsEnabled(h.config);
+  if (h.config.mirror.disable_new_push) throw new BadRequestError('New push mirrors are disabled');
+  const interval = intervalSeconds(h.config, input.interval ?? '');
+  const remote = await checkedRemote(h.config, input.remote_address ?? '', doer);
   // As Gitea's ParseRemoteAddr: credentials given apart replace those of the address.
   const apart = Boolean(input.remote_username || input.remote_password);
   const username = apart ? input.remote_username ?? '' : remote.username;
   const password = apart ? input.remote_password ?? '' : remote.password;
-  const credentials = username || password ? seal(secret, PUSH_MIRROR_PURPOSE, JSON.stringify({ username, password })) : '';
-  const mirror = await insertPushMirror(db, {
+  const credentials = username || password ? seal(h.secret, PUSH_MIRROR_PURPOSE, JSON.stringify({ username, password })) : '';
+  const mirror = await insertPushMirror(h.db, {
     repo_id: access.repo.id, remote_name: remoteName(), remote_address: remote.address, credentials_sealed: credentials,
     sync_on_commit: input.sync_on_commit ? 1 : 0, interval_seconds: interval, created_unix: nowUnix(),
   });
@@ -91,28 +91,28 @@ export async function createPushMirror(
 }
 
 export async function listRepoPushMirrors(
-  db: DB, config: Config, access: RepoAccess, page: { offset: number; limit: number },
+  h: Hearth, access: RepoAccess, page: { offset: number; limit: number },
 ): Promise<{ mirrors: PushMirrorView[]; total: number }> {
-  assertMirrorsEnabled(config);
-  const { mirrors, total } = await listPushMirrors(db, access.repo.id, page);
+  assertMirrorsEnabled(h.config);
+  const { mirrors, total } = await listPushMirrors(h.db, access.repo.id, page);
   return { mirrors: mirrors.map((mirror) => ({ mirror, repoName: access.repo.name })), total };
 }
 
-export async function getRepoPushMirror(db: DB, config: Config, access: RepoAccess, name: string): Promise<PushMirrorView> {
-  assertMirrorsEnabled(config);
-  const mirror = await getPushMirrorByName(db, access.repo.id, name);
+export async function getRepoPushMirror(h: Hearth, access: RepoAccess, name: string): Promise<PushMirrorView> {
+  assertMirrorsEnabled(h.config);
+  const mirror = await getPushMirrorByName(h.db, access.repo.id, name);
   if (!mirror) throw new NotFoundError();
   return { mirror, repoName: access.repo.name };
 }
 
 /** 404 for a name the repository has no push mirror of, as the reference lists (Gitea itself answers 204). */
-export async function deleteRepoPushMirror(db: DB, config: Config, access: RepoAccess, name: string): Promise<void> {
-  assertMirrorsEnabled(config);
-  if (!(await deletePushMirrorByName(db, access.repo.id, name))) throw new NotFoundError();
+export async function deleteRepoPushMirror(h: Hearth, access: RepoAccess, name: string): Promise<void> {
+  assertMirrorsEnabled(h.config);
+  if (!(await deletePushMirrorByName(h.db, access.repo.id, name))) throw new NotFoundError();
 }
 
 /** Gitea's PushMirrorSync: every push mirror of the repository is queued (not awaited). */
-export async function syncRepoPushMirrors(db: DB, config: Config, access: RepoAccess): Promise<void> {
-  assertMirrorsEnabled(config);
-  for (const id of await pushMirrorIdsOfRepo(db, access.repo.id)) await enqueuePushMirrorSync(db, id);
+export async function syncRepoPushMirrors(h: Hearth, access: RepoAccess): Promise<void> {
+  assertMirrorsEnabled(h.config);
+  for (const id of await pushMirrorIdsOfRepo(h.db, access.repo.id)) await enqueuePushMirrorSync(h.db, id);
 }

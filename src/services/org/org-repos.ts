@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { ForbiddenError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
@@ -10,6 +8,7 @@ import type { OrgAccess } from './orgs';
 import { ACCESS, accessMode } from '../permissions';
 import { createRepository, type CreateRepoInput } from '../repo/repo-create';
 import { accessOf, type RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 /**
  * POST /orgs/{org}/repos: owners, site admins and members of a team allowed to create
@@ -17,13 +16,13 @@ import { accessOf, type RepoAccess } from '../repo/repos';
  * creating teams; a creator left below admin becomes an admin collaborator, as Gitea does.
  */
 export async function createOrgRepository(
-  db: DB, config: Config, doer: User, access: OrgAccess, input: CreateRepoInput,
+  h: Hearth, doer: User, access: OrgAccess, input: CreateRepoInput,
 ): Promise<RepoAccess> {
   const { org } = access;
-  if (!doer.is_admin && !(await canCreateOrgRepo(db, org.id, doer.id))) {
+  if (!doer.is_admin && !(await canCreateOrgRepo(h.db, org.id, doer.id))) {
     throw new ForbiddenError('Given user is not allowed to create repository in organization.');
   }
-  const repo = await createRepository(db, config, doer, org, {
+  const repo = await createRepository(h, doer, org, {
     ...input,
     onCreated: async (trx, repo) => {
       const teams = await teamsForNewRepo(trx, org.id, doer.id);
@@ -34,5 +33,5 @@ export async function createOrgRepository(
       }
     },
   });
-  return accessOf(db, repo, doer);
+  return accessOf(h.db, repo, doer);
 }

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User, UserUpdate } from '../../db/schema';
 import { ownerDir } from '../../git/repo';
@@ -21,6 +20,7 @@ import { deleteRepository } from '../repo/repo-edit';
 import { renameUser } from '../user/users';
 import { VISIBILITY, type VisibilityName } from '../visibility';
 import { recordAudit, userTarget } from '../audit/record';
+import type { Hearth } from '../../hearth';
 
 export type CreateOrgInput = {
   username: string; full_name?: string; description?: string; website?: string; location?: string;
@@ -135,13 +135,13 @@ export async function editOrganization(db: DB, org: User, edit: EditOrgInput): P
  * Deletes an organization. As Gitea, one that still owns repositories is refused (422, as its
  * user deletion answers) unless purging, which deletes them first.
  */
-export async function deleteOrganization(db: DB, config: Config, org: User, purge = false): Promise<void> {
+export async function deleteOrganization(h: Hearth, org: User, purge = false): Promise<void> {
   if (purge) {
-    for (const repo of await listReposOfOwner(db, org.id)) {
-      await deleteRepository(db, config, { repo, owner: org, mode: ACCESS.owner });
+    for (const repo of await listReposOfOwner(h.db, org.id)) {
+      await deleteRepository(h, { repo, owner: org, mode: ACCESS.owner });
     }
   }
-  await db.transaction().execute(async (trx) => {
+  await h.db.transaction().execute(async (trx) => {
     if (await countReposOfOwner(trx, org.id)) {
       throw new InvalidError(`user still has ownership of repositories [uid: ${org.id}]`);
     }
@@ -150,8 +150,8 @@ export async function deleteOrganization(db: DB, config: Config, org: User, purg
     await deleteRedirectsToUser(trx, org.id);
     await recordAudit(trx, { op: 'org.delete', target: userTarget(org), owner: org });
   });
-  removeAvatarFile(config, org);
-  removeEmptyDir(ownerDir(config.repository.root, org.name));
+  removeAvatarFile(h.config, org);
+  removeEmptyDir(ownerDir(h.config.repository.root, org.name));
 }
 
 function removeEmptyDir(dir: string): void {
@@ -163,8 +163,8 @@ function removeEmptyDir(dir: string): void {
 }
 
 /** POST /orgs/{org}/rename: the row, its repositories' owner name and its directory. */
-export async function renameOrganization(db: DB, config: Config, org: User, newName: string): Promise<void> {
-  await renameUser(db, config, org, newName, 'new_name');
+export async function renameOrganization(h: Hearth, org: User, newName: string): Promise<void> {
+  await renameUser(h, org, newName, 'new_name');
 }
 
 /**

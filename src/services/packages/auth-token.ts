@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { parseStoredScopes, scopeNames, type ScopeSet } from '../../lib/scopes';
 import { getUserById } from '../../models/user';
 import { assertMaySignIn } from '../user/auth';
+import type { Hearth } from '../../hearth';
 
 // The bearer token a registry hands a client that signed in (Gitea's packages.CreateAuthorizationToken,
 // which conan's `users/authenticate` asks for): the user, an expiry and the scopes of the
@@ -24,16 +24,16 @@ export function createPackageToken(secret: string, user: User, scopes: ScopeSet 
 }
 
 /** The user and scopes of a valid, unexpired token; null otherwise. */
-export async function verifyPackageToken(db: DB, secret: string, token: string): Promise<{ user: User; scopes: ScopeSet | null } | null> {
+export async function verifyPackageToken(h: Hearth, token: string): Promise<{ user: User; scopes: ScopeSet | null } | null> {
   const [body, sig] = token.slice(PREFIX.length).split('.');
   if (!body || !sig) return null;
-  const want = Buffer.from(mac(secret, body));
+  const want = Buffer.from(mac(h.secret, body));
   const got = Buffer.from(sig);
   if (want.length !== got.length || !crypto.timingSafeEqual(want, got)) return null;
   let claims: { u?: number; e?: number; s?: string | null };
   try { claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')); } catch { return null; }
   if (!claims.u || !claims.e || claims.e < Date.now() / 1000) return null;
-  const user = await getUserById(db, claims.u);
+  const user = await getUserById(h.db, claims.u);
   if (!user) return null;
   assertMaySignIn(user);
   return { user, scopes: typeof claims.s === 'string' ? parseStoredScopes(claims.s) : null };

@@ -1,8 +1,8 @@
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { Package, PackageVersion, User } from '../../db/schema';
 import { filePropertyMaps } from '../../models/package-index';
 import { filesOf } from '../../models/package';
+import type { Hearth } from '../../hearth';
 
 // What a package page shows under "Installation": the client setup, once per owner (null when
 // none is needed), and the command that installs one version. One entry per type; types without
@@ -80,11 +80,11 @@ export function installCommandFor(type: string, c: InstallContext): string | nul
 }
 
 /** installCommandFor with the context read from the database. */
-export async function packageInstallCommand(db: DB, config: Config, owner: User, pkg: Package, version: PackageVersion): Promise<string | null> {
+export async function packageInstallCommand(h: Hearth, owner: User, pkg: Package, version: PackageVersion): Promise<string | null> {
   if (!Object.hasOwn(COMMANDS, pkg.type)) return null;
-  const first = (await filesOf(db, version.id))[0];
-  const props = first ? ((await filePropertyMaps(db, [first.id])).get(first.id) ?? {}) : {};
+  const first = (await filesOf(h.db, version.id))[0];
+  const props = first ? ((await filePropertyMaps(h.db, [first.id])).get(first.id) ?? {}) : {};
   return installCommandFor(pkg.type, {
-    registry: registryUrl(config, owner, pkg.type), owner: owner.name, name: pkg.name, version: version.version, props,
+    registry: registryUrl(h.config, owner, pkg.type), owner: owner.name, name: pkg.name, version: version.version, props,
   });
 }

@@ -1,8 +1,8 @@
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { ownerUsage } from '../../models/package';
+import type { Hearth } from '../../hearth';
 
 // Gitea's [packages] LIMIT_* settings (services/packages/packages.go): site admins are exempt.
 // Gitea's registries answer a quota error with 403 (generic, npm, ...), so this error is a 403.
@@ -37,17 +37,17 @@ export function typeSizeLimit(config: Config, type: string): number {
 export const uploadSizeLimit = (config: Config, doer: User | null, type: string) => (doer?.is_admin ? -1 : typeSizeLimit(config, type));
 
 /** Gitea's CheckSizeQuotaExceeded: one file's size against the type's and the owner's limit. */
-export async function checkSizeQuota(db: DB, config: Config, doer: User | null, owner: User, type: string, size: number): Promise<void> {
+export async function checkSizeQuota(h: Hearth, doer: User | null, owner: User, type: string, size: number): Promise<void> {
   if (doer?.is_admin) return;
-  const typeLimit = typeSizeLimit(config, type);
+  const typeLimit = typeSizeLimit(h.config, type);
   if (typeLimit > -1 && size > typeLimit) throw new PackageQuotaError(QUOTA.typeSize);
-  const total = parseByteSize(config.packages.limit_total_owner_size);
-  if (total > -1 && (await ownerUsage(db, owner.id)).bytes + size > total) throw new PackageQuotaError(QUOTA.totalSize);
+  const total = parseByteSize(h.config.packages.limit_total_owner_size);
+  if (total > -1 && (await ownerUsage(h.db, owner.id)).bytes + size > total) throw new PackageQuotaError(QUOTA.totalSize);
 }
 
 /** Gitea's checkCountQuotaExceeded: before a new version. */
-export async function checkCountQuota(db: DB, config: Config, doer: User | null, owner: User): Promise<void> {
+export async function checkCountQuota(h: Hearth, doer: User | null, owner: User): Promise<void> {
   if (doer?.is_admin) return;
-  const limit = config.packages.limit_total_owner_count;
-  if (limit > -1 && (await ownerUsage(db, owner.id)).versions >= limit) throw new PackageQuotaError(QUOTA.totalCount);
+  const limit = h.config.packages.limit_total_owner_count;
+  if (limit > -1 && (await ownerUsage(h.db, owner.id)).versions >= limit) throw new PackageQuotaError(QUOTA.totalCount);
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Package, PackageBlob, PackageFile, PackageVersion, User } from '../../db/schema';
 import { ConflictError, NotFoundError } from '../../lib/errors';
@@ -9,6 +8,7 @@ import { removeBlobFile, type StoredBlob } from './blob-store';
 import { checkCountQuota, checkSizeQuota } from './limits';
 import { notifyPackage } from './notify';
 import { queueIndexRebuildsOfFiles } from './repo-index/jobs';
+import { type Hearth, withDb } from '../../hearth';
 
 // Creating and deleting package versions and files (Gitea's services/packages/packages.go).
 
@@ -61,31 +61,31 @@ async function ensurePackage(db: DB, i: CreateInput): Promise<Package> {
   return pkg;
 }
 
-async function ensureVersion(db: DB, config: Config, pkg: Package, i: CreateInput): Promise<{ version: PackageVersion; created: boolean }> {
-  const found = await m.findVersion(db, pkg.id, i.version);
+async function ensureVersion(h: Hearth, pkg: Package, i: CreateInput): Promise<{ version: PackageVersion; created: boolean }> {
+  const found = await m.findVersion(h.db, pkg.id, i.version);
   if (found) {
     if (i.failIfVersionExists) throw new ConflictError('package version already exists');
     return { version: found, created: false };
   }
-  await checkCountQuota(db, config, i.creator, i.owner);
+  await checkCountQuota(h, i.creator, i.owner);
   const metadataJson = i.versionMetadata === undefined ? '' : JSON.stringify(i.versionMetadata);
-  const version = await m.insertVersion(db, { packageId: pkg.id, creatorId: i.creator.id, version: i.version, metadataJson, isInternal: i.isInternal || i.versionIsInternal });
-  await addProperties(db, REF.version, version.id, i.versionProperties);
+  const version = await m.insertVersion(h.db, { packageId: pkg.id, creatorId: i.creator.id, version: i.version, metadataJson, isInternal: i.isInternal || i.versionIsInternal });
+  await addProperties(h.db, REF.version, version.id, i.versionProperties);
   return { version, created: true };
 }
 
 /** Adds the file row (and the blob row) to a version: 409 when the file exists, unless overwrite. */
-async function addFile(db: DB, config: Config, owner: User, creator: User, pkg: Package, version: PackageVersion, f: FileInput, blob: StoredBlob, overwrite?: boolean): Promise<PackageFile> {
-  const existing = await m.findFile(db, version.id, f.name, f.compositeKey ?? '');
+async function addFile(h: Hearth, owner: User, creator: User, pkg: Package, version: PackageVersion, f: FileInput, blob: StoredBlob, overwrite?: boolean): Promise<PackageFile> {
+  const existing = await m.findFile(h.db, version.id, f.name, f.compositeKey ?? '');
   if (existing && !overwrite) throw new ConflictError('package file already exists');
-  await checkSizeQuota(db, config, creator, owner, pkg.type, blob.size);
+  await checkSizeQuota(h, creator, owner, pkg.type, blob.size);
   if (existing) {
-    await deleteProperties(db, REF.file, [existing.id]);
-    await m.deleteFileRow(db, existing.id);
+    await deleteProperties(h.db, REF.file, [existing.id]);
+    await m.deleteFileRow(h.db, existing.id);
   }
-  const row = await m.ensureBlob(db, { size: blob.size, ...blob.hashes });
-  const file = await m.insertFile(db, { versionId: version.id, blobId: row.id, name: f.name, compositeKey: f.compositeKey ?? '', isLead: f.isLead });
-  await addProperties(db, REF.file, file.id, f.properties);
+  const row = await m.ensureBlob(h.db, { size: blob.size, ...blob.hashes });
+  const file = await m.insertFile(h.db, { versionId: version.id, blobId: row.id, name: f.name, compositeKey: f.compositeKey ?? '', isLead: f.isLead });
+  await addProperties(h.db, REF.file, file.id, f.properties);
   return file;
 }
 
@@ -93,47 +93,47 @@ async function addFile(db: DB, config: Config, owner: User, creator: User, pkg: 
  * A stored blob whose rows did not commit: its file goes unless a row (another upload of the
  * same bytes) references it. A blob row left without files is cleanup_packages' work.
  */
-async function dropOrphanBlob(db: DB, config: Config, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(db, blob.hashes.sha256))) removeBlobFile(config.server.data_dir, blob.hashes.sha256);
+async function dropOrphanBlob(h: Hearth, blob: StoredBlob): Promise<void> {
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
 }
 
 /**
  * Gitea's CreatePackageOrAddFileToExisting: one transaction creates the package and version when
  * missing and adds the file; the `package` webhook event (created) fires when the version is new.
  */
-export async function createPackageAndAddFile(db: DB, config: Config, i: CreateInput): Promise<Created> {
+export async function createPackageAndAddFile(h: Hearth, i: CreateInput): Promise<Created> {
   let out: Created;
   try {
-    out = await db.transaction().execute(async (trx) => {
+    out = await h.db.transaction().execute(async (trx) => {
       const pkg = await ensurePackage(trx, i);
-      const { version, created } = await ensureVersion(trx, config, pkg, i);
-      const file = await addFile(trx, config, i.owner, i.creator, pkg, version, i.file, i.blob, i.overwrite);
+      const { version, created } = await ensureVersion(withDb(h, trx), pkg, i);
+      const file = await addFile(withDb(h, trx), i.owner, i.creator, pkg, version, i.file, i.blob, i.overwrite);
       await queueIndexRebuildsOfFiles(trx, pkg, [file.id]);
       return { pkg, version, file, versionCreated: created };
     });
   } catch (err) {
-    await dropOrphanBlob(db, config, i.blob);
+    await dropOrphanBlob(h, i.blob);
     throw err;
   }
-  if (out.versionCreated) await notifyPackage(db, config, 'created', i.creator, out.pkg, out.version);
+  if (out.versionCreated) await notifyPackage(h, 'created', i.creator, out.pkg, out.version);
   return out;
 }
 
 /** Adds a file to a version that exists (404 otherwise); 409 when the file exists, unless overwrite. */
-export async function addFileToExistingVersion(db: DB, config: Config, i: {
+export async function addFileToExistingVersion(h: Hearth, i: {
   owner: User; creator: User; type: string; name: string; version: string; file: FileInput; blob: StoredBlob; overwrite?: boolean;
 }): Promise<{ pkg: Package; version: PackageVersion; file: PackageFile }> {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await h.db.transaction().execute(async (trx) => {
       const pkg = await m.findPackage(trx, i.owner.id, i.type, i.name);
       const version = pkg && (await m.findVersion(trx, pkg.id, i.version));
       if (!pkg || !version) throw new NotFoundError('package does not exist');
-      const file = await addFile(trx, config, i.owner, i.creator, pkg, version, i.file, i.blob, i.overwrite);
+      const file = await addFile(withDb(h, trx), i.owner, i.creator, pkg, version, i.file, i.blob, i.overwrite);
       await queueIndexRebuildsOfFiles(trx, pkg, [file.id]);
       return { pkg, version, file };
     });
   } catch (err) {
-    await dropOrphanBlob(db, config, i.blob);
+    await dropOrphanBlob(h, i.blob);
     throw err;
   }
 }
@@ -142,9 +142,9 @@ export async function addFileToExistingVersion(db: DB, config: Config, i: {
  * Deletes a version, its files and properties, and the package with its last version; emits the
  * `package` event (deleted). Blobs stay for cleanup_packages (another version may share them).
  */
-export async function deleteVersion(db: DB, config: Config, doer: User, version: PackageVersion): Promise<void> {
-  const pkg = await m.packageById(db, version.package_id);
-  await db.transaction().execute(async (trx) => {
+export async function deleteVersion(h: Hearth, doer: User, version: PackageVersion): Promise<void> {
+  const pkg = await m.packageById(h.db, version.package_id);
+  await h.db.transaction().execute(async (trx) => {
     const files = await m.filesOf(trx, version.id);
     if (pkg) await queueIndexRebuildsOfFiles(trx, pkg, files.map((f) => f.id));
     await deleteProperties(trx, REF.file, files.map((f) => f.id));
@@ -155,7 +155,7 @@ export async function deleteVersion(db: DB, config: Config, doer: User, version:
       await m.deletePackageRow(trx, pkg.id);
     }
   });
-  if (pkg) await notifyPackage(db, config, 'deleted', doer, pkg, version);
+  if (pkg) await notifyPackage(h, 'deleted', doer, pkg, version);
 }
 
 /** Deletes one file (and its properties); the version stays even when it was its last file. */

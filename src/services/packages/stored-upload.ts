@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { blobBySha256 } from '../../models/package';
 import { blobPath, removeBlobFile, storeBlob, type StoredBlob } from './blob-store';
 import { PackageQuotaError, QUOTA, uploadSizeLimit } from './limits';
+import type { Hearth } from '../../hearth';
 
 // An upload streamed into the blob store before its rows exist: registries that must read the
 // package (a zip, a tarball) to learn its name and version store it first, parse the stored
@@ -18,19 +18,19 @@ export function storeTypedBlob(config: Config, doer: User | null, type: string, 
 }
 
 /** Removes a stored blob's file when no row references it (a refused or failed upload). */
-export async function discardBlob(db: DB, config: Config, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(db, blob.hashes.sha256))) removeBlobFile(config.server.data_dir, blob.hashes.sha256);
+export async function discardBlob(h: Hearth, blob: StoredBlob): Promise<void> {
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
 }
 
 /** The file of a stored blob, for parsers that read it back. */
 export const storedBlobPath = (config: Config, blob: StoredBlob) => blobPath(config.server.data_dir, blob.hashes.sha256);
 
 /** Runs `fn` (parse, then create the rows); when it throws, the blob is discarded and the error rethrown. */
-export async function withStoredBlob<T>(db: DB, config: Config, blob: StoredBlob, fn: () => Promise<T>): Promise<T> {
+export async function withStoredBlob<T>(h: Hearth, blob: StoredBlob, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    await discardBlob(db, config, blob);
+    await discardBlob(h, blob);
     throw err;
   }
 }

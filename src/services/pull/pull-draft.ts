@@ -1,11 +1,10 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { InvalidError } from '../../lib/errors';
 import { editPull } from './pull-edit';
 import { isWip } from './pull-merge';
 import { loadPull } from './pull-views';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // Draft pull requests, as Gitea marks them: a title starting with a work-in-progress prefix
 // ("WIP:" or "[WIP]"), which the merge refuses. Marking one is an edit of the title (its
@@ -13,10 +12,10 @@ import type { RepoAccess } from '../repo/repos';
 
 const PREFIX = /^\s*(wip:|\[wip\])\s*/i;
 
-export async function setPullDraft(db: DB, config: Config, access: RepoAccess, doer: User, index: number, draft: boolean): Promise<void> {
-  const { issue, pr } = await loadPull(db, config, access, doer, index, false);
+export async function setPullDraft(h: Hearth, access: RepoAccess, doer: User, index: number, draft: boolean): Promise<void> {
+  const { issue, pr } = await loadPull(h, access, doer, index, false);
   if (pr.has_merged || issue.is_closed) throw new InvalidError('A closed pull request is neither draft nor ready.', 'title');
   if (isWip(issue.title) === draft) return;
   const title = draft ? `WIP: ${issue.title}` : issue.title.replace(PREFIX, '');
-  await editPull(db, config, access, doer, index, { title: title || issue.title });
+  await editPull(h, access, doer, index, { title: title || issue.title });
 }

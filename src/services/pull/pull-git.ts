@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { PullRequest, Repository } from '../../db/schema';
 import { updateRef } from '../../git/commit';
@@ -14,6 +13,7 @@ import { listProtectedBranches } from '../../models/protected-branch';
 import { nowUnix } from '../../lib/time';
 import { effectiveRule, toRule } from '../repo/protection-rules';
 import { getUserById } from '../../models/user';
+import type { Hearth } from '../../hearth';
 
 // The git side of a pull request: `refs/pull/N/head` in the base repository follows the head
 // branch (fetched across for forks), and the stored mergeability follows both tips.
@@ -22,19 +22,19 @@ export const PULL_STATUS = { checking: 'checking', mergeable: 'mergeable', confl
 
 export const headRefOf = (pr: Pick<PullRequest, 'index'>) => `refs/pull/${pr.index}/head`;
 
-export async function dirOfRepo(db: DB, config: Config, repo: Repository): Promise<string> {
-  const owner = await getUserById(db, repo.owner_id);
-  return repoDir(config.repository.root, owner?.name ?? '', repo.name);
+export async function dirOfRepo(h: Hearth, repo: Repository): Promise<string> {
+  const owner = await getUserById(h.db, repo.owner_id);
+  return repoDir(h.config.repository.root, owner?.name ?? '', repo.name);
 }
 
 /** Points refs/pull/N/head at the head branch's tip; returns the head commit (the stored one when the branch is gone). */
-export async function syncHeadRef(db: DB, config: Config, pr: PullRequest, baseDir: string): Promise<string> {
+export async function syncHeadRef(h: Hearth, pr: PullRequest, baseDir: string): Promise<string> {
   const current = await revParse(baseDir, headRefOf(pr));
   if (pr.has_merged) return current ?? pr.head_commit_id;
-  const headRepo = pr.head_repo_id === pr.base_repo_id ? null : await getRepoById(db, pr.head_repo_id);
+  const headRepo = pr.head_repo_id === pr.base_repo_id ? null : await getRepoById(h.db, pr.head_repo_id);
   // A deleted fork leaves the last fetched head in place.
   if (pr.head_repo_id !== pr.base_repo_id && !headRepo) return current ?? pr.head_commit_id;
-  const headDir = headRepo ? await dirOfRepo(db, config, headRepo) : baseDir;
+  const headDir = headRepo ? await dirOfRepo(h, headRepo) : baseDir;
   const tip = await revParse(headDir, `refs/heads/${pr.head_branch}`);
   if (!tip) return current ?? pr.head_commit_id;
   if (tip === current) return tip;
@@ -56,18 +56,18 @@ async function countRange(dir: string, from: string, to: string): Promise<number
 }
 
 /** Recomputes mergeability and stats when either tip moved; merged pull requests keep their record. */
-export async function refreshPull(db: DB, config: Config, pr: PullRequest, force = false): Promise<PullRequest> {
+export async function refreshPull(h: Hearth, pr: PullRequest, force = false): Promise<PullRequest> {
   if (pr.has_merged) return pr;
-  const base = await getRepoById(db, pr.base_repo_id);
+  const base = await getRepoById(h.db, pr.base_repo_id);
   if (!base) return pr;
-  const dir = await dirOfRepo(db, config, base);
-  const head = await syncHeadRef(db, config, pr, dir);
+  const dir = await dirOfRepo(h, base);
+  const head = await syncHeadRef(h, pr, dir);
   const baseSha = (await revParse(dir, `refs/heads/${pr.base_branch}`)) ?? pr.base_commit_id;
   if (!force && head === pr.head_commit_id && baseSha === pr.base_commit_id && pr.status !== PULL_STATUS.checking) return pr;
   const patch = await computeState(dir, baseSha, head);
-  await updatePull(db, pr.id, { ...patch, head_commit_id: head, base_commit_id: baseSha });
-  if (head !== pr.head_commit_id) await reviewsAfterHeadMoved(db, pr, head);
-  return (await getPullByIssueId(db, pr.issue_id))!;
+  await updatePull(h.db, pr.id, { ...patch, head_commit_id: head, base_commit_id: baseSha });
+  if (head !== pr.head_commit_id) await reviewsAfterHeadMoved(h.db, pr, head);
+  return (await getPullByIssueId(h.db, pr.issue_id))!;
 }
 
 /**
@@ -75,12 +75,12 @@ export async function refreshPull(db: DB, config: Config, pr: PullRequest, force
  * request as stored (three git processes per pull request otherwise: a listing of 50 took
  * 440 ms). The refs are those of the first question: make a new reader after moving any.
  */
-export function tipsReader(db: DB, config: Config) {
+export function tipsReader(h: Hearth) {
   const repos = new Map<number, Promise<Map<string, string> | null>>();
   const tipsOf = (repoId: number) => {
     let tips = repos.get(repoId);
     if (!tips) {
-      tips = getRepoById(db, repoId).then(async (repo) => (repo ? branchAndPullTips(await dirOfRepo(db, config, repo)) : null));
+      tips = getRepoById(h.db, repoId).then(async (repo) => (repo ? branchAndPullTips(await dirOfRepo(h, repo)) : null));
       repos.set(repoId, tips);
     }
     return tips;
@@ -95,9 +95,9 @@ export function tipsReader(db: DB, config: Config) {
 }
 
 /** refreshPull for a page of pull requests: only those whose head or base moved are recomputed. */
-export async function refreshPulls(db: DB, config: Config, rows: PullRequest[]): Promise<PullRequest[]> {
-  const tips = tipsReader(db, config);
-  return Promise.all(rows.map(async (pr) => ((await tips.unchanged(pr)) ? pr : refreshPull(db, config, pr).catch(() => pr))));
+export async function refreshPulls(h: Hearth, rows: PullRequest[]): Promise<PullRequest[]> {
+  const tips = tipsReader(h);
+  return Promise.all(rows.map(async (pr) => ((await tips.unchanged(pr)) ? pr : refreshPull(h, pr).catch(() => pr))));
 }
 
 /** What refreshPull would find without moving anything: same head, same pull ref, same base. */

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { CommitStatus, PullRequest, User } from '../../db/schema';
 import { combineStates, type StatusState } from '../../lib/commit-state';
@@ -12,6 +11,7 @@ import { headRepoAccess } from './pull-merge-land';
 import { defaultMergeMessage, isWip, MERGE_DO, styleAllowed, type MergeDo } from './pull-merge';
 import { protectionFacts, type ProtectionFacts } from './pull-protection';
 import type { LoadedPull } from './pull-views';
+import type { Hearth } from '../../hearth';
 
 // What the merge box of a pull request page shows: whether it merges cleanly (and which files
 // conflict), the head's commit statuses, the base branch's protection and where the pull
@@ -70,12 +70,12 @@ function styleChoices(access: RepoAccess, loaded: LoadedPull, headLabel: string)
   });
 }
 
-export async function mergeBox(db: DB, config: Config, access: RepoAccess, loaded: LoadedPull, headLabel: string): Promise<MergeBox> {
+export async function mergeBox(h: Hearth, access: RepoAccess, loaded: LoadedPull, headLabel: string): Promise<MergeBox> {
   const { pr, issue, ctx } = loaded;
   const doer = ctx.doer;
-  const { rows: statuses } = await latestCommitStatuses(db, access.repo.id, pr.head_commit_id, { offset: 0, limit: 100 });
-  const protection = doer ? await protectionFacts(db, config, access, doer, pr) : null;
-  const head = await headWritable(db, access, loaded, doer);
+  const { rows: statuses } = await latestCommitStatuses(h.db, access.repo.id, pr.head_commit_id, { offset: 0, limit: 100 });
+  const protection = doer ? await protectionFacts(h, access, doer, pr) : null;
+  const head = await headWritable(h.db, access, loaded, doer);
   const settings = settingsOf(access.repo);
   const styles = styleChoices(access, loaded, headLabel);
   const scheduler = pr.auto_merge ? planDoer(pr.auto_merge) : 0;
@@ -89,7 +89,7 @@ export async function mergeBox(db: DB, config: Config, access: RepoAccess, loade
     defaultStyle: styles.find((s) => s.style === settings.default_merge_style)?.style ?? styles[0]?.style ?? 'merge',
     deleteBranchDefault: settings.default_delete_branch_after_merge,
     canDeleteBranch: head.write && !head.isDefault,
-    scheduledBy: scheduler ? (await getUserById(db, scheduler)) ?? null : null,
+    scheduledBy: scheduler ? (await getUserById(h.db, scheduler)) ?? null : null,
     canCancelSchedule: !!pr.auto_merge && !!doer && (scheduler === doer.id || access.mode >= ACCESS.admin),
     updateStyles: open && pr.commits_behind > 0 && head.write ? (settings.allow_rebase_update ? ['merge', 'rebase'] : ['merge']) : [],
     wip: isWip(issue.title),

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Issue, PullRequest, Repository, User } from '../../db/schema';
 import { updateRef } from '../../git/commit';
@@ -11,6 +10,7 @@ import { deleteBranch } from '../repo/branches';
 import { refsMoved } from '../repo/refs-moved';
 import { accessOf, type RepoAccess } from '../repo/repos';
 import { markMerged } from './pull-state';
+import type { Hearth } from '../../hearth';
 
 // A merge is two steps: the base branch moves on disk, then the database records it (branch
 // rows and the push event, the merged pull request). A kill in between left `main` merged and
@@ -26,17 +26,17 @@ export type MergeIntent = {
 
 /** Moves the base branch to the built merge under a recorded intent, then records the merge. */
 export async function landMerge(
-  db: DB, config: Config, repo: Repository, doer: User, issue: Issue, pr: PullRequest, dir: string, intent: MergeIntent,
+  h: Hearth, repo: Repository, doer: User, issue: Issue, pr: PullRequest, dir: string, intent: MergeIntent,
 ): Promise<void> {
-  const intentId = await recordIntent(db, 'pull.merge', intent);
+  const intentId = await recordIntent(h.db, 'pull.merge', intent);
   const nullId = zeroId(intent.oldSha.length === 64 ? 'sha256' : 'sha1');
   if (!(await updateRef(dir, `refs/heads/${intent.baseBranch}`, intent.commit, intent.oldSha, nullId))) {
     // Refused: nothing moved, nothing to recover.
-    await clearIntent(db, intentId);
+    await clearIntent(h.db, intentId);
     throw new ConflictError('the base branch moved during the merge, try again');
   }
   crashPoint('merge.after-ref');
-  await recordLanded(db, config, { repo, doer, issue, pr, dir }, intent, { intentId, synced: false });
+  await recordLanded(h, { repo, doer, issue, pr, dir }, intent, { intentId, synced: false });
 }
 
 type Landed = { repo: Repository; doer: User; issue: Issue; pr: PullRequest; dir: string };
@@ -47,16 +47,16 @@ type Landed = { repo: Repository; doer: User; issue: Issue; pr: PullRequest; dir
  * `intentId` is cleared with the merged mark (recovery's row is removed by recover.ts).
  */
 export async function recordLanded(
-  db: DB, config: Config, landed: Landed, intent: MergeIntent, opts: { intentId?: number; synced: boolean },
+  h: Hearth, landed: Landed, intent: MergeIntent, opts: { intentId?: number; synced: boolean },
 ): Promise<void> {
   const { repo, doer, issue, pr, dir } = landed;
   if (!opts.synced) {
     // As Gitea's merge push: the base branch moved (its new commits in the feed), then the merge itself.
-    await refsMoved(db, repo, doer, dir, [{ ref: `refs/heads/${intent.baseBranch}`, oldId: intent.oldSha, newId: intent.commit }], 'merge');
+    await refsMoved(h.db, repo, doer, dir, [{ ref: `refs/heads/${intent.baseBranch}`, oldId: intent.oldSha, newId: intent.commit }], 'merge');
   }
   crashPoint('merge.after-sync');
-  await markMerged(db, repo.id, doer.id, issue, pr, intent.commit, intent.auto, opts.intentId);
-  if (intent.deleteBranch) await deleteHead(db, config, pr, doer);
+  await markMerged(h.db, repo.id, doer, issue, pr, intent.commit, intent.auto, opts.intentId);
+  if (intent.deleteBranch) await deleteHead(h, pr, doer);
 }
 
 export async function headRepoAccess(db: DB, pr: PullRequest, doer: User): Promise<RepoAccess | null> {
@@ -65,8 +65,8 @@ export async function headRepoAccess(db: DB, pr: PullRequest, doer: User): Promi
 }
 
 /** delete_branch_after_merge: best effort (a protected or default branch stays). */
-async function deleteHead(db: DB, config: Config, pr: PullRequest, doer: User): Promise<void> {
-  const head = await headRepoAccess(db, pr, doer);
+async function deleteHead(h: Hearth, pr: PullRequest, doer: User): Promise<void> {
+  const head = await headRepoAccess(h.db, pr, doer);
   if (!head) return;
-  await deleteBranch(db, config, head, doer, pr.head_branch).catch(() => undefined);
+  await deleteBranch(h, head, doer, pr.head_branch).catch(() => undefined);
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Issue, PullRequest, User } from '../../db/schema';
 import { MERGE_STYLES, type BuiltStyle } from '../../git/merge-styles';
@@ -16,6 +15,7 @@ import { settingsOf } from '../repo/repo-settings';
 import type { RepoAccess } from '../repo/repos';
 import { withRefsLock } from '../repo/refs-lock';
 import { signMerge } from '../signing/sign-rules';
+import type { Hearth } from '../../hearth';
 
 export const MERGE_DO = ['merge', 'rebase', 'rebase-merge', 'squash', 'fast-forward-only', 'manually-merged'] as const;
 export type MergeDo = (typeof MERGE_DO)[number];
@@ -51,8 +51,8 @@ export function defaultMergeMessage(input: Pick<MergeInput, 'Do' | 'MergeTitleFi
 }
 
 /** Gitea's CheckPullMergeable, in its order: who, state, style, draft, staleness. */
-export async function checkPreconditions(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput) {
-  const loaded = await loadPull(db, config, access, doer, index);
+export async function checkPreconditions(h: Hearth, access: RepoAccess, doer: User, index: number, input: MergeInput) {
+  const loaded = await loadPull(h, access, doer, index);
   const { issue, pr } = loaded;
   if (!canWrite(loaded.ctx, true)) throw notAllowed('User not allowed to merge PR');
   if (pr.has_merged) throw notAllowed('The PR is already merged');
@@ -71,37 +71,37 @@ export async function checkPreconditions(db: DB, config: Config, access: RepoAcc
  * merged: 405; a moved base: merged on top) instead of losing the race for the ref.
  */
 export function mergePull(
-  db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {},
+  h: Hearth, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean } = {},
 ): Promise<void> {
-  return withRefsLock(access.repo.id, () => mergeNow(db, config, access, doer, index, input, opts));
+  return withRefsLock(access.repo.id, () => mergeNow(h, access, doer, index, input, opts));
 }
 
 async function mergeNow(
-  db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean },
+  h: Hearth, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean },
 ): Promise<void> {
-  const { issue, pr } = await checkPreconditions(db, config, access, doer, index, input);
-  await checkMergeProtection(db, config, access, doer, pr, input.force_merge === true);
-  const dir = await dirOfRepo(db, config, access.repo);
-  if (input.Do === 'manually-merged') return manuallyMerged(db, config, access, doer, issue, pr, dir, input.MergeCommitID ?? '');
+  const { issue, pr } = await checkPreconditions(h, access, doer, index, input);
+  await checkMergeProtection(h, access, doer, pr, input.force_merge === true);
+  const dir = await dirOfRepo(h, access.repo);
+  if (input.Do === 'manually-merged') return manuallyMerged(h, access, doer, issue, pr, dir, input.MergeCommitID ?? '');
   if (pr.status === 'conflict') throw new ConflictError('merge had a conflict');
   const baseSha = await revParse(dir, `refs/heads/${pr.base_branch}`);
   if (!baseSha) throw new NotFoundError(`base branch does not exist [name: ${pr.base_branch}]`);
-  const headLabel = pr.head_repo_id === pr.base_repo_id ? pr.head_branch : `${(await headRepoAccess(db, pr, doer))?.owner.name ?? ''}:${pr.head_branch}`;
+  const headLabel = pr.head_repo_id === pr.base_repo_id ? pr.head_branch : `${(await headRepoAccess(h.db, pr, doer))?.owner.name ?? ''}:${pr.head_branch}`;
   const now = new Date();
   const committer = { name: doer.full_name || doer.name, email: doer.email || `${doer.lower_name}@noreply.localhost`, date: now };
   const poster = issue.poster_id === doer.id ? doer : null;
   // Signed by the instance key; the doer stays the committer, as Gitea under its default
   // ("collaborator") trust model, which is the only one hearth has.
-  const signer = input.Do === 'fast-forward-only' ? null : await signMerge(db, config, doer, pr, dir, baseSha, pr.head_commit_id);
+  const signer = input.Do === 'fast-forward-only' ? null : await signMerge(h, doer, pr, dir, baseSha, pr.head_commit_id);
   const built = await MERGE_STYLES[input.Do as BuiltStyle]({
     dir, base: baseSha, head: pr.head_commit_id, message: defaultMergeMessage(input, issue, pr, headLabel), committer, signer,
-    author: poster ? committer : await posterSignature(db, issue, committer),
+    author: poster ? committer : await posterSignature(h.db, issue, committer),
   });
   if (!built.ok) {
     if (built.diverged) throw notAllowed('Diverging fast-forward-only merge: the head does not descend from the base');
     throw new ConflictError(`merge had a conflict: ${built.conflicts.join(', ')}`);
   }
-  await landMerge(db, config, access.repo, doer, issue, pr, dir, {
+  await landMerge(h, access.repo, doer, issue, pr, dir, {
     repoId: access.repo.id, issueId: issue.id, index: issue.index, baseBranch: pr.base_branch, oldSha: baseSha, commit: built.commit,
     doerId: doer.id, auto: opts.auto === true,
     deleteBranch: input.delete_branch_after_merge ?? settingsOf(access.repo).default_delete_branch_after_merge,
@@ -114,15 +114,15 @@ async function posterSignature(db: DB, issue: Issue, fallback: { name: string; e
 }
 
 /** Gitea's MergedManually: the given commit must be on the base branch. */
-async function manuallyMerged(db: DB, config: Config, access: RepoAccess, doer: User, issue: Issue, pr: PullRequest, dir: string, commitId: string): Promise<void> {
+async function manuallyMerged(h: Hearth, access: RepoAccess, doer: User, issue: Issue, pr: PullRequest, dir: string, commitId: string): Promise<void> {
   const baseSha = await revParse(dir, `refs/heads/${pr.base_branch}`);
   const commit = /^[0-9a-f]{4,64}$/i.test(commitId) ? await revParse(dir, `${commitId}^{commit}`) : null;
   if (!commit || !baseSha || !(await isAncestor(dir, commit, baseSha))) throw new InvalidError('Wrong commit ID', 'MergeCommitID');
-  await markMerged(db, access.repo.id, doer.id, issue, pr, commit);
+  await markMerged(h.db, access.repo.id, doer, issue, pr, commit);
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{index}/merge: whether it is merged (404 otherwise). */
-export async function assertMerged(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<void> {
-  const { pr } = await loadPull(db, config, access, doer, index, false);
+export async function assertMerged(h: Hearth, access: RepoAccess, doer: User | null, index: number): Promise<void> {
+  const { pr } = await loadPull(h, access, doer, index, false);
   if (!pr.has_merged) throw new NotFoundError('pull request is not merged');
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { PullRequest, User } from '../../db/schema';
 import { NotAllowedError } from '../../lib/errors';
@@ -11,6 +10,7 @@ import { canUserMerge, effectiveRule, filePatterns, matchesFile, toRule, type Pr
 import { changedFiles } from '../../git/refs';
 import { dirOfRepo } from './pull-git';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // Branch protection at merge time (Gitea's CheckPullBranchProtections and
 // IsUserAllowedToMerge): merge whitelist, required approvals, required status checks. The
@@ -46,33 +46,33 @@ export type ProtectionFacts = {
 };
 
 /** What the base branch's rule asks of this pull request and where it stands, for `doer`. */
-export async function protectionFacts(db: DB, config: Config, access: RepoAccess, doer: User, pr: PullRequest): Promise<ProtectionFacts> {
-  const rule = effectiveRule((await listProtectedBranches(db, access.repo.id)).map(toRule), pr.base_branch);
+export async function protectionFacts(h: Hearth, access: RepoAccess, doer: User, pr: PullRequest): Promise<ProtectionFacts> {
+  const rule = effectiveRule((await listProtectedBranches(h.db, access.repo.id)).map(toRule), pr.base_branch);
   const facts: ProtectionFacts = {
     rule, mayMerge: true, mayOverride: false, requiredApprovals: 0, approvals: 0, staleApprovals: 0, rejections: 0,
     officialRequests: 0, requiredChecks: [], blockers: [],
   };
   if (!rule) return facts;
   const s = rule.s;
-  facts.mayMerge = await canUserMerge(db, rule, { user: doer, mode: access.mode });
+  facts.mayMerge = await canUserMerge(h.db, rule, { user: doer, mode: access.mode });
   facts.mayOverride = access.mode >= ACCESS.admin && !s.block_admin_merge_override;
-  const reviews = (await submittedReviews(db, pr.issue_id)).filter((r) => r.official && !r.dismissed);
+  const reviews = (await submittedReviews(h.db, pr.issue_id)).filter((r) => r.official && !r.dismissed);
   const ignoreStale = s.dismiss_stale_approvals || s.ignore_stale_approvals;
   const approved = reviews.filter((r) => r.type === REVIEW_TYPE.approve);
   facts.staleApprovals = approved.filter((r) => r.stale).length;
   facts.approvals = approved.filter((r) => !(ignoreStale && r.stale)).length;
   facts.rejections = reviews.filter((r) => r.type === REVIEW_TYPE.reject).length;
-  facts.officialRequests = (await reviewRequests(db, [pr.issue_id])).filter((r) => r.official).length;
+  facts.officialRequests = (await reviewRequests(h.db, [pr.issue_id])).filter((r) => r.official).length;
   facts.requiredApprovals = s.required_approvals;
   const b = facts.blockers;
   if (facts.approvals < s.required_approvals) b.push('Does not have enough approvals');
   if (s.block_on_rejected_reviews && facts.rejections) b.push('There are requested changes');
   if (s.block_on_official_review_requests && facts.officialRequests) b.push('There are official review requests');
   if (s.block_on_outdated_branch && pr.commits_behind > 0) b.push('The head branch is behind the base branch');
-  const touched = s.protected_file_patterns.trim() ? await protectedFilesTouched(db, config, access, pr, s.protected_file_patterns) : [];
+  const touched = s.protected_file_patterns.trim() ? await protectedFilesTouched(h, access, pr, s.protected_file_patterns) : [];
   if (touched.length) b.push(`Changed protected files: ${touched.join(', ')}`);
   if (s.enable_status_check && s.status_check_contexts.length) {
-    facts.requiredChecks = await requiredChecks(db, access, pr, s.status_check_contexts);
+    facts.requiredChecks = await requiredChecks(h.db, access, pr, s.status_check_contexts);
     if (combineStates(facts.requiredChecks.map((c) => c.state)) !== 'success') b.push('Not all required status checks successful');
   }
   return facts;
@@ -87,8 +87,8 @@ async function requiredChecks(db: DB, access: RepoAccess, pr: PullRequest, patte
   });
 }
 
-export async function checkMergeProtection(db: DB, config: Config, access: RepoAccess, doer: User, pr: PullRequest, force: boolean): Promise<void> {
-  const facts = await protectionFacts(db, config, access, doer, pr);
+export async function checkMergeProtection(h: Hearth, access: RepoAccess, doer: User, pr: PullRequest, force: boolean): Promise<void> {
+  const facts = await protectionFacts(h, access, doer, pr);
   if (!facts.rule) return;
   if (!facts.mayMerge) throw notReady('User not allowed to merge PR');
   // Admins may force past the review and status requirements unless the rule forbids it.
@@ -97,9 +97,9 @@ export async function checkMergeProtection(db: DB, config: Config, access: RepoA
 }
 
 /** Gitea's protected files: a pull touching them merges only through a push-allowed path, so the API refuses. */
-async function protectedFilesTouched(db: DB, config: Config, access: RepoAccess, pr: PullRequest, spec: string): Promise<string[]> {
+async function protectedFilesTouched(h: Hearth, access: RepoAccess, pr: PullRequest, spec: string): Promise<string[]> {
   const patterns = filePatterns(spec);
   if (!patterns.length || !pr.merge_base || !pr.head_commit_id) return [];
-  const dir = await dirOfRepo(db, config, access.repo);
+  const dir = await dirOfRepo(h, access.repo);
   return (await changedFiles(dir, pr.merge_base, pr.head_commit_id)).filter((f) => matchesFile(patterns, f));
 }

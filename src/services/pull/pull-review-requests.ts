@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Team, User } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
@@ -21,6 +20,7 @@ import { getPullReview, isOfficial, listPullReviews } from './pull-reviews';
 import { reviewTeamsByIds, withReviewTeams, type TeamReviewView } from './review-teams';
 import type { RepoAccess } from '../repo/repos';
 import { emit } from '../events/bus';
+import type { Hearth } from '../../hearth';
 
 // POST/DELETE .../pulls/{index}/requested_reviewers: review requests are review rows of type
 // REQUEST_REVIEW (as Gitea), addressed to a user (reviewer_id) or a team (reviewer_team_id).
@@ -146,27 +146,27 @@ export async function teamReviewerCandidates(db: DB, access: RepoAccess): Promis
 /** Gitea answers a reviewer the doer may not choose 422 (its ErrNotValidReviewRequest); an empty list passes. */
 const notValid = (reason: string) => new InvalidError(`${reason}`, 'reviewers');
 
-export async function requestReviews(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<TeamReviewView[]> {
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  const wanted = await resolveReviewRequests(db, access, loaded.issue.poster_id, names);
-  if ((wanted.users.length || wanted.teams.length) && !(await mayChangeRequests(db, access, loaded, doer))) throw notValid('Doer can\'t choose reviewer');
-  return addReviewRequests(db, access, loaded, doer, wanted);
+export async function requestReviews(h: Hearth, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<TeamReviewView[]> {
+  const loaded = await loadPull(h, access, doer, index, false);
+  const wanted = await resolveReviewRequests(h.db, access, loaded.issue.poster_id, names);
+  if ((wanted.users.length || wanted.teams.length) && !(await mayChangeRequests(h.db, access, loaded, doer))) throw notValid('Doer can\'t choose reviewer');
+  return addReviewRequests(h.db, access, loaded, doer, wanted);
 }
 
 /**
  * Cancelling a request that is not open is a no-op (204), as Gitea. Those who may not change
  * requests may still withdraw their own (Gitea's isValidReviewRequest).
  */
-export async function cancelReviewRequests(db: DB, config: Config, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<void> {
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  const { users, teams } = await resolveReviewRequests(db, access, loaded.issue.poster_id, names, false);
-  const open = await reviewRequests(db, [loaded.issue.id]);
-  if (!(await mayChangeRequests(db, access, loaded, doer))) {
+export async function cancelReviewRequests(h: Hearth, access: RepoAccess, doer: User, index: number, names: ReviewRequestNames): Promise<void> {
+  const loaded = await loadPull(h, access, doer, index, false);
+  const { users, teams } = await resolveReviewRequests(h.db, access, loaded.issue.poster_id, names, false);
+  const open = await reviewRequests(h.db, [loaded.issue.id]);
+  if (!(await mayChangeRequests(h.db, access, loaded, doer))) {
     const own = (u: User) => u.id === doer.id && open.some((r) => r.reviewer_id === u.id);
     if (teams.length || !users.every(own)) throw notValid('Doer can\'t remove reviewer');
   }
   const now = nowUnix();
-  await db.transaction().execute(async (trx) => {
+  await h.db.transaction().execute(async (trx) => {
     for (const u of users.filter((x) => open.some((r) => r.reviewer_id === x.id))) {
       await deleteReviewRequest(trx, loaded.issue.id, u.id);
       await requestEvent(trx, loaded.issue.id, doer.id, now, { userId: u.id }, true);
@@ -179,14 +179,14 @@ export async function cancelReviewRequests(db: DB, config: Config, access: RepoA
 }
 
 /** GET .../pulls/{index}/reviews with team requests carrying their team. */
-export async function listPullReviewsWithTeams(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: { offset: number; limit: number }) {
-  const { views, total } = await listPullReviews(db, config, access, doer, index, page);
-  return { views: await withReviewTeams(db, views), total };
+export async function listPullReviewsWithTeams(h: Hearth, access: RepoAccess, doer: User | null, index: number, page: { offset: number; limit: number }) {
+  const { views, total } = await listPullReviews(h, access, doer, index, page);
+  return { views: await withReviewTeams(h.db, views), total };
 }
 
 /** GET .../pulls/{index}/reviews/{id}: a team request whose team is gone is 404. */
-export async function getPullReviewWithTeam(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, id: number): Promise<TeamReviewView> {
-  const [view] = await withReviewTeams(db, [await getPullReview(db, config, access, doer, index, id)]);
+export async function getPullReviewWithTeam(h: Hearth, access: RepoAccess, doer: User | null, index: number, id: number): Promise<TeamReviewView> {
+  const [view] = await withReviewTeams(h.db, [await getPullReview(h, access, doer, index, id)]);
   if (!view) throw new NotFoundError(`review does not exist [id: ${id}]`);
   return view;
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Comment, Review, ReviewComment, User } from '../../db/schema';
 import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
@@ -20,6 +19,7 @@ import { loadPull, type LoadedPull } from './pull-views';
 import { ACCESS, accessMode } from '../permissions';
 import { effectiveRule, toRule } from '../repo/protection-rules';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // Pull request reviews (Gitea's review service): pending drafts, submitted verdicts, line
 // comments, dismissals; `official` when the reviewer's approval counts for merging.
@@ -77,22 +77,22 @@ function checkVerdict(loaded: LoadedPull, doer: User, type: number, body: string
   if (type === REVIEW_TYPE.comment && !body.trim() && !hasComments) throw new InvalidError('review event COMMENT requires a body or a comment', 'body');
 }
 
-export async function listPullReviews(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, page: { offset: number; limit: number }) {
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  const { rows, total } = await listReviews(db, loaded.issue.id, doer?.id ?? 0, page);
-  return { views: await views(db, loaded, rows), total };
+export async function listPullReviews(h: Hearth, access: RepoAccess, doer: User | null, index: number, page: { offset: number; limit: number }) {
+  const loaded = await loadPull(h, access, doer, index, false);
+  const { rows, total } = await listReviews(h.db, loaded.issue.id, doer?.id ?? 0, page);
+  return { views: await views(h.db, loaded, rows), total };
 }
 
-async function loadReview(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, id: number) {
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  const review = Number.isSafeInteger(id) ? await getReview(db, loaded.issue.id, id) : undefined;
+async function loadReview(h: Hearth, access: RepoAccess, doer: User | null, index: number, id: number) {
+  const loaded = await loadPull(h, access, doer, index, false);
+  const review = Number.isSafeInteger(id) ? await getReview(h.db, loaded.issue.id, id) : undefined;
   if (!review || (review.type === REVIEW_TYPE.pending && review.reviewer_id !== doer?.id)) throw new NotFoundError(`review does not exist [id: ${id}]`);
   return { loaded, review };
 }
 
-export async function getPullReview(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, id: number): Promise<ReviewView> {
-  const { loaded, review } = await loadReview(db, config, access, doer, index, id);
-  return (await views(db, loaded, [review]))[0]!;
+export async function getPullReview(h: Hearth, access: RepoAccess, doer: User | null, index: number, id: number): Promise<ReviewView> {
+  const { loaded, review } = await loadReview(h, access, doer, index, id);
+  return (await views(h.db, loaded, [review]))[0]!;
 }
 
 /**
@@ -120,10 +120,10 @@ export function startLineOf(c: LineComment): number {
 const verdictOf = (type: number) => (type === REVIEW_TYPE.approve ? 'approve' : type === REVIEW_TYPE.reject ? 'reject' : 'comment');
 
 /** The diff around each commented line (a range: all of it), from the merge base to the reviewed commit. */
-export async function hunksOf(db: DB, config: Config, access: RepoAccess, loaded: LoadedPull, commit: string, lines: LineComment[]): Promise<string[]> {
+export async function hunksOf(h: Hearth, access: RepoAccess, loaded: LoadedPull, commit: string, lines: LineComment[]): Promise<string[]> {
   const base = loaded.pr.merge_base || loaded.pr.base_commit_id;
   if (!lines.length || !base) return [];
-  const dir = await dirOfRepo(db, config, access.repo);
+  const dir = await dirOfRepo(h, access.repo);
   return Promise.all(lines.map(async (c) => {
     const old = !c.new_position;
     const line = old ? c.old_position ?? 0 : c.new_position ?? 0;
@@ -134,8 +134,8 @@ export async function hunksOf(db: DB, config: Config, access: RepoAccess, loaded
 }
 
 /** POST .../pulls/{index}/reviews */
-export async function createPullReview(db: DB, config: Config, access: RepoAccess, doer: User, index: number, input: CreateReviewInput): Promise<ReviewView> {
-  const loaded = await loadPull(db, config, access, doer, index);
+export async function createPullReview(h: Hearth, access: RepoAccess, doer: User, index: number, input: CreateReviewInput): Promise<ReviewView> {
+  const loaded = await loadPull(h, access, doer, index);
   const type = eventType(input.event);
   const body = input.body ?? '';
   const lines = input.comments ?? [];
@@ -144,10 +144,10 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
   // Passed to git: a commit id only, never something that could read as an option.
   if (input.commit_id && !/^[0-9a-f]{4,64}$/i.test(input.commit_id)) throw new InvalidError('[commit_id]: not a commit id', 'commit_id');
   const commit = input.commit_id || loaded.pr.head_commit_id;
-  const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(db, access, loaded.pr.base_branch, doer) : false;
-  const hunks = await hunksOf(db, config, access, loaded, commit, lines);
+  const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(h.db, access, loaded.pr.base_branch, doer) : false;
+  const hunks = await hunksOf(h, access, loaded, commit, lines);
   const now = nowUnix();
-  const { review, event } = await db.transaction().execute(async (trx) => {
+  const { review, event } = await h.db.transaction().execute(async (trx) => {
     await lockRow(trx, 'issue', loaded.issue.id);
     if (isVerdict(type)) await dismissVerdictsOf(trx, loaded.issue.id, doer.id, now);
     const r = await insertReview(trx, {
@@ -164,34 +164,34 @@ export async function createPullReview(db: DB, config: Config, access: RepoAcces
     const submitted = type !== REVIEW_TYPE.pending ? await reviewSubmitted(trx, loaded.issue.id, doer.id, r.id, body, now) : null;
     return { review: r, event: submitted };
   });
-  if (event) await emit(db, 'pull.reviewed', { repo: access.repo, doer, issue: loaded.issue, review, verdict: verdictOf(type), event });
-  return (await views(db, loaded, [review]))[0]!;
+  if (event) await emit(h.db, 'pull.reviewed', { repo: access.repo, doer, issue: loaded.issue, review, verdict: verdictOf(type), event });
+  return (await views(h.db, loaded, [review]))[0]!;
 }
 
 /** POST .../reviews/{id}: submits a pending review with its verdict. */
-export async function submitPullReview(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number, input: { body?: string; event?: string }): Promise<ReviewView> {
-  const { loaded, review } = await loadReview(db, config, access, doer, index, id);
+export async function submitPullReview(h: Hearth, access: RepoAccess, doer: User, index: number, id: number, input: { body?: string; event?: string }): Promise<ReviewView> {
+  const { loaded, review } = await loadReview(h, access, doer, index, id);
   if (review.type !== REVIEW_TYPE.pending) throw new InvalidError('only a pending review can be submitted', 'id');
   const type = eventType(input.event);
   if (type === REVIEW_TYPE.pending) throw new InvalidError('review stays pending: give an event', 'event');
   const body = input.body ?? review.content;
-  checkVerdict(loaded, doer, type, body, (await reviewComments(db, [review.id])).length > 0);
-  const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(db, access, loaded.pr.base_branch, doer) : false;
+  checkVerdict(loaded, doer, type, body, (await reviewComments(h.db, [review.id])).length > 0);
+  const official = type === REVIEW_TYPE.approve || type === REVIEW_TYPE.reject ? await isOfficial(h.db, access, loaded.pr.base_branch, doer) : false;
   const now = nowUnix();
-  const event = await db.transaction().execute(async (trx) => {
+  const event = await h.db.transaction().execute(async (trx) => {
     await lockRow(trx, 'issue', loaded.issue.id);
     await updateReview(trx, review.id, { type, content: body, official: official ? 1 : 0, created_unix: now, updated_unix: now });
     return reviewSubmitted(trx, loaded.issue.id, doer.id, review.id, body, now);
   });
-  await emit(db, 'pull.reviewed', { repo: access.repo, doer, issue: loaded.issue, review: { ...review, type, content: body }, verdict: verdictOf(type), event });
-  return getPullReview(db, config, access, doer, index, id);
+  await emit(h.db, 'pull.reviewed', { repo: access.repo, doer, issue: loaded.issue, review: { ...review, type, content: body }, verdict: verdictOf(type), event });
+  return getPullReview(h, access, doer, index, id);
 }
 
 /** DELETE .../reviews/{id}: its author or a repository admin. */
-export async function deletePullReview(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number): Promise<void> {
-  const { review } = await loadReview(db, config, access, doer, index, id);
+export async function deletePullReview(h: Hearth, access: RepoAccess, doer: User, index: number, id: number): Promise<void> {
+  const { review } = await loadReview(h, access, doer, index, id);
   if (review.reviewer_id !== doer.id && access.mode < ACCESS.admin) throw new ForbiddenError('only the reviewer or an admin may delete a review');
-  await db.transaction().execute(async (trx) => {
+  await h.db.transaction().execute(async (trx) => {
     await lockRow(trx, 'issue', review.issue_id);
     await deleteReview(trx, review.id);
     await deleteReviewEvents(trx, review.issue_id, review.id, [COMMENT_TYPE.review, COMMENT_TYPE.dismissReview]);
@@ -201,22 +201,22 @@ export async function deletePullReview(db: DB, config: Config, access: RepoAcces
 
 /** POST .../reviews/{id}/dismissals and /undismissals: repository admins, verdicts only. */
 export async function dismissPullReview(
-  db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number, dismissed: boolean, message = '',
+  h: Hearth, access: RepoAccess, doer: User, index: number, id: number, dismissed: boolean, message = '',
 ): Promise<ReviewView> {
   if (access.mode < ACCESS.admin) throw new ForbiddenError('must be repo admin');
-  const { loaded, review } = await loadReview(db, config, access, doer, index, id);
+  const { loaded, review } = await loadReview(h, access, doer, index, id);
   if (review.type !== REVIEW_TYPE.approve && review.type !== REVIEW_TYPE.reject) throw new InvalidError('not allowed to dismiss review type', 'id');
   const now = nowUnix();
-  await db.transaction().execute(async (trx) => {
+  await h.db.transaction().execute(async (trx) => {
     await updateReview(trx, review.id, { dismissed: dismissed ? 1 : 0, updated_unix: now });
     // Only a dismissal shows in the timeline, with its message (Gitea has no undismiss event).
     if (dismissed) await recordEvent(trx, { id: review.issue_id }, doer.id, COMMENT_TYPE.dismissReview, now, { content: message, meta: JSON.stringify({ review_id: review.id }) });
   });
-  const reviewer = (await usersByIds(db, [review.reviewer_id]))[0]?.name ?? '';
-  await emit(db, 'pull.review_dismissed', { repo: access.repo, doer, issue: loaded.issue, review, reviewer, message, dismissed });
-  return getPullReview(db, config, access, doer, index, id);
+  const reviewer = (await usersByIds(h.db, [review.reviewer_id]))[0]?.name ?? '';
+  await emit(h.db, 'pull.review_dismissed', { repo: access.repo, doer, issue: loaded.issue, review, reviewer, message, dismissed });
+  return getPullReview(h, access, doer, index, id);
 }
 
-export async function pullReviewComments(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, id: number): Promise<ReviewView> {
-  return getPullReview(db, config, access, doer, index, id);
+export async function pullReviewComments(h: Hearth, access: RepoAccess, doer: User | null, index: number, id: number): Promise<ReviewView> {
+  return getPullReview(h, access, doer, index, id);
 }

@@ -1,5 +1,5 @@
 import type { DB } from '../../db/connect';
-import type { Issue, PullRequest } from '../../db/schema';
+import type { Issue, PullRequest, User } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
 import { nowUnix } from '../../lib/time';
 import { updateIssueRow } from '../../models/issue';
@@ -19,10 +19,11 @@ import { clearIntent } from '../recovery/intent';
  * `intentId`, the merge's 'pull.merge' intent, goes in the same transaction: merged and done together.
  */
 export async function markMerged(
-  db: DB, repoId: number, doerId: number, issue: Pick<Issue, 'id' | 'milestone_id' | 'index' | 'title'>, pr: PullRequest, commit: string,
+  db: DB, repoId: number, doerOrId: User | number, issue: Pick<Issue, 'id' | 'milestone_id' | 'index' | 'title'>, pr: PullRequest, commit: string,
   auto = false, intentId?: number,
 ): Promise<void> {
   const now = nowUnix();
+  const doerId = typeof doerOrId === 'number' ? doerOrId : doerOrId.id;
   await db.transaction().execute(async (trx) => {
     await lockIssueCounters(trx, repoId, issue.id);
     // A scheduled auto-merge is done with, whoever merged.
@@ -33,7 +34,11 @@ export async function markMerged(
     await refreshIssueCounters(trx, repoId, await labelIdsOfIssue(trx, issue.id), [issue.milestone_id]);
     if (intentId !== undefined) await clearIntent(trx, intentId);
   });
-  const [repo, doer, merged] = await Promise.all([getRepoById(db, repoId), getUserById(db, doerId), getIssueById(db, issue.id)]);
+  // The repository and the issue are read again (the merge changed them); the doer's row, when
+  // the caller holds it, is passed as it is (a merge does not change it).
+  const [repo, doer, merged] = await Promise.all([
+    getRepoById(db, repoId), typeof doerOrId === 'number' ? getUserById(db, doerOrId) : doerOrId, getIssueById(db, issue.id),
+  ]);
   if (repo && doer && merged) await emit(db, 'pull.merged', { repo, doer, issue: merged, auto });
 }
 

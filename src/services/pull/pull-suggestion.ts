@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { ReviewComment, User } from '../../db/schema';
 import { fileAt } from '../../git/blob';
@@ -12,6 +11,7 @@ import type { RepoAccess } from '../repo/repos';
 import { headRepoAccess } from './pull-merge-land';
 import { dirOfRepo } from './pull-git';
 import { loadPull, type LoadedPull } from './pull-views';
+import type { Hearth } from '../../hearth';
 
 // Suggested changes: a review comment holding a ```suggestion block proposes new text for the
 // lines it is on; "Apply" commits that text to the head branch through the contents service
@@ -57,15 +57,15 @@ async function writableHead(db: DB, access: RepoAccess, loaded: LoadedPull, doer
 }
 
 /** POST "Apply suggestion": one commit on the head branch; the commit id. */
-export async function applySuggestion(db: DB, config: Config, access: RepoAccess, doer: User, index: number, commentId: number): Promise<string> {
-  const loaded = await loadPull(db, config, access, doer, index);
+export async function applySuggestion(h: Hearth, access: RepoAccess, doer: User, index: number, commentId: number): Promise<string> {
+  const loaded = await loadPull(h, access, doer, index);
   if (loaded.pr.has_merged || loaded.issue.is_closed) throw new InvalidError('This pull request is closed: suggestions are not applied any more.', 'comment');
-  const comment = (await visibleLineComments(db, loaded.issue.id, doer.id)).find((c) => c.id === commentId);
+  const comment = (await visibleLineComments(h.db, loaded.issue.id, doer.id)).find((c) => c.id === commentId);
   if (!comment) throw new NotFoundError(`review comment does not exist [id: ${commentId}]`);
   const target = suggestionTarget(comment);
   if (!target) throw new InvalidError('This comment suggests no change.', 'comment');
-  const head = await writableHead(db, access, loaded, doer);
-  const dir = await dirOfRepo(db, config, head.repo);
+  const head = await writableHead(h.db, access, loaded, doer);
+  const dir = await dirOfRepo(h, head.repo);
   const tip = await revParse(dir, `refs/heads/${loaded.pr.head_branch}`);
   const blob = tip ? await revParse(dir, `${tip}:${comment.path}`) : null;
   const bytes = tip && blob ? await fileAt(dir, tip, comment.path) : null;
@@ -77,10 +77,10 @@ export async function applySuggestion(db: DB, config: Config, access: RepoAccess
   if (!seen.length || seen.join('\n') !== now.join('\n')) throw new ConflictError('These lines changed since the suggestion was made: it cannot be applied.');
   const content = Buffer.from(replaceLines(text, target.first, target.last, target.text));
   const message = `Apply suggestion to ${comment.path}\n\nSuggested in review comment #${comment.id}.`;
-  const result = await changeFiles(db, config, head, doer, { branch: loaded.pr.head_branch, message }, [
+  const result = await changeFiles(h, head, doer, { branch: loaded.pr.head_branch, message }, [
     { operation: 'update', path: comment.path, content, sha: blob },
   ]);
-  await setResolver(db, threadHeadId(await visibleLineComments(db, loaded.issue.id, doer.id), comment), doer.id);
+  await setResolver(h.db, threadHeadId(await visibleLineComments(h.db, loaded.issue.id, doer.id), comment), doer.id);
   return result.commit.sha;
 }
 

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { ReviewComment, User } from '../../db/schema';
 import { hunkSideLines } from '../../lib/diff-hunk';
@@ -14,6 +13,7 @@ import {
   createPullReview, deletePullReview, hunksOf, isOfficial, startLineOf, submitPullReview, type LineComment,
 } from './pull-reviews';
 import { loadPull, type LoadedPull } from './pull-views';
+import type { Hearth } from '../../hearth';
 
 // Review threads as the files page makes them (Gitea's web review service, which its API has no
 // counterpart for): a comment on a line or a range, either alone ("Add single comment", a
@@ -63,24 +63,24 @@ export async function mayResolve(db: DB, access: RepoAccess, loaded: LoadedPull)
 
 /** "Add single comment" or "Start a review" / "Add review comment" on a line or a range. */
 export async function commentOnLine(
-  db: DB, config: Config, access: RepoAccess, doer: User, index: number, target: LineTarget, body: string, mode: LineMode,
+  h: Hearth, access: RepoAccess, doer: User, index: number, target: LineTarget, body: string, mode: LineMode,
 ): Promise<ReviewComment> {
   const line = { ...checkTarget(target), body: checkBody(body) };
-  const loaded = await loadPull(db, config, access, doer, index);
+  const loaded = await loadPull(h, access, doer, index);
   assertMayComment(loaded);
-  const [hunk] = await hunksOf(db, config, access, loaded, loaded.pr.head_commit_id, [line]);
+  const [hunk] = await hunksOf(h, access, loaded, loaded.pr.head_commit_id, [line]);
   if (!hunk) throw new InvalidError('That line is not part of the changes: comment on a line the diff shows.', 'line');
   // A range lies within one hunk: its lines are the last ones of the cut hunk on its side.
   if (line.start_position && hunkSideLines(hunk, target.side === 'old').length < target.line - line.start_position + 1) {
     throw new InvalidError('A range of lines must lie within one part (hunk) of the diff.', 'start');
   }
-  const pending = mode === 'review' ? await pendingReviewOf(db, loaded.issue.id, doer.id) : undefined;
+  const pending = mode === 'review' ? await pendingReviewOf(h.db, loaded.issue.id, doer.id) : undefined;
   if (!pending) {
-    const view = await createPullReview(db, config, access, doer, index, { event: mode === 'single' ? 'COMMENT' : 'PENDING', body: '', comments: [line] });
+    const view = await createPullReview(h, access, doer, index, { event: mode === 'single' ? 'COMMENT' : 'PENDING', body: '', comments: [line] });
     return view.comments[0]!;
   }
   const now = nowUnix();
-  return insertReviewComment(db, {
+  return insertReviewComment(h.db, {
     review_id: pending.id, issue_id: loaded.issue.id, poster_id: doer.id, path: line.path, content: line.body,
     line: target.side === 'new' ? target.line : -target.line, start_line: startLineOf(line),
     commit_id: loaded.pr.head_commit_id, diff_hunk: hunk, created_unix: now, updated_unix: now,
@@ -96,22 +96,22 @@ async function visibleComment(db: DB, loaded: LoadedPull, id: number): Promise<R
 }
 
 /** The poster or a writer of pull requests changes a comment (as issue comments). */
-async function ownComment(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number) {
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  const comment = await visibleComment(db, loaded, id);
+async function ownComment(h: Hearth, access: RepoAccess, doer: User, index: number, id: number) {
+  const loaded = await loadPull(h, access, doer, index, false);
+  const comment = await visibleComment(h.db, loaded, id);
   if (comment.poster_id !== doer.id && !canWrite(loaded.ctx, true)) throw new ForbiddenError('Only its author or a writer may change this comment.');
   return { loaded, comment };
 }
 
-export async function editLineComment(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number, body: string): Promise<ReviewComment> {
-  const { comment } = await ownComment(db, config, access, doer, index, id);
-  await updateLineComment(db, comment.id, checkBody(body), nowUnix());
+export async function editLineComment(h: Hearth, access: RepoAccess, doer: User, index: number, id: number, body: string): Promise<ReviewComment> {
+  const { comment } = await ownComment(h, access, doer, index, id);
+  await updateLineComment(h.db, comment.id, checkBody(body), nowUnix());
   return { ...comment, content: body };
 }
 
-export async function removeLineComment(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number): Promise<void> {
-  const { comment } = await ownComment(db, config, access, doer, index, id);
-  await deleteLineComment(db, comment.id);
+export async function removeLineComment(h: Hearth, access: RepoAccess, doer: User, index: number, id: number): Promise<void> {
+  const { comment } = await ownComment(h, access, doer, index, id);
+  await deleteLineComment(h.db, comment.id);
 }
 
 /** The first comment of the thread holding `comment`: same review, path and line (Gitea's conversation). */
@@ -121,40 +121,40 @@ async function threadHead(db: DB, loaded: LoadedPull, comment: ReviewComment): P
 }
 
 /** A reply joins the thread's review, on the same lines, at once (never pending). */
-export async function replyToThread(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number, body: string): Promise<ReviewComment> {
+export async function replyToThread(h: Hearth, access: RepoAccess, doer: User, index: number, id: number, body: string): Promise<ReviewComment> {
   checkBody(body);
-  const loaded = await loadPull(db, config, access, doer, index);
+  const loaded = await loadPull(h, access, doer, index);
   assertMayComment(loaded);
-  const head = await threadHead(db, loaded, await visibleComment(db, loaded, id));
+  const head = await threadHead(h.db, loaded, await visibleComment(h.db, loaded, id));
   const now = nowUnix();
-  return insertReviewComment(db, {
+  return insertReviewComment(h.db, {
     review_id: head.review_id, issue_id: loaded.issue.id, poster_id: doer.id, path: head.path, content: body,
     line: head.line, start_line: head.start_line, commit_id: loaded.pr.head_commit_id, diff_hunk: head.diff_hunk,
     created_unix: now, updated_unix: now,
   });
 }
 
-export async function resolveThread(db: DB, config: Config, access: RepoAccess, doer: User, index: number, id: number, resolved: boolean): Promise<void> {
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  const head = await threadHead(db, loaded, await visibleComment(db, loaded, id));
-  if (!(await mayResolve(db, access, loaded))) throw new ForbiddenError('You may not resolve conversations of this pull request.');
-  await setResolver(db, head.id, resolved ? doer.id : 0);
+export async function resolveThread(h: Hearth, access: RepoAccess, doer: User, index: number, id: number, resolved: boolean): Promise<void> {
+  const loaded = await loadPull(h, access, doer, index, false);
+  const head = await threadHead(h.db, loaded, await visibleComment(h.db, loaded, id));
+  if (!(await mayResolve(h.db, access, loaded))) throw new ForbiddenError('You may not resolve conversations of this pull request.');
+  await setResolver(h.db, head.id, resolved ? doer.id : 0);
 }
 
 /** "Finish review": the pending review submitted with the verdict, or a review of its own without one. */
-export async function finishReview(db: DB, config: Config, access: RepoAccess, doer: User, index: number, verdict: Verdict, body: string): Promise<number> {
+export async function finishReview(h: Hearth, access: RepoAccess, doer: User, index: number, verdict: Verdict, body: string): Promise<number> {
   if (!['COMMENT', 'APPROVED', 'REQUEST_CHANGES'].includes(verdict)) throw new InvalidError('Choose Comment, Approve or Request changes.', 'event');
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  const pending = await pendingReviewOf(db, loaded.issue.id, doer.id);
+  const loaded = await loadPull(h, access, doer, index, false);
+  const pending = await pendingReviewOf(h.db, loaded.issue.id, doer.id);
   const view = pending
-    ? await submitPullReview(db, config, access, doer, index, pending.id, { event: verdict, body })
-    : await createPullReview(db, config, access, doer, index, { event: verdict, body });
+    ? await submitPullReview(h, access, doer, index, pending.id, { event: verdict, body })
+    : await createPullReview(h, access, doer, index, { event: verdict, body });
   return view.eventCommentId ?? view.review.id;
 }
 
 /** "Discard review": the doer's pending review and its comments. */
-export async function discardPendingReview(db: DB, config: Config, access: RepoAccess, doer: User, index: number): Promise<void> {
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  const pending = await pendingReviewOf(db, loaded.issue.id, doer.id);
-  if (pending && pending.type === REVIEW_TYPE.pending) await deletePullReview(db, config, access, doer, index, pending.id);
+export async function discardPendingReview(h: Hearth, access: RepoAccess, doer: User, index: number): Promise<void> {
+  const loaded = await loadPull(h, access, doer, index, false);
+  const pending = await pendingReviewOf(h.db, loaded.issue.id, doer.id);
+  if (pending && pending.type === REVIEW_TYPE.pending) await deletePullReview(h, access, doer, index, pending.id);
 }

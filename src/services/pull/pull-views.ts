@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Issue, PullRequest, User } from '../../db/schema';
 import type { PullView } from '../../convert/pull';
@@ -14,6 +13,7 @@ import { refreshPull, refreshPulls } from './pull-git';
 import { accessOf, type RepoAccess } from '../repo/repos';
 import { ACCESS } from '../permissions';
 import { reviewTeamsByIds, teamsOfRequests } from './review-teams';
+import type { Hearth } from '../../hearth';
 
 // Loading pull requests for their JSON: the issue row, the pull row (refreshed when a tip
 // moved) and the head repository as the caller sees it.
@@ -21,12 +21,12 @@ import { reviewTeamsByIds, teamsOfRequests } from './review-teams';
 export type LoadedPull = { ctx: IssueCtx; issue: Issue; pr: PullRequest };
 
 /** `{index}` as a pull request readable by the caller, else 404. */
-export async function loadPull(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, refresh = true): Promise<LoadedPull> {
-  const ctx = await issueCtx(db, access, doer);
-  const issue = await readableIssue(db, ctx, index);
-  const row = issue.is_pull ? await getPullByIssueId(db, issue.id) : undefined;
+export async function loadPull(h: Hearth, access: RepoAccess, doer: User | null, index: number, refresh = true): Promise<LoadedPull> {
+  const ctx = await issueCtx(h.db, access, doer);
+  const issue = await readableIssue(h.db, ctx, index);
+  const row = issue.is_pull ? await getPullByIssueId(h.db, issue.id) : undefined;
   if (!row) throw new NotFoundError(`pull request does not exist [repo_id: ${access.repo.id}, index: ${index}]`);
-  return { ctx, issue, pr: refresh ? await refreshPull(db, config, row) : row };
+  return { ctx, issue, pr: refresh ? await refreshPull(h, row) : row };
 }
 
 async function headAccess(db: DB, pr: PullRequest, base: RepoAccess, viewer: User | null): Promise<RepoAccess | null> {
@@ -38,38 +38,38 @@ async function headAccess(db: DB, pr: PullRequest, base: RepoAccess, viewer: Use
 }
 
 /** Views of pull rows of one repository, in the order of `issues`. */
-export async function pullViews(db: DB, config: Config, base: RepoAccess, issues: Issue[], viewer: User | null): Promise<PullView[]> {
-  const rows = new Map((await pullsByIssueIds(db, issues.map((i) => i.id))).map((p) => [p.issue_id, p]));
+export async function pullViews(h: Hearth, base: RepoAccess, issues: Issue[], viewer: User | null): Promise<PullView[]> {
+  const rows = new Map((await pullsByIssueIds(h.db, issues.map((i) => i.id))).map((p) => [p.issue_id, p]));
   const listed = issues.map((i) => rows.get(i.id));
-  const refreshed = await refreshPulls(db, config, listed.filter((r): r is PullRequest => !!r));
+  const refreshed = await refreshPulls(h, listed.filter((r): r is PullRequest => !!r));
   const byIssue = new Map(refreshed.map((p) => [p.issue_id, p]));
   const fresh = listed.map((r) => (r ? byIssue.get(r.issue_id) : undefined));
-  const views = await issueViews(db, issues, base);
-  const requests = await reviewRequests(db, issues.map((i) => i.id));
-  const lineComments = await countReviewComments(db, issues.map((i) => i.id));
-  const requestedUsers = new Map((await usersByIds(db, [...new Set(requests.map((r) => r.reviewer_id))])).map((u) => [u.id, u]));
+  const views = await issueViews(h.db, issues, base);
+  const requests = await reviewRequests(h.db, issues.map((i) => i.id));
+  const lineComments = await countReviewComments(h.db, issues.map((i) => i.id));
+  const requestedUsers = new Map((await usersByIds(h.db, [...new Set(requests.map((r) => r.reviewer_id))])).map((u) => [u.id, u]));
   const requestedOf = (issueId: number) => requests.filter((r) => r.issue_id === issueId)
     .map((r) => requestedUsers.get(r.reviewer_id)).filter((u): u is User => !!u);
-  const requestedTeams = await reviewTeamsByIds(db, requests.map((r) => r.reviewer_team_id));
+  const requestedTeams = await reviewTeamsByIds(h.db, requests.map((r) => r.reviewer_team_id));
   const teamsOf = (issueId: number) => teamsOfRequests(requests.filter((r) => r.issue_id === issueId), requestedTeams);
   const out: PullView[] = [];
   for (const [n, view] of views.entries()) {
     const pr = fresh[n];
     if (!pr) continue;
-    const mergedBy = pr.merged_by ? (await getUserById(db, pr.merged_by)) ?? null : null;
-    out.push({ issue: view, pr, base, head: await headAccess(db, pr, base, viewer), mergedBy, requested: requestedOf(pr.issue_id), requestedTeams: teamsOf(pr.issue_id), reviewComments: lineComments.get(pr.issue_id) ?? 0 });
+    const mergedBy = pr.merged_by ? (await getUserById(h.db, pr.merged_by)) ?? null : null;
+    out.push({ issue: view, pr, base, head: await headAccess(h.db, pr, base, viewer), mergedBy, requested: requestedOf(pr.issue_id), requestedTeams: teamsOf(pr.issue_id), reviewComments: lineComments.get(pr.issue_id) ?? 0 });
   }
   return out;
 }
 
-export async function pullView(db: DB, config: Config, base: RepoAccess, issue: Issue, viewer: User | null): Promise<PullView> {
-  const [view] = await pullViews(db, config, base, [issue], viewer);
+export async function pullView(h: Hearth, base: RepoAccess, issue: Issue, viewer: User | null): Promise<PullView> {
+  const [view] = await pullViews(h, base, [issue], viewer);
   if (!view) throw new NotFoundError('pull request does not exist');
   return view;
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{index} */
-export async function getPull(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<PullView> {
-  const { issue } = await loadPull(db, config, access, doer, index);
-  return pullView(db, config, access, issue, doer);
+export async function getPull(h: Hearth, access: RepoAccess, doer: User | null, index: number): Promise<PullView> {
+  const { issue } = await loadPull(h, access, doer, index);
+  return pullView(h, access, issue, doer);
 }

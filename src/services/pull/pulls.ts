@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import type { PullView } from '../../convert/pull';
@@ -20,6 +19,7 @@ import { loadPull, pullView, pullViews } from './pull-views';
 import { ACCESS, ORG_TYPE } from '../permissions';
 import { settingsOf } from '../repo/repo-settings';
 import { accessOf, unitModeOf, type RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 export type CreatePullInput = Omit<CreateIssueInput, 'pull' | 'closed' | 'ref'> & { head: string; base: string } & ReviewRequestNames;
 
@@ -60,32 +60,32 @@ async function assertMayOpenPull(db: DB, base: RepoAccess, head: Head, doer: Use
   throw new ForbiddenError('user should be a collaborator of the base repository, or have write access to the head repository');
 }
 
-async function branchTip(db: DB, config: Config, repo: Repository, branch: string): Promise<string | null> {
+async function branchTip(h: Hearth, repo: Repository, branch: string): Promise<string | null> {
   if (!branch) return null;
-  return revParse(await dirOfRepo(db, config, repo), `refs/heads/${branch}`);
+  return revParse(await dirOfRepo(h, repo), `refs/heads/${branch}`);
 }
 
 /** POST /repos/{owner}/{repo}/pulls */
-export async function createPull(db: DB, config: Config, base: RepoAccess, doer: User, input: CreatePullInput): Promise<PullView> {
+export async function createPull(h: Hearth, base: RepoAccess, doer: User, input: CreatePullInput): Promise<PullView> {
   if (!settingsOf(base.repo).has_pull_requests) throw new NotFoundError();
-  const head = await resolveHead(db, base, doer, input.head);
-  await assertMayOpenPull(db, base, head, doer);
+  const head = await resolveHead(h.db, base, doer, input.head);
+  await assertMayOpenPull(h.db, base, head, doer);
   if (head.repo.id === base.repo.id && head.branch === input.base) {
     throw new InvalidError('Invalid PullRequest: There are no changes between the head and the base', 'head');
   }
-  if (!(await branchTip(db, config, base.repo, input.base))) throw new NotFoundError(`base branch does not exist [name: ${input.base}]`);
-  if (!(await branchTip(db, config, head.repo, head.branch))) throw new NotFoundError(`head branch does not exist [name: ${head.branch}]`);
+  if (!(await branchTip(h, base.repo, input.base))) throw new NotFoundError(`base branch does not exist [name: ${input.base}]`);
+  if (!(await branchTip(h, head.repo, head.branch))) throw new NotFoundError(`head branch does not exist [name: ${head.branch}]`);
   const assertNoOpenPull = async (dbOrTrx: DB) => {
     const existing = await findOpenPull(dbOrTrx, head.repo.id, head.branch, base.repo.id, input.base);
     if (existing) {
       throw new ConflictError(`pull request already exists for these targets [id: ${existing.id}, issue_id: ${existing.issue_id}, head_repo_id: ${head.repo.id}, base_repo_id: ${base.repo.id}, head_branch: ${head.branch}, base_branch: ${input.base}]`);
     }
   };
-  await assertNoOpenPull(db);
+  await assertNoOpenPull(h.db);
   // Checked before the pull exists, so a bad name leaves nothing half made (Gitea: 404 / 422).
   const { reviewers, team_reviewers: teamReviewers, ...issueInput } = input;
-  const requests = await resolveReviewRequests(db, base, doer.id, { reviewers, team_reviewers: teamReviewers });
-  const view = await createIssue(db, base, doer, {
+  const requests = await resolveReviewRequests(h.db, base, doer.id, { reviewers, team_reviewers: teamReviewers });
+  const view = await createIssue(h.db, base, doer, {
     ...issueInput,
     pull: async (trx, issue) => {
       // Again inside the transaction: a concurrent creation may have landed since the check above.
@@ -98,19 +98,19 @@ export async function createPull(db: DB, config: Config, base: RepoAccess, doer:
     },
   });
   if (requests.users.length || requests.teams.length) {
-    await addReviewRequests(db, base, await loadPull(db, config, base, doer, view.issue.index), doer, requests);
+    await addReviewRequests(h.db, base, await loadPull(h, base, doer, view.issue.index), doer, requests);
   }
-  return pullView(db, config, base, view.issue, doer);
+  return pullView(h, base, view.issue, doer);
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{base}/{head} */
-export async function getPullByBranches(db: DB, config: Config, base: RepoAccess, doer: User | null, baseBranch: string, headSpec: string): Promise<PullView> {
-  const head = await resolveHead(db, base, doer, headSpec);
-  const pr = await findPullByBranches(db, base.repo.id, baseBranch, head.repo.id, head.branch);
-  const issue = pr ? await getIssueById(db, pr.issue_id) : undefined;
+export async function getPullByBranches(h: Hearth, base: RepoAccess, doer: User | null, baseBranch: string, headSpec: string): Promise<PullView> {
+  const head = await resolveHead(h.db, base, doer, headSpec);
+  const pr = await findPullByBranches(h.db, base.repo.id, baseBranch, head.repo.id, head.branch);
+  const issue = pr ? await getIssueById(h.db, pr.issue_id) : undefined;
   if (!pr || !issue) throw new NotFoundError('pull request does not exist');
-  await refreshPull(db, config, pr);
-  return pullView(db, config, base, issue, doer);
+  await refreshPull(h, pr);
+  return pullView(h, base, issue, doer);
 }
 
 export function assertPullsUnit(access: RepoAccess): void {
@@ -118,17 +118,17 @@ export function assertPullsUnit(access: RepoAccess): void {
 }
 
 /** GET /repos/{owner}/{repo}/pulls/pinned */
-export async function listPinnedPulls(db: DB, config: Config, access: RepoAccess, doer: User | null): Promise<PullView[]> {
-  const views = await listPinned(db, access, doer, true);
-  return pullViews(db, config, access, views.map((v) => v.issue), doer);
+export async function listPinnedPulls(h: Hearth, access: RepoAccess, doer: User | null): Promise<PullView[]> {
+  const views = await listPinned(h.db, access, doer, true);
+  return pullViews(h, access, views.map((v) => v.issue), doer);
 }
 
 /** GET /repos/{owner}/{repo}/commits/{sha}/pull: the pull request merged as this commit (full id, as Gitea). */
-export async function pullOfMergeCommit(db: DB, config: Config, access: RepoAccess, doer: User | null, sha: string): Promise<PullView> {
-  const pr = await findPullByMergeCommit(db, access.repo.id, sha);
-  const issue = pr ? await getIssueById(db, pr.issue_id) : undefined;
-  if (!issue || !canRead(await issueCtx(db, access, doer), true)) throw new NotFoundError(`pull request does not exist [merged_commit_id: ${sha}]`);
-  return pullView(db, config, access, issue, doer);
+export async function pullOfMergeCommit(h: Hearth, access: RepoAccess, doer: User | null, sha: string): Promise<PullView> {
+  const pr = await findPullByMergeCommit(h.db, access.repo.id, sha);
+  const issue = pr ? await getIssueById(h.db, pr.issue_id) : undefined;
+  if (!issue || !canRead(await issueCtx(h.db, access, doer), true)) throw new NotFoundError(`pull request does not exist [merged_commit_id: ${sha}]`);
+  return pullView(h, access, issue, doer);
 }
 
 /** GET /repos/{owner}/{repo}/reviewers: who may be asked for a review (Gitea's GetReviewers). */

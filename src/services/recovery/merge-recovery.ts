@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import { isAncestor } from '../../git/refs';
 import { revParse } from '../../git/repo';
 import { getBranchRow } from '../../models/branch';
@@ -10,6 +8,7 @@ import { getUserById } from '../../models/user';
 import { dirOfRepo } from '../pull/pull-git';
 import { recordLanded, type MergeIntent } from '../pull/pull-merge-land';
 import { withRefsLock } from '../repo/refs-lock';
+import type { Hearth } from '../../hearth';
 
 // A merge killed between moving the base branch and marking the pull request merged
 // (pull-merge-land.ts). The pull request row says whether the merge was recorded; the base
@@ -22,25 +21,25 @@ async function contains(dir: string, tip: string | null | undefined, commit: str
   return !!tip && (tip === commit || (await isAncestor(dir, commit, tip).catch(() => false)));
 }
 
-export async function recoverMerge(db: DB, config: Config, payload: MergeIntent): Promise<string> {
-  const pr = await getPullByIssueId(db, payload.issueId);
+export async function recoverMerge(h: Hearth, payload: MergeIntent): Promise<string> {
+  const pr = await getPullByIssueId(h.db, payload.issueId);
   if (!pr) return 'the pull request is gone';
   if (pr.has_merged) return 'already merged';
-  const repo = await getRepoById(db, payload.repoId);
+  const repo = await getRepoById(h.db, payload.repoId);
   if (!repo) return 'the repository is gone';
   // As the merge itself: the pull follow-ups the refs sync queues wait until the mark is in.
   return withRefsLock(repo.id, async () => {
-    const dir = await dirOfRepo(db, config, repo);
+    const dir = await dirOfRepo(h, repo);
     if (!(await contains(dir, await revParse(dir, `refs/heads/${payload.baseBranch}`), payload.commit))) {
       return 'the base branch never moved: not merged';
     }
-    const [doer, issue] = await Promise.all([getUserById(db, payload.doerId), getIssueById(db, payload.issueId)]);
+    const [doer, issue] = await Promise.all([getUserById(h.db, payload.doerId), getIssueById(h.db, payload.issueId)]);
     if (!doer || !issue) throw new Error(`the doer ${payload.doerId} or the issue ${payload.issueId} is gone`);
     // Killed after the refs sync: its branch row already holds the merge and its push event went
     // out; running it again would announce the same push twice (feed, webhooks, Actions).
-    const row = await getBranchRow(db, repo.id, payload.baseBranch);
+    const row = await getBranchRow(h.db, repo.id, payload.baseBranch);
     const synced = await contains(dir, row?.commit_id, payload.commit);
-    await recordLanded(db, config, { repo, doer, issue, pr, dir }, payload, { synced });
+    await recordLanded(h, { repo, doer, issue, pr, dir }, payload, { synced });
     return `finished the merge of pull request #${payload.index} (${payload.commit})${synced ? ', base already synced' : ''}`;
   });
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import { removeRepoDir, repoDir, repoExists } from '../../git/repo';
 import { getRepoById, getRepoByOwnerAndName } from '../../models/repo';
@@ -7,6 +6,7 @@ import { emit } from '../events/bus';
 import { syncRepoLicenses } from '../repo/licenses';
 import type { CreateFilesIntent, CreateSyncIntent, RepoCreateIntent } from '../repo/repo-create-intent';
 import { syncRepoFromGit } from '../repo/repo-sync';
+import type { Hearth } from '../../hearth';
 
 // A repository creation (create, fork, generate) a crash interrupted; the intent's step says
 // where (repo-create-intent.ts). Both ways are safe to run again.
@@ -32,22 +32,22 @@ async function undoFiles(db: DB, p: CreateFilesIntent): Promise<string> {
  * same sync as the create path (idempotent: it sets the database to what git says), the licenses
  * found in the files, and the event the request never sent.
  */
-async function finishSync(db: DB, config: Config, p: CreateSyncIntent): Promise<string> {
-  const row = await getRepoById(db, p.repoId);
+async function finishSync(h: Hearth, p: CreateSyncIntent): Promise<string> {
+  const row = await getRepoById(h.db, p.repoId);
   if (!row) return `repository ${p.repoId} is gone`;
-  const dir = repoDir(config.repository.root, row.owner_name, row.name);
+  const dir = repoDir(h.config.repository.root, row.owner_name, row.name);
   if (!repoExists(dir)) return `the directory of ${row.owner_name}/${row.name} is gone`;
-  const repo = await syncRepoFromGit(db, row, dir, p.doerId);
-  const licenses = await syncRepoLicenses(db, config, repo);
+  const repo = await syncRepoFromGit(h.db, row, dir, p.doerId);
+  const licenses = await syncRepoLicenses(h, repo);
   const synced = { ...repo, licenses: JSON.stringify(licenses) };
-  const doer = await getUserById(db, p.doerId);
-  const owner = await getUserById(db, repo.owner_id);
-  const base = p.forkOf === null ? undefined : await getRepoById(db, p.forkOf);
-  if (doer && owner && p.forkOf === null) await emit(db, 'repo.created', { repo: synced, doer, owner });
-  if (doer && base) await emit(db, 'repo.forked', { repo: base, doer, fork: synced });
+  const doer = await getUserById(h.db, p.doerId);
+  const owner = await getUserById(h.db, repo.owner_id);
+  const base = p.forkOf === null ? undefined : await getRepoById(h.db, p.forkOf);
+  if (doer && owner && p.forkOf === null) await emit(h.db, 'repo.created', { repo: synced, doer, owner });
+  if (doer && base) await emit(h.db, 'repo.forked', { repo: base, doer, fork: synced });
   return `synced ${repo.owner_name}/${repo.name} from git (${repo.is_empty ? 'empty' : `default branch ${repo.default_branch}`})`;
 }
 
-export async function recoverRepoCreate(db: DB, config: Config, payload: RepoCreateIntent): Promise<string> {
-  return payload.step === 'files' ? undoFiles(db, payload) : finishSync(db, config, payload);
+export async function recoverRepoCreate(h: Hearth, payload: RepoCreateIntent): Promise<string> {
+  return payload.step === 'files' ? undoFiles(h.db, payload) : finishSync(h, payload);
 }

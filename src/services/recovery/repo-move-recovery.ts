@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import { ownerDir, removeRepoDir, repoDir } from '../../git/repo';
 import { getAttachmentByUuid } from '../../models/attachment';
 import { getRepoById } from '../../models/repo';
@@ -9,6 +7,7 @@ import { attachmentPath, removeFile } from '../issue/attachment-files';
 import { removeOrphanObjects } from '../lfs/gc';
 import { moveIfPresent, type DirMove } from '../repo/dir-moves';
 import { removeAvatarHash } from '../user/avatars';
+import type { Hearth } from '../../hearth';
 
 // Recovery of the directory moves of a rename, transfer, owner rename or delete that a crash
 // interrupted (services/repo/dir-moves.ts). The rows are the truth: where they say the
@@ -44,19 +43,19 @@ function settle(moves: DirMove[], current: string, what: string): string {
 }
 
 /** 'repo.move' (rename, transfer): the directory and wiki follow the row's owner and name. */
-export async function recoverRepoMove(db: DB, config: Config, payload: RepoMovePayload): Promise<string> {
-  const repo = await getRepoById(db, payload.repoId);
+export async function recoverRepoMove(h: Hearth, payload: RepoMovePayload): Promise<string> {
+  const repo = await getRepoById(h.db, payload.repoId);
   if (!repo) return `repository ${payload.repoId} is gone: nothing to move`;
-  const owner = await getUserById(db, repo.owner_id);
+  const owner = await getUserById(h.db, repo.owner_id);
   if (!owner) return `the owner of repository ${payload.repoId} is gone: nothing to move`;
-  return settle(payload.moves, repoDir(config.repository.root, owner.name, repo.name), `repository ${payload.repoId}`);
+  return settle(payload.moves, repoDir(h.config.repository.root, owner.name, repo.name), `repository ${payload.repoId}`);
 }
 
 /** 'owner.move' (user or organization rename): the owner's directory follows the user row's name. */
-export async function recoverOwnerMove(db: DB, config: Config, payload: OwnerMovePayload): Promise<string> {
-  const user = await getUserById(db, payload.userId);
+export async function recoverOwnerMove(h: Hearth, payload: OwnerMovePayload): Promise<string> {
+  const user = await getUserById(h.db, payload.userId);
   if (!user) return `owner ${payload.userId} is gone: nothing to move`;
-  return settle(payload.moves, ownerDir(config.repository.root, user.name), `owner ${payload.userId}`);
+  return settle(payload.moves, ownerDir(h.config.repository.root, user.name), `owner ${payload.userId}`);
 }
 
 /**
@@ -64,15 +63,15 @@ export async function recoverOwnerMove(db: DB, config: Config, payload: OwnerMov
  * moved aside come back; with the row gone they are removed, and what the delete removes after
  * the commit goes too (attachment files no row names, LFS bytes no repository uses, the avatar).
  */
-export async function recoverRepoDelete(db: DB, config: Config, payload: RepoDeletePayload): Promise<string> {
-  if (await getRepoById(db, payload.repoId)) {
+export async function recoverRepoDelete(h: Hearth, payload: RepoDeletePayload): Promise<string> {
+  if (await getRepoById(h.db, payload.repoId)) {
     return ['undone', ...moveAll(payload.moves.map((m) => ({ from: m.to, to: m.from })))].join('; ');
   }
   for (const m of payload.moves) removeRepoDir(m.to);
   for (const uuid of payload.attachments ?? []) {
-    if (uuid.length >= 2 && !(await getAttachmentByUuid(db, uuid))) removeFile(attachmentPath(config, uuid));
+    if (uuid.length >= 2 && !(await getAttachmentByUuid(h.db, uuid))) removeFile(attachmentPath(h.config, uuid));
   }
-  await removeOrphanObjects(db, config.server.data_dir, payload.lfsOids ?? []);
-  if (payload.avatar) removeAvatarHash(config, 'repo', payload.avatar);
+  await removeOrphanObjects(h.db, h.config.server.data_dir, payload.lfsOids ?? []);
+  if (payload.avatar) removeAvatarHash(h.config, 'repo', payload.avatar);
   return `finished: removed ${payload.moves.map((m) => m.to).join(', ')}`;
 }

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Attachment, Release, User } from '../../db/schema';
 import { checkAllowedType, detectContentType } from '../../lib/content-type';
@@ -17,6 +16,7 @@ import { attachmentPath, moveIntoStore, readHead, removeFile, uploadTmpDir } fro
 import { ACCESS } from '../permissions';
 import { mayWriteReleases, releaseMode, visibleRelease } from './releases';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // Release assets (Gitea's release_attachment.go): attachment rows with release_id, files in the
 // shared attachment store. Any type is allowed: Gitea checks [repository.release] ALLOWED_TYPES,
@@ -48,7 +48,7 @@ export type ReceivedUpload = { tmpPath: string; originalName: string; size: numb
  * (400 when neither gives one, or when the type is not allowed). The spooled file is consumed.
  */
 export async function storeAsset(
-  db: DB, config: Config, access: RepoAccess, doer: User, release: Release, file: ReceivedUpload, name: string | undefined,
+  h: Hearth, access: RepoAccess, doer: User, release: Release, file: ReceivedUpload, name: string | undefined,
 ): Promise<Attachment> {
   const uuid = crypto.randomUUID();
   let stored: string | null = null;
@@ -57,8 +57,8 @@ export async function storeAsset(
     if (!fileName) throw new BadRequestError('Could not determine name of attachment.');
     const refused = checkAllowedType(readHead(file.tmpPath), fileName, RELEASE_ALLOWED_TYPES);
     if (refused) throw new BadRequestError(refused);
-    stored = moveIntoStore(config, file.tmpPath, uuid);
-    const row = await insertAttachment(db, {
+    stored = moveIntoStore(h.config, file.tmpPath, uuid);
+    const row = await insertAttachment(h.db, {
       uuid, repo_id: access.repo.id, release_id: release.id, uploader_id: doer.id, name: fileName, size: file.size, created_unix: nowUnix(),
     });
     stored = null;
@@ -71,20 +71,20 @@ export async function storeAsset(
 
 /** PATCH: a new name (empty keeps it), checked against the allowed types by its extension. */
 export async function renameAsset(
-  db: DB, config: Config, access: RepoAccess, doer: User, releaseId: number, assetId: number, name: string,
+  h: Hearth, access: RepoAccess, doer: User, releaseId: number, assetId: number, name: string,
 ): Promise<{ release: Release; asset: Attachment }> {
-  const { release, asset } = await getAsset(db, access, doer, releaseId, assetId);
+  const { release, asset } = await getAsset(h.db, access, doer, releaseId, assetId);
   if (!name) return { release, asset };
   const refused = checkAllowedType(Buffer.alloc(0), name, RELEASE_ALLOWED_TYPES);
   if (refused) throw new InvalidError(refused);
-  await renameAttachment(db, asset.id, name);
+  await renameAttachment(h.db, asset.id, name);
   return { release, asset: { ...asset, name } };
 }
 
-export async function deleteAsset(db: DB, config: Config, access: RepoAccess, doer: User, releaseId: number, assetId: number): Promise<void> {
-  const { asset } = await getAsset(db, access, doer, releaseId, assetId);
-  await deleteAttachmentRow(db, asset.id);
-  removeFile(attachmentPath(config, asset.uuid));
+export async function deleteAsset(h: Hearth, access: RepoAccess, doer: User, releaseId: number, assetId: number): Promise<void> {
+  const { asset } = await getAsset(h.db, access, doer, releaseId, assetId);
+  await deleteAttachmentRow(h.db, asset.id);
+  removeFile(attachmentPath(h.config, asset.uuid));
 }
 
 /** The release of `tag` for a download; "latest" names the latest release when no tag has that name, as Gitea. */
@@ -99,25 +99,25 @@ async function downloadRelease(db: DB, access: RepoAccess, viewer: User | null, 
  * tag and file name for readers of the releases unit, else 404. Counts the download.
  */
 export async function openReleaseAsset(
-  db: DB, config: Config, access: RepoAccess, viewer: User | null, tag: string, name: string,
+  h: Hearth, access: RepoAccess, viewer: User | null, tag: string, name: string,
 ): Promise<Download> {
-  if ((await releaseMode(db, access, viewer)) < ACCESS.read) throw new NotFoundError();
-  const release = await downloadRelease(db, access, viewer, tag);
-  const asset = release ? await assetByName(db, release.id, name) : undefined;
+  if ((await releaseMode(h.db, access, viewer)) < ACCESS.read) throw new NotFoundError();
+  const release = await downloadRelease(h.db, access, viewer, tag);
+  const asset = release ? await assetByName(h.db, release.id, name) : undefined;
   if (!asset) throw new NotFoundError();
-  const file = attachmentPath(config, asset.uuid);
+  const file = attachmentPath(h.config, asset.uuid);
   if (!fs.existsSync(file)) throw new NotFoundError();
-  await countDownload(db, asset.id);
+  await countDownload(h.db, asset.id);
   return { attachment: { ...asset, download_count: asset.download_count + 1 }, file, contentType: detectContentType(readHead(file)) };
 }
 
 /** A file of the release form (held in memory by the page's multipart parser): spooled, then stored as an upload is. */
 export async function storeFormAsset(
-  db: DB, config: Config, access: RepoAccess, doer: User, release: Release, file: { buffer: Buffer; originalName: string },
+  h: Hearth, access: RepoAccess, doer: User, release: Release, file: { buffer: Buffer; originalName: string },
 ): Promise<Attachment> {
-  const dir = uploadTmpDir(config);
+  const dir = uploadTmpDir(h.config);
   fs.mkdirSync(dir, { recursive: true });
   const tmpPath = path.join(dir, `web-${crypto.randomUUID()}`);
   fs.writeFileSync(tmpPath, file.buffer);
-  return storeAsset(db, config, access, doer, release, { tmpPath, originalName: path.basename(file.originalName), size: file.buffer.length }, undefined);
+  return storeAsset(h, access, doer, release, { tmpPath, originalName: path.basename(file.originalName), size: file.buffer.length }, undefined);
 }

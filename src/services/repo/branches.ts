@@ -16,6 +16,7 @@ import type { RepoAccess } from './repos';
 import { crashPoint } from '../../lib/crash-point';
 import { moveRefDurably } from './ref-intent';
 import { refsMoved } from './refs-moved';
+import type { Hearth } from '../../hearth';
 
 /** What the Branch JSON needs: the head commit, its governing rule and the caller's rights. */
 export type BranchView = {
@@ -51,20 +52,20 @@ async function viewsOf(db: DB, dir: string, access: RepoAccess, doer: User | nul
 }
 
 export async function listBranches(
-  db: DB, config: Config, access: RepoAccess, doer: User | null, page: { offset: number; limit: number },
+  h: Hearth, access: RepoAccess, doer: User | null, page: { offset: number; limit: number },
 ): Promise<{ items: BranchView[]; total: number }> {
   if (access.repo.is_empty) return { items: [], total: 0 };
-  const rows = await listBranchRowsPage(db, access.repo.id, page.offset, page.limit);
-  const total = await countBranchRows(db, access.repo.id);
-  const items = await viewsOf(db, dirOf(config, access), access, doer, rows.map((r) => ({ name: r.name, sha: r.commit_id })));
+  const rows = await listBranchRowsPage(h.db, access.repo.id, page.offset, page.limit);
+  const total = await countBranchRows(h.db, access.repo.id);
+  const items = await viewsOf(h.db, dirOf(h.config, access), access, doer, rows.map((r) => ({ name: r.name, sha: r.commit_id })));
   return { items, total };
 }
 
-export async function getBranch(db: DB, config: Config, access: RepoAccess, doer: User | null, name: string): Promise<BranchView> {
-  const dir = dirOf(config, access);
+export async function getBranch(h: Hearth, access: RepoAccess, doer: User | null, name: string): Promise<BranchView> {
+  const dir = dirOf(h.config, access);
   const sha = name ? await refTarget(dir, `refs/heads/${name}`) : null;
   if (!sha) throw new NotFoundError();
-  const [view] = await viewsOf(db, dir, access, doer, [{ name, sha }]);
+  const [view] = await viewsOf(h.db, dir, access, doer, [{ name, sha }]);
   if (!view) throw new NotFoundError();
   return view;
 }
@@ -104,30 +105,30 @@ async function startOf(dir: string, access: RepoAccess, input: CreateBranchInput
   return sha;
 }
 
-export async function createBranch(db: DB, config: Config, access: RepoAccess, doer: User, input: CreateBranchInput): Promise<BranchView> {
+export async function createBranch(h: Hearth, access: RepoAccess, doer: User, input: CreateBranchInput): Promise<BranchView> {
   assertWritableGit(access);
   await assertBranchName(input.name, 'new_branch_name');
-  const dir = dirOf(config, access);
+  const dir = dirOf(h.config, access);
   const sha = await startOf(dir, access, input);
   await assertNoRefConflict(dir, input.name);
   const zero = zeroId(access.repo.object_format_name);
   const ref = `refs/heads/${input.name}`;
-  const created = await moveRefDurably(db, access.repo, doer, dir, { ref, oldId: zero, newId: sha }, 'branch', () => updateRef(dir, ref, sha, null, zero));
+  const created = await moveRefDurably(h.db, access.repo, doer, dir, { ref, oldId: zero, newId: sha }, 'branch', () => updateRef(dir, ref, sha, null, zero));
   if (!created) throw new ConflictError('The branch already exists.');
-  return getBranch(db, config, access, doer, input.name);
+  return getBranch(h, access, doer, input.name);
 }
 
 /** Not the default branch, not a protected one (Gitea checks both before existence). */
-export async function deleteBranch(db: DB, config: Config, access: RepoAccess, doer: User, name: string): Promise<void> {
+export async function deleteBranch(h: Hearth, access: RepoAccess, doer: User, name: string): Promise<void> {
   assertWritableGit(access);
   if (name === access.repo.default_branch) throw new ForbiddenError('can not delete default branch');
-  if (effectiveRule(await loadRules(db, access.repo.id), name)) throw new ForbiddenError('branch protected');
-  const dir = dirOf(config, access);
+  if (effectiveRule(await loadRules(h.db, access.repo.id), name)) throw new ForbiddenError('branch protected');
+  const dir = dirOf(h.config, access);
   const sha = name ? await refTarget(dir, `refs/heads/${name}`) : null;
   if (!sha) throw new NotFoundError();
   await deleteRef(dir, `refs/heads/${name}`, sha);
   crashPoint('branch.after-delete');
-  await refsMoved(db, access.repo, doer, dir, [{ ref: `refs/heads/${name}`, oldId: sha, newId: zeroId(access.repo.object_format_name) }], 'branch');
+  await refsMoved(h.db, access.repo, doer, dir, [{ ref: `refs/heads/${name}`, oldId: sha, newId: zeroId(access.repo.object_format_name) }], 'branch');
 }
 
 const TARGET_EXISTS = 'Cannot rename a branch using the same name or rename to a branch that already exists.';
@@ -135,10 +136,10 @@ const ADMIN_ONLY = 'User must be a repo or site admin to rename default or prote
 const GLOB_PROTECTED = 'Branch is protected by glob-based protection rules.';
 
 /** Gitea's RenameBranch: checks in its order, then the ref, its exact-name rule and the default branch follow. */
-export async function renameBranch(db: DB, config: Config, access: RepoAccess, doer: User, from: string, to: string): Promise<void> {
+export async function renameBranch(h: Hearth, access: RepoAccess, doer: User, from: string, to: string): Promise<void> {
   assertWritableGit(access);
   await assertBranchName(to, 'name');
-  const dir = dirOf(config, access);
+  const dir = dirOf(h.config, access);
   const heads = (await listRefNames(dir)).filter((r) => r.startsWith('refs/heads/')).map((r) => r.slice(11));
   if (from === to || heads.some((b) => b === to || b.startsWith(`${to}/`) || (b !== from && to.startsWith(`${b}/`)))) {
     throw new InvalidError(TARGET_EXISTS);
@@ -146,22 +147,22 @@ export async function renameBranch(db: DB, config: Config, access: RepoAccess, d
   if (!heads.includes(from)) throw new NotFoundError('Branch doesn\'t exist.');
   const isAdmin = access.mode >= ACCESS.admin;
   const isDefault = from === access.repo.default_branch;
-  const exactRule = await getProtectedBranchByName(db, access.repo.id, from);
+  const exactRule = await getProtectedBranchByName(h.db, access.repo.id, from);
   if ((isDefault || exactRule) && !isAdmin) throw new ForbiddenError(ADMIN_ONLY);
-  const rules = await loadRules(db, access.repo.id);
+  const rules = await loadRules(h.db, access.repo.id);
   const targetRule = effectiveRule(rules, to);
-  if (targetRule && !(await canUserPush(db, targetRule, { user: doer, mode: access.mode }))) throw new ForbiddenError(GLOB_PROTECTED);
+  if (targetRule && !(await canUserPush(h.db, targetRule, { user: doer, mode: access.mode }))) throw new ForbiddenError(GLOB_PROTECTED);
   if (!exactRule && effectiveRule(rules, from)) throw new ForbiddenError(GLOB_PROTECTED);
-  if (exactRule && (await getProtectedBranchByName(db, access.repo.id, to))) {
+  if (exactRule && (await getProtectedBranchByName(h.db, access.repo.id, to))) {
     throw new ConflictError(`a branch protection rule named ${to} already exists`);
   }
   const sha = (await refTarget(dir, `refs/heads/${from}`))!;
   await renameBranchRef(dir, from, to);
-  if (exactRule) await updateProtectedBranch(db, exactRule.id, { rule_name: to });
-  if (isDefault) await updateRepo(db, access.repo.id, { default_branch: to });
+  if (exactRule) await updateProtectedBranch(h.db, exactRule.id, { rule_name: to });
+  if (isDefault) await updateRepo(h.db, access.repo.id, { default_branch: to });
   // As Gitea's RenameBranch: the old name deleted, the new one created.
   const zero = zeroId(access.repo.object_format_name);
-  await refsMoved(db, { ...access.repo, default_branch: isDefault ? to : access.repo.default_branch }, doer, dir, [
+  await refsMoved(h.db, { ...access.repo, default_branch: isDefault ? to : access.repo.default_branch }, doer, dir, [
     { ref: `refs/heads/${from}`, oldId: sha, newId: zero }, { ref: `refs/heads/${to}`, oldId: zero, newId: sha },
   ], 'branch');
 }

@@ -11,6 +11,7 @@ import { usersByIds } from '../../models/user-lookup';
 import { repoDirOf } from './commits';
 import type { RepoAccess } from './repos';
 import { emit } from '../events/bus';
+import type { Hearth } from '../../hearth';
 
 export { STATUS_STATES, type StatusState } from '../../lib/commit-state';
 
@@ -53,16 +54,16 @@ export type CreateStatusInput = { state: StatusState; target_url: string; descri
 
 /** Records a status for the commit `sha` names (any revision), under its full id. */
 export async function createCommitStatus(
-  db: DB, config: Config, access: RepoAccess, doer: User, sha: string, input: CreateStatusInput,
+  h: Hearth, access: RepoAccess, doer: User, sha: string, input: CreateStatusInput,
 ): Promise<StatusesWithCreators> {
   if (!STATUS_STATES.includes(input.state)) throw new InvalidError('[state]: invalid commit status state', 'state');
-  const id = await resolveCommit(repoDirOf(config, access), sha);
+  const id = await resolveCommit(repoDirOf(h.config, access), sha);
   if (!id) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
-  const row = await insertCommitStatus(db, {
+  const row = await insertCommitStatus(h.db, {
     repoId: access.repo.id, sha: id, state: input.state, creatorId: doer.id, unix: nowUnix(),
     targetUrl: input.target_url.trim(), description: input.description.trim(), context: input.context.trim(),
   });
-  await emit(db, 'commit.status', { repo: access.repo, doer, sha: id, status: row });
+  await emit(h.db, 'commit.status', { repo: access.repo, doer, sha: id, status: row });
   return { rows: [row], creators: new Map([[doer.id, doer]]) };
 }
 
@@ -73,14 +74,14 @@ const FILTER_STATES = new Set(['pending', 'success', 'error', 'failure', 'warnin
 
 /** A commit's statuses; `byRef` resolves branch and tag names strictly (404), else as Gitea's sha route. */
 export async function listStatuses(
-  db: DB, config: Config, access: RepoAccess, shaOrRef: string, byRef: boolean, q: StatusListQuery,
+  h: Hearth, access: RepoAccess, shaOrRef: string, byRef: boolean, q: StatusListQuery,
 ): Promise<StatusesWithCreators & { total: number }> {
-  const sha = byRef ? await resolveRefCommit(config, access, shaOrRef) : await statusSha(config, access, shaOrRef);
-  const { rows, total } = await listCommitStatuses(db, {
+  const sha = byRef ? await resolveRefCommit(h.config, access, shaOrRef) : await statusSha(h.config, access, shaOrRef);
+  const { rows, total } = await listCommitStatuses(h.db, {
     repoId: access.repo.id, sha, offset: q.offset, limit: q.limit,
     sort: (SORTS.has(q.sort) ? q.sort : '') as StatusSort, state: FILTER_STATES.has(q.state) ? q.state : undefined,
   });
-  return { ...(await withCreators(db, rows)), total };
+  return { ...(await withCreators(h.db, rows)), total };
 }
 
 export type Combined = StatusesWithCreators & { sha: string; total: number; state: StatusState };
@@ -88,9 +89,9 @@ export type Combined = StatusesWithCreators & { sha: string; total: number; stat
 
 /** The latest status of each context on the commit `ref` names, with the combined state. */
 export async function combinedStatus(
-  db: DB, config: Config, access: RepoAccess, ref: string, page: { offset: number; limit: number },
+  h: Hearth, access: RepoAccess, ref: string, page: { offset: number; limit: number },
 ): Promise<Combined> {
-  const sha = await resolveRefCommit(config, access, ref);
-  const { rows, total } = await latestCommitStatuses(db, access.repo.id, sha, page);
-  return { ...(await withCreators(db, rows)), sha, total, state: combineStates(rows.map((r) => r.state)) };
+  const sha = await resolveRefCommit(h.config, access, ref);
+  const { rows, total } = await latestCommitStatuses(h.db, access.repo.id, sha, page);
+  return { ...(await withCreators(h.db, rows)), sha, total, state: combineStates(rows.map((r) => r.state)) };
 }

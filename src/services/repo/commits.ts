@@ -7,6 +7,7 @@ import { ConflictError, InvalidError, NotFoundError } from '../../lib/errors';
 import { usersByEmails } from '../../models/commit-users';
 import { checkReadPath } from './contents-paths';
 import type { RepoAccess } from './repos';
+import type { Hearth } from '../../hearth';
 
 export const repoDirOf = (config: Config, a: RepoAccess) => repoDir(config.repository.root, a.owner.name, a.repo.name);
 
@@ -50,11 +51,11 @@ export type CommitListQuery = DiffWanted & {
 export type CommitList = CommitsWithUsers & { total: number; page: number; pageSize: number };
 
 /** One page of history from `sha` (default branch), optionally only commits touching `path`. */
-export async function listCommits(db: DB, config: Config, access: RepoAccess, q: CommitListQuery): Promise<CommitList> {
+export async function listCommits(h: Hearth, access: RepoAccess, q: CommitListQuery): Promise<CommitList> {
   if (access.repo.is_empty) throw new ConflictError('Git Repository is empty.');
   // A path that cannot be in the tree (`..`, NUL, `.git`) has no commits.
   if (q.path && checkReadPath(q.path) === null) throw new NotFoundError('FileCommitsCount');
-  const dir = repoDirOf(config, access);
+  const dir = repoDirOf(h.config, access);
   const since = dateParam('since', q.since);
   const until = dateParam('until', q.until);
   const head = q.sha ? await commitOrNotFound(dir, q.sha)
@@ -67,15 +68,15 @@ export async function listCommits(db: DB, config: Config, access: RepoAccess, q:
     logCommits(dir, { ...range, files: q.files, stat: q.stat, skip: (q.page - 1) * pageSize, limit: pageSize }),
   ]);
   if (q.path && total === 0) throw new NotFoundError('FileCommitsCount');
-  return { ...(await withUsers(db, commits)), total, page: q.page, pageSize };
+  return { ...(await withUsers(h.db, commits)), total, page: q.page, pageSize };
 }
 
 /** A single commit by id or ref: 422 for text that cannot name one, 404 when none exists. */
-export async function getCommit(db: DB, config: Config, access: RepoAccess, sha: string, want: DiffWanted): Promise<CommitsWithUsers> {
+export async function getCommit(h: Hearth, access: RepoAccess, sha: string, want: DiffWanted): Promise<CommitsWithUsers> {
   if (!isValidRefPattern(sha)) throw new InvalidError(`no valid ref or sha: ${sha}`);
-  const dir = repoDirOf(config, access);
+  const dir = repoDirOf(h.config, access);
   const id = await commitOrNotFound(dir, sha);
-  return withUsers(db, await readCommits(dir, [id], want));
+  return withUsers(h.db, await readCommits(dir, [id], want));
 }
 
 /** Splits `base...head` / `base..head`; a lone ref compares the default branch with it. */
@@ -100,12 +101,12 @@ function localRef(access: RepoAccess, ref: string): string {
 
 /** Commits on head that base lacks, newest first, as Gitea's compare lists them. */
 export async function compareCommits(
-  db: DB, config: Config, access: RepoAccess, basehead: string, want: DiffWanted,
+  h: Hearth, access: RepoAccess, basehead: string, want: DiffWanted,
 ): Promise<CommitsWithUsers> {
-  const dir = repoDirOf(config, access);
+  const dir = repoDirOf(h.config, access);
   const [baseRef, headRef] = splitBasehead(basehead, access.repo.default_branch);
   const base = await commitOrNotFound(dir, localRef(access, baseRef));
   const head = await commitOrNotFound(dir, localRef(access, headRef));
   const commits = await logCommits(dir, { revs: [head], not: [base], ...want });
-  return withUsers(db, commits);
+  return withUsers(h.db, commits);
 }

@@ -12,6 +12,7 @@ import { moveRefDurably } from './ref-intent';
 import { withRefsLock } from './refs-lock';
 import type { RepoAccess } from './repos';
 import { hostOf } from '../../lib/url-host';
+import type { Hearth } from '../../hearth';
 
 // What every API commit shares (file changes and patches): the branches it reads and writes,
 // who may write there, the identities and message, and landing it with a compare-and-swap.
@@ -61,14 +62,14 @@ async function verifyProtection(db: DB, access: RepoAccess, doer: User, branch: 
  * repository has none yet), a new branch must not.
  */
 export async function prepareTarget(
-  db: DB, config: Config, access: RepoAccess, doer: User, opts: CommitOptions, paths: string[], allowEmpty: boolean,
+  h: Hearth, access: RepoAccess, doer: User, opts: CommitOptions, paths: string[], allowEmpty: boolean,
 ): Promise<CommitTarget> {
   if (access.repo.is_mirror) throw new ForbiddenError('Git Repository is a mirror.');
   if (opts.branch) await assertBranchName(opts.branch, 'branch');
   if (opts.newBranch) await assertBranchName(opts.newBranch, 'new_branch');
   const oldBranch = opts.branch || access.repo.default_branch;
   const newBranch = opts.newBranch || oldBranch;
-  const dir = dirOfRepo(config, access);
+  const dir = dirOfRepo(h.config, access);
   const parent = await refTarget(dir, `refs/heads/${oldBranch}`);
   if (!parent) {
     const hasBranches = (await listRefNames(dir)).some((r) => r.startsWith('refs/heads/'));
@@ -77,7 +78,7 @@ export async function prepareTarget(
   if (newBranch !== oldBranch && (await refTarget(dir, `refs/heads/${newBranch}`))) {
     throw new InvalidError(`branch already exists [name: ${newBranch}]`);
   }
-  await verifyProtection(db, access, doer, newBranch, newBranch === oldBranch ? paths : []);
+  await verifyProtection(h.db, access, doer, newBranch, newBranch === oldBranch ? paths : []);
   return { dir, oldBranch, newBranch, parent };
 }
 
@@ -102,11 +103,11 @@ export function commitMessage(opts: CommitOptions, fallback: string, committer: 
 }
 
 /** Moves newBranch to `commit` only if nobody moved it meanwhile (409), then syncs the database. */
-export async function landCommit(db: DB, config: Config, access: RepoAccess, doer: User, t: CommitTarget, commit: string): Promise<void> {
+export async function landCommit(h: Hearth, access: RepoAccess, doer: User, t: CommitTarget, commit: string): Promise<void> {
   const expected = t.newBranch === t.oldBranch ? t.parent : null;
   const zero = zeroId(access.repo.object_format_name);
   const ref = `refs/heads/${t.newBranch}`;
-  const moved = await moveRefDurably(db, access.repo, doer, t.dir, { ref, oldId: expected ?? zero, newId: commit }, 'commit',
+  const moved = await moveRefDurably(h.db, access.repo, doer, t.dir, { ref, oldId: expected ?? zero, newId: commit }, 'commit',
     () => updateRef(t.dir, ref, commit, expected, zero));
   if (!moved) throw new ConflictError(`branch ${t.newBranch} was updated meanwhile, try again`);
 }

@@ -1,6 +1,5 @@
 import type { Config } from '../../config/schema';
 import type { Readable } from 'node:stream';
-import type { DB } from '../../db/connect';
 import { blobBytes, blobStream, fileAt } from '../../git/blob';
 import { storedObject } from '../lfs/objects';
 import { parsePointer, POINTER_MAX_SIZE } from '../lfs/pointer';
@@ -12,6 +11,7 @@ import { NotFoundError } from '../../lib/errors';
 import { typeOfEntry, type ContentType } from './contents';
 import { checkReadPath, checkTreePath, dirOfRepo, resolveRawTarget, resolveRefCommit, type RefCommit } from './contents-paths';
 import type { RepoAccess } from './repos';
+import type { Hearth } from '../../hearth';
 
 // Raw file downloads and the EditorConfig lookup.
 
@@ -51,19 +51,19 @@ export async function rawFileAt(config: Config, access: RepoAccess, ref: RefComm
  * `media/{filepath}`: as raw, but a file holding the pointer of an LFS object the repository
  * holds is answered with the object's bytes (Gitea's ServeBlobOrLFS; ETag: the oid).
  */
-export async function getMediaFile(db: DB, config: Config, access: RepoAccess, filepath: string, ref?: string): Promise<RawFile> {
-  return lfsOrBlob(db, config, access, await getRawFile(config, access, filepath, ref));
+export async function getMediaFile(h: Hearth, access: RepoAccess, filepath: string, ref?: string): Promise<RawFile> {
+  return lfsOrBlob(h, access, await getRawFile(h.config, access, filepath, ref));
 }
 
 /** The web's media route: mediaFileAt a resolved ref. */
-export async function mediaFileAt(db: DB, config: Config, access: RepoAccess, ref: RefCommit, filepath: string): Promise<RawFile> {
-  return lfsOrBlob(db, config, access, await rawFileAt(config, access, ref, filepath));
+export async function mediaFileAt(h: Hearth, access: RepoAccess, ref: RefCommit, filepath: string): Promise<RawFile> {
+  return lfsOrBlob(h, access, await rawFileAt(h.config, access, ref, filepath));
 }
 
-async function lfsOrBlob(db: DB, config: Config, access: RepoAccess, file: RawFile): Promise<RawFile> {
-  if (file.type !== 'file' || file.size > POINTER_MAX_SIZE || !config.server.lfs_start_server) return file;
-  const pointer = parsePointer(await blobBytes(dirOfRepo(config, access), file.sha));
-  const obj = pointer ? await storedObject(db, config, access.repo.id, pointer.oid) : null;
+async function lfsOrBlob(h: Hearth, access: RepoAccess, file: RawFile): Promise<RawFile> {
+  if (file.type !== 'file' || file.size > POINTER_MAX_SIZE || !h.config.server.lfs_start_server) return file;
+  const pointer = parsePointer(await blobBytes(dirOfRepo(h.config, access), file.sha));
+  const obj = pointer ? await storedObject(h, access.repo.id, pointer.oid) : null;
   if (!obj) return file;
   return { ...file, sha: obj.oid, size: obj.size, open: () => fileStream(obj.open()) };
 }

@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { applyPatchToTree, commitTree } from '../../git/apply';
 import { blobBytes } from '../../git/blob';
@@ -14,6 +12,7 @@ import {
 } from './contents-commit';
 import { checkTreePath, type RefCommit } from './contents-paths';
 import type { RepoAccess } from './repos';
+import type { Hearth } from '../../hearth';
 
 // Creating, updating, renaming and deleting files over the API: one commit per request.
 
@@ -88,45 +87,45 @@ export function defaultMessage(files: FileOp[]): string {
 }
 
 export async function changeFiles(
-  db: DB, config: Config, access: RepoAccess, doer: User, opts: CommitOptions, files: FileOp[],
+  h: Hearth, access: RepoAccess, doer: User, opts: CommitOptions, files: FileOp[],
 ): Promise<FilesResult> {
   if (!files.length) throw new InvalidError('[files]: at least one file operation is required', 'files');
-  const ops = checkPaths(files, config.api.default_max_blob_size);
-  return commitUnderLock(access, () => writeFiles(db, config, access, doer, opts, files, ops));
+  const ops = checkPaths(files, h.config.api.default_max_blob_size);
+  return commitUnderLock(access, () => writeFiles(h, access, doer, opts, files, ops));
 }
 
 async function writeFiles(
-  db: DB, config: Config, access: RepoAccess, doer: User, opts: CommitOptions, files: FileOp[], ops: CheckedOp[],
+  h: Hearth, access: RepoAccess, doer: User, opts: CommitOptions, files: FileOp[], ops: CheckedOp[],
 ): Promise<FilesResult> {
-  const t = await prepareTarget(db, config, access, doer, opts, ops.map((o) => o.path), !ops.some((o) => o.operation === 'delete'));
+  const t = await prepareTarget(h, access, doer, opts, ops.map((o) => o.path), !ops.some((o) => o.operation === 'delete'));
   const needed = ops.flatMap((o) => [o.from, ...prefixes(o.path)]);
   const tree = t.parent ? await entriesAt(t.dir, t.parent, needed) : new Map<string, Entry>();
   if (t.parent) for (const op of ops) checkAgainstTree(op, tree);
-  const { author, committer } = signatures(config, doer, opts);
+  const { author, committer } = signatures(h.config, doer, opts);
   const message = commitMessage(opts, defaultMessage(files), committer);
   const changes = await changesOf(t.dir, ops, tree);
-  const signer = await signCrudAction(db, config, doer, t.dir, t.parent);
+  const signer = await signCrudAction(h, doer, t.dir, t.parent);
   const commit = await writeCommit(t.dir, { parent: t.parent, changes, message, author, committer, signer });
-  await landCommit(db, config, access, doer, t, commit);
+  await landCommit(h, access, doer, t, commit);
   // As Gitea, the answer describes the files at the branch written to.
   const ref: RefCommit = { input: t.newBranch, kind: 'branch', name: t.newBranch, commit };
-  const items = await contentsAt(config, t.dir, ref, ops.map((o) => o.path));
+  const items = await contentsAt(h.config, t.dir, ref, ops.map((o) => o.path));
   return { ref, commit: await readCommitMeta(t.dir, commit), items };
 }
 
 /** POST diffpatch: a unified diff applied to the branch head in one commit (default message "apply-patch"). */
 export function applyDiffPatch(
-  db: DB, config: Config, access: RepoAccess, doer: User, opts: CommitOptions, patch: string,
+  h: Hearth, access: RepoAccess, doer: User, opts: CommitOptions, patch: string,
 ): Promise<CommitMeta> {
   return commitUnderLock(access, async () => {
-    const t = await prepareTarget(db, config, access, doer, opts, [], false);
+    const t = await prepareTarget(h, access, doer, opts, [], false);
     const applied = await applyPatchToTree(t.dir, t.parent!, patch);
     if (!applied.ok) throw new InvalidError(`git apply error: ${applied.error}`);
-    const { author, committer } = signatures(config, doer, opts);
+    const { author, committer } = signatures(h.config, doer, opts);
     const message = commitMessage(opts, 'apply-patch', committer);
-    const signer = await signCrudAction(db, config, doer, t.dir, t.parent);
+    const signer = await signCrudAction(h, doer, t.dir, t.parent);
     const commit = await commitTree(t.dir, { tree: applied.tree, parent: t.parent, message, author, committer, signer });
-    await landCommit(db, config, access, doer, t, commit);
+    await landCommit(h, access, doer, t, commit);
     return readCommitMeta(t.dir, commit);
   });
 }

@@ -9,6 +9,7 @@ import type { RepoAccess } from './repos';
 import type { DB } from '../../db/connect';
 import { parsePointer, POINTER_MAX_SIZE, type Pointer } from '../lfs/pointer';
 import { hasLfsObjects, storedOids } from '../lfs/objects';
+import type { Hearth } from '../../hearth';
 
 // Reading entries of a tree for the contents API: files, directories, symlinks, submodules.
 
@@ -88,10 +89,10 @@ export async function withLfs(db: DB | undefined, config: Config, access: RepoAc
 }
 
 /** getContents with LFS objects marked (the API's answers). */
-export async function getContentsWithLfs(db: DB, config: Config, access: RepoAccess, filepath: string, ref?: string, fileContent = true) {
-  const view = await getContents(config, access, filepath, ref, fileContent);
-  if ('file' in view) await withLfs(db, config, access, [view.file]);
-  if ('dir' in view) await withLfs(db, config, access, view.dir);
+export async function getContentsWithLfs(h: Hearth, access: RepoAccess, filepath: string, ref?: string, fileContent = true) {
+  const view = await getContents(h.config, access, filepath, ref, fileContent);
+  if ('file' in view) await withLfs(h.db, h.config, access, [view.file]);
+  if ('dir' in view) await withLfs(h.db, h.config, access, view.dir);
   return view;
 }
 

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { cloneBare } from '../../git/fork-copy';
@@ -23,6 +22,7 @@ import { markWatch } from './stars';
 import { VISIBILITY } from '../visibility';
 import { emit } from '../events/bus';
 import { recordAudit, repoTarget } from '../audit/record';
+import type { Hearth } from '../../hearth';
 
 export type ForkInput = { organization?: string; name?: string };
 
@@ -70,23 +70,23 @@ async function insertFork(db: DB, doer: User, base: RepoAccess, owner: User, nam
  * the copy or the row fails the directory is removed; a crash before the commit leaves an intent
  * by which the next start removes it, one after the commit an intent by which it syncs.
  */
-export async function forkRepository(db: DB, config: Config, doer: User, base: RepoAccess, input: ForkInput): Promise<RepoWithParent> {
-  const owner = await forkOwner(db, doer, input.organization);
+export async function forkRepository(h: Hearth, doer: User, base: RepoAccess, input: ForkInput): Promise<RepoWithParent> {
+  const owner = await forkOwner(h.db, doer, input.organization);
   const name = input.name ?? base.repo.name;
   assertValidRepoName(name);
-  if (await isBlockedBy(db, doer.id, [base.owner.id])) throw new ForbiddenError('user is blocked by the repository owner');
-  const src = repoDir(config.repository.root, base.owner.name, base.repo.name);
-  const dir = repoDir(config.repository.root, owner.name, name);
-  await assertForkable(db, base, owner, name);
+  if (await isBlockedBy(h.db, doer.id, [base.owner.id])) throw new ForbiddenError('user is blocked by the repository owner');
+  const src = repoDir(h.config.repository.root, base.owner.name, base.repo.name);
+  const dir = repoDir(h.config.repository.root, owner.name, name);
+  await assertForkable(h.db, base, owner, name);
   const target = { area: 'repo-fork' as const, ownerId: owner.id, ownerName: owner.name, name, dir, doerId: doer.id, forkOf: base.repo.id };
-  const { repo: created, intent } = await createRepoFilesFirst(db, target, () => cloneBare(src, dir, base.repo.default_branch), async (trx) => {
+  const { repo: created, intent } = await createRepoFilesFirst(h.db, target, () => cloneBare(src, dir, base.repo.default_branch), async (trx) => {
     // Checked again with the row: another fork may have committed while this one copied.
     await assertForkable(trx, base, owner, name);
     return insertFork(trx, doer, base, owner, name);
   });
-  const fork = await finishNewRepo(db, 'repo-fork', intent, () => syncRepoFromGit(db, created, dir, doer.id));
-  await emit(db, 'repo.forked', { repo: base.repo, doer, fork });
-  return { repo: fork, owner, mode: await accessMode(db, doer, fork, owner), parent: base };
+  const fork = await finishNewRepo(h.db, 'repo-fork', intent, () => syncRepoFromGit(h.db, created, dir, doer.id));
+  await emit(h.db, 'repo.forked', { repo: base.repo, doer, fork });
+  return { repo: fork, owner, mode: await accessMode(h.db, doer, fork, owner), parent: base };
 }
 
 /** GET /repos/{owner}/{repo}/forks: the forks the caller may see. */

@@ -15,6 +15,7 @@ import { ACCESS, ORG_TYPE } from '../permissions';
 import { createRepository } from './repo-create';
 import { topicsOf } from './repo-settings';
 import type { RepoAccess } from './repos';
+import type { Hearth } from '../../hearth';
 
 export type GenerateInput = {
   owner: string; name: string; description?: string; private?: boolean; defaultBranch?: string;
@@ -61,18 +62,18 @@ async function copyRows(trx: DB, template: Repository, repo: Repository, input: 
  * created as any other, its files filled before the row is inserted and the template's rows
  * copied in the creating transaction: it comes to be whole or not at all.
  */
-export async function generateRepository(db: DB, config: Config, doer: User, template: RepoAccess, input: GenerateInput): Promise<RepoAccess> {
+export async function generateRepository(h: Hearth, doer: User, template: RepoAccess, input: GenerateInput): Promise<RepoAccess> {
   if (!template.repo.is_template) throw new InvalidError('this is not a template repo');
   const items = [input.gitContent, input.topics, input.gitHooks, input.webhooks, input.avatar, input.labels, input.protectedBranch];
   if (!items.some(Boolean)) throw new InvalidError('must select at least one template item');
-  const owner = await generateOwner(db, doer, input.owner);
+  const owner = await generateOwner(h.db, doer, input.owner);
   const withContent = !!input.gitContent && !template.repo.is_empty;
-  const created = await createRepository(db, config, doer, owner, {
+  const created = await createRepository(h, doer, owner, {
     name: input.name, description: input.description, private: input.private,
     defaultBranch: input.defaultBranch || (withContent ? template.repo.default_branch : undefined),
     objectFormat: template.repo.object_format_name,
-    fill: withContent ? (dir, branch) => copyContent(config, doer, template, dir, branch) : undefined,
+    fill: withContent ? (dir, branch) => copyContent(h.config, doer, template, dir, branch) : undefined,
     onCreated: (trx, repo) => copyRows(trx, template.repo, repo, input),
   });
-  return { repo: (await getRepoById(db, created.id))!, owner, mode: ACCESS.owner };
+  return { repo: (await getRepoById(h.db, created.id))!, owner, mode: ACCESS.owner };
 }

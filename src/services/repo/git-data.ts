@@ -1,5 +1,4 @@
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import { readCommits, resolveCommit, type DiffWanted } from '../../git/log';
 import { readNote } from '../../git/notes';
 import {
@@ -10,6 +9,7 @@ import { BadRequestError, InvalidError, NotFoundError } from '../../lib/errors';
 import { isValidRefPattern, repoDirOf, withUsers, type CommitsWithUsers } from './commits';
 import type { RepoAccess } from './repos';
 import { verifyCommits, type Verification } from '../signing/verify-commit';
+import type { Hearth } from '../../hearth';
 
 const OBJECT_ID = /^[0-9a-f]{4,64}$/i;
 
@@ -58,27 +58,27 @@ export type AnnotatedTagView = AnnotatedTagObject & { commit: string; verificati
  * Its `verification` is the commit's, as Gitea's ToAnnotatedTag answers it (not the tag's own
  * signature).
  */
-export async function getAnnotatedTag(db: DB, config: Config, access: RepoAccess, sha: string): Promise<AnnotatedTagView> {
-  const dir = repoDirOf(config, access);
+export async function getAnnotatedTag(h: Hearth, access: RepoAccess, sha: string): Promise<AnnotatedTagView> {
+  const dir = repoDirOf(h.config, access);
   const info = OBJECT_ID.test(sha) ? await objectInfo(dir, sha) : null;
   if (!info || info.type !== 'tag') throw new BadRequestError(`object does not exist [id: ${sha}, rel_path: ]`);
   const tag = await readAnnotatedTag(dir, info.sha);
   const commit = await resolveCommit(dir, info.sha);
   if (!tag || !commit) throw new BadRequestError(`tag ${sha} does not point at a commit`);
-  const verification = (await verifyCommits(db, config, dir, [commit])).get(commit)!;
+  const verification = (await verifyCommits(h, dir, [commit])).get(commit)!;
   return { ...tag, commit, verification };
 }
 
 export type NoteView = CommitsWithUsers & { message: string };
 
 /** The git note of a commit, with the notes commit that last wrote it (Gitea's Note.commit). */
-export async function getNote(db: DB, config: Config, access: RepoAccess, sha: string, want: DiffWanted): Promise<NoteView> {
+export async function getNote(h: Hearth, access: RepoAccess, sha: string, want: DiffWanted): Promise<NoteView> {
   if (!isValidRefPattern(sha)) throw new InvalidError(`no valid ref or sha: ${sha}`);
-  const dir = repoDirOf(config, access);
+  const dir = repoDirOf(h.config, access);
   const id = await resolveCommit(dir, sha);
   if (!id) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
   const note = await readNote(dir, id);
   if (!note) throw new NotFoundError(sha);
   const commits = await readCommits(dir, [note.commit], want);
-  return { ...(await withUsers(db, commits)), message: note.message.toString('utf8') };
+  return { ...(await withUsers(h.db, commits)), message: note.message.toString('utf8') };
 }

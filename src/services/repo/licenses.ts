@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository } from '../../db/schema';
 import { blobsBytes } from '../../git/blob';
@@ -9,7 +8,7 @@ import { detectLicense, isLicenseFileName } from '../../lib/license-detect';
 import { getRepoById, updateRepo } from '../../models/repo';
 import { listRepoLocations } from '../../models/repo-counters';
 import { licensesOf } from '../../convert/repo';
-import type { EventBus } from '../events/bus';
+import type { Hearth } from '../../hearth';
 
 // The licenses of a repository: detected in the license files at the root of its default
 // branch, kept in repository.licenses, refreshed when the default branch moves (Gitea's
@@ -34,11 +33,11 @@ export async function detectLicensesAt(dir: string, commit: string): Promise<str
 }
 
 /** Detects again at the default branch and stores the result when it changed. */
-export async function syncRepoLicenses(db: DB, config: Config, repo: Repository): Promise<string[]> {
-  const dir = repoDir(config.repository.root, repo.owner_name, repo.name);
+export async function syncRepoLicenses(h: Hearth, repo: Repository): Promise<string[]> {
+  const dir = repoDir(h.config.repository.root, repo.owner_name, repo.name);
   const licenses = repo.is_empty ? [] : await detectLicensesAt(dir, `refs/heads/${repo.default_branch}`);
   const stored = JSON.stringify(licenses);
-  if (stored !== repo.licenses) await updateRepo(db, repo.id, { licenses: stored });
+  if (stored !== repo.licenses) await updateRepo(h.db, repo.id, { licenses: stored });
   return licenses;
 }
 
@@ -49,34 +48,34 @@ export async function recordLicenses(db: DB, repo: Repository, licenses: string[
   return { ...repo, licenses: stored };
 }
 
-async function resync(db: DB, config: Config, id: number): Promise<void> {
-  const fresh = await getRepoById(db, id);
-  if (fresh) await syncRepoLicenses(db, config, fresh);
+async function resync(h: Hearth, id: number): Promise<void> {
+  const fresh = await getRepoById(h.db, id);
+  if (fresh) await syncRepoLicenses(h, fresh);
 }
 
 /** Creation (a LICENSE from a template), forks, generated repositories and default-branch moves. */
-export function subscribeLicenses(bus: EventBus, db: DB, config: Config): void {
+export function subscribeLicenses(h: Hearth): void {
   // Adopted repositories; a new one's template license is recorded at creation.
-  bus.on('repo.created', 'licenses', async (e) => {
-    if (licensesOf(e.repo).length === 0) await resync(db, config, e.repo.id);
+  h.events.on('repo.created', 'licenses', async (e) => {
+    if (licensesOf(e.repo).length === 0) await resync(h, e.repo.id);
   });
-  bus.on('repo.forked', 'licenses', (e) => resync(db, config, e.fork.id));
-  bus.on('refs.moved', 'licenses', async (e) => {
-    if (e.updates.some((u) => u.ref === `refs/heads/${e.repo.default_branch}`)) await resync(db, config, e.repo.id);
+  h.events.on('repo.forked', 'licenses', (e) => resync(h, e.fork.id));
+  h.events.on('refs.moved', 'licenses', async (e) => {
+    if (e.updates.some((u) => u.ref === `refs/heads/${e.repo.default_branch}`)) await resync(h, e.repo.id);
   });
 }
 
 /** sync_repo_licenses: every repository detected again. */
-export async function syncAllRepoLicenses(db: DB, config: Config, signal: AbortSignal): Promise<string> {
-  const repos = await listRepoLocations(db);
+export async function syncAllRepoLicenses(h: Hearth, signal: AbortSignal): Promise<string> {
+  const repos = await listRepoLocations(h.db);
   let changed = 0;
   for (const r of repos) {
     if (signal.aborted) throw new Error('cancelled');
-    const repo = await getRepoById(db, r.id);
+    const repo = await getRepoById(h.db, r.id);
     if (!repo) continue;
     const before = repo.licenses;
-    await syncRepoLicenses(db, config, repo).catch(() => undefined);
-    if ((await getRepoById(db, r.id))?.licenses !== before) changed++;
+    await syncRepoLicenses(h, repo).catch(() => undefined);
+    if ((await getRepoById(h.db, r.id))?.licenses !== before) changed++;
   }
   return `licenses of ${repos.length} repositories checked, ${changed} updated`;
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { deleteRef, updateRef } from '../../git/commit';
@@ -14,6 +13,7 @@ import { commitUnderLock, signatures } from './contents-commit';
 import { dirOfRepo } from './contents-paths';
 import { refsMoved } from './refs-moved';
 import { accessOf, unitModeOf, type RepoAccess } from './repos';
+import type { Hearth } from '../../hearth';
 
 // POST /repos/{owner}/{repo}/merge-upstream (Gitea's MergeUpstream): brings the parent's branch
 // into a fork's branch, fast-forward when the fork has nothing of its own, else a merge commit.
@@ -33,14 +33,14 @@ type Upstream = { access: RepoAccess; dir: string; branch: string };
  * parent's default branch (as Gitea, after GitHub). Unlike Gitea, a caller who can no longer
  * read the parent's code gets nothing from it.
  */
-async function upstreamOf(db: DB, config: Config, fork: RepoAccess, doer: User, branch: string): Promise<Upstream> {
-  const parent = fork.repo.is_fork && fork.repo.fork_id ? await getRepoById(db, fork.repo.fork_id) : undefined;
+async function upstreamOf(h: Hearth, fork: RepoAccess, doer: User, branch: string): Promise<Upstream> {
+  const parent = fork.repo.is_fork && fork.repo.fork_id ? await getRepoById(h.db, fork.repo.fork_id) : undefined;
   if (!parent) throw new BadRequestError('repo is not a fork');
-  const access = await accessOf(db, parent, doer);
-  if (access.mode === ACCESS.none || (await unitModeOf(db, access, doer, 'repo.code')) < ACCESS.read) {
+  const access = await accessOf(h.db, parent, doer);
+  if (access.mode === ACCESS.none || (await unitModeOf(h.db, access, doer, 'repo.code')) < ACCESS.read) {
     throw new NotFoundError(`repository does not exist [id: ${parent.id}]`);
   }
-  const dir = repoDir(config.repository.root, access.owner.name, parent.name);
+  const dir = repoDir(h.config.repository.root, access.owner.name, parent.name);
   if (await refTarget(dir, `refs/heads/${branch}`)) return { access, dir, branch };
   if (await refTarget(dir, `refs/heads/${parent.default_branch}`)) return { access, dir, branch: parent.default_branch };
   throw branchMissing(parent.id, parent.default_branch);
@@ -51,18 +51,18 @@ async function upstreamOf(db: DB, config: Config, fork: RepoAccess, doer: User, 
  * (nothing new upstream), 'fast-forward' or 'merge'.
  */
 export async function mergeUpstream(
-  db: DB, config: Config, access: RepoAccess, doer: User, input: MergeUpstreamInput,
+  h: Hearth, access: RepoAccess, doer: User, input: MergeUpstreamInput,
 ): Promise<MergeUpstreamType> {
   if (!access.repo.is_fork || !access.repo.fork_id) throw new BadRequestError('repo is not a fork');
-  const dir = dirOfRepo(config, access);
+  const dir = dirOfRepo(h.config, access);
   // The fork's branch first, as Gitea: a missing one is 404 whatever the parent holds.
   if (!(await refTarget(dir, `refs/heads/${input.branch}`))) throw branchMissing(access.repo.id, input.branch);
-  const upstream = await upstreamOf(db, config, access, doer, input.branch);
-  return commitUnderLock(access, () => syncBranch(db, config, access, doer, dir, upstream, input));
+  const upstream = await upstreamOf(h, access, doer, input.branch);
+  return commitUnderLock(access, () => syncBranch(h, access, doer, dir, upstream, input));
 }
 
 async function syncBranch(
-  db: DB, config: Config, access: RepoAccess, doer: User, dir: string, up: Upstream, input: MergeUpstreamInput,
+  h: Hearth, access: RepoAccess, doer: User, dir: string, up: Upstream, input: MergeUpstreamInput,
 ): Promise<MergeUpstreamType> {
   const ref = `refs/heads/${input.branch}`;
   const ours = await refTarget(dir, ref);
@@ -74,14 +74,14 @@ async function syncBranch(
     if (!theirs) throw branchMissing(up.access.repo.id, up.branch);
     if (await isAncestor(dir, theirs, ours)) return 'up-to-date';
     if (await isAncestor(dir, ours, theirs)) {
-      await land(db, access, doer, dir, ref, ours, theirs);
+      await land(h.db, access, doer, dir, ref, ours, theirs);
       return 'fast-forward';
     }
     if (input.ffOnly) throw new BadRequestError('fast-forward merge not possible: branch has diverged');
-    const { committer } = signatures(config, doer, { dates: { committer: new Date() } });
+    const { committer } = signatures(h.config, doer, { dates: { committer: new Date() } });
     const built = await mergeStyle({ dir, base: ours, head: theirs, committer, author: committer, message: 'merge upstream' });
     if (!built.ok) throw new ConflictError(`merge failed because of conflict [${built.conflicts.join(', ')}]`);
-    await land(db, access, doer, dir, ref, ours, built.commit);
+    await land(h.db, access, doer, dir, ref, ours, built.commit);
     return 'merge';
   } finally {
     await deleteRef(dir, UPSTREAM_REF).catch(() => undefined);

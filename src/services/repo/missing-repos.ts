@@ -5,6 +5,7 @@ import type { Repository } from '../../db/schema';
 import { initBare, repoDir, type ObjectFormat } from '../../git/repo';
 import { listRepoLocations, type RepoLocation } from '../../models/repo-counters';
 import { syncRepoFromGit } from './repo-sync';
+import type { Hearth } from '../../hearth';
 
 export type MissingRepo = RepoLocation & { dir: string };
 
@@ -23,10 +24,10 @@ export async function findReposWithoutDirectory(db: DB, config: Config): Promise
  * An empty bare repository where the row's directory was (as creation makes one), then the
  * rows brought in line with it: no branches, is_empty. Returns the fresh row.
  */
-export async function reinitRepository(db: DB, config: Config, repo: Repository): Promise<Repository> {
-  const dir = repoDir(config.repository.root, repo.owner_name, repo.name);
-  const defaultBranch = repo.default_branch || config.repository.default_branch;
+export async function reinitRepository(h: Hearth, repo: Repository): Promise<Repository> {
+  const dir = repoDir(h.config.repository.root, repo.owner_name, repo.name);
+  const defaultBranch = repo.default_branch || h.config.repository.default_branch;
   await initBare(dir, { objectFormat: repo.object_format_name as ObjectFormat, defaultBranch });
   // No one pushed: the owner stands in as the pusher of the rows the resync writes (as doctor).
-  return syncRepoFromGit(db, repo, dir, repo.owner_id);
+  return syncRepoFromGit(h.db, repo, dir, repo.owner_id);
 }

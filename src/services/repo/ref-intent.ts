@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { RefUpdate } from '../../git/hooks';
 import { repoDir } from '../../git/repo';
@@ -11,6 +10,7 @@ import type { Repository, User } from '../../db/schema';
 import { landedUpdates } from '../../git/refs';
 import type { RefSource } from '../events/types';
 import { refsMoved } from './refs-moved';
+import type { Hearth } from '../../hearth';
 
 // A push moves the refs in git (receive-pack, after the pre-receive verdict) before the database
 // follows and refs.moved goes out. Killed in between, the push had landed but its events never
@@ -54,14 +54,14 @@ export async function moveRefDurably(
 }
 
 /** Recovery of a push (or API ref move) a crash interrupted: the refs that landed are synced and announced. */
-export async function recoverPush(db: DB, config: Config, p: PushPayload): Promise<string> {
-  const repo = await getRepoById(db, p.repoId);
+export async function recoverPush(h: Hearth, p: PushPayload): Promise<string> {
+  const repo = await getRepoById(h.db, p.repoId);
   if (!repo) return 'the repository is gone';
-  const dir = repoDir(config.repository.root, repo.owner_name, repo.name);
+  const dir = repoDir(h.config.repository.root, repo.owner_name, repo.name);
   if (!fs.existsSync(dir)) return 'the repository directory is gone';
-  const doer = (await getUserById(db, p.doerId)) ?? (await getUserById(db, repo.owner_id));
+  const doer = (await getUserById(h.db, p.doerId)) ?? (await getUserById(h.db, repo.owner_id));
   if (!doer) return 'no user to attribute the push to';
   const landed = await landedUpdates(dir, p.updates);
-  await refsMoved(db, repo, doer, dir, landed, p.source ?? 'push');
+  await refsMoved(h.db, repo, doer, dir, landed, p.source ?? 'push');
   return `synced ${landed.length} of ${p.updates.length} ref update(s) of ${repo.owner_name}/${repo.name}`;
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import { writeCommit, updateRef, type FileChange } from '../../git/commit';
@@ -23,6 +22,7 @@ import { loadLabelTemplate, type TemplateLabel } from '../../lib/label-templates
 import { createLabel } from '../issue/labels';
 import { signInitialCommit } from '../signing/sign-rules';
 import type { CommitSigner } from '../signing/instance-key';
+import type { Hearth } from '../../hearth';
 
 export type CreateRepoInput = {
   name: string;
@@ -117,31 +117,31 @@ async function insertNewRepo(trx: DB, doer: User, owner: User, input: CreateRepo
  * inserted and the directory is removed; if the row fails the directory is removed; a crash
  * before the commit leaves an intent by which the next start removes the directory.
  */
-export async function createRepository(db: DB, config: Config, doer: User, owner: User, input: CreateRepoInput): Promise<Repository> {
+export async function createRepository(h: Hearth, doer: User, owner: User, input: CreateRepoInput): Promise<Repository> {
   assertValidRepoName(input.name);
   const objectFormat = objectFormatOf(input.objectFormat);
-  const defaultBranch = input.defaultBranch?.trim() || config.repository.default_branch;
+  const defaultBranch = input.defaultBranch?.trim() || h.config.repository.default_branch;
   if (!(await isValidBranchName(defaultBranch))) throw new InvalidError('[default_branch]: invalid branch name', 'default_branch');
-  const at: NewRepo = { objectFormat, defaultBranch, dir: repoDir(config.repository.root, owner.name, input.name) };
+  const at: NewRepo = { objectFormat, defaultBranch, dir: repoDir(h.config.repository.root, owner.name, input.name) };
   const files = input.autoInit ? initialFiles(input, owner) : [];
   const labels = input.issueLabels ? loadLabelTemplate(input.issueLabels) : [];
   if (!labels) throw new InvalidError(`label template does not exist [name: ${input.issueLabels}]`, 'issue_labels');
   // Decided before the transaction: the rules read the database.
-  const signer = files.length ? await signInitialCommit(db, config, doer) : null;
-  if (await getRepoByOwnerAndName(db, owner.id, input.name)) throw new ConflictError('The repository with the same name already exists.');
+  const signer = files.length ? await signInitialCommit(h, doer) : null;
+  if (await getRepoByOwnerAndName(h.db, owner.id, input.name)) throw new ConflictError('The repository with the same name already exists.');
   // Crash points of their own for a template's content (repo-generate.*), for the tests.
   const area = input.fill ? 'repo-generate' : 'repo-create';
   const { repo: created, intent } = await createRepoFilesFirst(
-    db, { area, ownerId: owner.id, ownerName: owner.name, name: input.name, dir: at.dir, doerId: doer.id },
+    h.db, { area, ownerId: owner.id, ownerName: owner.name, name: input.name, dir: at.dir, doerId: doer.id },
     () => makeFiles(doer, input, at, files, signer), (trx) => insertNewRepo(trx, doer, owner, input, at, labels),
   );
-  const repo = await finishNewRepo(db, area, intent, async () => {
-    const synced = files.length || input.fill ? await syncRepoFromGit(db, created, at.dir, doer.id) : created;
+  const repo = await finishNewRepo(h.db, area, intent, async () => {
+    const synced = files.length || input.fill ? await syncRepoFromGit(h.db, created, at.dir, doer.id) : created;
     // As Gitea: the license chosen at creation is the repository's, in the answer already.
-    if (input.license && input.autoInit) return recordLicenses(db, synced, [input.license]);
-    if (input.fill) return { ...synced, licenses: JSON.stringify(await syncRepoLicenses(db, config, synced)) };
+    if (input.license && input.autoInit) return recordLicenses(h.db, synced, [input.license]);
+    if (input.fill) return { ...synced, licenses: JSON.stringify(await syncRepoLicenses(h, synced)) };
     return synced;
   });
-  await emit(db, 'repo.created', { repo, doer, owner });
+  await emit(h.db, 'repo.created', { repo, doer, owner });
   return repo;
 }

@@ -31,6 +31,7 @@ import { wikiDir } from '../wiki/wiki-repo';
 import { clearIntent } from '../recovery/intent';
 import { inTransactionWithMoves, repoAndWikiMoves } from './dir-moves';
 import { syncRepoLicenses } from './licenses';
+import type { Hearth } from '../../hearth';
 
 export type RepoEdit = Partial<Omit<RepoSettings, 'mirror_interval'>> & {
   name?: string; description?: string; website?: string; private?: boolean; template?: boolean;
@@ -78,7 +79,7 @@ function assertExternalUnits(config: Config, edit: RepoEdit): void {
 }
 
 /** PATCH /repos/{owner}/{repo}: every EditRepoOption field; rename and default branch touch git too. */
-export async function editRepository(db: DB, config: Config, access: RepoAccess, doer: User, edit: RepoEdit): Promise<Repository> {
+export async function editRepository(h: Hearth, access: RepoAccess, doer: User, edit: RepoEdit): Promise<Repository> {
   const { repo, owner } = access;
   // As Gitea, an archived repository's settings stay editable: only its contents are frozen.
   if (edit.default_merge_style !== undefined && !MERGE_STYLES.includes(edit.default_merge_style)) {
@@ -87,8 +88,8 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
   if (edit.projects_mode !== undefined && !['repo', 'owner', 'all'].includes(edit.projects_mode)) {
     throw new InvalidError(`[projects_mode]: invalid projects mode`, 'projects_mode');
   }
-  assertExternalUnits(config, edit);
-  const dir = repoDir(config.repository.root, owner.name, repo.name);
+  assertExternalUnits(h.config, edit);
+  const dir = repoDir(h.config.repository.root, owner.name, repo.name);
   // As Gitea, a default branch that does not exist in a non-empty repository is ignored.
   const branchMissing = edit.default_branch !== undefined && edit.default_branch !== repo.default_branch
     && !repo.is_empty && !(await revParse(dir, `refs/heads/${edit.default_branch}`));
@@ -108,14 +109,14 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
   const settings: Record<string, unknown> = { ...settingsOf(repo) };
   for (const key of SETTING_KEYS) if (edit[key] !== undefined) settings[key] = edit[key];
   patch.settings = JSON.stringify(settings);
-  const mirrorPatch = repo.is_mirror ? mirrorPatchOf(config, edit) : null;
+  const mirrorPatch = repo.is_mirror ? mirrorPatchOf(h.config, edit) : null;
 
   const newName = edit.name !== undefined && edit.name !== repo.name ? edit.name : undefined;
   if (newName !== undefined) assertValidRepoName(newName);
   // The directory and the wiki move after the rows, in the transaction, under a 'repo.move' intent.
-  const moves = newName !== undefined ? repoAndWikiMoves(config, owner.name, repo.name, owner.name, newName) : [];
+  const moves = newName !== undefined ? repoAndWikiMoves(h.config, owner.name, repo.name, owner.name, newName) : [];
   const staged = { kind: 'repo.move' as const, payload: { repoId: repo.id }, moves, crashAt: 'repo.rename.after-move' };
-  const { value: updated } = await inTransactionWithMoves(db, staged, async (trx) => {
+  const { value: updated } = await inTransactionWithMoves(h.db, staged, async (trx) => {
     if (newName !== undefined) {
       const taken = await getRepoByOwnerAndName(trx, owner.id, newName);
       if (taken && taken.id !== repo.id) throw new InvalidError(`repo name is already taken [name: ${newName}]`, 'name');
@@ -137,9 +138,9 @@ export async function editRepository(db: DB, config: Config, access: RepoAccess,
   });
   // As Gitea: the licenses are those of the new default branch.
   if (patch.default_branch && patch.default_branch !== repo.default_branch && !repo.is_empty) {
-    updated.licenses = JSON.stringify(await syncRepoLicenses(db, config, updated));
+    updated.licenses = JSON.stringify(await syncRepoLicenses(h, updated));
   }
-  if (newName !== undefined) await emit(db, 'repo.renamed', { repo: updated, doer, oldName: repo.name });
+  if (newName !== undefined) await emit(h.db, 'repo.renamed', { repo: updated, doer, oldName: repo.name });
   return updated;
 }
 
@@ -155,29 +156,29 @@ async function auditRepoEdit(trx: DB, repo: Repository, patch: RepositoryUpdate)
 }
 
 /** Deletes the row (and everything hanging off it), the bare repository and its wiki. */
-export async function deleteRepository(db: DB, config: Config, access: RepoAccess, doer?: User): Promise<void> {
+export async function deleteRepository(h: Hearth, access: RepoAccess, doer?: User): Promise<void> {
   const { repo, owner } = access;
   // Repository and wiki move aside before the commit (a new repository of the same name never
   // finds them), and are removed after it; the 'repo.delete' intent lasts until that is done.
-  const asides = [repoDir(config.repository.root, owner.name, repo.name), wikiDir(config, owner.name, repo.name)]
+  const asides = [repoDir(h.config.repository.root, owner.name, repo.name), wikiDir(h.config, owner.name, repo.name)]
     .map((from) => ({ from, to: `${from}.deleting` }));
   // Left by a crash before intents existed: in the way of the move aside (ENOTEMPTY) for good.
   for (const a of asides) removeRepoDir(a.to);
   const payload = {
     repoId: repo.id, avatar: repo.avatar,
-    attachments: await attachmentUuidsOfRepo(db, repo.id), lfsOids: await oidsOfRepo(db, repo.id),
+    attachments: await attachmentUuidsOfRepo(h.db, repo.id), lfsOids: await oidsOfRepo(h.db, repo.id),
   };
   const staged = { kind: 'repo.delete' as const, payload, moves: asides, crashAt: 'repo.delete.after-move', keepIntent: true };
-  const { value: files, intent } = await inTransactionWithMoves(db, staged, (trx) => deleteRepoRows(trx, repo, owner));
+  const { value: files, intent } = await inTransactionWithMoves(h.db, staged, (trx) => deleteRepoRows(trx, repo, owner));
   crashPoint('repo.delete.after-commit');
   for (const a of asides) removeRepoDir(a.to);
   // Attachment files go once the rows are gone for good.
-  for (const uuid of files) removeFile(attachmentPath(config, uuid));
+  for (const uuid of files) removeFile(attachmentPath(h.config, uuid));
   // LFS meta objects went with the row (ON DELETE CASCADE); bytes no other repository uses go too.
-  await removeOrphanObjects(db, config.server.data_dir, payload.lfsOids);
-  removeRepoAvatarFile(config, repo);
-  if (intent !== null) await clearIntent(db, intent);
-  if (doer) await emit(db, 'repo.deleted', { repo, doer, owner });
+  await removeOrphanObjects(h.db, h.config.server.data_dir, payload.lfsOids);
+  removeRepoAvatarFile(h.config, repo);
+  if (intent !== null) await clearIntent(h.db, intent);
+  if (doer) await emit(h.db, 'repo.deleted', { repo, doer, owner });
 }
 
 /** The rows of a deleted repository; the UUIDs of its attachments, whose files go after the commit. */

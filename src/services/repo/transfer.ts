@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Repository, Team, User } from '../../db/schema';
 import { repoDir, repoExists } from '../../git/repo';
@@ -19,6 +18,7 @@ import { VISIBILITY } from '../visibility';
 import { emit } from '../events/bus';
 import { recordAudit, repoTarget } from '../audit/record';
 import { inTransactionWithMoves, repoAndWikiMoves } from './dir-moves';
+import { type Hearth, withDb } from '../../hearth';
 
 export type PendingTransfer = { doer: User; recipient: User; teams: Team[] };
 
@@ -46,9 +46,9 @@ async function teamsFor(db: DB, owner: User, ids: number[] | undefined): Promise
   return teams;
 }
 
-async function assertNameFree(db: DB, config: Config, owner: User, repo: Repository): Promise<void> {
-  const taken = await getRepoByOwnerAndName(db, owner.id, repo.name);
-  if (taken || repoExists(repoDir(config.repository.root, owner.name, repo.name))) {
+async function assertNameFree(h: Hearth, owner: User, repo: Repository): Promise<void> {
+  const taken = await getRepoByOwnerAndName(h.db, owner.id, repo.name);
+  if (taken || repoExists(repoDir(h.config.repository.root, owner.name, repo.name))) {
     throw new InvalidError(`repository already exists [uname: ${owner.name}, name: ${repo.name}]`, 'new_owner');
   }
 }
@@ -80,17 +80,17 @@ async function moveRows(db: DB, doer: User, repo: Repository, from: User, to: Us
  * Moves the repository to `to`: rows in one transaction, then the directory and its wiki, in it,
  * under a 'repo.move' intent (dir-moves.ts): moved back if the transaction does not commit.
  */
-async function transferOwnership(db: DB, config: Config, doer: User, repo: Repository, from: User, to: User, teams: Team[]): Promise<Repository> {
-  const moves = repoAndWikiMoves(config, from.name, repo.name, to.name, repo.name);
+async function transferOwnership(h: Hearth, doer: User, repo: Repository, from: User, to: User, teams: Team[]): Promise<Repository> {
+  const moves = repoAndWikiMoves(h.config, from.name, repo.name, to.name, repo.name);
   const staged = { kind: 'repo.move' as const, payload: { repoId: repo.id }, moves, crashAt: 'repo.transfer.after-move' };
-  const { value: result } = await inTransactionWithMoves(db, staged, async (trx) => {
-    await assertNameFree(trx, config, to, repo);
+  const { value: result } = await inTransactionWithMoves(h.db, staged, async (trx) => {
+    await assertNameFree(withDb(h, trx), to, repo);
     await moveRows(trx, doer, repo, from, to, teams);
     const now = { ...repo, owner_id: to.id, owner_name: to.name };
     await recordAudit(trx, { op: 'repo.transfer', target: repoTarget(now), repo: now, extra: { from: from.name, to: to.name } });
     return (await getRepoById(trx, repo.id))!;
   });
-  await emit(db, 'repo.transferred', { repo: result, doer, oldOwner: from.name });
+  await emit(h.db, 'repo.transferred', { repo: result, doer, oldOwner: from.name });
   return result;
 }
 
@@ -102,29 +102,29 @@ export type TransferView = { access: RepoAccess; pending: PendingTransfer | null
  * the new owner, otherwise a pending transfer the recipient accepts or rejects.
  */
 export async function startTransfer(
-  db: DB, config: Config, doer: User, access: RepoAccess, input: { newOwner: string; teamIds?: number[] },
+  h: Hearth, doer: User, access: RepoAccess, input: { newOwner: string; teamIds?: number[] },
 ): Promise<TransferView> {
   const { repo, owner } = access;
-  const to = await recipientOf(db, doer, input.newOwner);
-  const teams = await teamsFor(db, to, input.teamIds);
-  if (await getPendingTransfer(db, repo.id)) {
+  const to = await recipientOf(h.db, doer, input.newOwner);
+  const teams = await teamsFor(h.db, to, input.teamIds);
+  if (await getPendingTransfer(h.db, repo.id)) {
     throw new ConflictError(`repository is already being transferred [uname: ${owner.name}, name: ${repo.name}]`);
   }
-  if (await mayCreateIn(db, doer, to)) {
-    const moved = await transferOwnership(db, config, doer, repo, owner, to, teams);
-    return { access: await accessOf(db, moved, doer), pending: null };
+  if (await mayCreateIn(h.db, doer, to)) {
+    const moved = await transferOwnership(h, doer, repo, owner, to, teams);
+    return { access: await accessOf(h.db, moved, doer), pending: null };
   }
-  if (await isBlockedBy(db, doer.id, [to.id])) throw new ForbiddenError('user is blocked by the new owner');
-  await db.transaction().execute(async (trx) => {
-    await assertNameFree(trx, config, to, repo);
+  if (await isBlockedBy(h.db, doer.id, [to.id])) throw new ForbiddenError('user is blocked by the new owner');
+  await h.db.transaction().execute(async (trx) => {
+    await assertNameFree(withDb(h, trx), to, repo);
     // The recipient must be able to see the repository to accept it.
     if (to.type !== ORG_TYPE && (await accessMode(trx, to, repo, owner)) === ACCESS.none) {
       await upsertCollaboration(trx, repo.id, to.id, ACCESS.read, nowUnix());
     }
     await insertTransfer(trx, { repo_id: repo.id, doer_id: doer.id, recipient_id: to.id, team_ids: teams.map((t) => t.id), now: nowUnix() });
   });
-  await emit(db, 'repo.transfer_pending', { repo, doer, recipient: to });
-  return { access, pending: await pendingTransfer(db, repo) };
+  await emit(h.db, 'repo.transfer_pending', { repo, doer, recipient: to });
+  return { access, pending: await pendingTransfer(h.db, repo) };
 }
 
 /** The pending transfer with its users and teams, or null. */
@@ -159,10 +159,10 @@ async function pendingFor(db: DB, doer: User, repo: Repository): Promise<Pending
 }
 
 /** POST .../transfer/accept: moves the repository as the original sender asked. */
-export async function acceptTransfer(db: DB, config: Config, doer: User, access: RepoAccess): Promise<TransferView> {
-  const pending = await pendingFor(db, doer, access.repo);
-  const moved = await transferOwnership(db, config, pending.doer, access.repo, access.owner, pending.recipient, pending.teams);
-  return { access: await accessOf(db, moved, doer), pending: null };
+export async function acceptTransfer(h: Hearth, doer: User, access: RepoAccess): Promise<TransferView> {
+  const pending = await pendingFor(h.db, doer, access.repo);
+  const moved = await transferOwnership(h, pending.doer, access.repo, access.owner, pending.recipient, pending.teams);
+  return { access: await accessOf(h.db, moved, doer), pending: null };
 }
 
 /** POST .../transfer/reject: drops the pending transfer; the repository stays. */

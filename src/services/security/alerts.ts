@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Advisory, DependencyAlert, Repository, User } from '../../db/schema';
 import { InvalidError, NotFoundError } from '../../lib/errors';
@@ -7,9 +6,9 @@ import { getAdvisoriesByIds, hasAdvisories } from '../../models/advisory';
 import { getAlertByIndex, listAlerts, setAlertState, type AlertState } from '../../models/dependency-alert';
 import { hasPendingJob } from '../../models/job';
 import { getRepoById } from '../../models/repo';
-import type { EventBus } from '../events/bus';
-import { enqueueJob, type JobQueue } from '../jobs/queue';
+import { enqueueJob } from '../jobs/queue';
 import { scanRepository } from './scan';
+import type { Hearth } from '../../hearth';
 
 export type AlertView = { alert: DependencyAlert; advisory: Advisory | undefined };
 
@@ -42,18 +41,18 @@ export async function enqueueDependencyScan(db: DB, repoId: number): Promise<voi
   await enqueueJob(db, { kind: DEPENDENCY_SCAN_JOB, key, payload: { repoId } });
 }
 
-export async function runDependencyScan(db: DB, config: Config, payload: { repoId: number }): Promise<void> {
-  const repo = await getRepoById(db, payload.repoId);
-  if (repo) await scanRepository(db, config, repo);
+export async function runDependencyScan(h: Hearth, payload: { repoId: number }): Promise<void> {
+  const repo = await getRepoById(h.db, payload.repoId);
+  if (repo) await scanRepository(h, repo);
 }
 
 /** Pushes to the default branch queue a scan (a durable job: it survives a restart). */
-export function subscribeDependencyAlerts(bus: EventBus, db: DB, config: Config, jobs: JobQueue): void {
-  jobs.register(DEPENDENCY_SCAN_JOB, { handler: (payload) => runDependencyScan(db, config, payload), backoff: () => 30 });
+export function subscribeDependencyAlerts(h: Hearth): void {
+  h.jobs.register(DEPENDENCY_SCAN_JOB, { handler: (payload) => runDependencyScan(h, payload), backoff: () => 30 });
   // Created from a template, forked, migrated: what the default branch already holds counts too.
-  bus.on('repo.created', 'dependency-alerts', (e) => enqueueDependencyScan(db, e.repo.id));
-  bus.on('repo.forked', 'dependency-alerts', (e) => enqueueDependencyScan(db, e.fork.id));
-  bus.on('refs.moved', 'dependency-alerts', async (e) => {
-    if (e.updates.some((u) => u.ref === `refs/heads/${e.repo.default_branch}`)) await enqueueDependencyScan(db, e.repo.id);
+  h.events.on('repo.created', 'dependency-alerts', (e) => enqueueDependencyScan(h.db, e.repo.id));
+  h.events.on('repo.forked', 'dependency-alerts', (e) => enqueueDependencyScan(h.db, e.fork.id));
+  h.events.on('refs.moved', 'dependency-alerts', async (e) => {
+    if (e.updates.some((u) => u.ref === `refs/heads/${e.repo.default_branch}`)) await enqueueDependencyScan(h.db, e.repo.id);
   });
 }

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type yauzl from 'yauzl';
 import { yauzl as loadYauzl } from '../../lib/lazy-require';
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import { InvalidError } from '../../lib/errors';
 import { upsertAdvisory } from '../../models/advisory';
@@ -11,6 +10,7 @@ import { listRepoLocations } from '../../models/repo-counters';
 import { recordAudit } from '../audit/record';
 import { parseOsv, type ParsedAdvisory } from './osv';
 import { scanRepository } from './scan';
+import type { Hearth } from '../../hearth';
 
 // `hearth admin advisories import <dir-or-zip>`: OSV JSON files (a directory tree of them, or a
 // zip such as osv.dev's per-ecosystem all.zip), stored one row per affected package; every
@@ -62,13 +62,13 @@ async function store(db: DB, list: ParsedAdvisory[], r: ImportResult): Promise<v
 }
 
 /** Imports the advisories at `source`, then matches every repository again. */
-export async function importAdvisories(db: DB, config: Config, source: string): Promise<ImportResult> {
+export async function importAdvisories(h: Hearth, source: string): Promise<ImportResult> {
   if (!fs.existsSync(source)) throw new InvalidError(`no such file or directory: ${source}`);
   const r: ImportResult = { files: 0, advisories: 0, changed: 0, skipped: 0, repositories: 0, opened: 0 };
   const one = async (text: string) => {
     r.files++;
     try {
-      await store(db, parseOsv(text), r);
+      await store(h.db, parseOsv(text), r);
     } catch {
       r.skipped++;
     }
@@ -80,12 +80,12 @@ export async function importAdvisories(db: DB, config: Config, source: string): 
   } else {
     await one(fs.readFileSync(source, 'utf8'));
   }
-  await recordAudit(db, { op: 'admin.advisories.import', target: { type: 'system', id: 0, name: source }, extra: { ...r } });
-  for (const loc of await listRepoLocations(db)) {
-    const repo = await getRepoById(db, loc.id);
+  await recordAudit(h.db, { op: 'admin.advisories.import', target: { type: 'system', id: 0, name: source }, extra: { ...r } });
+  for (const loc of await listRepoLocations(h.db)) {
+    const repo = await getRepoById(h.db, loc.id);
     if (!repo) continue;
     r.repositories++;
-    r.opened += (await scanRepository(db, config, repo)).length;
+    r.opened += (await scanRepository(h, repo)).length;
   }
   return r;
 }

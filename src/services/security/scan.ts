@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { DependencyAlert, Repository } from '../../db/schema';
 import { blobsBytes } from '../../git/blob';
@@ -11,6 +10,7 @@ import { isAffected, type Affected } from './osv';
 import { MANIFEST_NAMES, parseManifest, type Dependency } from './manifests';
 import { notifyNewAlerts } from './notify';
 import type { Ecosystem } from './versions';
+import type { Hearth } from '../../hearth';
 
 // Dependency alerts of a repository: the manifests at the tip of its default branch matched
 // against the imported advisories. A match without an alert opens one; an open alert whose
@@ -60,11 +60,11 @@ const keyOf = (x: { advisory_id?: number; advisoryId?: number; package: string; 
   `${x.advisory_id ?? x.advisoryId}\0${x.package}\0${x.version}\0${x.manifest_path ?? x.manifest}`;
 
 /** Opens and fixes the repository's alerts; answers the alerts opened. */
-export async function scanRepository(db: DB, config: Config, repo: Repository): Promise<DependencyAlert[]> {
-  const dir = repoDir(config.repository.root, repo.owner_name, repo.name);
+export async function scanRepository(h: Hearth, repo: Repository): Promise<DependencyAlert[]> {
+  const dir = repoDir(h.config.repository.root, repo.owner_name, repo.name);
   const deps = repo.is_empty ? [] : await dependenciesAt(dir, `refs/heads/${repo.default_branch}`);
-  const matches = deps.length ? await matchesOf(db, deps) : [];
-  const opened = await db.transaction().execute(async (trx) => {
+  const matches = deps.length ? await matchesOf(h.db, deps) : [];
+  const opened = await h.db.transaction().execute(async (trx) => {
     const existing = new Map((await alertsOfRepo(trx, repo.id)).map((a) => [keyOf(a), a]));
     const now = nowUnix();
     const created: DependencyAlert[] = [];
@@ -85,6 +85,6 @@ export async function scanRepository(db: DB, config: Config, repo: Repository): 
     }
     return created;
   });
-  if (opened.length) await notifyNewAlerts(db, repo);
+  if (opened.length) await notifyNewAlerts(h.db, repo);
   return opened;
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { PullRequest, User } from '../../db/schema';
 import { git } from '../../git/exec';
@@ -8,6 +7,7 @@ import { gpgKeysOfOwners } from '../../models/signing-keys';
 import { effectiveRule, toRule } from '../repo/protection-rules';
 import { commitSigner, type CommitSigner } from './instance-key';
 import { verifyCommits } from './verify-commit';
+import type { Hearth } from '../../hearth';
 
 // Gitea's SignInitialCommit, SignCRUDAction, SignWikiCommit and SignMerge: the rules of
 // [repository.signing] are checked in order and the first one that fails means "do not sign".
@@ -30,56 +30,56 @@ export function rulesOf(list: string[]): Rule[] {
 /** Checks of the rules that depend on the action; true: the rule holds. */
 type Checks = Partial<Record<Rule, () => Promise<boolean>>>;
 
-async function decide(db: DB, config: Config, rules: string[], doer: User, checks: Checks): Promise<CommitSigner | null> {
-  if (config.repository.signing.signing_key === 'none') return null;
+async function decide(h: Hearth, rules: string[], doer: User, checks: Checks): Promise<CommitSigner | null> {
+  if (h.config.repository.signing.signing_key === 'none') return null;
   for (const rule of rulesOf(rules)) {
     if (rule === 'never' || rule === 'twofa') return null;
     if (rule === 'always') break;
     if (rule === 'pubkey') {
-      if (!(await gpgKeysOfOwners(db, [doer.id])).length) return null;
+      if (!(await gpgKeysOfOwners(h.db, [doer.id])).length) return null;
       continue;
     }
     const check = checks[rule];
     // A rule that does not apply to this kind of commit is skipped, as Gitea's switch does.
     if (check && !(await check())) return null;
   }
-  return commitSigner(config);
+  return commitSigner(h.config);
 }
 
-const verified = async (db: DB, config: Config, dir: string, sha: string) =>
-  (await verifyCommits(db, config, dir, [sha])).get(sha)?.verified ?? false;
+const verified = async (h: Hearth, dir: string, sha: string) =>
+  (await verifyCommits(h, dir, [sha])).get(sha)?.verified ?? false;
 
 /** The first commit of a new repository. */
-export function signInitialCommit(db: DB, config: Config, doer: User): Promise<CommitSigner | null> {
-  return decide(db, config, config.repository.signing.initial_commit, doer, {});
+export function signInitialCommit(h: Hearth, doer: User): Promise<CommitSigner | null> {
+  return decide(h, h.config.repository.signing.initial_commit, doer, {});
 }
 
 /** A commit made through the contents API on top of `parent` (null: an empty repository). */
-export function signCrudAction(db: DB, config: Config, doer: User, dir: string, parent: string | null): Promise<CommitSigner | null> {
-  return decide(db, config, config.repository.signing.crud_actions, doer, {
-    parentsigned: async () => !!parent && verified(db, config, dir, parent),
+export function signCrudAction(h: Hearth, doer: User, dir: string, parent: string | null): Promise<CommitSigner | null> {
+  return decide(h, h.config.repository.signing.crud_actions, doer, {
+    parentsigned: async () => !!parent && verified(h, dir, parent),
   });
 }
 
 /** A wiki commit on top of the wiki's `head` (null: the first page). */
-export function signWikiCommit(db: DB, config: Config, doer: User, wikiDir: string, head: string | null): Promise<CommitSigner | null> {
-  return decide(db, config, config.repository.signing.wiki, doer, {
-    parentsigned: async () => !!head && verified(db, config, wikiDir, head),
+export function signWikiCommit(h: Hearth, doer: User, wikiDir: string, head: string | null): Promise<CommitSigner | null> {
+  return decide(h, h.config.repository.signing.wiki, doer, {
+    parentsigned: async () => !!head && verified(h, wikiDir, head),
   });
 }
 
 /** A merge, squash or rebase of `pr` from `head` onto `base`. */
 export function signMerge(
-  db: DB, config: Config, doer: User, pr: PullRequest, dir: string, base: string, head: string,
+  h: Hearth, doer: User, pr: PullRequest, dir: string, base: string, head: string,
 ): Promise<CommitSigner | null> {
-  return decide(db, config, config.repository.signing.merges, doer, {
-    approved: () => approved(db, pr),
-    basesigned: () => verified(db, config, dir, base),
-    headsigned: () => verified(db, config, dir, head),
+  return decide(h, h.config.repository.signing.merges, doer, {
+    approved: () => approved(h.db, pr),
+    basesigned: () => verified(h, dir, base),
+    headsigned: () => verified(h, dir, head),
     commitssigned: async () => {
       const forkPoint = (await git(['merge-base', base, head], { gitDir: dir })).trim();
       const shas = (await git(['rev-list', head, `^${forkPoint}`], { gitDir: dir })).split('\n').filter(Boolean);
-      const results = await verifyCommits(db, config, dir, [head, ...shas]);
+      const results = await verifyCommits(h, dir, [head, ...shas]);
       return [...results.values()].every((v) => v.verified);
     },
   });

@@ -1,5 +1,4 @@
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { GpgKey, User } from '../../db/schema';
 import { readCommitSignatures, type SignedPayload } from '../../git/commit-signature';
 import { findSigner, readArmoredKeyRing, readArmoredSignature } from '../../lib/openpgp-keyring';
@@ -8,6 +7,7 @@ import { readSshSignature, sshFingerprint, verifySshSignature, type SshSignature
 import { usersByEmails } from '../../models/commit-users';
 import { activatedEmailsOf, gpgKeysByKeyIds, gpgKeysOfOwners, sshKeysByFingerprints, usersByIdList } from '../../models/signing-keys';
 import { publicSigningKey, signingIdentity } from './instance-key';
+import type { Hearth } from '../../hearth';
 
 // Gitea's ParseCommitWithSignature for a page of commits at once: one `git cat-file --batch` for
 // the signatures, a few queries for the keys, and the signatures checked in-process (OpenPGP and
@@ -55,7 +55,7 @@ function committerOf(payload: string): { name: string; email: string } {
 }
 
 /** Verifications of the commits `shas` in `dir`, by sha. */
-export async function verifyCommits(db: DB, config: Config, dir: string, shas: string[]): Promise<Map<string, Verification>> {
+export async function verifyCommits(h: Hearth, dir: string, shas: string[]): Promise<Map<string, Verification>> {
   const out = new Map<string, Verification>();
   const sigs = await readCommitSignatures(dir, shas);
   const parsed: Parsed[] = [];
@@ -65,24 +65,24 @@ export async function verifyCommits(db: DB, config: Config, dir: string, shas: s
     else out.set(sha, NOT_SIGNED);
   }
   if (!parsed.length) return out;
-  const ctx = await loadContext(db, config, parsed);
+  const ctx = await loadContext(h, parsed);
   for (const p of parsed) out.set(p.ref.sha, verifyOne(ctx, p));
   return out;
 }
 
-async function loadContext(db: DB, config: Config, parsed: Parsed[]): Promise<Context> {
-  const committers = await usersByEmails(db, parsed.map((p) => p.ref.committer.email));
+async function loadContext(h: Hearth, parsed: Parsed[]): Promise<Context> {
+  const committers = await usersByEmails(h.db, parsed.map((p) => p.ref.committer.email));
   const issuers = [...new Set(parsed.map((p) => p.pgp?.issuer).filter((i): i is string => !!i))];
-  const issued = await gpgKeysByKeyIds(db, issuers);
-  const primaries = await gpgKeysByKeyIds(db, [...new Set(issued.map((k) => k.primary_key_id).filter(Boolean))]);
-  const ownedRows = await gpgKeysOfOwners(db, [...new Set([...committers.values()].map((u) => u.id))]);
+  const issued = await gpgKeysByKeyIds(h.db, issuers);
+  const primaries = await gpgKeysByKeyIds(h.db, [...new Set(issued.map((k) => k.primary_key_id).filter(Boolean))]);
+  const ownedRows = await gpgKeysOfOwners(h.db, [...new Set([...committers.values()].map((u) => u.id))]);
   const fingerprints = [...new Set(parsed.filter((p) => p.ssh).map((p) => sshFingerprint(p.ssh!.publicKey)))];
-  const sshRows = await sshKeysByFingerprints(db, fingerprints);
+  const sshRows = await sshKeysByFingerprints(h.db, fingerprints);
   const ownerIds = [...issued, ...primaries, ...ownedRows].map((k) => k.owner_id);
   const ctx: Context = {
-    config, committers, byKeyId: new Map(), owned: new Map(), sshOwners: new Map(),
-    activated: await activatedEmailsOf(db, [...new Set([...ownerIds, ...[...committers.values()].map((u) => u.id)])]),
-    owners: await usersByIdList(db, ownerIds), instancePgp: [], instanceSsh: '',
+    config: h.config, committers, byKeyId: new Map(), owned: new Map(), sshOwners: new Map(),
+    activated: await activatedEmailsOf(h.db, [...new Set([...ownerIds, ...[...committers.values()].map((u) => u.id)])]),
+    owners: await usersByIdList(h.db, ownerIds), instancePgp: [], instanceSsh: '',
   };
   for (const k of [...issued, ...primaries]) ctx.byKeyId.set(k.key_id, [...(ctx.byKeyId.get(k.key_id) ?? []), k]);
   for (const k of ownedRows) ctx.owned.set(k.owner_id, [...(ctx.owned.get(k.owner_id) ?? []), k]);

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User, UserUpdate } from '../../db/schema';
 import { BadRequestError, ForbiddenError, InvalidError } from '../../lib/errors';
@@ -15,6 +14,7 @@ import { VISIBILITY, type VisibilityName } from '../visibility';
 import { isValidEmail } from '../names';
 import { userTarget, type AuditEntry } from '../audit/record';
 import { removeAvatarFile } from './avatars';
+import type { Hearth } from '../../hearth';
 
 export type AdminEdit = {
   email?: string; full_name?: string; login_name?: string; source_id?: number; password?: string;
@@ -32,7 +32,7 @@ const FLAGS = {
 } as const;
 
 /** Applies the fields that are present; demoting the last site admin is refused. */
-export async function adminEditUser(db: DB, config: Config, user: User, edit: AdminEdit): Promise<User> {
+export async function adminEditUser(h: Hearth, user: User, edit: AdminEdit): Promise<User> {
   const patch: UserUpdate = {};
   for (const key of ['full_name', 'login_name', 'website', 'location', 'description'] as const) {
     if (edit[key] !== undefined) patch[key] = edit[key];
@@ -43,9 +43,9 @@ export async function adminEditUser(db: DB, config: Config, user: User, edit: Ad
   for (const [field, column] of Object.entries(FLAGS) as [keyof typeof FLAGS, (typeof FLAGS)[keyof typeof FLAGS]][]) {
     if (edit[field] !== undefined) patch[column] = edit[field] ? 1 : 0;
   }
-  if (edit.admin === false) await assertNotLastAdmin(db, user);
+  if (edit.admin === false) await assertNotLastAdmin(h.db, user);
   if (edit.password !== undefined && edit.password !== '') {
-    patch.passwd = await hashPassword(assertPasswordPolicy(config, edit.password));
+    patch.passwd = await hashPassword(assertPasswordPolicy(h.config, edit.password));
     patch.passwd_hash_algo = PASSWORD_ALGO;
   }
   // As Gitea: an address given must be one, the empty one included (400, before any change).
@@ -55,33 +55,33 @@ export async function adminEditUser(db: DB, config: Config, user: User, edit: Ad
   const fields = Object.keys(patch).filter((k) => k !== 'passwd_hash_algo').concat(email ? ['email'] : []);
   const audits: AuditEntry[] = [{ op: 'admin.user.edit', target: userTarget(user), owner: user, extra: { fields } }];
   if (patch.passwd) audits.push({ op: 'user.password.change', target: userTarget(user), owner: user });
-  return updateUserWithEmail(db, user, patch, email, audits);
+  return updateUserWithEmail(h.db, user, patch, email, audits);
 }
 
-export async function adminDeleteUser(db: DB, config: Config, doer: User, user: User, purge = false): Promise<void> {
+export async function adminDeleteUser(h: Hearth, doer: User, user: User, purge = false): Promise<void> {
   if (user.type !== USER_TYPE_INDIVIDUAL) throw new InvalidError(`${user.name} is an organization not a user`);
   if (user.id === doer.id) throw new InvalidError('you cannot delete yourself');
   if (purge) {
-    if (user.is_admin && (await countAdmins(db)) <= 1) throw new InvalidError(`can not delete the last admin user [uid: ${user.id}]`);
-    await purgeOwnership(db, config, user);
+    if (user.is_admin && (await countAdmins(h.db)) <= 1) throw new InvalidError(`can not delete the last admin user [uid: ${user.id}]`);
+    await purgeOwnership(h, user);
   }
-  await deleteUser(db, user);
-  removeAvatarFile(config, user);
+  await deleteUser(h.db, user);
+  removeAvatarFile(h.config, user);
 }
 
 /**
  * Gitea's purge: the user's repositories are deleted and its memberships removed; an
  * organization it is the last owner of is deleted with its repositories.
  */
-async function purgeOwnership(db: DB, config: Config, user: User): Promise<void> {
-  for (const repo of await listReposOfOwner(db, user.id)) {
-    await deleteRepository(db, config, { repo, owner: user, mode: ACCESS.owner });
+async function purgeOwnership(h: Hearth, user: User): Promise<void> {
+  for (const repo of await listReposOfOwner(h.db, user.id)) {
+    await deleteRepository(h, { repo, owner: user, mode: ACCESS.owner });
   }
-  for (const orgId of await orgIdsOfUser(db, user.id)) {
-    const org = await getUserById(db, orgId);
+  for (const orgId of await orgIdsOfUser(h.db, user.id)) {
+    const org = await getUserById(h.db, orgId);
     if (!org) continue;
-    if (await isLastOwner(db, org.id, user.id)) await deleteOrganization(db, config, org, true);
-    else await removeMember(db, org, user.name);
+    if (await isLastOwner(h.db, org.id, user.id)) await deleteOrganization(h, org, true);
+    else await removeMember(h.db, org, user.name);
   }
 }
 

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { AvatarImageError } from '../../lib/image/avatar-image';
 import { AvatarBusyError, processAvatarOffThread } from '../../lib/image/avatar-decoder';
@@ -10,6 +9,7 @@ import { imageKind } from '../../lib/image/image-size';
 import { BadRequestError, InvalidError, UnavailableError } from '../../lib/errors';
 import { getUserIdByAvatar } from '../../models/avatar';
 import { getUserById, updateUser } from '../../models/user';
+import type { Hearth } from '../../hearth';
 
 // Uploaded avatars, as Gitea stores them: checked and shrunk (lib/image/avatar-image), then kept
 // under <data_dir>/avatars/ named by their hash (md5 of "<owner id>-<md5 of the upload>", Gitea's
@@ -71,20 +71,20 @@ export function removeAvatarHash(config: Config, kind: AvatarKind, hash: string)
 }
 
 /** Stores the image, then points the user (or organization) at it. */
-export async function uploadAvatar(db: DB, config: Config, user: User, image: string): Promise<User> {
-  const { original, stored } = await prepareAvatar(config, image);
+export async function uploadAvatar(h: Hearth, user: User, image: string): Promise<User> {
+  const { original, stored } = await prepareAvatar(h.config, image);
   const hash = hashAvatar(user.id, original);
   if (hash !== user.avatar) {
-    writeAvatarFile(config, 'user', hash, stored);
-    await updateUser(db, user.id, { avatar: hash });
-    removeAvatarFile(config, user);
+    writeAvatarFile(h.config, 'user', hash, stored);
+    await updateUser(h.db, user.id, { avatar: hash });
+    removeAvatarFile(h.config, user);
   }
-  return (await getUserById(db, user.id))!;
+  return (await getUserById(h.db, user.id))!;
 }
 
-export async function deleteAvatar(db: DB, config: Config, user: User): Promise<void> {
-  await updateUser(db, user.id, { avatar: '' });
-  removeAvatarFile(config, user);
+export async function deleteAvatar(h: Hearth, user: User): Promise<void> {
+  await updateUser(h.db, user.id, { avatar: '' });
+  removeAvatarFile(h.config, user);
 }
 
 /** The user's uploaded avatar file, whichever layout it was written in. */
@@ -94,16 +94,16 @@ export function removeAvatarFile(config: Config, user: User): void {
 }
 
 /** The uploaded image an avatar URL names, if any. */
-export async function findUploadedAvatar(db: DB, config: Config, kind: AvatarKind, hash: string): Promise<{ data: Buffer; type: string } | null> {
+export async function findUploadedAvatar(h: Hearth, kind: AvatarKind, hash: string): Promise<{ data: Buffer; type: string } | null> {
   if (!HASH.test(hash)) return null;
-  const data = readIfExists(avatarPath(config, kind, hash))
-    ?? (kind === 'user' ? await readLegacyAvatar(db, config, hash) : undefined);
+  const data = readIfExists(avatarPath(h.config, kind, hash))
+    ?? (kind === 'user' ? await readLegacyAvatar(h, hash) : undefined);
   return data ? { data, type: imageType(data) ?? 'application/octet-stream' } : null;
 }
 
-async function readLegacyAvatar(db: DB, config: Config, hash: string): Promise<Buffer | undefined> {
-  const id = await getUserIdByAvatar(db, hash);
-  return id === undefined ? undefined : readIfExists(legacyUserAvatar(config, id));
+async function readLegacyAvatar(h: Hearth, hash: string): Promise<Buffer | undefined> {
+  const id = await getUserIdByAvatar(h.db, hash);
+  return id === undefined ? undefined : readIfExists(legacyUserAvatar(h.config, id));
 }
 
 function readIfExists(file: string): Buffer | undefined {

@@ -20,6 +20,7 @@ import { recordAudit, userTarget, type AuditEntry } from '../audit/record';
 import { inTransactionWithMoves } from '../repo/dir-moves';
 import { isEmailDomainAllowed } from './email-domains';
 import { revokeOtherSessions } from './sessions';
+import type { Hearth } from '../../hearth';
 
 export type CreateUserInput = {
   username: string;
@@ -113,11 +114,11 @@ export async function requireUser(db: DB, name: string): Promise<User> {
  * changed it), in the same transaction: whoever knew the old password is signed out.
  */
 export async function changePassword(
-  db: DB, config: Config, user: User, password: string, mustChange?: boolean, keepSession = 0,
+  h: Hearth, user: User, password: string, mustChange?: boolean, keepSession = 0,
 ): Promise<void> {
-  assertPasswordPolicy(config, password);
+  assertPasswordPolicy(h.config, password);
   const passwd = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
+  await h.db.transaction().execute(async (trx) => {
     await users.updateUser(trx, user.id, {
       passwd, passwd_hash_algo: PASSWORD_ALGO, updated_unix: nowUnix(), password_printed: 0,
       ...(mustChange === undefined ? {} : { must_change_password: mustChange ? 1 : 0 }),
@@ -134,15 +135,15 @@ export type PasswordChangeForm = { old_password?: unknown; password?: unknown; r
  * may send cached Basic credentials with a form another site posts), the new one typed twice;
  * clears must_change_password.
  */
-export async function changeOwnPassword(db: DB, config: Config, user: User, form: PasswordChangeForm, keepSession = 0): Promise<void> {
+export async function changeOwnPassword(h: Hearth, user: User, form: PasswordChangeForm, keepSession = 0): Promise<void> {
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const [old, next, retype] = [str(form.old_password), str(form.password), str(form.retype)];
   if (!(await verifyPassword(old, user.passwd, user.passwd_hash_algo))) throw new InvalidError('The current password is not correct.', 'old_password');
   if (next !== retype) throw new InvalidError('The passwords do not match.', 'retype');
   if (next === old) throw new InvalidError('The new password must differ from the current one.', 'password');
-  const min = config.security.min_password_length;
+  const min = h.config.security.min_password_length;
   if (next.length < min) throw new InvalidError(`The password must be at least ${min} characters.`, 'password');
-  await changePassword(db, config, user, next, false, keepSession);
+  await changePassword(h, user, next, false, keepSession);
 }
 
 /**
@@ -170,13 +171,13 @@ export async function updateUserWithEmail(db: DB, user: User, patch: UserUpdate,
  * in the transaction, its directory of repositories, under an 'owner.move' intent (dir-moves.ts):
  * a failed move rolls the rows back, a crash is finished or undone at the next start.
  */
-export async function renameUser(db: DB, config: Config, user: User, newName: string, field = 'new_username'): Promise<void> {
+export async function renameUser(h: Hearth, user: User, newName: string, field = 'new_username'): Promise<void> {
   assertValidUserName(newName, field);
   if (newName === user.name) return;
-  const from = ownerDir(config.repository.root, user.name);
-  const to = ownerDir(config.repository.root, newName);
+  const from = ownerDir(h.config.repository.root, user.name);
+  const to = ownerDir(h.config.repository.root, newName);
   const staged = { kind: 'owner.move' as const, payload: { userId: user.id }, moves: [{ from, to }], crashAt: 'owner.rename.after-move' };
-  await inTransactionWithMoves(db, staged, async (trx) => {
+  await inTransactionWithMoves(h.db, staged, async (trx) => {
     await assertNameFree(trx, newName, user.id);
     await users.updateUser(trx, user.id, { name: newName, lower_name: newName.toLowerCase(), updated_unix: nowUnix() });
     await setOwnerNameOfRepos(trx, user.id, newName);

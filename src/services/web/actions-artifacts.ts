@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { ActionArtifact } from '../../db/schema';
+import type { Hearth } from '../../hearth';
 import { NotFoundError } from '../../lib/errors';
 import { yazl } from '../../lib/lazy-require';
 import { isV4Artifact } from '../../models/actions-artifacts-v4';
@@ -37,7 +37,8 @@ function zipOf(files: StoredFile[]): Readable {
 }
 
 /** The artifact `name` of the run numbered `runIndex` in the repository. */
-export async function runArtifactDownload(db: DB, config: Config, access: RepoAccess, runIndex: number, name: string): Promise<ArtifactDownload> {
+export async function runArtifactDownload(h: Hearth, access: RepoAccess, runIndex: number, name: string): Promise<ArtifactDownload> {
+  const { db, config } = h;
   const run = Number.isSafeInteger(runIndex) && runIndex > 0 ? await q.getRunByIndex(db, access.repo.id, runIndex) : undefined;
   if (!run) throw new NotFoundError('run not found');
   const rows = await q.artifactRows(db, run.id, name);

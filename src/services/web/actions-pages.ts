@@ -15,6 +15,7 @@ import { ACCESS } from '../permissions';
 import { repoDirOf } from '../repo/commits';
 import { settingsOf } from '../repo/repo-settings';
 import { unitModeOf, type RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // What the Actions pages show, read through the services the API's Actions routes use: the run
 // list with its filters, a run (by its number in the repository, as Gitea's web links) with its
@@ -22,19 +23,19 @@ import { unitModeOf, type RepoAccess } from '../repo/repos';
 // workflow_dispatch inputs for the dispatch form.
 
 /** The visitor's access to the Actions unit: none (404), read, or write (the writers' buttons). */
-export async function actionsMode(db: DB, config: Config, access: RepoAccess, viewer: User | null): Promise<'none' | 'read' | 'write'> {
-  if (!config.actions.enabled || !settingsOf(access.repo).has_actions) return 'none';
-  const mode = await unitModeOf(db, access, viewer, 'repo.actions');
+export async function actionsMode(h: Hearth, access: RepoAccess, viewer: User | null): Promise<'none' | 'read' | 'write'> {
+  if (!h.config.actions.enabled || !settingsOf(access.repo).has_actions) return 'none';
+  const mode = await unitModeOf(h.db, access, viewer, 'repo.actions');
   if (mode >= ACCESS.write && viewer) return 'write';
   return mode >= ACCESS.read ? 'read' : 'none';
 }
 
 export type RunsPage = { views: RunView[]; total: number; workflows: WorkflowView[] };
 
-export async function runsPage(db: DB, config: Config, access: RepoAccess, query: RunQuery, page: PageWindow): Promise<RunsPage> {
+export async function runsPage(h: Hearth, access: RepoAccess, query: RunQuery, page: PageWindow): Promise<RunsPage> {
   const [{ views, total }, workflows] = await Promise.all([
-    listRuns(db, { ownerId: 0, repoId: access.repo.id }, query, page),
-    listWorkflows(db, config, access),
+    listRuns(h.db, { ownerId: 0, repoId: access.repo.id }, query, page),
+    listWorkflows(h, access),
   ]);
   return { views, total, workflows };
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
@@ -6,6 +5,7 @@ import { adoptRepository, deleteUnadopted, listUnadopted } from '../admin/unadop
 import { deleteRepository } from '../repo/repo-edit';
 import { lookupRepo, searchVisibleRepos } from '../repo/repos';
 import { assertSiteAdmin } from '../user/admin-users';
+import type { Hearth } from '../../hearth';
 
 // The admin repositories page: every repository (a site admin sees them all), deleted as
 // DELETE /repos/{owner}/{repo} does, and the directories no repository row owns, adopted or
@@ -16,20 +16,20 @@ export function adminRepoList(db: DB, doer: User | null, keyword: string, page: 
   return searchVisibleRepos(db, { viewer: doer, keyword: keyword || undefined, sort: 'alpha', order: 'asc', ...page });
 }
 
-export async function adminDeleteRepo(db: DB, config: Config, doer: User | null, owner: string, name: string): Promise<void> {
+export async function adminDeleteRepo(h: Hearth, doer: User | null, owner: string, name: string): Promise<void> {
   assertSiteAdmin(doer);
-  const found = await lookupRepo(db, owner, name, doer);
+  const found = await lookupRepo(h.db, owner, name, doer);
   if ('redirectTo' in found) throw new NotFoundError();
-  await deleteRepository(db, config, found, doer!);
+  await deleteRepository(h, found, doer!);
 }
 
-export function adminUnadoptedList(db: DB, config: Config, doer: User | null, query: string, page: { offset: number; limit: number }) {
+export function adminUnadoptedList(h: Hearth, doer: User | null, query: string, page: { offset: number; limit: number }) {
   assertSiteAdmin(doer);
-  return listUnadopted(db, config, query, page);
+  return listUnadopted(h, query, page);
 }
 
-export async function adminUnadoptedAction(db: DB, config: Config, doer: User | null, owner: string, name: string, adopt: boolean): Promise<void> {
+export async function adminUnadoptedAction(h: Hearth, doer: User | null, owner: string, name: string, adopt: boolean): Promise<void> {
   assertSiteAdmin(doer);
-  if (adopt) await adoptRepository(db, config, doer!, owner, name);
-  else await deleteUnadopted(db, config, owner, name);
+  if (adopt) await adoptRepository(h, doer!, owner, name);
+  else await deleteUnadopted(h, owner, name);
 }

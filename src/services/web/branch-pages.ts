@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { DeletedBranch, User } from '../../db/schema';
 import { divergence } from '../../git/diff-view';
 import { Lru } from '../../lib/lru';
@@ -8,6 +6,7 @@ import { getBranch, listBranches, type BranchView } from '../repo/branches';
 import { dirOfRepo } from '../repo/contents-paths';
 import { deletedBranches } from '../repo/deleted-branches';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // The branches page: the default branch, then a page of the others (most recently committed
 // first, as the API lists them), each with how far it is ahead of and behind the default
@@ -30,15 +29,15 @@ async function diverged(dir: string, base: string, head: string) {
   return found;
 }
 
-export async function branchesPage(db: DB, config: Config, access: RepoAccess, viewer: User | null, page: { offset: number; limit: number }): Promise<BranchesPage> {
-  const dir = dirOfRepo(config, access);
-  const def = access.repo.is_empty ? null : await getBranch(db, config, access, viewer, access.repo.default_branch).catch(() => null);
-  const { items, total } = await listBranches(db, config, access, viewer, page);
+export async function branchesPage(h: Hearth, access: RepoAccess, viewer: User | null, page: { offset: number; limit: number }): Promise<BranchesPage> {
+  const dir = dirOfRepo(h.config, access);
+  const def = access.repo.is_empty ? null : await getBranch(h, access, viewer, access.repo.default_branch).catch(() => null);
+  const { items, total } = await listBranches(h, access, viewer, page);
   const others = items.filter((b) => b.name !== def?.name);
   const base = def?.commit.sha;
   const rows = await Promise.all(others.map(async (b) => ({ ...b, ...(base ? await diverged(dir, base, b.commit.sha) : { ahead: 0, behind: 0 }) })));
-  const deleted = await deletedBranches(db, access);
-  const deleters = new Map((await usersByIds(db, [...new Set(deleted.map((d) => d.deleted_by_id))])).map((u) => [u.id, u]));
+  const deleted = await deletedBranches(h.db, access);
+  const deleters = new Map((await usersByIds(h.db, [...new Set(deleted.map((d) => d.deleted_by_id))])).map((u) => [u.id, u]));
   return {
     defaultBranch: def ? { ...def, ahead: 0, behind: 0 } : null, branches: rows, total: def ? total - 1 : total, deleted, deleters,
   };

@@ -1,5 +1,4 @@
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { blobsBytes } from '../../git/blob';
 import { lastCommitOf } from '../../git/last-commit';
@@ -14,6 +13,7 @@ import type { RepoAccess } from '../repo/repos';
 import { highlightedWithin, plainLines } from './highlight-wait';
 import { aboutOf, commitSummaries, type About, type CommitSummary } from './repo-about';
 import { refSegment, resolveLegacyRef, resolveTypedRef, type WebRefKind, type WebTarget, type WebTargetWithRefs } from './refs';
+import type { Hearth } from '../../hearth';
 
 // What the code pages of a repository show: a directory (entries with their last commits and
 // the README) or a file (highlighted lines, a rendered markdown file, an image, or a link for a
@@ -47,33 +47,33 @@ export const DISPLAY_MAX = 1024 * 1024;
 const isText = (b: Buffer) => !b.subarray(0, 8000).includes(0);
 
 /** Rendered markdown of a blob, kept by its id (and the context links resolve in). */
-async function renderBlob(db: DB, config: Config, access: RepoAccess, viewer: User | null, target: WebTarget, path: string, sha: string, text: string) {
+async function renderBlob(h: Hearth, access: RepoAccess, viewer: User | null, target: WebTarget, path: string, sha: string, text: string) {
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
   const context = `${access.owner.name}/${access.repo.name}/src/${refSegment(target.ref)}${dir ? `/${dir}` : ''}`;
-  return renderStoredMarkup(db, config, viewer, { kind: `blob:${sha}`, id: 0, updatedUnix: 0 }, { text, mode: 'file', context, filePath: path, wiki: false });
+  return renderStoredMarkup(h, viewer, { kind: `blob:${sha}`, id: 0, updatedUnix: 0 }, { text, mode: 'file', context, filePath: path, wiki: false });
 }
 
-async function readmeOf(db: DB, config: Config, access: RepoAccess, viewer: User | null, target: WebTarget, entries: ContentItem[]): Promise<Readme | null> {
+async function readmeOf(h: Hearth, access: RepoAccess, viewer: User | null, target: WebTarget, entries: ContentItem[]): Promise<Readme | null> {
   const found = entries.filter((e) => e.type === 'file' && README.test(e.entry.name))
     .sort((a, b) => Number(MARKDOWN.test(b.entry.name)) - Number(MARKDOWN.test(a.entry.name)))[0];
   if (!found || found.entry.size > DISPLAY_MAX) return null;
-  const bytes = (await blobsBytes(dirOfRepo(config, access), [found.entry.sha])).get(found.entry.sha);
+  const bytes = (await blobsBytes(dirOfRepo(h.config, access), [found.entry.sha])).get(found.entry.sha);
   if (!bytes || !isText(bytes)) return null;
   const { path, name, sha } = found.entry;
   const text = bytes.toString('utf8');
-  const html = MARKDOWN.test(name) ? await renderBlob(db, config, access, viewer, target, path, sha, text) : `<pre>${escapeHtml(text)}</pre>`;
+  const html = MARKDOWN.test(name) ? await renderBlob(h, access, viewer, target, path, sha, text) : `<pre>${escapeHtml(text)}</pre>`;
   return { name, path, html };
 }
 
-async function treeAt(db: DB, config: Config, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, items: ContentItem[]): Promise<TreePage> {
-  const dir = dirOfRepo(config, access);
+async function treeAt(h: Hearth, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, items: ContentItem[]): Promise<TreePage> {
+  const dir = dirOfRepo(h.config, access);
   const entries = [...items].sort((a, b) => Number(b.type === 'dir') - Number(a.type === 'dir') || (a.entry.name < b.entry.name ? -1 : 1));
   // The directory's own last commit: the ref's commit for the root, else the last one touching it.
   const own = t.path ? (await lastCommitOf(dir, t.ref.commit, t.path))?.sha : t.ref.commit;
   const shas = entries.flatMap((e) => (e.last ? [e.last.sha] : []));
   const [commits, readme] = await Promise.all([
     commitSummaries(dir, own ? [...shas, own] : shas),
-    readmeOf(db, config, access, viewer, t, entries),
+    readmeOf(h, access, viewer, t, entries),
   ]);
   return { kind: 'tree', target: t, tips: t.tips, entries, commits, latest: own ? commits.get(own) ?? null : null, readme };
 }
@@ -88,18 +88,18 @@ async function textLines(dir: string, item: ContentItem): Promise<string[] | nul
   return (await highlightedWithin(sha, name, text)) ?? plainLines(text);
 }
 
-async function fileAt(db: DB, config: Config, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, item: ContentItem, source: boolean): Promise<FilePage> {
-  const dir = dirOfRepo(config, access);
+async function fileAt(h: Hearth, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, item: ContentItem, source: boolean): Promise<FilePage> {
+  const dir = dirOfRepo(h.config, access);
   const latest = item.last ? (await commitSummaries(dir, [item.last.sha])).get(item.last.sha) ?? null : null;
   const page: FilePage = { kind: 'file', target: t, tips: t.tips, item, latest, display: 'binary', lines: null, rendered: null };
-  await withLfs(db, config, access, [item]);
+  await withLfs(h.db, h.config, access, [item]);
   if (item.lfs) return { ...page, display: 'lfs' };
   if (IMAGE.test(item.entry.name)) return { ...page, display: 'image' };
   if (item.type !== 'file' || item.entry.size > DISPLAY_MAX) return { ...page, display: item.type === 'file' ? 'large' : 'binary' };
   if (MARKDOWN.test(item.entry.name) && !source) {
     const bytes = (await blobsBytes(dir, [item.entry.sha])).get(item.entry.sha);
     if (bytes && isText(bytes)) {
-      const rendered = await renderBlob(db, config, access, viewer, t, item.entry.path, item.entry.sha, bytes.toString('utf8'));
+      const rendered = await renderBlob(h, access, viewer, t, item.entry.path, item.entry.sha, bytes.toString('utf8'));
       return { ...page, display: 'markdown', rendered };
     }
   }
@@ -107,29 +107,29 @@ async function fileAt(db: DB, config: Config, access: RepoAccess, viewer: User |
   return lines ? { ...page, display: MARKDOWN.test(item.entry.name) ? 'markdown' : 'text', lines } : page;
 }
 
-async function pageAt(db: DB, config: Config, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, source: boolean): Promise<TreePage | FilePage> {
-  const view = await readContentsAt(config, access, t.path, t.ref, false);
-  if ('dir' in view) return treeAt(db, config, access, viewer, t, view.dir);
-  return fileAt(db, config, access, viewer, t, view.file, source);
+async function pageAt(h: Hearth, access: RepoAccess, viewer: User | null, t: WebTargetWithRefs, source: boolean): Promise<TreePage | FilePage> {
+  const view = await readContentsAt(h.config, access, t.path, t.ref, false);
+  if ('dir' in view) return treeAt(h, access, viewer, t, view.dir);
+  return fileAt(h, access, viewer, t, view.file, source);
 }
 
 /** `src/{kind}/{ref}/{path}`: a directory listing or a file (`source`: markdown as text). */
-export async function srcPage(db: DB, config: Config, access: RepoAccess, viewer: User | null, kind: WebRefKind, rest: string, source = false) {
+export async function srcPage(h: Hearth, access: RepoAccess, viewer: User | null, kind: WebRefKind, rest: string, source = false) {
   if (access.repo.is_empty) throw new NotFoundError();
-  return pageAt(db, config, access, viewer, await resolveTypedRef(config, access, kind, rest), source);
+  return pageAt(h, access, viewer, await resolveTypedRef(h.config, access, kind, rest), source);
 }
 
 /** The home page: the default branch's root, README and about box; `empty` before the first push. */
-export async function homePage(db: DB, config: Config, access: RepoAccess, viewer: User | null, readsReleases: boolean): Promise<HomePage> {
-  const dir = dirOfRepo(config, access);
+export async function homePage(h: Hearth, access: RepoAccess, viewer: User | null, readsReleases: boolean): Promise<HomePage> {
+  const dir = dirOfRepo(h.config, access);
   const branch = access.repo.default_branch;
   const tips = await readRefTips(dir);
   const commit = access.repo.is_empty ? undefined : tips.branches.get(branch);
   if (!commit) return { kind: 'empty', tips };
   const target: WebTargetWithRefs = { ref: { input: branch, kind: 'branch', name: branch, commit }, path: '', tips };
   const [tree, about] = await Promise.all([
-    pageAt(db, config, access, viewer, target, false) as Promise<TreePage>,
-    aboutOf(db, access, dir, commit, readsReleases),
+    pageAt(h, access, viewer, target, false) as Promise<TreePage>,
+    aboutOf(h.db, access, dir, commit, readsReleases),
   ]);
   return { ...tree, about };
 }

@@ -10,6 +10,7 @@ import { changeFiles, type FileOp } from '../repo/contents-write';
 import { loadRules } from '../repo/protected-branches';
 import { canUserPush, effectiveRule } from '../repo/protection-rules';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // Editing files in the browser (`_new`, `_edit`, `_upload`, `_delete` under a branch): where
 // the URL points, whether the user may commit straight to that branch, and the one commit a
@@ -115,14 +116,14 @@ async function opsOf(config: Config, access: RepoAccess, f: CommitForm, c: Edito
 }
 
 /** Makes the form's commit; returns the branch written to. Field errors name the form's fields. */
-export async function commitFromEditor(db: DB, config: Config, access: RepoAccess, doer: User, t: EditorTarget, f: CommitForm, c: EditorChange): Promise<string> {
+export async function commitFromEditor(h: Hearth, access: RepoAccess, doer: User, t: EditorTarget, f: CommitForm, c: EditorChange): Promise<string> {
   const paths = c.kind === 'upload' ? c.files.map((x) => join(c.dir, x.name)) : [c.path];
   for (const p of paths) if (checkTreePath(p) === null) throw new InvalidError(`The file name ${p || '(none)'} is not allowed.`, 'tree_path');
   if (c.kind === 'upload' && !c.files.length) throw new InvalidError('Choose at least one file to upload.', 'files');
   const toNew = f.choice === 'commit-to-new-branch';
   if (toNew && !f.newBranch.trim()) throw new InvalidError('Name the new branch.', 'new_branch_name');
-  const { ops, fallback } = await opsOf(config, access, f, c);
-  await changeFiles(db, config, access, doer, {
+  const { ops, fallback } = await opsOf(h.config, access, f, c);
+  await changeFiles(h, access, doer, {
     branch: t.branch, newBranch: toNew ? f.newBranch.trim() : null, message: messageOf(f, fallback), signoff: f.signoff,
   }, ops);
   return toNew ? f.newBranch.trim() : t.branch;

@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { Label, Milestone, User } from '../../db/schema';
 import { InvalidError } from '../../lib/errors';
 import { checkFormValues, formToMarkdown, type FormValues } from '../../lib/issue-form-body';
@@ -13,6 +11,7 @@ import { createIssue, listAssignees } from '../issue/issues';
 import { listRepoMilestones } from '../issue/milestones';
 import type { RepoAccess } from '../repo/repos';
 import { labelsPage } from './issue-pages-meta';
+import type { Hearth } from '../../hearth';
 
 // The new issue page: the repository's templates (a chooser when there are any), the chosen
 // one, and for writers what labels, assignees and milestones the form offers. Creating goes
@@ -25,16 +24,16 @@ export type NewIssueScreen = {
   choices: { labels: Label[]; milestones: Milestone[]; assignees: User[] } | null;
 };
 
-export async function newIssueScreen(db: DB, config: Config, access: RepoAccess, doer: User): Promise<NewIssueScreen> {
-  const ctx = await issueCtx(db, access, doer);
-  const [list, issueConfig] = await Promise.all([listIssueTemplates(config, access), readIssueConfig(config, access)]);
+export async function newIssueScreen(h: Hearth, access: RepoAccess, doer: User): Promise<NewIssueScreen> {
+  const ctx = await issueCtx(h.db, access, doer);
+  const [list, issueConfig] = await Promise.all([listIssueTemplates(h.config, access), readIssueConfig(h.config, access)]);
   const writer = canWrite(ctx, false) && !access.repo.is_archived;
   let choices: NewIssueScreen['choices'] = null;
   if (writer) {
     const [labels, { milestones }, assignees] = await Promise.all([
-      labelsPage(db, access),
-      listRepoMilestones(db, ctx, { state: 'open', offset: 0, limit: 100 }),
-      listAssignees(db, access),
+      labelsPage(h.db, access),
+      listRepoMilestones(h.db, ctx, { state: 'open', offset: 0, limit: 100 }),
+      listAssignees(h.db, access),
     ]);
     choices = { labels: [...labels.repo, ...labels.org].filter((l) => !l.is_archived), milestones, assignees };
   }
@@ -57,7 +56,7 @@ export class IssueFormErrors extends InvalidError {
   constructor(readonly fields: Map<string, string>) { super('Some answers of the form need attention.'); }
 }
 
-export async function createIssueFromPage(db: DB, config: Config, access: RepoAccess, doer: User, input: NewIssueInput): Promise<IssueView> {
+export async function createIssueFromPage(h: Hearth, access: RepoAccess, doer: User, input: NewIssueInput): Promise<IssueView> {
   if (!input.title.trim()) throw new InvalidError('Enter a title.', 'title');
   let body = input.body;
   const fields = input.template?.body ?? [];
@@ -67,11 +66,11 @@ export async function createIssueFromPage(db: DB, config: Config, access: RepoAc
     if (errors.size) throw new IssueFormErrors(errors);
     body = formToMarkdown(fields, values);
   }
-  if (input.file) checkFormFile(config, input.file);
-  const view = await createIssue(db, access, doer, {
+  if (input.file) checkFormFile(h.config, input.file);
+  const view = await createIssue(h.db, access, doer, {
     title: input.title.trim(), body, labels: input.labels, assignees: input.assignees,
     milestone: input.milestone || undefined, ref: input.template?.ref.replace(/^refs\/heads\/$/, '') || undefined,
   });
-  if (input.file) await storeFormFile(db, config, await issueTarget(db, access, doer, view.issue.index, true), doer, input.file);
+  if (input.file) await storeFormFile(h, await issueTarget(h.db, access, doer, view.issue.index, true), doer, input.file);
   return view;
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Label, Milestone, User } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
@@ -8,6 +7,7 @@ import { ORG_TYPE } from '../permissions';
 import { listRepoLabels } from '../issue/repo-labels';
 import type { RepoAccess } from '../repo/repos';
 import { issueListPage, PAGE_SIZE, renderText, type ListPage, type ListState } from './issue-pages';
+import type { Hearth } from '../../hearth';
 
 // The labels and milestones pages: the repository's labels (and its organization's, which its
 // issues may carry too) and milestones, each milestone with its issues and pull requests.
@@ -34,10 +34,10 @@ export async function milestonesPage(db: DB, access: RepoAccess, state: ListStat
 
 /** `/milestone/{id}`: by id only, as Gitea's web route (the API also takes names). */
 export async function milestonePage(
-  db: DB, config: Config, access: RepoAccess, doer: User | null, id: number, q: { state: ListState; page: number },
+  h: Hearth, access: RepoAccess, doer: User | null, id: number, q: { state: ListState; page: number },
 ): Promise<MilestonePage> {
-  const milestone = await findMilestone(db, access.repo.id, String(id));
+  const milestone = await findMilestone(h.db, access.repo.id, String(id));
   if (milestone.id !== id) throw new NotFoundError();
-  const list = await issueListPage(db, config, access, doer, { ...q, labelIds: [], milestoneId: id });
-  return { milestone, description: await renderText(db, config, doer, access, milestone.content), list };
+  const list = await issueListPage(h, access, doer, { ...q, labelIds: [], milestoneId: id });
+  return { milestone, description: await renderText(h, doer, access, milestone.content), list };
 }

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Label, Milestone, User } from '../../db/schema';
 import { textDigest } from '../../lib/task-list';
@@ -13,6 +12,7 @@ import { settingsOf } from '../repo/repo-settings';
 import type { RepoAccess } from '../repo/repos';
 import { labelsPage } from './issue-pages-meta';
 import { loadThread, renderStored, type Thread } from './issue-thread';
+import type { Hearth } from '../../hearth';
 
 // The issue page: the issue, its conversation, what the viewer may do with it, and for
 // writers what the sidebar's forms choose from. Every read goes through the API's services, so
@@ -78,21 +78,21 @@ async function choicesOf(db: DB, ctx: IssueCtx, view: IssueView): Promise<Sideba
 }
 
 /** `/issues/{index}`; a pull request's index is the pull request page's (the route redirects). */
-export async function issueScreen(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<IssueScreen | Moved> {
-  const ctx = await issueCtx(db, access, doer);
-  const issue = await readableIssue(db, ctx, index);
+export async function issueScreen(h: Hearth, access: RepoAccess, doer: User | null, index: number): Promise<IssueScreen | Moved> {
+  const ctx = await issueCtx(h.db, access, doer);
+  const issue = await readableIssue(h.db, ctx, index);
   if (issue.is_pull) return { kind: 'moved' };
   const [view, thread, links, watching] = await Promise.all([
-    issueView(db, issue, access),
-    loadThread(db, config, ctx, issue),
-    linksOf(db, ctx, doer, index),
-    doer ? isWatchingIssue(db, doer, issue) : Promise.resolve(null),
+    issueView(h.db, issue, access),
+    loadThread(h, ctx, issue),
+    linksOf(h.db, ctx, doer, index),
+    doer ? isWatchingIssue(h.db, doer, issue) : Promise.resolve(null),
   ]);
   const rights = rightsOf(ctx, view, doer);
   return {
     ctx, view, thread, rights, watching, links,
-    body: await renderStored(db, config, doer, access, issue.content, { kind: 'issue', id: issue.id, updatedUnix: issue.updated_unix }),
+    body: await renderStored(h, doer, access, issue.content, { kind: 'issue', id: issue.id, updatedUnix: issue.updated_unix }),
     bodyDigest: textDigest(issue.content),
-    choices: rights.write ? await choicesOf(db, ctx, view) : null,
+    choices: rights.write ? await choicesOf(h.db, ctx, view) : null,
   };
 }

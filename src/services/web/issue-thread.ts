@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { Attachment, Issue, User } from '../../db/schema';
 import { CONTENT_COMMENT_TYPES } from '../../lib/comment-type';
 import { textDigest } from '../../lib/task-list';
@@ -9,6 +7,7 @@ import { issueTimeline, type TimelineView } from '../issue/issue-timeline';
 import { issueReactionTallies, type ReactionTally } from '../issue/reactions';
 import { renderStoredBatch, renderStoredMarkup, type StoredText } from '../markdown';
 import type { RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // The conversation of an issue or a pull request as its page shows it: the API's timeline
 // (the same service, so the same events and the same hidden references), each text rendered
@@ -33,27 +32,27 @@ export type Thread = { entries: ThreadEntry[]; issueReactions: ReactionTally[] }
 /** Issue references (#N) resolve against this repository, as in Gitea's comment mode. */
 export const markupContext = (access: Pick<RepoAccess, 'owner' | 'repo'>) => `${access.owner.name}/${access.repo.name}`;
 
-export function renderStored(db: DB, config: Config, viewer: User | null, access: RepoAccess, text: string, stored: StoredText): Promise<string> {
+export function renderStored(h: Hearth, viewer: User | null, access: RepoAccess, text: string, stored: StoredText): Promise<string> {
   if (!text.trim()) return Promise.resolve('');
-  return renderStoredMarkup(db, config, viewer, stored, { text, mode: 'comment', context: markupContext(access), filePath: '', wiki: false });
+  return renderStoredMarkup(h, viewer, stored, { text, mode: 'comment', context: markupContext(access), filePath: '', wiki: false });
 }
 
 const hasText = (t: TimelineView) => CONTENT_COMMENT_TYPES.includes(t.comment.type);
 
 /** The thread of `issue` (already read by the caller through `ctx`). */
-export async function loadThread(db: DB, config: Config, ctx: IssueCtx, issue: Issue): Promise<Thread> {
+export async function loadThread(h: Hearth, ctx: IssueCtx, issue: Issue): Promise<Thread> {
   const doer = ctx.doer;
   const [timeline, tallies] = await Promise.all([
-    issueTimeline(db, ctx, doer, issue.index, {}),
-    issueReactionTallies(db, issue, doer),
+    issueTimeline(h.db, ctx, doer, issue.index, {}),
+    issueReactionTallies(h.db, issue, doer),
   ]);
   const texts = timeline.filter(hasText);
-  const files = await commentAttachments(db, texts.map((t) => t.comment.id));
+  const files = await commentAttachments(h.db, texts.map((t) => t.comment.id));
   const filesOf = new Map<number, Attachment[]>();
   for (const f of files) filesOf.set(f.comment_id, [...(filesOf.get(f.comment_id) ?? []), f]);
   const writer = canWrite(ctx, issue.is_pull);
   // One mention lookup for the whole conversation, each text still cached on its own.
-  const rendered = await renderStoredBatch(db, config, doer, texts.map((t) => ({
+  const rendered = await renderStoredBatch(h, doer, texts.map((t) => ({
     stored: { kind: 'comment', id: t.comment.id, updatedUnix: t.comment.updated_unix }, text: t.comment.content,
   })), { mode: 'comment', context: markupContext(ctx), filePath: '', wiki: false });
   const htmlOf = new Map(texts.map((t, i) => [t.comment.id, rendered[i]!]));

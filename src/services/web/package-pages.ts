@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Package, PackageVersion, User } from '../../db/schema';
 import type { PackageView } from '../../convert/package';
@@ -8,6 +7,7 @@ import { installCommand, packageInstallCommand, registryUrl } from '../packages/
 import { getFilesOfVersion, getVersion, packageView, type FileWithBlob } from '../packages/queries';
 import { packageVersionViews, visiblePackageOwner } from '../packages/views';
 import { ACCESS } from '../permissions';
+import type { Hearth } from '../../hearth';
 
 // What the packages pages show, through the services the packages API reads: the owner (404
 // when the visitor may not see it or read its packages, as the API's owner check), a version with
@@ -28,29 +28,29 @@ export type Install = { setup: string | null; command: string };
  * The client's install command: the typed registries' own, else the repository registries' (apt,
  * dnf...); a generic package's is a download of its first file with curl, as Gitea's page shows.
  */
-export async function installFor(db: DB, config: Config, owner: User, pkg: Package, version: PackageVersion, files: FileWithBlob[] = []): Promise<Install | null> {
+export async function installFor(h: Hearth, owner: User, pkg: Package, version: PackageVersion, files: FileWithBlob[] = []): Promise<Install | null> {
   if (pkg.type === 'generic') {
     const file = files[0]?.file.name;
-    const url = `${registryUrl(config, owner, 'generic')}/${encodeURIComponent(pkg.name)}/${encodeURIComponent(version.version)}`;
+    const url = `${registryUrl(h.config, owner, 'generic')}/${encodeURIComponent(pkg.name)}/${encodeURIComponent(version.version)}`;
     return file ? { setup: null, command: `curl -OJ ${url}/${encodeURIComponent(file)}` } : null;
   }
-  const made = installCommand(config, owner, pkg.type, pkg.name, version.version);
+  const made = installCommand(h.config, owner, pkg.type, pkg.name, version.version);
   if (made) return made;
-  const command = await packageInstallCommand(db, config, owner, pkg, version);
+  const command = await packageInstallCommand(h, owner, pkg, version);
   return command ? { setup: null, command } : null;
 }
 
 export type VersionPage = { view: PackageView; files: FileWithBlob[]; versions: PackageView[]; total: number; install: Install | null };
 
 /** A version's page; without `version`, the newest one's. */
-export async function versionPage(db: DB, config: Config, owner: User, viewer: User | null, type: string, name: string, version?: string): Promise<VersionPage> {
-  const { views: versions, total } = await packageVersionViews(db, owner, viewer, type, name, { offset: 0, limit: 50 });
+export async function versionPage(h: Hearth, owner: User, viewer: User | null, type: string, name: string, version?: string): Promise<VersionPage> {
+  const { views: versions, total } = await packageVersionViews(h.db, owner, viewer, type, name, { offset: 0, limit: 50 });
   let view = versions[0];
   if (version !== undefined) {
-    const found = await getVersion(db, owner, type, name, version);
-    view = await packageView(db, found.pkg, found.version, owner, viewer);
+    const found = await getVersion(h.db, owner, type, name, version);
+    view = await packageView(h.db, found.pkg, found.version, owner, viewer);
   }
   if (!view) throw new NotFoundError('package does not exist');
-  const files = await getFilesOfVersion(db, view.version);
-  return { view, files, versions, total, install: await installFor(db, config, owner, view.pkg, view.version, files) };
+  const files = await getFilesOfVersion(h.db, view.version);
+  return { view, files, versions, total, install: await installFor(h, owner, view.pkg, view.version, files) };
 }

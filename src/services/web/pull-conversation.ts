@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { Review, Team, User } from '../../db/schema';
 import type { PullView } from '../../convert/pull';
 import { pendingReviewOf } from '../../models/review-thread';
@@ -11,6 +9,7 @@ import { loadPull } from '../pull/pull-views';
 import type { RepoAccess } from '../repo/repos';
 import { REVIEW_TYPE } from '../../models/review';
 import { pullPage, type Moved, type PullPage, type ReviewEntry } from './issue-pages';
+import type { Hearth } from '../../hearth';
 
 // The conversation tab of a pull request: the page the API's html_url points at, with the
 // merge box, what the visitor may do, and who may be asked for a review.
@@ -34,16 +33,16 @@ export function headLabelOf(p: PullView): string {
   return fork && p.head ? `${p.head.owner.name}:${p.pr.head_branch}` : p.pr.head_branch;
 }
 
-export async function conversationPage(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number): Promise<ConversationPage | Moved> {
-  const page = await pullPage(db, config, access, doer, index);
+export async function conversationPage(h: Hearth, access: RepoAccess, doer: User | null, index: number): Promise<ConversationPage | Moved> {
+  const page = await pullPage(h, access, doer, index);
   if (page.kind === 'moved') return page;
-  const loaded = await loadPull(db, config, access, doer, index, false);
-  const perms = await pullPerms(db, access, loaded);
+  const loaded = await loadPull(h, access, doer, index, false);
+  const perms = await pullPerms(h.db, access, loaded);
   const [box, users, teams, pending] = await Promise.all([
-    mergeBox(db, config, access, loaded, headLabelOf(page.pull)),
-    perms.requestReviews ? listReviewers(db, access) : Promise.resolve([]),
-    perms.requestReviews ? teamReviewerCandidates(db, access) : Promise.resolve([]),
-    doer ? pendingReviewOf(db, loaded.issue.id, doer.id) : Promise.resolve(undefined),
+    mergeBox(h, access, loaded, headLabelOf(page.pull)),
+    perms.requestReviews ? listReviewers(h.db, access) : Promise.resolve([]),
+    perms.requestReviews ? teamReviewerCandidates(h.db, access) : Promise.resolve([]),
+    doer ? pendingReviewOf(h.db, loaded.issue.id, doer.id) : Promise.resolve(undefined),
   ]);
   const submitted = page.reviews.filter((r) => r.view.review.type !== REVIEW_TYPE.pending && r.view.review.type !== REVIEW_TYPE.request);
   const latest = new Map(submitted.filter((r) => r.view.review.reviewer_id).map((r) => [r.view.review.reviewer_id, r]));

@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { PullRequest, Review, User } from '../../db/schema';
 import type { PullView } from '../../convert/pull';
 import type { PullFile } from '../../git/merge';
@@ -13,6 +11,7 @@ import { highlightFiles } from './diff-read';
 import { parseDiffByPath, readDiff, type FileDiff } from './issue-pages-diff';
 import { dirOfRepo } from '../pull/pull-git';
 import { placeThreads, threadsOf, type Thread } from './pull-threads-view';
+import type { Hearth } from '../../hearth';
 
 // The "Files changed" tab, the heart of review: one page of the pull's files (300), each with
 // its diff, its threads placed on their lines, and the visitor's Viewed mark (kept per blob),
@@ -62,28 +61,28 @@ export type FilesPage = {
 
 const sizeOf = (d: FileDiff): number => d.lines.reduce((n, l) => n + l.text.length + 1, 0);
 
-export async function pullFilesPage(db: DB, config: Config, access: RepoAccess, doer: User | null, index: number, q: FilesView): Promise<FilesPage> {
+export async function pullFilesPage(h: Hearth, access: RepoAccess, doer: User | null, index: number, q: FilesView): Promise<FilesPage> {
   // Refreshed once (getPull): the reads after it take the pull as stored, without asking git again.
-  const pull = await getPull(db, config, access, doer, index);
-  const loaded = await loadPull(db, config, access, doer, index, false);
+  const pull = await getPull(h, access, doer, index);
+  const loaded = await loadPull(h, access, doer, index, false);
   const [perms, pending, last] = await Promise.all([
-    pullPerms(db, access, loaded),
-    doer ? pendingReviewOf(db, loaded.issue.id, doer.id) : undefined,
-    doer ? lastSubmittedReview(db, loaded.issue.id, doer.id) : undefined,
+    pullPerms(h.db, access, loaded),
+    doer ? pendingReviewOf(h.db, loaded.issue.id, doer.id) : undefined,
+    doer ? lastSubmittedReview(h.db, loaded.issue.id, doer.id) : undefined,
   ]);
   const lastReviewed = last?.commit_id && last.commit_id !== loaded.pr.head_commit_id ? last.commit_id : undefined;
   const since = q.sinceReview ? lastReviewed : undefined;
   const range = { offset: (q.page - 1) * FILES_PAGE_SIZE, limit: FILES_PAGE_SIZE };
-  const found = await loadedPullFiles(db, config, access, loaded.pr, range, { whitespace: q.whitespace });
-  const files = since ? await sinceFiles(db, config, access, loaded.pr, since, found.files, q.whitespace) : found.files;
+  const found = await loadedPullFiles(h, access, loaded.pr, range, { whitespace: q.whitespace });
+  const files = since ? await sinceFiles(h, access, loaded.pr, since, found.files, q.whitespace) : found.files;
   const paths = files.flatMap((f) => (f.previous ? [f.previous, f.filename] : [f.filename]));
   const raw = files.length
-    ? await readDiff(await pullPageDiff(db, config, access, loaded.pr, { whitespace: q.whitespace, paths, since }), MAX_DIFF)
+    ? await readDiff(await pullPageDiff(h, access, loaded.pr, { whitespace: q.whitespace, paths, since }), MAX_DIFF)
     : { text: '', truncated: false };
   const diffs = parseDiffByPath(raw.text);
   const [viewed, threads] = await Promise.all([
-    viewedFiles(db, doer, loaded.issue.id, files.map((f) => ({ path: f.filename, blob: f.blob }))),
-    threadsOf(db, config, access, loaded, doer),
+    viewedFiles(h.db, doer, loaded.issue.id, files.map((f) => ({ path: f.filename, blob: f.blob }))),
+    threadsOf(h, access, loaded, doer),
   ]);
   const entries = files.map((file): FileEntry => {
     // A file past the read limit has no diff here; one `git diff -w` left out changed only whitespace.
@@ -92,7 +91,7 @@ export async function pullFilesPage(db: DB, config: Config, access: RepoAccess, 
     const mine = threads.filter((t) => t.head.path === file.filename);
     return { file, diff, big, viewed: viewed.has(file.filename), ...placeThreads(diff, mine, loaded.pr.head_commit_id) };
   });
-  await highlightFiles(await dirOfRepo(db, config, access.repo), entries.filter((e) => e.diff?.lines.length && !e.big).map((e) => ({
+  await highlightFiles(await dirOfRepo(h, access.repo), entries.filter((e) => e.diff?.lines.length && !e.big).map((e) => ({
     oldSha: e.file.oldBlob, newSha: e.file.newBlob, oldPath: e.file.previous || e.file.filename, path: e.file.filename, binary: false, lines: e.diff!.lines,
   })));
   const shown = new Set(files.map((f) => f.filename));
@@ -105,9 +104,9 @@ export async function pullFilesPage(db: DB, config: Config, access: RepoAccess, 
 
 /** Of this page's files, those that changed since `since` (their counts stay the pull's). */
 async function sinceFiles(
-  db: DB, config: Config, access: RepoAccess, pr: PullRequest, since: string, files: PullFile[], whitespace: string,
+  h: Hearth, access: RepoAccess, pr: PullRequest, since: string, files: PullFile[], whitespace: string,
 ): Promise<PullFile[]> {
-  const raw = await readDiff(await pullPageDiff(db, config, access, pr, { since, whitespace, paths: files.map((f) => f.filename) }), MAX_DIFF);
+  const raw = await readDiff(await pullPageDiff(h, access, pr, { since, whitespace, paths: files.map((f) => f.filename) }), MAX_DIFF);
   const changed = new Set([...raw.text.matchAll(/^\+\+\+ b\/(.*)$/gm)].map((m) => m[1]!));
   return files.filter((f) => changed.has(f.filename));
 }

@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { Label, Milestone, User } from '../../db/schema';
 import { forkOfOwner } from '../../models/pull';
 import { listAssignees } from '../issue/issues';
@@ -9,6 +7,7 @@ import { ACCESS, ORG_TYPE } from '../permissions';
 import { listBranches } from '../repo/branches';
 import { accessOf, type RepoAccess } from '../repo/repos';
 import { listReviewers } from '../pull/pulls';
+import type { Hearth } from '../../hearth';
 
 // What the "new pull request" form under a comparison offers: the heads to pick from (the
 // base repository's branches and the visitor's fork's), and for writers the labels, milestones
@@ -30,23 +29,23 @@ export type NewPullChoices = {
   reviewers: User[];
 };
 
-async function branchNames(db: DB, config: Config, access: RepoAccess, doer: User | null): Promise<string[]> {
-  return (await listBranches(db, config, access, doer, { offset: 0, limit: MAX_BRANCHES })).items.map((b) => b.name);
+async function branchNames(h: Hearth, access: RepoAccess, doer: User | null): Promise<string[]> {
+  return (await listBranches(h, access, doer, { offset: 0, limit: MAX_BRANCHES })).items.map((b) => b.name);
 }
 
-export async function newPullChoices(db: DB, config: Config, access: RepoAccess, doer: User): Promise<NewPullChoices> {
+export async function newPullChoices(h: Hearth, access: RepoAccess, doer: User): Promise<NewPullChoices> {
   const writer = access.mode >= ACCESS.write;
-  const fork = await forkOfOwner(db, doer.id, access.repo.id);
-  const forkAccess = fork ? await accessOf(db, fork, doer) : null;
+  const fork = await forkOfOwner(h.db, doer.id, access.repo.id);
+  const forkAccess = fork ? await accessOf(h.db, fork, doer) : null;
   const page = { offset: 0, limit: MAX_CHOICES };
   const [bases, forkBranches, repoLabels, orgLabels, milestones, assignees, reviewers] = await Promise.all([
-    branchNames(db, config, access, doer),
-    forkAccess && forkAccess.mode >= ACCESS.read ? branchNames(db, config, forkAccess, doer) : Promise.resolve([]),
-    writer ? listScopedLabels(db, { repoId: access.repo.id }, undefined, page) : null,
-    writer && access.owner.type === ORG_TYPE ? listScopedLabels(db, { orgId: access.owner.id }, undefined, page) : null,
-    writer ? listRepoMilestones(db, access, { state: 'open', ...page }) : null,
-    writer ? listAssignees(db, access) : Promise.resolve([]),
-    listReviewers(db, access),
+    branchNames(h, access, doer),
+    forkAccess && forkAccess.mode >= ACCESS.read ? branchNames(h, forkAccess, doer) : Promise.resolve([]),
+    writer ? listScopedLabels(h.db, { repoId: access.repo.id }, undefined, page) : null,
+    writer && access.owner.type === ORG_TYPE ? listScopedLabels(h.db, { orgId: access.owner.id }, undefined, page) : null,
+    writer ? listRepoMilestones(h.db, access, { state: 'open', ...page }) : null,
+    writer ? listAssignees(h.db, access) : Promise.resolve([]),
+    listReviewers(h.db, access),
   ]);
   const heads = [
     ...bases.map((b) => ({ value: b, label: `${access.owner.name}:${b}` })),

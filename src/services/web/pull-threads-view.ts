@@ -1,5 +1,3 @@
-import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { hunkSideLines } from '../../lib/diff-hunk';
 import { REVIEW_TYPE } from '../../models/review';
@@ -10,6 +8,7 @@ import type { LoadedPull } from '../pull/pull-views';
 import type { RepoAccess } from '../repo/repos';
 import type { FileDiff } from './issue-pages-diff';
 import { renderText } from './issue-pages';
+import type { Hearth } from '../../hearth';
 
 // Review threads as the files page shows them: the line comments the visitor may see grouped
 // as Gitea groups a conversation (same review, path and line), with their posters, rendered
@@ -28,16 +27,16 @@ export type Thread = {
   pending: boolean;
 };
 
-export async function threadsOf(db: DB, config: Config, access: RepoAccess, loaded: LoadedPull, doer: User | null): Promise<Thread[]> {
-  const all = await visibleLineComments(db, loaded.issue.id, doer?.id ?? 0);
+export async function threadsOf(h: Hearth, access: RepoAccess, loaded: LoadedPull, doer: User | null): Promise<Thread[]> {
+  const all = await visibleLineComments(h.db, loaded.issue.id, doer?.id ?? 0);
   if (!all.length) return [];
   const ids = [...new Set(all.flatMap((c) => [c.poster_id, c.resolve_doer_id]).filter((id) => id > 0))];
-  const users = new Map((await usersByIds(db, ids)).map((u) => [u.id, u]));
+  const users = new Map((await usersByIds(h.db, ids)).map((u) => [u.id, u]));
   const byKey = new Map<string, Thread>();
   for (const c of all) {
     const key = `${c.review_id}\0${c.path}\0${c.line}`;
     const entry: ThreadComment = {
-      comment: c, poster: users.get(c.poster_id), html: await renderText(db, config, doer, access, c.content),
+      comment: c, poster: users.get(c.poster_id), html: await renderText(h, doer, access, c.content),
       suggestion: c.line > 0 ? suggestionOf(c.content) : null,
     };
     const thread = byKey.get(key);

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { InvalidError } from '../../lib/errors';
@@ -13,6 +12,7 @@ import { generateRepository } from '../repo/generate';
 import { createRepository, type CreateRepoInput } from '../repo/repo-create';
 import { getVisibleRepoById, type RepoAccess } from '../repo/repos';
 import { ACCESS } from '../permissions';
+import type { Hearth } from '../../hearth';
 
 // `/repo/create` and `/{owner}/{repo}/fork`: who the new repository may belong to (the user,
 // or an organization they may create in), the choices the form lists (templates, label sets,
@@ -53,28 +53,28 @@ export type CreateForm = CreateRepoInput & {
 };
 
 /** Creates the repository the form describes; returns it with the creator's access. */
-export async function createFromForm(db: DB, config: Config, doer: User, form: CreateForm): Promise<RepoAccess> {
-  const owners = await creatableOwners(db, doer);
+export async function createFromForm(h: Hearth, doer: User, form: CreateForm): Promise<RepoAccess> {
+  const owners = await creatableOwners(h.db, doer);
   const owner = owners.find((o) => o.id === form.ownerId);
   if (!owner) throw new InvalidError('Choose an owner you may create repositories for.', 'uid');
   if (form.templateId) {
-    const template = await getVisibleRepoById(db, form.templateId, doer).catch(() => null);
+    const template = await getVisibleRepoById(h.db, form.templateId, doer).catch(() => null);
     if (!template?.repo.is_template) throw new InvalidError('Choose a template repository you may see.', 'repo_template');
-    return generateRepository(db, config, doer, template, {
+    return generateRepository(h, doer, template, {
       owner: owner.name, name: form.name, description: form.description, private: form.private, defaultBranch: form.defaultBranch,
       gitContent: true, topics: true, labels: true,
     });
   }
   if (owner.id === doer.id) {
-    const repo = await createRepository(db, config, doer, doer, form);
+    const repo = await createRepository(h, doer, doer, form);
     return { repo, owner: doer, mode: ACCESS.owner };
   }
-  return createOrgRepository(db, config, doer, await lookupOrg(db, owner.name, doer), form);
+  return createOrgRepository(h, doer, await lookupOrg(h.db, owner.name, doer), form);
 }
 
 /** Forks `base` for the chosen owner (the user, or an organization) under `name`. */
-export async function forkFromForm(db: DB, config: Config, doer: User, base: RepoAccess, ownerId: number, name: string): Promise<RepoAccess> {
-  const owner = (await creatableOwners(db, doer)).find((o) => o.id === ownerId);
+export async function forkFromForm(h: Hearth, doer: User, base: RepoAccess, ownerId: number, name: string): Promise<RepoAccess> {
+  const owner = (await creatableOwners(h.db, doer)).find((o) => o.id === ownerId);
   if (!owner) throw new InvalidError('Choose an owner you may create repositories for.', 'uid');
-  return forkRepository(db, config, doer, base, { organization: owner.id === doer.id ? undefined : owner.name, name: name || undefined });
+  return forkRepository(h, doer, base, { organization: owner.id === doer.id ? undefined : owner.name, name: name || undefined });
 }

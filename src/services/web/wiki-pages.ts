@@ -13,6 +13,7 @@ import { unitModeOf, type RepoAccess } from '../repo/repos';
 import { wikiDir } from '../wiki/wiki-repo';
 import { readWebDiff, type DiffOptions, type ShownDiff } from './diff-read';
 import { getWikiPage, getWikiPageAt, listWikiPages, type WikiPageView } from '../wiki/wiki';
+import type { Hearth } from '../../hearth';
 
 // What the wiki pages show, through the wiki services the API uses: who may read and write it
 // (as the API's mustEnableWiki and reqWikiWriter), a page rendered with its sidebar and footer,
@@ -31,20 +32,20 @@ const text = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
 
 export type RenderedWikiPage = { page: WikiPageView; source: string; html: string; sidebar: string; footer: string };
 
-async function render(db: DB, config: Config, viewer: User | null, access: RepoAccess, source: string): Promise<string> {
+async function render(h: Hearth, viewer: User | null, access: RepoAccess, source: string): Promise<string> {
   if (!source) return '';
   const context = `${access.owner.name}/${access.repo.name}/wiki`;
-  return renderMarkup(db, config, viewer, { text: source, mode: 'wiki', context, filePath: '', wiki: false });
+  return renderMarkup(h, viewer, { text: source, mode: 'wiki', context, filePath: '', wiki: false });
 }
 
 /** The page, or at `revision` the page as it was then, rendered with the current sidebar and footer. */
 export async function renderedWikiPage(
-  db: DB, config: Config, access: RepoAccess, viewer: User | null, name: string, revision = '',
+  h: Hearth, access: RepoAccess, viewer: User | null, name: string, revision = '',
 ): Promise<RenderedWikiPage> {
-  const page = await getWikiPage(config, access, name);
-  const source = text(revision ? (await getWikiPageAt(config, access, name, revision)).content : page.content);
+  const page = await getWikiPage(h.config, access, name);
+  const source = text(revision ? (await getWikiPageAt(h.config, access, name, revision)).content : page.content);
   const [body, sidebar, footer] = await Promise.all([
-    render(db, config, viewer, access, source), render(db, config, viewer, access, text(page.sidebar)), render(db, config, viewer, access, text(page.footer)),
+    render(h, viewer, access, source), render(h, viewer, access, text(page.sidebar)), render(h, viewer, access, text(page.footer)),
   ]);
   return { page, source, html: body, sidebar, footer };
 }

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { HookTask, Webhook } from '../../db/schema';
 import { allowlistAgent } from '../../lib/checked-lookup';
 import { undici } from '../../lib/lazy-require';
@@ -13,6 +12,7 @@ import { countWebhookDelivery } from '../metrics/registry';
 import { buildRequest, type HookEvent } from './formats';
 import { hookAuthorization, hookSecret, hookTarget } from './hook-row';
 import type { DeliverJob } from './dispatch';
+import type { Hearth } from '../../hearth';
 
 // One delivery attempt (a durable job): the request each hook type sends, with Gitea's headers
 // and signatures, over a connection whose address passed [webhook] allowed_host_list. Beyond
@@ -82,14 +82,14 @@ async function send({ dispatcher, config }: Sender, url: string, method: string,
 const retryable = (s: Sent) => (s.status === 0 && !/allowed_host_list/.test(s.error)) || s.status === 429 || s.status >= 500;
 
 /** The job handler of webhook.deliver. */
-export function deliverJob(db: DB, config: Config, instanceSecret: string) {
-  const matcher = hostMatcher(config.webhook.allowed_host_list);
+export function deliverJob(h: Hearth, instanceSecret: string) {
+  const matcher = hostMatcher(h.config.webhook.allowed_host_list);
   // Made with the first delivery: undici loads then, not at start.
   let dispatcher: Dispatcher | undefined;
-  const sender: Sender = { dispatcher: () => (dispatcher ??= dispatcherOf(config, matcher)), config };
+  const sender: Sender = { dispatcher: () => (dispatcher ??= dispatcherOf(h.config, matcher)), config: h.config };
   return async (payload: DeliverJob, ctx: JobContext): Promise<void> => {
-    const task = await getHookTask(db, payload.taskId);
-    const hook = task && (await getWebhookById(db, task.hook_id));
+    const task = await getHookTask(h.db, payload.taskId);
+    const hook = task && (await getWebhookById(h.db, task.hook_id));
     // A hook deleted or switched off since: its pending deliveries are dropped, as Gitea.
     if (!task || !hook || !hook.is_active) return;
     const secret = hookSecret(instanceSecret, hook);
@@ -104,12 +104,12 @@ export function deliverJob(db: DB, config: Config, instanceSecret: string) {
     const succeeded = sent.status >= 200 && sent.status < 300;
     countWebhookDelivery(succeeded);
     const shown = { ...headers, ...(headers.Authorization ? { Authorization: '***' } : {}) };
-    await recordHookDelivery(db, task.id, {
+    await recordHookDelivery(h.db, task.id, {
       attempts: ctx.attempt, succeeded, statusCode: sent.status, durationMs, at: Date.now(),
       request: JSON.stringify({ url: req.url, http_method: req.method, headers: shown, body: req.signedBody.slice(0, KEEP_BODY) }),
       response: JSON.stringify({ status: sent.status, headers: sent.headers, body: sent.error ? sent.error : sent.body }),
     });
-    await setWebhookLastStatus(db, hook.id, succeeded ? 1 : 2);
+    await setWebhookLastStatus(h.db, hook.id, succeeded ? 1 : 2);
     if (retryable(sent)) throw new RetryableError(sent.error || `HTTP ${sent.status}`);
   };
 }

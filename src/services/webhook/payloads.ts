@@ -15,6 +15,7 @@ import { ACCESS, ORG_TYPE } from '../permissions';
 import { pullView } from '../pull/pull-views';
 import { releaseView } from '../release/releases';
 import { withAccess, type RepoAccess } from '../repo/repos';
+import type { Hearth } from '../../hearth';
 
 // Gitea's webhook payloads (modules/structs/hook.go), built from the rows an event carries with
 // the API's converters: as Gitea, the repository is shown with owner access and users as to
@@ -23,15 +24,15 @@ import { withAccess, type RepoAccess } from '../repo/repos';
 export type Payload = Record<string, unknown>;
 
 /** The repository and its owner, read once per event. */
-export type PayloadContext = { db: DB; config: Config; access: RepoAccess; repository: Payload; sender: Payload };
+export type PayloadContext = { h: Hearth; db: DB; config: Config; access: RepoAccess; repository: Payload; sender: Payload };
 
-export async function payloadContext(db: DB, config: Config, repo: Repository, doer: User): Promise<PayloadContext | null> {
-  const [loaded] = await withAccess(db, [repo], null);
-  const owner = loaded?.owner ?? (await getUserById(db, repo.owner_id));
+export async function payloadContext(h: Hearth, repo: Repository, doer: User): Promise<PayloadContext | null> {
+  const [loaded] = await withAccess(h.db, [repo], null);
+  const owner = loaded?.owner ?? (await getUserById(h.db, repo.owner_id));
   if (!owner) return null;
   const access: RepoAccess = { repo, owner, mode: ACCESS.owner };
-  const parent = loaded?.parent ? toApiRepo(config, { ...loaded.parent, mode: ACCESS.owner }, null) : null;
-  return { db, config, access, repository: toApiRepo(config, { ...access, parent }, null), sender: toApiUser(config, doer, null) };
+  const parent = loaded?.parent ? toApiRepo(h.config, { ...loaded.parent, mode: ACCESS.owner }, null) : null;
+  return { h, db: h.db, config: h.config, access, repository: toApiRepo(h.config, { ...access, parent }, null), sender: toApiUser(h.config, doer, null) };
 }
 
 export const apiUser = (c: PayloadContext, u: User): Payload => toApiUser(c.config, u, null) as unknown as Payload;
@@ -41,7 +42,7 @@ export async function apiIssue(c: PayloadContext, issue: Issue): Promise<Payload
 }
 
 export async function apiPull(c: PayloadContext, issue: Issue): Promise<Payload> {
-  return toApiPull(c.config, await pullView(c.db, c.config, c.access, issue, null), null) as Payload;
+  return toApiPull(c.config, await pullView(c.h, c.access, issue, null), null) as Payload;
 }
 
 /** IssuePayload, or PullRequestPayload for a pull request. */

@@ -1,13 +1,10 @@
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
 import type { Comment } from '../../db/schema';
 import { COMMENT_TYPE } from '../../lib/comment-type';
 import { labelIdsOfIssue } from '../../models/issue-label';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
-import type { EventBus } from '../events/bus';
 import type { DomainEvents } from '../events/types';
-import type { JobQueue } from '../jobs/queue';
 import { DELIVER_JOB, dispatch, type Delivery } from './dispatch';
 import { deliverJob } from './deliver';
 import type { HookEvent } from './formats';
@@ -16,6 +13,7 @@ import { apiUser, commentPayload, issuePayload, payloadContext, releasePayload, 
 import { pushDeliveries, PUSH_JOB, type PushJob } from './push-dispatch';
 import { enqueueJob } from '../jobs/queue';
 import { repoDir } from '../../git/repo';
+import type { Hearth } from '../../hearth';
 
 // Webhooks follow the domain events, as Gitea's webhook notifier: each event becomes the
 // deliveries Gitea would make (event type, action, payload). Pushes are read from git in a
@@ -56,75 +54,75 @@ const REVIEW_EVENT: Record<string, HookEvent> = {
   approve: 'pull_request_review_approved', reject: 'pull_request_review_rejected', comment: 'pull_request_review_comment',
 };
 
-function subscribeIssues(bus: EventBus, db: DB, config: Config): void {
-  const to = (e: DomainEvents['issue.opened'], ds: Delivery[]) => dispatch(db, config, e.repo, e.doer, ds);
-  bus.on('issue.opened', 'webhooks', (e) => to(e, [{ event: kindOf(e.issue.is_pull), build: (c) => issuePayload(c, e.issue, 'opened') }]));
-  bus.on('issue.changed', 'webhooks', async (e) => to(e, await changeDeliveries(db, e)));
-  bus.on('comment.created', 'webhooks', (e) => to(e, [{ event: sub(e.issue.is_pull, 'comment'), build: (c) => commentPayload(c, e.issue, e.comment, 'created') }]));
-  bus.on('comment.edited', 'webhooks', (e) => to(e, [{
+function subscribeIssues(h: Hearth): void {
+  const to = (e: DomainEvents['issue.opened'], ds: Delivery[]) => dispatch(h, e.repo, e.doer, ds);
+  h.events.on('issue.opened', 'webhooks', (e) => to(e, [{ event: kindOf(e.issue.is_pull), build: (c) => issuePayload(c, e.issue, 'opened') }]));
+  h.events.on('issue.changed', 'webhooks', async (e) => to(e, await changeDeliveries(h.db, e)));
+  h.events.on('comment.created', 'webhooks', (e) => to(e, [{ event: sub(e.issue.is_pull, 'comment'), build: (c) => commentPayload(c, e.issue, e.comment, 'created') }]));
+  h.events.on('comment.edited', 'webhooks', (e) => to(e, [{
     event: sub(e.issue.is_pull, 'comment'), build: (c) => commentPayload(c, e.issue, e.comment, 'edited', { changes: { body: { from: e.from } } }),
   }]));
-  bus.on('comment.deleted', 'webhooks', (e) => to(e, [{ event: sub(e.issue.is_pull, 'comment'), build: (c) => commentPayload(c, e.issue, e.comment, 'deleted') }]));
+  h.events.on('comment.deleted', 'webhooks', (e) => to(e, [{ event: sub(e.issue.is_pull, 'comment'), build: (c) => commentPayload(c, e.issue, e.comment, 'deleted') }]));
 }
 
-function subscribePullEvents(bus: EventBus, db: DB, config: Config): void {
-  const to = (e: DomainEvents['issue.opened'], ds: Delivery[]) => dispatch(db, config, e.repo, e.doer, ds);
-  bus.on('pull.merged', 'webhooks', (e) => to(e, [{ event: 'pull_request', build: (c) => issuePayload(c, e.issue, 'closed') }]));
-  bus.on('pull.synchronized', 'webhooks', (e) => to(e, [{ event: 'pull_request_sync', build: (c) => issuePayload(c, e.issue, 'synchronized') }]));
-  bus.on('pull.reviewed', 'webhooks', (e) => to(e, [{
+function subscribePullEvents(h: Hearth): void {
+  const to = (e: DomainEvents['issue.opened'], ds: Delivery[]) => dispatch(h, e.repo, e.doer, ds);
+  h.events.on('pull.merged', 'webhooks', (e) => to(e, [{ event: 'pull_request', build: (c) => issuePayload(c, e.issue, 'closed') }]));
+  h.events.on('pull.synchronized', 'webhooks', (e) => to(e, [{ event: 'pull_request_sync', build: (c) => issuePayload(c, e.issue, 'synchronized') }]));
+  h.events.on('pull.reviewed', 'webhooks', (e) => to(e, [{
     event: REVIEW_EVENT[e.verdict]!,
     build: (c) => issuePayload(c, e.issue, 'reviewed', { review: { type: REVIEW_EVENT[e.verdict], content: e.review.content } }),
   }]));
-  bus.on('pull.review_requested', 'webhooks', (e) => to(e, e.reviewers.map((r) => ({
+  h.events.on('pull.review_requested', 'webhooks', (e) => to(e, e.reviewers.map((r) => ({
     event: 'pull_request_review_request' as HookEvent,
     build: (c) => issuePayload(c, e.issue, e.removed ? 'review_request_removed' : 'review_requested', { requested_reviewer: apiUser(c, r) }),
   }))));
 }
 
-function subscribeRepos(bus: EventBus, db: DB, config: Config): void {
+function subscribeRepos(h: Hearth): void {
   const release = (action: string) => (e: DomainEvents['release.published']) =>
-    dispatch(db, config, e.repo, e.doer, [{ event: 'release', build: (c) => releasePayload(c, e.release, action) }]);
-  bus.on('release.published', 'webhooks', release('published'));
-  bus.on('release.updated', 'webhooks', release('updated'));
-  bus.on('release.deleted', 'webhooks', release('deleted'));
-  bus.on('repo.created', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{ event: 'repository', build: (c) => repositoryPayload(c, 'created') }]));
-  bus.on('repo.deleted', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{ event: 'repository', build: (c) => repositoryPayload(c, 'deleted') }]));
-  bus.on('wiki.page', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{
+    dispatch(h, e.repo, e.doer, [{ event: 'release', build: (c) => releasePayload(c, e.release, action) }]);
+  h.events.on('release.published', 'webhooks', release('published'));
+  h.events.on('release.updated', 'webhooks', release('updated'));
+  h.events.on('release.deleted', 'webhooks', release('deleted'));
+  h.events.on('repo.created', 'webhooks', (e) => dispatch(h, e.repo, e.doer, [{ event: 'repository', build: (c) => repositoryPayload(c, 'created') }]));
+  h.events.on('repo.deleted', 'webhooks', (e) => dispatch(h, e.repo, e.doer, [{ event: 'repository', build: (c) => repositoryPayload(c, 'deleted') }]));
+  h.events.on('wiki.page', 'webhooks', (e) => dispatch(h, e.repo, e.doer, [{
     event: 'wiki', build: (c) => ({ action: e.action, repository: c.repository, sender: c.sender, page: e.page, comment: e.comment }),
   }]));
-  bus.on('commit.status', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{ event: 'status', build: (c) => statusPayload(c, e.sha, e.status) }]));
-  bus.on('repo.forked', 'webhooks', (e) => dispatch(db, config, e.repo, e.doer, [{
+  h.events.on('commit.status', 'webhooks', (e) => dispatch(h, e.repo, e.doer, [{ event: 'status', build: (c) => statusPayload(c, e.sha, e.status) }]));
+  h.events.on('repo.forked', 'webhooks', (e) => dispatch(h, e.repo, e.doer, [{
     event: 'fork', build: async (c) => {
-      const fork = await payloadContext(db, config, e.fork, e.doer);
+      const fork = await payloadContext(h, e.fork, e.doer);
       return { forkee: c.repository, repo: fork?.repository ?? null, sender: c.sender };
     },
   }]));
 }
 
 /** A push: only a cheap look for hooks in the request; the payloads are read from git in a job. */
-function subscribePushes(bus: EventBus, db: DB, config: Config, jobs: JobQueue): void {
-  bus.on('refs.moved', 'webhooks', async (e) => {
-    if (!(await activeHooksFor(db, e.repo.id, e.repo.owner_id)).length) return;
+function subscribePushes(h: Hearth): void {
+  h.events.on('refs.moved', 'webhooks', async (e) => {
+    if (!(await activeHooksFor(h.db, e.repo.id, e.repo.owner_id)).length) return;
     const job: PushJob = { repoId: e.repo.id, doerId: e.doer.id, updates: e.updates };
-    await enqueueJob(db, { kind: PUSH_JOB, key: `repo:${e.repo.id}:hooks`, payload: job, maxAttempts: 3 });
+    await enqueueJob(h.db, { kind: PUSH_JOB, key: `repo:${e.repo.id}:hooks`, payload: job, maxAttempts: 3 });
   });
-  jobs.register(PUSH_JOB, {
+  h.jobs.register(PUSH_JOB, {
     backoff: () => 5,
     handler: async (p) => {
-      const [repo, doer] = await Promise.all([getRepoById(db, p.repoId), getUserById(db, p.doerId)]);
+      const [repo, doer] = await Promise.all([getRepoById(h.db, p.repoId), getUserById(h.db, p.doerId)]);
       if (!repo || !doer) return;
-      const owner = await getUserById(db, repo.owner_id);
+      const owner = await getUserById(h.db, repo.owner_id);
       if (!owner) return;
-      const dir = repoDir(config.repository.root, owner.name, repo.name);
-      await dispatch(db, config, repo, doer, pushDeliveries(dir, doer, p.updates));
+      const dir = repoDir(h.config.repository.root, owner.name, repo.name);
+      await dispatch(h, repo, doer, pushDeliveries(dir, doer, p.updates));
     },
   });
 }
 
-export function subscribeWebhooks(bus: EventBus, db: DB, config: Config, secret: string, jobs: JobQueue): void {
-  subscribeIssues(bus, db, config);
-  subscribePullEvents(bus, db, config);
-  subscribeRepos(bus, db, config);
-  subscribePushes(bus, db, config, jobs);
-  jobs.register(DELIVER_JOB, { backoff: () => config.webhook.retry_backoff, handler: deliverJob(db, config, secret) });
+export function subscribeWebhooks(h: Hearth): void {
+  subscribeIssues(h);
+  subscribePullEvents(h);
+  subscribeRepos(h);
+  subscribePushes(h);
+  h.jobs.register(DELIVER_JOB, { backoff: () => h.config.webhook.retry_backoff, handler: deliverJob(h, h.secret) });
 }

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import type { Config } from '../../config/schema';
-import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { blobsBytes } from '../../git/blob';
 import { updateRef, writeCommit, type FileChange } from '../../git/commit';
@@ -15,6 +14,7 @@ import type { RepoAccess } from '../repo/repos';
 import { ensureWiki, wikiBranch, wikiDir } from './wiki-repo';
 import { gitPathToWebPath, unescape, validateWebPath, webPathToGitPath, type WebPath } from '../../lib/wiki-path';
 import { signWikiCommit } from '../signing/sign-rules';
+import type { Hearth } from '../../hearth';
 
 // Gitea's wiki API (routers/api/v1/repo/wiki.go, services/wiki): pages are the `.md` files at
 // the root of the wiki repository's default branch; writes are commits made without a work
@@ -106,14 +106,14 @@ async function gitPathOf(dir: string, head: string | null, name: WebPath): Promi
 type Change = { doer: User; message: string; build: (dir: string, head: string | null) => Promise<FileChange[]> };
 
 /** One commit on the wiki's branch, the wiki created first if need be. */
-async function commitToWiki(config: Config, access: RepoAccess, c: Change, db?: DB): Promise<void> {
+async function commitToWiki(h: Hearth, access: RepoAccess, c: Change): Promise<void> {
   await withKeyLock(`wiki:${access.repo.id}`, async () => {
-    const dir = await ensureWiki(config, access.owner.name, access.repo);
-    const branch = await wikiBranch(config, dir);
+    const dir = await ensureWiki(h.config, access.owner.name, access.repo);
+    const branch = await wikiBranch(h.config, dir);
     const head = await revParse(dir, `refs/heads/${branch}`);
     const changes = await c.build(dir, head);
-    const { author, committer } = signatures(config, c.doer, {});
-    const signer = db ? await signWikiCommit(db, config, c.doer, dir, head) : null;
+    const { author, committer } = signatures(h.config, c.doer, {});
+    const signer = await signWikiCommit(h, c.doer, dir, head);
     const commit = await writeCommit(dir, { parent: head, changes, message: c.message, author, committer, signer });
     if (!(await updateRef(dir, `refs/heads/${branch}`, commit, head, zeroId(access.repo.object_format_name)))) {
       throw new ConflictError('the wiki was updated meanwhile, try again');
@@ -124,9 +124,9 @@ async function commitToWiki(config: Config, access: RepoAccess, c: Change, db?: 
 export type WikiWrite = { oldName?: WebPath; name: WebPath; content: Buffer; message: string; isNew: boolean };
 
 /** Gitea's updateWikiPage: add (refused if the page exists) or edit (renaming if the name changed). */
-export async function writeWikiPage(db: DB, config: Config, access: RepoAccess, doer: User, w: WikiWrite): Promise<void> {
+export async function writeWikiPage(h: Hearth, access: RepoAccess, doer: User, w: WikiWrite): Promise<void> {
   validateWebPath(w.name);
-  await commitToWiki(config, access, {
+  await commitToWiki(h, access, {
     doer, message: w.message,
     build: async (dir, head) => {
       const target = await gitPathOf(dir, head, w.name);
@@ -139,21 +139,21 @@ export async function writeWikiPage(db: DB, config: Config, access: RepoAccess, 
       changes.push({ path: target.path, content: w.content });
       return changes;
     },
-  }, db);
-  await emit(db, 'wiki.page', { repo: access.repo, doer, action: w.isNew ? 'created' : 'edited', page: w.name, comment: w.message });
+  });
+  await emit(h.db, 'wiki.page', { repo: access.repo, doer, action: w.isNew ? 'created' : 'edited', page: w.name, comment: w.message });
 }
 
-export async function deleteWikiPage(db: DB, config: Config, access: RepoAccess, doer: User, name: WebPath): Promise<void> {
-  if (!fs.existsSync(wikiDir(config, access.owner.name, access.repo.name))) throw new NotFoundError('wiki does not exist');
-  await commitToWiki(config, access, {
+export async function deleteWikiPage(h: Hearth, access: RepoAccess, doer: User, name: WebPath): Promise<void> {
+  if (!fs.existsSync(wikiDir(h.config, access.owner.name, access.repo.name))) throw new NotFoundError('wiki does not exist');
+  await commitToWiki(h, access, {
     doer, message: `Delete page '${name}'`,
     build: async (dir, head) => {
       const target = await gitPathOf(dir, head, name);
       if (!target.exists) throw new NotFoundError(`wiki page does not exist [name: ${name}]`);
       return [{ path: target.path, delete: true }];
     },
-  }, db);
-  await emit(db, 'wiki.page', { repo: access.repo, doer, action: 'deleted', page: name, comment: '' });
+  });
+  await emit(h.db, 'wiki.page', { repo: access.repo, doer, action: 'deleted', page: name, comment: '' });
 }
 
 /** A page as it was at one commit of the wiki (the history's links); 404 when it was not there. */

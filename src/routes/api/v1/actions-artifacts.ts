@@ -37,16 +37,13 @@ export async function remove(req: Request, res: Response): Promise<void> {
 
 export async function download(req: Request, res: Response): Promise<void> {
   const a = repoOf(req);
-  const url = await artifactDownloadUrl(req.ctx.db, req.ctx.config, req.ctx.secret,
-    { id: a.repo.id, owner: a.owner.name, name: a.repo.name }, idParam(req, 'artifact_id'));
+  const url = await artifactDownloadUrl(req.ctx.h, req.ctx.secret, { id: a.repo.id, owner: a.owner.name, name: a.repo.name }, idParam(req, 'artifact_id'));
   res.redirect(302, url);
 }
 
 export async function downloadRaw(req: Request, res: Response): Promise<void> {
   const expires = Number(queryString(req, 'expires'));
-  const file = await signedArtifactFile(req.ctx.db, req.ctx.config, req.ctx.secret,
-    { owner: String(req.params.owner ?? ''), repo: String(req.params.repo ?? '') },
-    idParam(req, 'artifact_id'), queryString(req, 'sig') ?? '', Number.isSafeInteger(expires) ? expires : 0);
+  const file = await signedArtifactFile(req.ctx.h, req.ctx.secret, { owner: String(req.params.owner ?? ''), repo: String(req.params.repo ?? '') }, idParam(req, 'artifact_id'), queryString(req, 'sig') ?? '', Number.isSafeInteger(expires) ? expires : 0);
   res.setHeader('Content-Type', 'application/zip');
   res.setHeader('Content-Length', String(file.size));
   res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);

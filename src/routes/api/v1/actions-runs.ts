@@ -55,19 +55,19 @@ export async function getRun(req: Request, res: Response): Promise<void> {
 
 /** 204; a run still going is a 400, as Gitea. */
 export async function deleteRun(req: Request, res: Response): Promise<void> {
-  await deleteRunRow(req.ctx.db, req.ctx.config, repoOf(req).repo.id, idParam(req, 'run'));
+  await deleteRunRow(req.ctx.h, repoOf(req).repo.id, idParam(req, 'run'));
   res.status(204).end();
 }
 
 /** POST .../runs/{run}/cancel (hearth extension): cancels the run's unfinished jobs, 204. */
 export async function cancelRun(req: Request, res: Response): Promise<void> {
-  await cancelFromApi(req.ctx, repoOf(req).repo.id, idParam(req, 'run'), doerOf(req));
+  await cancelFromApi(req.ctx.h, repoOf(req).repo.id, idParam(req, 'run'), doerOf(req));
   res.status(204).end();
 }
 
 /** POST .../runs/{run}/approve (hearth extension, as Gitea after 1.25): the run's JSON, 200 also when it needed no approval. */
 export async function approveRun(req: Request, res: Response): Promise<void> {
-  const v = await approveFromApi(req.ctx, repoOf(req).repo.id, idParam(req, 'run'), doerOf(req));
+  const v = await approveFromApi(req.ctx.h, repoOf(req).repo.id, idParam(req, 'run'), doerOf(req));
   res.json(toApiWorkflowRun(req.ctx.config, v, req.ctx.doer));
 }
 

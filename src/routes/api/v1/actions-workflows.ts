@@ -21,22 +21,22 @@ export const dispatchSchema = named('CreateActionWorkflowDispatch', z.object({
 }));
 
 export async function list(req: Request, res: Response): Promise<void> {
-  const workflows = await listWorkflows(req.ctx.db, req.ctx.config, repoOf(req));
+  const workflows = await listWorkflows(req.ctx.h, repoOf(req));
   res.json({ workflows: workflows.map((w) => toApiWorkflow(req.ctx.config, repoName(req), w)), total_count: workflows.length });
 }
 
 export async function get(req: Request, res: Response): Promise<void> {
-  const w = await getWorkflow(req.ctx.db, req.ctx.config, repoOf(req), workflowId(req));
+  const w = await getWorkflow(req.ctx.h, repoOf(req), workflowId(req));
   res.json(toApiWorkflow(req.ctx.config, repoName(req), w));
 }
 
 export async function enable(req: Request, res: Response): Promise<void> {
-  await setWorkflowEnabled(req.ctx.db, req.ctx.config, repoOf(req), workflowId(req), true);
+  await setWorkflowEnabled(req.ctx.h, repoOf(req), workflowId(req), true);
   res.status(204).end();
 }
 
 export async function disable(req: Request, res: Response): Promise<void> {
-  await setWorkflowEnabled(req.ctx.db, req.ctx.config, repoOf(req), workflowId(req), false);
+  await setWorkflowEnabled(req.ctx.h, repoOf(req), workflowId(req), false);
   res.status(204).end();
 }
 
@@ -46,6 +46,6 @@ export async function dispatch(req: Request, res: Response): Promise<void> {
   const body = parsed.success ? parsed.data : { ref: undefined, inputs: undefined };
   if (typeof body.ref !== 'string' || !body.ref) throw new InvalidError('ref is required parameter', 'ref');
   const inputs = Object.fromEntries(Object.entries(body.inputs ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-  await dispatchFromApi(req.ctx, repoOf(req), doerOf(req), workflowId(req), body.ref, inputs);
+  await dispatchFromApi(req.ctx.h, repoOf(req), doerOf(req), workflowId(req), body.ref, inputs);
   res.status(204).end();
 }

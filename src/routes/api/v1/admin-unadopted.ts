@@ -9,19 +9,19 @@ import { pageOf, setPaginationHeaders } from '../../pagination';
 export async function listUnadoptedRepos(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
   const query = typeof req.query.pattern === 'string' ? req.query.pattern : typeof req.query.query === 'string' ? req.query.query : '';
-  const { names, total } = await listUnadopted(req.ctx.db, req.ctx.config, query, page);
+  const { names, total } = await listUnadopted(req.ctx.h, query, page);
   setPaginationHeaders(req, res, total, page);
   res.json(names);
 }
 
 /** POST /admin/unadopted/{owner}/{repo}: 204. */
 export async function adopt(req: Request, res: Response): Promise<void> {
-  await adoptRepository(req.ctx.db, req.ctx.config, doerOf(req), String(req.params.owner), String(req.params.repo));
+  await adoptRepository(req.ctx.h, doerOf(req), String(req.params.owner), String(req.params.repo));
   res.status(204).end();
 }
 
 /** DELETE /admin/unadopted/{owner}/{repo}: 204. */
 export async function removeUnadopted(req: Request, res: Response): Promise<void> {
-  await deleteUnadopted(req.ctx.db, req.ctx.config, String(req.params.owner), String(req.params.repo));
+  await deleteUnadopted(req.ctx.h, String(req.params.owner), String(req.params.repo));
   res.status(204).end();
 }

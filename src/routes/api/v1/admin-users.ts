@@ -87,18 +87,18 @@ export async function create(req: Request, res: Response): Promise<void> {
 
 export async function edit(req: Request, res: Response): Promise<void> {
   const body = parseBody(editSchema, req.body);
-  const user = await adminEditUser(req.ctx.db, req.ctx.config, contextUserOf(req), body);
+  const user = await adminEditUser(req.ctx.h, contextUserOf(req), body);
   if (body.email) warnEmailDomain(req, res, user.email);
   res.json(toApiUser(req.ctx.config, user, req.ctx.doer));
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await adminDeleteUser(req.ctx.db, req.ctx.config, doerOf(req), contextUserOf(req), queryBool(req, 'purge') ?? false);
+  await adminDeleteUser(req.ctx.h, doerOf(req), contextUserOf(req), queryBool(req, 'purge') ?? false);
   res.status(204).end();
 }
 
 export async function rename(req: Request, res: Response): Promise<void> {
   const body = parseBody(renameSchema, req.body);
-  await renameUser(req.ctx.db, req.ctx.config, contextUserOf(req), body.new_username);
+  await renameUser(req.ctx.h, contextUserOf(req), body.new_username);
   res.status(204).end();
 }

@@ -44,16 +44,16 @@ function handlers(kind: Kind) {
       // Who may upload is settled before the body is read, as Gitea answers 404/403 first.
       const t = await target(req, kind, true);
       const file = await receiveFile(req, res, { field: 'attachment', tmpDir: uploadTmpDir(config), maxBytes: config.attachment.max_size * 1024 * 1024 });
-      const a = await svc.storeAttachment(req.ctx.db, config, t, doerOf(req), file, queryString(req, 'name'));
+      const a = await svc.storeAttachment(req.ctx.h, t, doerOf(req), file, queryString(req, 'name'));
       res.status(201).json(toApiAttachment(config, a));
     },
     async edit(req: Request, res: Response): Promise<void> {
       const body = parseBody(editSchema, req.body);
-      const a = await svc.editAttachment(req.ctx.db, req.ctx.config, await target(req, kind, true), intParam(req, 'attachment_id'), body.name ?? '');
+      const a = await svc.editAttachment(req.ctx.h, await target(req, kind, true), intParam(req, 'attachment_id'), body.name ?? '');
       res.status(201).json(toApiAttachment(req.ctx.config, a));
     },
     async remove(req: Request, res: Response): Promise<void> {
-      await svc.deleteAttachment(req.ctx.db, req.ctx.config, await target(req, kind, true), intParam(req, 'attachment_id'));
+      await svc.deleteAttachment(req.ctx.h, await target(req, kind, true), intParam(req, 'attachment_id'));
       res.status(204).end();
     },
   };

@@ -11,25 +11,25 @@ export const repoAvatarSchema = named('UpdateRepoAvatarOption', z.object({ image
 /** POST /user/avatar: 204. */
 export async function updateUserAvatar(req: Request, res: Response): Promise<void> {
   const body = parseBody(userAvatarSchema, req.body);
-  await uploadAvatar(req.ctx.db, req.ctx.config, doerOf(req), body.image);
+  await uploadAvatar(req.ctx.h, doerOf(req), body.image);
   res.status(204).end();
 }
 
 /** DELETE /user/avatar: 204, back to the generated one. */
 export async function deleteUserAvatar(req: Request, res: Response): Promise<void> {
-  await deleteAvatar(req.ctx.db, req.ctx.config, doerOf(req));
+  await deleteAvatar(req.ctx.h, doerOf(req));
   res.status(204).end();
 }
 
 /** POST /repos/{owner}/{repo}/avatar: 204. */
 export async function updateRepoAvatar(req: Request, res: Response): Promise<void> {
   const body = parseBody(repoAvatarSchema, req.body);
-  await uploadRepoAvatar(req.ctx.db, req.ctx.config, repoOf(req).repo, body.image);
+  await uploadRepoAvatar(req.ctx.h, repoOf(req).repo, body.image);
   res.status(204).end();
 }
 
 /** DELETE /repos/{owner}/{repo}/avatar: 204. */
 export async function deleteRepoAvatarHandler(req: Request, res: Response): Promise<void> {
-  await deleteRepoAvatar(req.ctx.db, req.ctx.config, repoOf(req).repo);
+  await deleteRepoAvatar(req.ctx.h, repoOf(req).repo);
   res.status(204).end();
 }

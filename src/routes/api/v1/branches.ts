@@ -16,14 +16,14 @@ const branchParam = (req: Request) => pathParam(req, 'branch');
 export async function list(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
   const access = repoOf(req);
-  const { items, total } = await listBranches(req.ctx.db, req.ctx.config, access, req.ctx.doer, page);
+  const { items, total } = await listBranches(req.ctx.h, access, req.ctx.doer, page);
   setPaginationHeaders(req, res, total, page);
   res.json(items.map((b) => toApiBranch(req.ctx.config, access, b)));
 }
 
 export async function get(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
-  const branch = await getBranch(req.ctx.db, req.ctx.config, access, req.ctx.doer, branchParam(req));
+  const branch = await getBranch(req.ctx.h, access, req.ctx.doer, branchParam(req));
   res.json(toApiBranch(req.ctx.config, access, branch));
 }
 
@@ -36,14 +36,14 @@ export const createSchema = named('CreateBranchRepoOption', z.object({
 export async function create(req: Request, res: Response): Promise<void> {
   const body = parseBody(createSchema, req.body);
   const access = repoOf(req);
-  const branch = await createBranch(req.ctx.db, req.ctx.config, access, doerOf(req), {
+  const branch = await createBranch(req.ctx.h, access, doerOf(req), {
     name: body.new_branch_name, oldBranch: body.old_branch_name ?? undefined, oldRef: body.old_ref_name ?? undefined,
   });
   res.status(201).json(toApiBranch(req.ctx.config, access, branch));
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await deleteBranch(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), branchParam(req));
+  await deleteBranch(req.ctx.h, repoOf(req), doerOf(req), branchParam(req));
   res.status(204).end();
 }
 
@@ -51,7 +51,7 @@ export const renameSchema = named('RenameBranchRepoOption', z.object({ name: z.s
 
 export async function rename(req: Request, res: Response): Promise<void> {
   const body = parseBody(renameSchema, req.body);
-  await renameBranch(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), branchParam(req), body.name);
+  await renameBranch(req.ctx.h, repoOf(req), doerOf(req), branchParam(req), body.name);
   res.status(204).end();
 }
 

@@ -34,7 +34,7 @@ export async function list(req: Request, res: Response): Promise<void> {
   const { page, limit } = pageOf(req);
   const access = repoOf(req);
   const q = (k: string) => queryString(req, k) || undefined;
-  const result = await listCommits(req.ctx.db, req.ctx.config, access, {
+  const result = await listCommits(req.ctx.h, access, {
     sha: q('sha'), path: q('path'), not: q('not'), since: q('since'), until: q('until'), page, limit, ...diffWanted(req),
   });
   const { total, pageSize } = result;
@@ -48,15 +48,14 @@ export async function list(req: Request, res: Response): Promise<void> {
   res.setHeader('X-HasMore', String(page < pageCount));
   exposeHeaders(res, ['X-Page', 'X-PerPage', 'X-Total', 'X-PageCount', 'X-HasMore']);
   const verification = toggle(req, 'verification');
-  const checked = await withVerifications(req.ctx.db, req.ctx.config, access, result, verification);
+  const checked = await withVerifications(req.ctx.h, access, result, verification);
   res.json(toApiCommits(req.ctx.config, access, checked, req.ctx.doer, { verification }));
 }
 
 export async function get(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const verification = toggle(req, 'verification');
-  const found = await withVerifications(req.ctx.db, req.ctx.config, access,
-    await getCommit(req.ctx.db, req.ctx.config, access, pathParam(req, 'sha'), diffWanted(req)), verification);
+  const found = await withVerifications(req.ctx.h, access, await getCommit(req.ctx.h, access, pathParam(req, 'sha'), diffWanted(req)), verification);
   const [c] = found.commits;
   res.json(toApiCommit(req.ctx.config, access, c!, found.users, req.ctx.doer, { verification, verifications: found.verifications }));
 }
@@ -73,8 +72,7 @@ export async function compare(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const want = { files: toggle(req, 'files'), stat: true };
   const verification = toggle(req, 'verification');
-  const found = await withVerifications(req.ctx.db, req.ctx.config, access,
-    await compareCommits(req.ctx.db, req.ctx.config, access, pathParam(req, 'basehead'), want), verification);
+  const found = await withVerifications(req.ctx.h, access, await compareCommits(req.ctx.h, access, pathParam(req, 'basehead'), want), verification);
   const commits = toApiCommits(req.ctx.config, access, found, req.ctx.doer, { verification });
   res.json({ total_commits: commits.length, commits });
 }
@@ -91,7 +89,7 @@ export const statusSchema = named('CreateStatusOption', z.object({
 export async function createStatus(req: Request, res: Response): Promise<void> {
   const body = parseBody(statusSchema, req.body);
   const access = repoOf(req);
-  const created = await createCommitStatus(req.ctx.db, req.ctx.config, access, doerOf(req), pathParam(req, 'sha'), {
+  const created = await createCommitStatus(req.ctx.h, access, doerOf(req), pathParam(req, 'sha'), {
     state: body.state, target_url: body.target_url ?? '', description: body.description ?? '', context: body.context ?? '',
   });
   res.status(201).json(toApiCommitStatus(req.ctx.config, access, created.rows[0]!, created.creators));
@@ -100,7 +98,7 @@ export async function createStatus(req: Request, res: Response): Promise<void> {
 const statusList = (param: 'sha' | 'ref', byRef: boolean) => async (req: Request, res: Response): Promise<void> => {
   const page = pageOf(req);
   const access = repoOf(req);
-  const found = await listStatuses(req.ctx.db, req.ctx.config, access, pathParam(req, param), byRef, {
+  const found = await listStatuses(req.ctx.h, access, pathParam(req, param), byRef, {
     sort: queryString(req, 'sort')?.trim() ?? '', state: queryString(req, 'state')?.trim() ?? '',
     offset: page.offset, limit: page.limit,
   });
@@ -114,7 +112,7 @@ export const listStatusesByRef = statusList('ref', true);
 export async function combined(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
   const access = repoOf(req);
-  const c = await combinedStatus(req.ctx.db, req.ctx.config, access, pathParam(req, 'ref'), page);
+  const c = await combinedStatus(req.ctx.h, access, pathParam(req, 'ref'), page);
   setTotalCount(res, c.total);
   const repository = toApiRepoWithParent(req.ctx.config, access, req.ctx.doer);
   res.json(toApiCombinedStatus(req.ctx.config, access, c, repository));

@@ -19,7 +19,7 @@ const refOf = (req: Request) => queryString(req, 'ref')?.trim() || undefined;
 
 export async function get(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
-  const view = await getContentsWithLfs(req.ctx.db, req.ctx.config, access, filepathOf(req), refOf(req));
+  const view = await getContentsWithLfs(req.ctx.h, access, filepathOf(req), refOf(req));
   if ('empty' in view) {
     res.json([]);
     return;
@@ -105,7 +105,7 @@ function decodeBase64(s: string | null | undefined, field: string): Buffer {
 
 async function writeOne(req: Request, res: Response, status: number, body: CommitBody, op: FileOp): Promise<void> {
   const access = repoOf(req);
-  const result = await changeFiles(req.ctx.db, req.ctx.config, access, doerOf(req), commitOptions(body), [op]);
+  const result = await changeFiles(req.ctx.h, access, doerOf(req), commitOptions(body), [op]);
   res.status(status).json(toFileResponse(req.ctx.config, access, result));
 }
 
@@ -135,14 +135,14 @@ export async function changeMany(req: Request, res: Response): Promise<void> {
     content: decodeBase64(f.content, `files.${i}.content`),
   }));
   const access = repoOf(req);
-  const result = await changeFiles(req.ctx.db, req.ctx.config, access, doerOf(req), commitOptions(body), ops);
+  const result = await changeFiles(req.ctx.h, access, doerOf(req), commitOptions(body), ops);
   res.status(201).json(toFilesResponse(req.ctx.config, access, result));
 }
 
 export async function diffPatch(req: Request, res: Response): Promise<void> {
   const body = parseBody(diffPatchSchema, req.body);
   const access = repoOf(req);
-  const commit = await applyDiffPatch(req.ctx.db, req.ctx.config, access, doerOf(req), commitOptions(body), body.content);
+  const commit = await applyDiffPatch(req.ctx.h, access, doerOf(req), commitOptions(body), body.content);
   res.json({ content: null, commit: toFileCommitResponse(req.ctx.config, access, commit), verification: UNSIGNED });
 }
 
@@ -155,7 +155,7 @@ export async function raw(req: Request, res: Response): Promise<void> {
 
 /** GET media/{filepath}: the LFS object when the file is the pointer of one, else the blob. */
 export async function media(req: Request, res: Response): Promise<void> {
-  const file = await getMediaFile(req.ctx.db, req.ctx.config, repoOf(req), filepathOf(req), refOf(req));
+  const file = await getMediaFile(req.ctx.h, repoOf(req), filepathOf(req), refOf(req));
   await sendRawFile(req, res, file);
 }
 
@@ -176,7 +176,7 @@ export async function getExt(req: Request, res: Response): Promise<void> {
   const filepath = raw === '.' || raw === '/' ? '' : raw;
   const content = includes.includes('file_content');
   const view = includes.includes('lfs_metadata')
-    ? await getContentsWithLfs(req.ctx.db, req.ctx.config, access, filepath, refOf(req), content)
+    ? await getContentsWithLfs(req.ctx.h, access, filepath, refOf(req), content)
     : await getContents(req.ctx.config, access, filepath, refOf(req), content);
   if ('empty' in view) {
     res.json({ dir_contents: [] });

@@ -18,7 +18,7 @@ export async function list(req: Request, res: Response): Promise<void> {
 export async function add(req: Request, res: Response): Promise<void> {
   const doer = doerOf(req);
   const { emails } = parseBody(addSchema, req.body);
-  const all = await addEmails(req.ctx.db, req.ctx.config, doer, emails);
+  const all = await addEmails(req.ctx.h, doer, emails);
   res.status(201).json(all.map((e) => toApiEmail(e)));
 }
 

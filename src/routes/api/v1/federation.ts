@@ -15,13 +15,13 @@ export function federationOn(req: Request, _res: Response, next: NextFunction): 
 }
 
 export async function getNodeInfo(req: Request, res: Response): Promise<void> {
-  res.json(await nodeInfo(req.ctx.db, req.ctx.config));
+  res.json(await nodeInfo(req.ctx.h));
 }
 
 export async function getPerson(req: Request, res: Response): Promise<void> {
-  const { db, config, secret } = req.ctx;
+  const { db, config } = req.ctx;
   const user = await federatedUser(db, Number(pathParam(req, 'user-id')));
-  const person = await personOf(db, config, secret, user, avatarUrl(config, user));
+  const person = await personOf(req.ctx.h, user, avatarUrl(config, user));
   res.status(200).type(ACTIVITY_JSON).send(JSON.stringify(person));
 }
 

@@ -19,7 +19,7 @@ export const forkSchema = named('CreateForkOption', z.object({ organization: z.s
 /** POST /repos/{owner}/{repo}/forks: 202 with the fork, as Gitea (which notes it should be 201). */
 export async function create(req: Request, res: Response): Promise<void> {
   const body = parseBody(forkSchema, req.body);
-  const fork = await forkRepository(req.ctx.db, req.ctx.config, doerOf(req), repoOf(req), {
+  const fork = await forkRepository(req.ctx.h, doerOf(req), repoOf(req), {
     organization: body.organization ?? undefined, name: body.name ?? undefined,
   });
   res.status(202).json(toApiRepoWithParent(req.ctx.config, fork, req.ctx.doer));
@@ -43,7 +43,7 @@ export const generateSchema = named('GenerateRepoOption', z.object({
 
 export async function generate(req: Request, res: Response): Promise<void> {
   const b = parseBody(generateSchema, req.body);
-  const repo = await generateRepository(req.ctx.db, req.ctx.config, doerOf(req), repoOf(req), {
+  const repo = await generateRepository(req.ctx.h, doerOf(req), repoOf(req), {
     owner: b.owner, name: b.name, description: b.description, private: b.private, defaultBranch: b.default_branch,
     gitContent: b.git_content, topics: b.topics, gitHooks: b.git_hooks, webhooks: b.webhooks, avatar: b.avatar,
     labels: b.labels, protectedBranch: b.protected_branch,

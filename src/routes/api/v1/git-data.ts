@@ -35,15 +35,14 @@ export async function refs(req: Request, res: Response): Promise<void> {
 
 export async function annotatedTag(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
-  res.json(toApiAnnotatedTag(req.ctx.config, access, await getAnnotatedTag(req.ctx.db, req.ctx.config, access, pathParam(req, 'sha'))));
+  res.json(toApiAnnotatedTag(req.ctx.config, access, await getAnnotatedTag(req.ctx.h, access, pathParam(req, 'sha'))));
 }
 
 export async function note(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const want = { files: toggle(req, 'files'), stat: true };
   const verification = toggle(req, 'verification');
-  const n = await withVerifications(req.ctx.db, req.ctx.config, access,
-    await getNote(req.ctx.db, req.ctx.config, access, pathParam(req, 'sha'), want), verification);
+  const n = await withVerifications(req.ctx.h, access, await getNote(req.ctx.h, access, pathParam(req, 'sha'), want), verification);
   const commit = toApiCommit(req.ctx.config, access, n.commits[0]!, n.users, req.ctx.doer, { verification, verifications: n.verifications });
   res.json({ message: n.message, commit });
 }

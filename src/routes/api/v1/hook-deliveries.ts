@@ -26,7 +26,7 @@ function deliveryRoutes(scopeOf: (req: Request) => HookScope) {
     },
     /** Redelivers now (202): a new delivery with the same UUID, marked a redelivery. */
     async redeliver(req: Request, res: Response): Promise<void> {
-      const task = await redeliver(req.ctx.db, req.ctx.config, await hookOf(req, scopeOf(req)), deliveryId(req));
+      const task = await redeliver(req.ctx.h, await hookOf(req, scopeOf(req)), deliveryId(req));
       res.status(202).json(toApiDelivery(task));
     },
   };
@@ -41,6 +41,6 @@ export const admin = deliveryRoutes(scopes.admin);
 export async function test(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   const hook = await hookOf(req, scopes.repo(req));
-  await testHook(req.ctx.db, req.ctx.config, access, hook, doerOf(req), queryString(req, 'ref') || undefined);
+  await testHook(req.ctx.h, access, hook, doerOf(req), queryString(req, 'ref') || undefined);
   res.status(204).end();
 }

@@ -30,19 +30,19 @@ function sendTimes(req: Request, res: Response, list: TimeList, page: ReturnType
 
 /** POST .../issues/{index}/stopwatch/start */
 export async function start(req: Request, res: Response): Promise<void> {
-  await startStopwatch(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req));
+  await startStopwatch(req.ctx.h, repoOf(req), doerOf(req), indexOf(req));
   res.status(201).end();
 }
 
 /** POST .../issues/{index}/stopwatch/stop */
 export async function stop(req: Request, res: Response): Promise<void> {
-  await stopStopwatch(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req));
+  await stopStopwatch(req.ctx.h, repoOf(req), doerOf(req), indexOf(req));
   res.status(201).end();
 }
 
 /** DELETE .../issues/{index}/stopwatch/delete */
 export async function cancel(req: Request, res: Response): Promise<void> {
-  await cancelStopwatch(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req));
+  await cancelStopwatch(req.ctx.h, repoOf(req), doerOf(req), indexOf(req));
   res.status(204).end();
 }
 
@@ -58,18 +58,18 @@ export async function myStopwatches(req: Request, res: Response): Promise<void> 
 /** GET .../issues/{index}/times */
 export async function issueTimes(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
-  sendTimes(req, res, await listIssueTimes(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), filter(req), page), page);
+  sendTimes(req, res, await listIssueTimes(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), filter(req), page), page);
 }
 
 /** GET /repos/{owner}/{repo}/times */
 export async function repoTimes(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
-  sendTimes(req, res, await listRepoTimes(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), filter(req), page), page);
+  sendTimes(req, res, await listRepoTimes(req.ctx.h, repoOf(req), doerOf(req), filter(req), page), page);
 }
 
 /** GET /repos/{owner}/{repo}/times/{user} (deprecated by Gitea, still served) */
 export async function userRepoTimes(req: Request, res: Response): Promise<void> {
-  const views = await listUserRepoTimes(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), String(req.params.user));
+  const views = await listUserRepoTimes(req.ctx.h, repoOf(req), doerOf(req), String(req.params.user));
   res.json(views.map((v) => toApiTrackedTime(req.ctx.config, v, req.ctx.doer)));
 }
 
@@ -82,19 +82,19 @@ export async function myTimes(req: Request, res: Response): Promise<void> {
 /** POST .../issues/{index}/times: 200, as Gitea. */
 export async function add(req: Request, res: Response): Promise<void> {
   const input = parseBody(addTimeSchema, withoutNulls(req.body));
-  const view = await addTime(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), input);
+  const view = await addTime(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), input);
   res.json(toApiTrackedTime(req.ctx.config, view, req.ctx.doer));
 }
 
 /** DELETE .../issues/{index}/times */
 export async function reset(req: Request, res: Response): Promise<void> {
-  await resetIssueTimes(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req));
+  await resetIssueTimes(req.ctx.h, repoOf(req), doerOf(req), indexOf(req));
   res.status(204).end();
 }
 
 /** DELETE .../issues/{index}/times/{id} */
 export async function remove(req: Request, res: Response): Promise<void> {
-  await deleteTime(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), Number(req.params.id));
+  await deleteTime(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), Number(req.params.id));
   res.status(204).end();
 }
 

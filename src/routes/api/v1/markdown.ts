@@ -43,15 +43,15 @@ function sendHtml(res: Response, html: string): void {
 
 export async function markdown(req: Request, res: Response): Promise<void> {
   const o = readOption(req.body, false);
-  sendHtml(res, await renderMarkup(req.ctx.db, req.ctx.config, req.ctx.doer, { ...o, filePath: '' }));
+  sendHtml(res, await renderMarkup(req.ctx.h, req.ctx.doer, { ...o, filePath: '' }));
 }
 
 export async function markup(req: Request, res: Response): Promise<void> {
   const o = readOption(req.body, true);
-  sendHtml(res, await renderMarkup(req.ctx.db, req.ctx.config, req.ctx.doer, { ...o, filePath: o.filepath }));
+  sendHtml(res, await renderMarkup(req.ctx.h, req.ctx.doer, { ...o, filePath: o.filepath }));
 }
 
 export async function markdownRaw(req: Request, res: Response): Promise<void> {
   const text = typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-  sendHtml(res, await renderRaw(req.ctx.db, req.ctx.config, req.ctx.doer, text));
+  sendHtml(res, await renderRaw(req.ctx.h, req.ctx.doer, text));
 }

@@ -11,7 +11,7 @@ export const schema = named('MergeUpstreamRequest', z.object({ branch: z.string(
 /** 200 with MergeUpstreamResponse: merge_type is 'up-to-date', 'fast-forward' or 'merge'. */
 export async function merge(req: Request, res: Response): Promise<void> {
   const body = parseBody(schema, req.body);
-  const type = await mergeUpstream(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), {
+  const type = await mergeUpstream(req.ctx.h, repoOf(req), doerOf(req), {
     branch: body.branch ?? '', ffOnly: body.ff_only ?? false,
   });
   res.json({ merge_type: type });

@@ -25,8 +25,8 @@ export const migrateSchema = named('MigrateRepoOptions', z.object({
 /** POST /repos/migrate: runs to completion and answers the new repository (201). */
 export async function migrate(req: Request, res: Response): Promise<void> {
   const b = parseBody(migrateSchema, req.body);
-  const { db, config, secret, log } = req.ctx;
-  const access = await migrateRepository({ db, config, secret, log }, doerOf(req), {
+  const { config } = req.ctx;
+  const access = await migrateRepository(req.ctx.h, doerOf(req), {
     cloneAddr: b.clone_addr, repoName: b.repo_name, repoOwner: b.repo_owner, uid: b.uid,
     description: b.description, private: b.private, mirror: b.mirror, mirrorInterval: b.mirror_interval,
     authUsername: b.auth_username, authPassword: b.auth_password, authToken: b.auth_token,
@@ -42,6 +42,6 @@ export async function migrate(req: Request, res: Response): Promise<void> {
 
 /** POST /repos/{owner}/{repo}/mirror-sync: queues a sync of a pull mirror (200, empty). */
 export async function mirrorSync(req: Request, res: Response): Promise<void> {
-  await requestMirrorSync(req.ctx.db, req.ctx.config, repoOf(req));
+  await requestMirrorSync(req.ctx.h, repoOf(req));
   res.status(200).end();
 }

@@ -101,34 +101,34 @@ export async function edit(req: Request, res: Response): Promise<void> {
 
 /** DELETE /orgs/{org} */
 export async function remove(req: Request, res: Response): Promise<void> {
-  await deleteOrganization(req.ctx.db, req.ctx.config, orgOf(req).org);
+  await deleteOrganization(req.ctx.h, orgOf(req).org);
   res.status(204).end();
 }
 
 /** POST /orgs/{org}/rename */
 export async function rename(req: Request, res: Response): Promise<void> {
   const body = parseBody(renameSchema, req.body);
-  await renameOrganization(req.ctx.db, req.ctx.config, orgOf(req).org, body.new_name);
+  await renameOrganization(req.ctx.h, orgOf(req).org, body.new_name);
   res.status(204).end();
 }
 
 /** POST /orgs/{org}/avatar */
 export async function updateAvatar(req: Request, res: Response): Promise<void> {
   const body = parseBody(avatarSchema, req.body);
-  await uploadAvatar(req.ctx.db, req.ctx.config, orgOf(req).org, body.image);
+  await uploadAvatar(req.ctx.h, orgOf(req).org, body.image);
   res.status(204).end();
 }
 
 /** DELETE /orgs/{org}/avatar */
 export async function removeAvatar(req: Request, res: Response): Promise<void> {
-  await deleteAvatar(req.ctx.db, req.ctx.config, orgOf(req).org);
+  await deleteAvatar(req.ctx.h, orgOf(req).org);
   res.status(204).end();
 }
 
 /** POST /orgs/{org}/repos: exactly 201 with the new Repository. */
 export async function createRepo(req: Request, res: Response): Promise<void> {
   const body = parseBody(createRepoSchema, req.body);
-  const created = await createOrgRepository(req.ctx.db, req.ctx.config, doerOf(req), orgOf(req), {
+  const created = await createOrgRepository(req.ctx.h, doerOf(req), orgOf(req), {
     name: body.name, description: body.description, private: body.private, template: body.template,
     autoInit: body.auto_init, readme: body.readme, gitignores: body.gitignores, license: body.license,
     issueLabels: body.issue_labels, defaultBranch: body.default_branch, objectFormat: body.object_format_name,

@@ -63,7 +63,7 @@ export async function get(req: Request, res: Response): Promise<void> {
 
 export async function remove(req: Request, res: Response): Promise<void> {
   const { version } = await versionOf(req);
-  await deleteVersion(req.ctx.db, req.ctx.config, req.ctx.doer!, version);
+  await deleteVersion(req.ctx.h, req.ctx.doer!, version);
   res.status(204).end();
 }
 

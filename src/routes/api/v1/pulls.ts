@@ -54,7 +54,7 @@ const render = (req: Request, v: PullView) => toApiPull(req.ctx.config, v, req.c
 export async function list(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
   const labels = ([] as unknown[]).concat(req.query.labels ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
-  const { views, total } = await listPulls(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, {
+  const { views, total } = await listPulls(req.ctx.h, repoOf(req), req.ctx.doer, {
     state: queryString(req, 'state'), sort: queryString(req, 'sort'), milestone: queryInt(req, 'milestone'),
     labels, poster: queryString(req, 'poster'), baseBranch: queryString(req, 'base_branch'), page,
   });
@@ -64,23 +64,23 @@ export async function list(req: Request, res: Response): Promise<void> {
 
 /** POST /repos/{owner}/{repo}/pulls */
 export async function create(req: Request, res: Response): Promise<void> {
-  const view = await createPull(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), parseBody(createSchema, withoutNulls(req.body)));
+  const view = await createPull(req.ctx.h, repoOf(req), doerOf(req), parseBody(createSchema, withoutNulls(req.body)));
   res.status(201).json(render(req, view));
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{index} */
 export async function get(req: Request, res: Response): Promise<void> {
-  res.json(render(req, await getPull(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req))));
+  res.json(render(req, await getPull(req.ctx.h, repoOf(req), req.ctx.doer, indexOf(req))));
 }
 
 /** GET /repos/{owner}/{repo}/pulls/pinned */
 export async function pinned(req: Request, res: Response): Promise<void> {
-  res.json((await listPinnedPulls(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer)).map((v) => render(req, v)));
+  res.json((await listPinnedPulls(req.ctx.h, repoOf(req), req.ctx.doer)).map((v) => render(req, v)));
 }
 
 /** GET /repos/{owner}/{repo}/commits/{sha}/pull */
 export async function ofMergeCommit(req: Request, res: Response): Promise<void> {
-  res.json(render(req, await pullOfMergeCommit(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, pathParam(req, 'sha'))));
+  res.json(render(req, await pullOfMergeCommit(req.ctx.h, repoOf(req), req.ctx.doer, pathParam(req, 'sha'))));
 }
 
 /** GET /repos/{owner}/{repo}/reviewers */
@@ -90,13 +90,13 @@ export async function reviewers(req: Request, res: Response): Promise<void> {
 
 /** GET /repos/{owner}/{repo}/pulls/{base}/{head} */
 export async function getByBranches(req: Request, res: Response): Promise<void> {
-  const view = await getPullByBranches(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, pathParam(req, 'base'), pathParam(req, 'head'));
+  const view = await getPullByBranches(req.ctx.h, repoOf(req), req.ctx.doer, pathParam(req, 'base'), pathParam(req, 'head'));
   res.json(render(req, view));
 }
 
 /** PATCH /repos/{owner}/{repo}/pulls/{index}: 201, as Gitea. */
 export async function edit(req: Request, res: Response): Promise<void> {
-  const view = await editPull(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), parseBody(editSchema, withoutNulls(req.body)));
+  const view = await editPull(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), parseBody(editSchema, withoutNulls(req.body)));
   res.status(201).json(render(req, view));
 }
 
@@ -104,7 +104,7 @@ export async function edit(req: Request, res: Response): Promise<void> {
 export async function rawDiff(req: Request, res: Response, next: NextFunction): Promise<void> {
   const type = pathParam(req, 'diffType');
   if ((type !== 'diff' && type !== 'patch') || !/^\d+$/.test(pathParam(req, 'index'))) return next('route');
-  const d = await pullRawDiff(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), type, queryBool(req, 'binary') ?? false);
+  const d = await pullRawDiff(req.ctx.h, repoOf(req), req.ctx.doer, indexOf(req), type, queryBool(req, 'binary') ?? false);
   await sendStream(res, d, {});
 }
 
@@ -112,10 +112,10 @@ export async function rawDiff(req: Request, res: Response, next: NextFunction): 
 export async function commits(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
   const want = { files: queryBool(req, 'files') ?? true, stat: queryBool(req, 'stat') ?? true };
-  const found = await pullCommits(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), page, want);
+  const found = await pullCommits(req.ctx.h, repoOf(req), req.ctx.doer, indexOf(req), page, want);
   setPaginationHeaders(req, res, found.total, page);
   const verification = queryBool(req, 'verification') ?? true;
-  const checked = await withVerifications(req.ctx.db, req.ctx.config, repoOf(req), found, verification);
+  const checked = await withVerifications(req.ctx.h, repoOf(req), found, verification);
   res.json(toApiCommits(req.ctx.config, repoOf(req), checked, req.ctx.doer, { verification }));
 }
 
@@ -123,7 +123,7 @@ export async function commits(req: Request, res: Response): Promise<void> {
 export async function files(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
   const access = repoOf(req);
-  const found = await pullFiles(req.ctx.db, req.ctx.config, access, req.ctx.doer, indexOf(req), page, {
+  const found = await pullFiles(req.ctx.h, access, req.ctx.doer, indexOf(req), page, {
     skipTo: queryString(req, 'skip-to'), whitespace: queryString(req, 'whitespace'),
   });
   setPaginationHeaders(req, res, found.total, page);
@@ -132,19 +132,19 @@ export async function files(req: Request, res: Response): Promise<void> {
 
 /** POST /repos/{owner}/{repo}/pulls/{index}/merge: 200 merged, 201 scheduled to merge when checks succeed. */
 export async function merge(req: Request, res: Response): Promise<void> {
-  const outcome = await mergeOrSchedule(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), parseBody(mergeSchema, withoutNulls(req.body)));
+  const outcome = await mergeOrSchedule(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), parseBody(mergeSchema, withoutNulls(req.body)));
   res.status(outcome === 'scheduled' ? 201 : 200).end();
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{index}/merge: 204 merged, 404 not. */
 export async function isMerged(req: Request, res: Response): Promise<void> {
-  await assertMerged(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req));
+  await assertMerged(req.ctx.h, repoOf(req), req.ctx.doer, indexOf(req));
   res.status(204).end();
 }
 
 /** DELETE /repos/{owner}/{repo}/pulls/{index}/merge: cancels a scheduled auto-merge. */
 export async function cancelMerge(req: Request, res: Response): Promise<void> {
-  await cancelAutoMerge(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req));
+  await cancelAutoMerge(req.ctx.h, repoOf(req), doerOf(req), indexOf(req));
   res.status(204).end();
 }
 
@@ -152,7 +152,7 @@ export async function cancelMerge(req: Request, res: Response): Promise<void> {
 export async function update(req: Request, res: Response): Promise<void> {
   const style = queryString(req, 'style') || 'merge';
   if (style !== 'merge' && style !== 'rebase') throw new InvalidError(`[style]: unknown update style ${style}`, 'style');
-  await updatePullBranch(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), style);
+  await updatePullBranch(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), style);
   res.status(200).end();
 }
 
@@ -172,33 +172,33 @@ const renderReview = (req: Request, v: TeamReviewView) => toApiPullReview(req.ct
 /** GET .../pulls/{index}/reviews */
 export async function listReviews(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
-  const { views, total } = await listPullReviewsWithTeams(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), page);
+  const { views, total } = await listPullReviewsWithTeams(req.ctx.h, repoOf(req), req.ctx.doer, indexOf(req), page);
   setPaginationHeaders(req, res, total, page);
   res.json(views.map((v) => renderReview(req, v)));
 }
 
 /** POST .../pulls/{index}/reviews: 200, as Gitea. */
 export async function createReview(req: Request, res: Response): Promise<void> {
-  const v = await createPullReview(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), parseBody(reviewSchema, withoutNulls(req.body)));
+  const v = await createPullReview(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), parseBody(reviewSchema, withoutNulls(req.body)));
   res.json(renderReview(req, v));
 }
 
 export async function getReview(req: Request, res: Response): Promise<void> {
-  res.json(renderReview(req, await getPullReviewWithTeam(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), reviewId(req))));
+  res.json(renderReview(req, await getPullReviewWithTeam(req.ctx.h, repoOf(req), req.ctx.doer, indexOf(req), reviewId(req))));
 }
 
 export async function submitReview(req: Request, res: Response): Promise<void> {
-  const v = await submitPullReview(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), reviewId(req), parseBody(submitSchema, withoutNulls(req.body)));
+  const v = await submitPullReview(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), reviewId(req), parseBody(submitSchema, withoutNulls(req.body)));
   res.json(renderReview(req, v));
 }
 
 export async function deleteReview(req: Request, res: Response): Promise<void> {
-  await deletePullReview(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), reviewId(req));
+  await deletePullReview(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), reviewId(req));
   res.status(204).end();
 }
 
 export async function reviewComments(req: Request, res: Response): Promise<void> {
-  const v = await pullReviewComments(req.ctx.db, req.ctx.config, repoOf(req), req.ctx.doer, indexOf(req), reviewId(req));
+  const v = await pullReviewComments(req.ctx.h, repoOf(req), req.ctx.doer, indexOf(req), reviewId(req));
   res.json(v.comments.map((c) => toApiReviewComment(req.ctx.config, v, c, req.ctx.doer)));
 }
 
@@ -206,7 +206,7 @@ export const dismissSchema = named('DismissPullReviewOptions', z.object({ messag
 
 export const dismissReview = (dismissed: boolean) => async (req: Request, res: Response): Promise<void> => {
   const { message } = dismissed ? parseBody(dismissSchema, withoutNulls(req.body ?? {})) : { message: '' };
-  const v = await dismissPullReview(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), reviewId(req), dismissed, message ?? '');
+  const v = await dismissPullReview(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), reviewId(req), dismissed, message ?? '');
   res.json(renderReview(req, v));
 };
 
@@ -215,13 +215,13 @@ export const requestSchema = named('PullReviewRequestOptions', z.object({ review
 /** POST .../pulls/{index}/requested_reviewers: 201 with the new requests. */
 export async function requestReviewers(req: Request, res: Response): Promise<void> {
   const body = parseBody(requestSchema, withoutNulls(req.body));
-  const views = await requestReviews(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), body);
+  const views = await requestReviews(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), body);
   res.status(201).json(views.map((v) => renderReview(req, v)));
 }
 
 /** DELETE .../pulls/{index}/requested_reviewers */
 export async function cancelReviewers(req: Request, res: Response): Promise<void> {
   const body = parseBody(requestSchema, withoutNulls(req.body));
-  await cancelReviewRequests(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), indexOf(req), body);
+  await cancelReviewRequests(req.ctx.h, repoOf(req), doerOf(req), indexOf(req), body);
   res.status(204).end();
 }

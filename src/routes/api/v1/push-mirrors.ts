@@ -26,7 +26,7 @@ const nameOf = (req: Request) => pathParam(req, 'name');
 
 export async function list(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
-  const { mirrors, total } = await listRepoPushMirrors(req.ctx.db, req.ctx.config, repoOf(req), page);
+  const { mirrors, total } = await listRepoPushMirrors(req.ctx.h, repoOf(req), page);
   setPaginationHeaders(req, res, total, page);
   res.json(mirrors.map(show));
 }
@@ -34,23 +34,23 @@ export async function list(req: Request, res: Response): Promise<void> {
 /** 200, as Gitea answers (its reference lists no 201). */
 export async function create(req: Request, res: Response): Promise<void> {
   const body = parseBody(createSchema, req.body);
-  const created = await createPushMirror(req.ctx.db, req.ctx.config, req.ctx.secret, repoOf(req), doerOf(req), {
+  const created = await createPushMirror(req.ctx.h, repoOf(req), doerOf(req), {
     ...body, remote_address: body.remote_address ?? '',
   });
   res.json(show(created));
 }
 
 export async function get(req: Request, res: Response): Promise<void> {
-  res.json(show(await getRepoPushMirror(req.ctx.db, req.ctx.config, repoOf(req), nameOf(req))));
+  res.json(show(await getRepoPushMirror(req.ctx.h, repoOf(req), nameOf(req))));
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await deleteRepoPushMirror(req.ctx.db, req.ctx.config, repoOf(req), nameOf(req));
+  await deleteRepoPushMirror(req.ctx.h, repoOf(req), nameOf(req));
   res.status(204).end();
 }
 
 /** Queues every push mirror of the repository; 200 with no body, as Gitea. */
 export async function sync(req: Request, res: Response): Promise<void> {
-  await syncRepoPushMirrors(req.ctx.db, req.ctx.config, repoOf(req));
+  await syncRepoPushMirrors(req.ctx.h, repoOf(req));
   res.status(200).end();
 }

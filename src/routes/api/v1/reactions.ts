@@ -34,7 +34,7 @@ function handlers(kind: Kind) {
     async add(req: Request, res: Response): Promise<void> {
       const { content } = parseBody(optionSchema, req.body);
       const doer = doerOf(req);
-      const { reaction, created } = await svc.addReaction(req.ctx.db, req.ctx.config, await target(req, kind), doer, content);
+      const { reaction, created } = await svc.addReaction(req.ctx.h, await target(req, kind), doer, content);
       res.status(created ? 201 : 200).json(toApiReaction(req.ctx.config, reaction, doer, doer));
     },
     async remove(req: Request, res: Response): Promise<void> {

@@ -64,7 +64,7 @@ export const createSchema = named('CreateReleaseOption', z.object({
 
 export async function create(req: Request, res: Response): Promise<void> {
   const b = parseBody(createSchema, req.body);
-  const view = await write.createRelease(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), {
+  const view = await write.createRelease(req.ctx.h, repoOf(req), doerOf(req), {
     tag_name: b.tag_name, target: b.target_commitish ?? undefined, title: b.name ?? undefined, note: b.body ?? undefined,
     draft: b.draft ?? false, prerelease: b.prerelease ?? false, tag_message: b.tag_message ?? undefined,
   });
@@ -82,7 +82,7 @@ export const editSchema = named('EditReleaseOption', z.object({
 
 export async function edit(req: Request, res: Response): Promise<void> {
   const b = parseBody(editSchema, req.body);
-  const view = await write.editRelease(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), idParam(req, 'id'), {
+  const view = await write.editRelease(req.ctx.h, repoOf(req), doerOf(req), idParam(req, 'id'), {
     tag_name: b.tag_name ?? undefined, target: b.target_commitish ?? undefined, title: b.name ?? undefined,
     note: b.body ?? undefined, draft: b.draft ?? undefined, prerelease: b.prerelease ?? undefined,
   });
@@ -90,12 +90,12 @@ export async function edit(req: Request, res: Response): Promise<void> {
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await write.deleteReleaseById(req.ctx.db, req.ctx.config, repoOf(req), idParam(req, 'id'), doerOf(req));
+  await write.deleteReleaseById(req.ctx.h, repoOf(req), idParam(req, 'id'), doerOf(req));
   res.status(204).end();
 }
 
 export async function removeByTag(req: Request, res: Response): Promise<void> {
-  await write.deleteReleaseByTag(req.ctx.db, req.ctx.config, repoOf(req), pathParam(req, 'tag'), doerOf(req));
+  await write.deleteReleaseByTag(req.ctx.h, repoOf(req), pathParam(req, 'tag'), doerOf(req));
   res.status(204).end();
 }
 
@@ -122,7 +122,7 @@ export async function createAsset(req: Request, res: Response): Promise<void> {
   const limits = { tmpDir: uploadTmpDir(config), maxBytes: config.attachment.max_size * 1024 * 1024 };
   const multipart = /^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''));
   const file = multipart ? await receiveFile(req, res, { field: 'attachment', ...limits }) : await receiveRawBody(req, limits);
-  const asset = await assets.storeAsset(db, config, access, doerOf(req), release, file, queryString(req, 'name'));
+  const asset = await assets.storeAsset(req.ctx.h, access, doerOf(req), release, file, queryString(req, 'name'));
   res.status(201).json(toApiReleaseAsset(config, access, release, asset));
 }
 
@@ -132,13 +132,13 @@ export async function editAsset(req: Request, res: Response): Promise<void> {
   const b = parseBody(editAssetSchema, req.body);
   const access = repoOf(req);
   const { release, asset } = await assets.renameAsset(
-    req.ctx.db, req.ctx.config, access, doerOf(req), idParam(req, 'id'), idParam(req, 'attachment_id'), b.name ?? '',
+    req.ctx.h, access, doerOf(req), idParam(req, 'id'), idParam(req, 'attachment_id'), b.name ?? '',
   );
   // Gitea answers an edited asset with 201.
   res.status(201).json(toApiReleaseAsset(req.ctx.config, access, release, asset));
 }
 
 export async function removeAsset(req: Request, res: Response): Promise<void> {
-  await assets.deleteAsset(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), idParam(req, 'id'), idParam(req, 'attachment_id'));
+  await assets.deleteAsset(req.ctx.h, repoOf(req), doerOf(req), idParam(req, 'id'), idParam(req, 'attachment_id'));
   res.status(204).end();
 }

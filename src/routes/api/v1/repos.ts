@@ -33,7 +33,7 @@ async function createFor(req: Request, res: Response, ownerOf: (req: Request) =>
   const body = parseBody(createSchema, req.body);
   const doer = doerOf(req);
   const owner = ownerOf(req);
-  const repo = await createRepository(req.ctx.db, req.ctx.config, doer, owner, {
+  const repo = await createRepository(req.ctx.h, doer, owner, {
     name: body.name, description: body.description, private: body.private, template: body.template,
     autoInit: body.auto_init, readme: body.readme, gitignores: body.gitignores, license: body.license,
     issueLabels: body.issue_labels, defaultBranch: body.default_branch, objectFormat: body.object_format_name,
@@ -92,12 +92,12 @@ export const editSchema = named('EditRepoOption', z.object({
 export async function edit(req: Request, res: Response): Promise<void> {
   const body = parseBody(editSchema, req.body);
   const access = repoOf(req);
-  const repo = await editRepository(req.ctx.db, req.ctx.config, access, doerOf(req), body);
+  const repo = await editRepository(req.ctx.h, access, doerOf(req), body);
   res.json(toApiRepoWithParent(req.ctx.config, await accessOf(req.ctx.db, repo, req.ctx.doer), req.ctx.doer));
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await deleteRepository(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req));
+  await deleteRepository(req.ctx.h, repoOf(req), doerOf(req));
   res.status(204).end();
 }
 

@@ -35,14 +35,14 @@ export const createSchema = named('CreateTagOption', z.object({
 export async function create(req: Request, res: Response): Promise<void> {
   const body = parseBody(createSchema, req.body);
   const access = repoOf(req);
-  const tag = await createTag(req.ctx.db, req.ctx.config, access, doerOf(req), {
+  const tag = await createTag(req.ctx.h, access, doerOf(req), {
     name: body.tag_name, target: body.target ?? undefined, message: body.message ?? undefined,
   });
   res.status(201).json(toApiTag(req.ctx.config, access, tag));
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await deleteTag(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), tagParam(req));
+  await deleteTag(req.ctx.h, repoOf(req), doerOf(req), tagParam(req));
   res.status(204).end();
 }
 

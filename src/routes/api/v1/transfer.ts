@@ -16,14 +16,14 @@ function reply(req: Request, res: Response, status: number, view: TransferView):
 /** 202 when moved at once; 201 when the recipient must accept, as Gitea answers. */
 export async function start(req: Request, res: Response): Promise<void> {
   const body = parseBody(transferSchema, req.body);
-  const view = await startTransfer(req.ctx.db, req.ctx.config, doerOf(req), repoOf(req), {
+  const view = await startTransfer(req.ctx.h, doerOf(req), repoOf(req), {
     newOwner: body.new_owner, teamIds: body.team_ids ?? undefined,
   });
   reply(req, res, view.pending ? 201 : 202, view);
 }
 
 export async function accept(req: Request, res: Response): Promise<void> {
-  reply(req, res, 202, await acceptTransfer(req.ctx.db, req.ctx.config, doerOf(req), repoOf(req)));
+  reply(req, res, 202, await acceptTransfer(req.ctx.h, doerOf(req), repoOf(req)));
 }
 
 export async function reject(req: Request, res: Response): Promise<void> {

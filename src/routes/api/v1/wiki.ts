@@ -56,7 +56,7 @@ export async function create(req: Request, res: Response): Promise<void> {
   const name = userTitleToWebPath('', title);
   const content = decodeContent(body.content_base64);
   const message = body.message || `Add ${quoted(title)}`;
-  await writeWikiPage(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), { name, content, message, isNew: true });
+  await writeWikiPage(req.ctx.h, repoOf(req), doerOf(req), { name, content, message, isNew: true });
   await answerPage(req, res, 201, name);
 }
 
@@ -67,7 +67,7 @@ export async function edit(req: Request, res: Response): Promise<void> {
   const name = body.title?.trim() ? userTitleToWebPath('', body.title) : oldName;
   const content = decodeContent(body.content_base64);
   const message = body.message || `Update ${quoted(name)}`;
-  await writeWikiPage(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), { oldName, name, content, message, isNew: false });
+  await writeWikiPage(req.ctx.h, repoOf(req), doerOf(req), { oldName, name, content, message, isNew: false });
   await answerPage(req, res, 200, name);
 }
 
@@ -76,7 +76,7 @@ export async function get(req: Request, res: Response): Promise<void> {
 }
 
 export async function remove(req: Request, res: Response): Promise<void> {
-  await deleteWikiPage(req.ctx.db, req.ctx.config, repoOf(req), doerOf(req), pageNameOf(req));
+  await deleteWikiPage(req.ctx.h, repoOf(req), doerOf(req), pageNameOf(req));
   res.status(204).end();
 }
 

@@ -39,14 +39,14 @@ const cleanupDeletedBranches = later(() => import('../../repo/deleted-branch-rec
 const base = (enabled: boolean, runAtStart: boolean, schedule: string) => ({ enabled, run_at_start: runAtStart, schedule });
 /** A task with nothing to do in hearth (yet): its result says why. */
 const nothing = (why: string) => async () => why;
-const actionsDeps = (ctx: CronContext) => ({ config: ctx.config, secret: '' });
+const actionsDeps = (ctx: CronContext) => ({ ...ctx, secret: '' });
 
 export const CRON_TASKS: CronTaskRegistry = {
   update_mirrors: {
     // Gitea: @every 10m, not at start, 50 pull and 50 push mirrors a run (<= 0: no limit).
     defaults: { ...base(true, false, '@every 10m'), pull_limit: 50, push_limit: 50 },
     run: async (ctx, s) => {
-      const pull = await syncDuePullMirrors(ctx.db, ctx.config, ctx.log, s.pull_limit);
+      const pull = await syncDuePullMirrors(ctx, s.pull_limit);
       const push = ctx.config.mirror.enabled ? await syncDuePushMirrors(ctx.db, s.push_limit) : 'push mirrors are disabled';
       return `${pull}; ${push}`;
     },
@@ -85,7 +85,7 @@ export const CRON_TASKS: CronTaskRegistry = {
   },
   sync_repo_licenses: {
     defaults: base(false, false, '@annually'),
-    run: (ctx) => syncAllRepoLicenses(ctx.db, ctx.config, ctx.signal),
+    run: (ctx) => syncAllRepoLicenses(ctx, ctx.signal),
   },
   delete_inactive_accounts: {
     // Gitea: [service] ACTIVE_CODE_LIVE_MINUTES, 180 by default.
@@ -145,11 +145,11 @@ export const CRON_TASKS: CronTaskRegistry = {
   rebuild_issue_indexer: { defaults: base(false, false, '@annually'), run: rebuildIssueIndexer },
   // Gitea's tasks_actions.go; the timeouts and retention are [actions] settings. The engine needs
   // no instance secret for these (only task payloads carry secrets).
-  stop_zombie_tasks: { defaults: base(true, true, '@every 5m'), run: (ctx) => stopZombieTasks(ctx.db, actionsDeps(ctx)) },
-  stop_endless_tasks: { defaults: base(true, true, '@every 30m'), run: (ctx) => stopEndlessTasks(ctx.db, actionsDeps(ctx)) },
-  cancel_abandoned_jobs: { defaults: base(true, true, '@every 6h'), run: (ctx) => cancelAbandonedJobs(ctx.db, actionsDeps(ctx)) },
-  start_schedule_tasks: { defaults: base(true, false, '@every 1m'), run: (ctx) => startScheduleTasks(ctx.db, actionsDeps(ctx)) },
-  cleanup_actions: { defaults: base(true, false, '@midnight'), run: (ctx) => cleanupActions(ctx.db, actionsDeps(ctx)) },
+  stop_zombie_tasks: { defaults: base(true, true, '@every 5m'), run: (ctx) => stopZombieTasks(actionsDeps(ctx)) },
+  stop_endless_tasks: { defaults: base(true, true, '@every 30m'), run: (ctx) => stopEndlessTasks(actionsDeps(ctx)) },
+  cancel_abandoned_jobs: { defaults: base(true, true, '@every 6h'), run: (ctx) => cancelAbandonedJobs(actionsDeps(ctx)) },
+  start_schedule_tasks: { defaults: base(true, false, '@every 1m'), run: (ctx) => startScheduleTasks(actionsDeps(ctx)) },
+  cleanup_actions: { defaults: base(true, false, '@midnight'), run: (ctx) => cleanupActions(actionsDeps(ctx)) },
   cleanup_audit_logs: {
     // hearth's own: [audit] retention_days says how old a row may get.
     defaults: base(true, true, '@midnight'),

@@ -38,7 +38,7 @@ export async function reinitMissingRepos(ctx: CronContext): Promise<string> {
   const { done, failed } = await eachMissing(ctx, 'reinitialisation', async (r) => {
     const repo = await getRepoById(ctx.db, r.id);
     if (!repo) return; // deleted since the listing
-    await reinitRepository(ctx.db, ctx.config, repo);
+    await reinitRepository(ctx, repo);
     ctx.log.warn({ repo: fullName(r) }, 'missing repository reinitialised empty');
   });
   return `reinitialised ${done} repositories without a directory as empty ones${failed}`;
@@ -55,7 +55,7 @@ export async function deleteMissingRepos(ctx: CronContext): Promise<string> {
     const owner = repo && (await getUserById(ctx.db, repo.owner_id));
     if (!repo || !owner) return;
     // A manual run starts inside the admin's request: the deletion is still the system's.
-    await runAsActor(SYSTEM_ACTOR, () => deleteRepository(ctx.db, ctx.config, { repo, owner, mode: ACCESS.owner }, doer));
+    await runAsActor(SYSTEM_ACTOR, () => deleteRepository(ctx, { repo, owner, mode: ACCESS.owner }, doer));
     ctx.log.warn({ repo: fullName(r) }, 'repository without a directory deleted');
   });
   return `deleted ${done} repositories without a directory${failed}`;

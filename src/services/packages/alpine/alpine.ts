@@ -1,4 +1,3 @@
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -8,6 +7,7 @@ import { createPackageAndAddFile, deletePackageFile, deleteVersion } from '../pa
 import { getFileOfVersion, getFilesOfVersion, getVersion } from '../queries';
 import { ownerPublicKey } from '../signing/owner-keys';
 import { readApk } from './apk';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Alpine registry (services/packages/alpine): an .apk goes into a branch and a
 // repository (e.g. `v3.20/main`); the file `{name}-{version}.apk` is keyed by
@@ -18,21 +18,21 @@ const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
 const fileKey = (branch: string, repository: string, arch: string) => `${branch}|${repository}|${arch}`;
 
 /** The name apk knows the owner's key by (the file under /etc/apk/keys, the index's .SIGN.RSA. entry). */
-export async function alpineKey(db: DB, secret: string, owner: User): Promise<{ name: string; pem: string }> {
-  const { key, fingerprint } = await ownerPublicKey(db, secret, owner, 'rsa');
+export async function alpineKey(h: Hearth, owner: User): Promise<{ name: string; pem: string }> {
+  const { key, fingerprint } = await ownerPublicKey(h, owner, 'rsa');
   return { name: `${owner.lower_name}@hearth-${fingerprint.slice(0, 16)}.rsa.pub`, pem: key };
 }
 
-export async function uploadAlpinePackage(db: DB, config: Config, i: { owner: User; creator: User; branch: string; repository: string; blob: StoredBlob }): Promise<void> {
+export async function uploadAlpinePackage(h: Hearth, i: { owner: User; creator: User; branch: string; repository: string; blob: StoredBlob }): Promise<void> {
   let apk;
   try {
     if (!SEGMENT.test(i.branch) || !SEGMENT.test(i.repository)) throw new BadRequestError('invalid branch or repository');
-    apk = await readApk(blobPath(config.server.data_dir, i.blob.hashes.sha256));
+    apk = await readApk(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(db, i.blob.hashes.sha256))) removeBlobFile(config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
     throw err;
   }
-  await createPackageAndAddFile(db, config, {
+  await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.creator, type: ALPINE, name: apk.name, version: apk.version, versionMetadata: apk.metadata, blob: i.blob,
     file: {
       name: `${apk.name}-${apk.version}.apk`, compositeKey: fileKey(i.branch, i.repository, apk.architecture), isLead: true,
@@ -53,8 +53,8 @@ export async function getAlpineFile(db: DB, owner: User, i: { branch: string; re
   }
 }
 
-export async function deleteAlpineFile(db: DB, config: Config, doer: User, owner: User, i: { branch: string; repository: string; architecture: string; filename: string }): Promise<void> {
-  const { version, file } = await getAlpineFile(db, owner, i);
-  if ((await getFilesOfVersion(db, version)).length === 1) await deleteVersion(db, config, doer, version);
-  else await deletePackageFile(db, file);
+export async function deleteAlpineFile(h: Hearth, doer: User, owner: User, i: { branch: string; repository: string; architecture: string; filename: string }): Promise<void> {
+  const { version, file } = await getAlpineFile(h.db, owner, i);
+  if ((await getFilesOfVersion(h.db, version)).length === 1) await deleteVersion(h, doer, version);
+  else await deletePackageFile(h.db, file);
 }

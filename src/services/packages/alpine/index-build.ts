@@ -27,8 +27,8 @@ export async function buildAlpineIndex(deps: IndexDeps, owner: User, scope: stri
   const files = (await indexedFiles(deps.db, owner.id, ALPINE, { name: 'alpine.branch', value: branch })).filter((f) => f.props['alpine.repository'] === repository);
   if (!files.length) return dropIndex(deps.db, owner.id, ALPINE, scope);
   const meta = await versionMetadataByIds(deps.db, [...new Set(files.map((f) => f.versionId))]);
-  const signer = await ownerRsaSigner(deps.db, deps.secret, owner);
-  const { name: keyName } = await alpineKey(deps.db, deps.secret, owner);
+  const signer = await ownerRsaSigner(deps, owner);
+  const { name: keyName } = await alpineKey(deps, owner);
   const archs = new Set(files.map((f) => f.props['alpine.architecture'] ?? 'noarch'));
   const out: IndexFileInput[] = [];
   for (const arch of [...archs].sort()) {

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -8,6 +7,7 @@ import { blobPath, removeBlobFile, type StoredBlob } from '../blob-store';
 import { createPackageAndAddFile, deletePackageFile, deleteVersion } from '../packages';
 import { getFileOfVersion, getFilesOfVersion, getVersion } from '../queries';
 import { readArchPackage } from './pkginfo';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Arch registry (services/packages/arch): a package goes into a repository ('' or a
 // path such as `core/testing`); the file `{name}-{version}-{arch}.pkg.tar.{zst,xz,gz}` is keyed by
@@ -21,18 +21,18 @@ export function checkRepository(repository: string): void {
   if (!REPOSITORY.test(repository) || repository.split('/').includes('repository.key')) throw new BadRequestError('invalid repository');
 }
 
-export async function uploadArchPackage(db: DB, config: Config, i: { owner: User; creator: User; repository: string; blob: StoredBlob }): Promise<void> {
+export async function uploadArchPackage(h: Hearth, i: { owner: User; creator: User; repository: string; blob: StoredBlob }): Promise<void> {
   let read;
   try {
     checkRepository(i.repository);
-    read = await readArchPackage(blobPath(config.server.data_dir, i.blob.hashes.sha256));
+    read = await readArchPackage(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(db, i.blob.hashes.sha256))) removeBlobFile(config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
     throw err;
   }
   const { pkg, files } = read;
-  const compression = sniffExt(blobPath(config.server.data_dir, i.blob.hashes.sha256));
-  await createPackageAndAddFile(db, config, {
+  const compression = sniffExt(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
+  await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.creator, type: ARCH, name: pkg.name, version: pkg.version, versionMetadata: pkg.metadata, blob: i.blob,
     file: {
       name: `${pkg.name}-${pkg.version}-${pkg.architecture}.pkg.tar.${compression}`, compositeKey: i.repository, isLead: true,
@@ -63,12 +63,12 @@ export async function getArchFile(db: DB, owner: User, repository: string, filen
 }
 
 /** Removes a version's file of one architecture; the version goes with its last file. */
-export async function deleteArchFile(db: DB, config: Config, doer: User, owner: User, i: { repository: string; name: string; version: string; architecture: string }): Promise<void> {
-  const { version } = await getVersion(db, owner, ARCH, i.name, i.version);
-  const files = await getFilesOfVersion(db, version);
+export async function deleteArchFile(h: Hearth, doer: User, owner: User, i: { repository: string; name: string; version: string; architecture: string }): Promise<void> {
+  const { version } = await getVersion(h.db, owner, ARCH, i.name, i.version);
+  const files = await getFilesOfVersion(h.db, version);
   const prefix = `${i.name}-${i.version}-${i.architecture}.pkg.tar.`.toLowerCase();
   const hit = files.find((f) => f.file.composite_key === i.repository && f.file.lower_name.startsWith(prefix));
   if (!hit) throw new NotFoundError('package file does not exist');
-  if (files.length === 1) await deleteVersion(db, config, doer, version);
-  else await deletePackageFile(db, hit.file);
+  if (files.length === 1) await deleteVersion(h, doer, version);
+  else await deletePackageFile(h.db, hit.file);
 }

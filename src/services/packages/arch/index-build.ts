@@ -35,7 +35,7 @@ export async function buildArchIndex(deps: IndexDeps, owner: User, repository: s
   const meta = await versionMetadataByIds(deps.db, [...new Set(files.map((f) => f.versionId))]);
   const archs = new Set(files.map((f) => f.props['arch.architecture'] ?? 'any'));
   archs.add('any');
-  const signer = await ownerPgpSigner(deps.db, deps.secret, owner, 'Arch package registry');
+  const signer = await ownerPgpSigner(deps, owner, 'Arch package registry');
   const out: IndexFileInput[] = [];
   for (const arch of [...archs].sort()) {
     const members = files.filter((f) => f.props['arch.architecture'] === arch || f.props['arch.architecture'] === 'any');

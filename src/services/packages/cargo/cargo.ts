@@ -10,6 +10,7 @@ import { createPackageAndAddFile } from '../packages';
 import { getFilesOfVersion, getPackage, getProperties, getVersion, getVersionsOfPackage, searchPackages, setProperty } from '../queries';
 import { withStoredBlob } from '../stored-upload';
 import type { CargoMetadata, CargoPublish } from './metadata';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Cargo registry (routers/api/packages/cargo, services/packages/cargo): the sparse index
 // (config.json and one file of JSON lines per crate, built from the rows on each read, so it is
@@ -59,10 +60,10 @@ export async function cargoIndexFile(db: DB, owner: User, name: string): Promise
 }
 
 /** Publishes a crate whose bytes are stored: 400 when they are not what the request said, 409 when the version exists. */
-export async function publishCargo(db: DB, config: Config, i: { owner: User; doer: User; crate: CargoPublish; blob: StoredBlob; declaredSize: number }): Promise<void> {
-  await withStoredBlob(db, config, i.blob, async () => {
+export async function publishCargo(h: Hearth, i: { owner: User; doer: User; crate: CargoPublish; blob: StoredBlob; declaredSize: number }): Promise<void> {
+  await withStoredBlob(h, i.blob, async () => {
     if (i.blob.size !== i.declaredSize) throw new BadRequestError('invalid content size');
-    await createPackageAndAddFile(db, config, {
+    await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: CARGO, name: i.crate.name, version: i.crate.version, semverCompatible: true,
       versionMetadata: i.crate.metadata, versionProperties: { [YANKED]: 'false' }, failIfVersionExists: true,
       file: { name: `${i.crate.name}-${i.crate.version}.crate`.toLowerCase(), isLead: true }, blob: i.blob,

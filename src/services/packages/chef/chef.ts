@@ -8,6 +8,7 @@ import { compareVersions } from '../npm/semver';
 import { createPackageAndAddFile, deleteVersion } from '../packages';
 import { getFilesOfVersion, getPackage, getVersion, getVersionsOfPackage, searchPackages } from '../queries';
 import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Chef registry (routers/api/packages/chef, modules/packages/chef): cookbooks shared
 // with `knife supermarket share` (a tarball whose {cookbook}/metadata.json names it), the
@@ -42,10 +43,10 @@ export async function parseCookbook(file: string): Promise<{ name: string; versi
 }
 
 /** Stores a shared cookbook: 400 when it is none, 409 when the version exists. */
-export async function uploadCookbook(db: DB, config: Config, i: { owner: User; doer: User; blob: StoredBlob }): Promise<void> {
-  await withStoredBlob(db, config, i.blob, async () => {
-    const c = await parseCookbook(storedBlobPath(config, i.blob));
-    await createPackageAndAddFile(db, config, {
+export async function uploadCookbook(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }): Promise<void> {
+  await withStoredBlob(h, i.blob, async () => {
+    const c = await parseCookbook(storedBlobPath(h.config, i.blob));
+    await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: CHEF, name: c.name, version: c.version, semverCompatible: true, failIfVersionExists: true,
       versionMetadata: c.metadata, file: { name: `${c.version}.tar.gz`, isLead: true }, blob: i.blob,
     });
@@ -56,9 +57,9 @@ const metadataOf = (v: { metadata_json: string }): ChefMetadata => { try { retur
 export const chefApiUrl = (config: Config, owner: User) => `${config.server.root_url}api/packages/${owner.name}/chef/api/v1`;
 
 /** /universe: every cookbook version with where to download it and its dependencies. */
-export async function chefUniverse(db: DB, config: Config, owner: User) {
-  const { rows } = await searchPackages(db, { ownerId: owner.id, type: CHEF, offset: 0, limit: 1_000_000 });
-  const base = chefApiUrl(config, owner);
+export async function chefUniverse(h: Hearth, owner: User) {
+  const { rows } = await searchPackages(h.db, { ownerId: owner.id, type: CHEF, offset: 0, limit: 1_000_000 });
+  const base = chefApiUrl(h.config, owner);
   const universe: Record<string, Record<string, unknown>> = {};
   for (const r of rows) {
     (universe[r.name] ??= {})[r.version] = {
@@ -70,8 +71,8 @@ export async function chefUniverse(db: DB, config: Config, owner: User) {
 }
 
 /** /cookbooks and /search: the newest version of each cookbook matching q, by name or newest first. */
-export async function chefList(db: DB, config: Config, owner: User, o: { q: string; start: number; items: number; order: string }) {
-  const { rows } = await searchPackages(db, { ownerId: owner.id, type: CHEF, query: o.q, offset: 0, limit: 1_000_000 });
+export async function chefList(h: Hearth, owner: User, o: { q: string; start: number; items: number; order: string }) {
+  const { rows } = await searchPackages(h.db, { ownerId: owner.id, type: CHEF, query: o.q, offset: 0, limit: 1_000_000 });
   const newest = new Map<number, (typeof rows)[number]>();
   for (const r of rows) {
     const seen = newest.get(r.package_id);
@@ -79,7 +80,7 @@ export async function chefList(db: DB, config: Config, owner: User, o: { q: stri
   }
   const recent = ['recently_updated', 'recently_added'].includes(o.order.toLowerCase());
   const all = [...newest.values()].sort((a, b) => (recent ? b.created_unix - a.created_unix : a.lower_name.localeCompare(b.lower_name)));
-  const base = `${chefApiUrl(config, owner)}/cookbooks/`;
+  const base = `${chefApiUrl(h.config, owner)}/cookbooks/`;
   const items = all.slice(o.start, o.start + o.items).map((r) => {
     const m = metadataOf(r);
     return { cookbook_name: r.name, cookbook_maintainer: m.author ?? '', cookbook_description: m.description ?? '', cookbook: base + encodeURIComponent(r.name) };
@@ -95,12 +96,12 @@ async function sortedVersions(db: DB, owner: User, name: string): Promise<Packag
 }
 
 /** /cookbooks/{name}: the cookbook with its newest version and every version's URL. */
-export async function chefCookbook(db: DB, config: Config, owner: User, name: string) {
-  const versions = await sortedVersions(db, owner, name);
-  const pkg = await getPackage(db, owner, CHEF, name);
+export async function chefCookbook(h: Hearth, owner: User, name: string) {
+  const versions = await sortedVersions(h.db, owner, name);
+  const pkg = await getPackage(h.db, owner, CHEF, name);
   const latest = versions[versions.length - 1]!;
   const m = metadataOf(latest);
-  const base = `${chefApiUrl(config, owner)}/cookbooks/${encodeURIComponent(pkg.name)}/versions/`;
+  const base = `${chefApiUrl(h.config, owner)}/cookbooks/${encodeURIComponent(pkg.name)}/versions/`;
   const at = new Date(latest.created_unix * 1000).toISOString();
   return {
     name: pkg.name, maintainer: m.author ?? '', description: m.description ?? '', category: '', latest_version: base + latest.version,
@@ -109,11 +110,11 @@ export async function chefCookbook(db: DB, config: Config, owner: User, name: st
 }
 
 /** /cookbooks/{name}/versions/{version} (knife may write the dots of a version as "_"). */
-export async function chefCookbookVersion(db: DB, config: Config, owner: User, name: string, version: string) {
-  const { pkg, version: v } = await getVersion(db, owner, CHEF, name, version.replace(/_/g, '.'));
-  const [lead] = await getFilesOfVersion(db, v);
+export async function chefCookbookVersion(h: Hearth, owner: User, name: string, version: string) {
+  const { pkg, version: v } = await getVersion(h.db, owner, CHEF, name, version.replace(/_/g, '.'));
+  const [lead] = await getFilesOfVersion(h.db, v);
   const m = metadataOf(v);
-  const base = `${chefApiUrl(config, owner)}/cookbooks/${encodeURIComponent(pkg.name)}`;
+  const base = `${chefApiUrl(h.config, owner)}/cookbooks/${encodeURIComponent(pkg.name)}`;
   return {
     version: v.version, tarball_file_size: lead?.blob.size ?? 0, published_at: new Date(v.created_unix * 1000).toISOString(),
     cookbook: base, file: `${base}/versions/${v.version}/download`, license: m.license ?? '', dependencies: m.dependencies ?? {},
@@ -129,7 +130,7 @@ export async function chefTarball(db: DB, owner: User, name: string, version: st
 }
 
 /** knife supermarket unshare: one version, or (without one) every version. */
-export async function chefUnshare(db: DB, config: Config, doer: User, owner: User, name: string, version?: string): Promise<void> {
-  const versions = version ? [(await getVersion(db, owner, CHEF, name, version.replace(/_/g, '.'))).version] : await sortedVersions(db, owner, name);
-  for (const v of versions) await deleteVersion(db, config, doer, v);
+export async function chefUnshare(h: Hearth, doer: User, owner: User, name: string, version?: string): Promise<void> {
+  const versions = version ? [(await getVersion(h.db, owner, CHEF, name, version.replace(/_/g, '.'))).version] : await sortedVersions(h.db, owner, name);
+  for (const v of versions) await deleteVersion(h, doer, v);
 }

@@ -10,6 +10,7 @@ import { createPackageAndAddFile } from '../packages';
 import { getFilesOfVersion, getPackage, getProperties, getVersionsOfPackage, packageView, searchPackages } from '../queries';
 import { storedBlobPath, withStoredBlob } from '../stored-upload';
 import { parseComposerZip, type ComposerMetadata, type ComposerPackage } from './metadata';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Composer registry (routers/api/packages/composer): packages.json pointing at the p2
 // metadata documents, search.json, list.json, zip downloads and upload of a zip.
@@ -26,10 +27,10 @@ export function composerServiceIndex(config: Config, owner: User) {
 }
 
 /** Stores an uploaded zip: 400 when it is no Composer package, 409 when the version exists. */
-export async function uploadComposer(db: DB, config: Config, i: { owner: User; doer: User; blob: StoredBlob; version: string }): Promise<ComposerPackage> {
-  return withStoredBlob(db, config, i.blob, async () => {
-    const p = await parseComposerZip(storedBlobPath(config, i.blob), i.version);
-    await createPackageAndAddFile(db, config, {
+export async function uploadComposer(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob; version: string }): Promise<ComposerPackage> {
+  return withStoredBlob(h, i.blob, async () => {
+    const p = await parseComposerZip(storedBlobPath(h.config, i.blob), i.version);
+    await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: COMPOSER, name: p.name, version: p.version, semverCompatible: true,
       versionMetadata: p.metadata, versionProperties: { [TYPE_PROPERTY]: p.type }, failIfVersionExists: true,
       file: { name: `${p.name.replace('/', '-')}.${p.version}.zip`.toLowerCase(), isLead: true }, blob: i.blob,
@@ -46,19 +47,19 @@ const typeOf = async (db: DB, versionId: number) => (await getProperties(db, PRO
  * what differs from the one before; a key the previous entry had and this one lacks is
  * "__unset"). The source is the linked repository when the viewer may read it.
  */
-export async function composerPackageDocument(db: DB, config: Config, owner: User, viewer: User | null, name: string) {
-  const pkg = await getPackage(db, owner, COMPOSER, name);
-  const { versions } = await getVersionsOfPackage(db, pkg);
+export async function composerPackageDocument(h: Hearth, owner: User, viewer: User | null, name: string) {
+  const pkg = await getPackage(h.db, owner, COMPOSER, name);
+  const { versions } = await getVersionsOfPackage(h.db, pkg);
   if (!versions.length) throw new NotFoundError('package does not exist');
   versions.sort((a, b) => compareVersions(b.version, a.version));
-  const base = composerRegistryUrl(config, owner);
+  const base = composerRegistryUrl(h.config, owner);
   const full: Record<string, unknown>[] = [];
   for (const v of versions) {
-    const [lead] = await getFilesOfVersion(db, v);
-    const view = await packageView(db, pkg, v, owner, viewer);
-    const source = view.repo ? { url: repoUrls(config, view.repo.owner.name, view.repo.repo.name).html_url, type: 'git', reference: v.version } : { url: '', type: '', reference: '' };
+    const [lead] = await getFilesOfVersion(h.db, v);
+    const view = await packageView(h.db, pkg, v, owner, viewer);
+    const source = view.repo ? { url: repoUrls(h.config, view.repo.owner.name, view.repo.repo.name).html_url, type: 'git', reference: v.version } : { url: '', type: '', reference: '' };
     full.push({
-      ...metadataOf(v.metadata_json), name: pkg.name, version: v.version, type: await typeOf(db, v.id),
+      ...metadataOf(v.metadata_json), name: pkg.name, version: v.version, type: await typeOf(h.db, v.id),
       time: new Date(v.created_unix * 1000).toISOString(), source,
       dist: { type: 'zip', url: `${base}/files/${encodeURIComponent(pkg.lower_name)}/${encodeURIComponent(v.lower_version)}/${encodeURIComponent(lead?.file.lower_name ?? '')}`, shasum: lead?.blob.hash_sha1 ?? '' },
     });
@@ -84,8 +85,8 @@ export async function composerPackageNames(db: DB, owner: User): Promise<string[
 }
 
 /** search.json: the newest version of each package matching q (and the composer type). */
-export async function searchComposer(db: DB, config: Config, owner: User, q: { query: string; type: string; page: number; perPage: number }) {
-  const { rows } = await searchPackages(db, {
+export async function searchComposer(h: Hearth, owner: User, q: { query: string; type: string; page: number; perPage: number }) {
+  const { rows } = await searchPackages(h.db, {
     ownerId: owner.id, type: COMPOSER, query: q.query, offset: 0, limit: 1_000_000,
     property: q.type ? { name: TYPE_PROPERTY, value: q.type } : undefined,
   });
@@ -99,7 +100,7 @@ export async function searchComposer(db: DB, config: Config, owner: User, q: { q
   };
   if (page.length === q.perPage) {
     const next = new URLSearchParams({ q: q.query, type: q.type, page: String(q.page + 1), per_page: String(q.perPage) });
-    out.next = `${composerRegistryUrl(config, owner)}/search.json?${next}`;
+    out.next = `${composerRegistryUrl(h.config, owner)}/search.json?${next}`;
   }
   return out;
 }

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { PackageVersion, User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -11,6 +10,7 @@ import { getFilesOfVersion, getVersion, type FileWithBlob } from '../queries';
 import {
   conanfileMetadata, PACKAGE_FILES, packageKey, parseConaninfo, parseKey, RECIPE_FILES, recipeKey, refString, type ParsedKey, type RecipeRef,
 } from './reference';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Conan registry (services/packages/conan): one package version per recipe name and
 // version holding every user/channel, recipe revision, package reference and package revision
@@ -21,20 +21,20 @@ export type ConanFile = FileWithBlob & { key: ParsedKey };
 export type Revision = { revision: string; time: string };
 export type Target = { rrev: string; pref?: string; prev?: string };
 
-export async function uploadConanFile(db: DB, config: Config, i: { owner: User; creator: User; ref: RecipeRef; target: Target; filename: string; blob: StoredBlob }): Promise<void> {
+export async function uploadConanFile(h: Hearth, i: { owner: User; creator: User; ref: RecipeRef; target: Target; filename: string; blob: StoredBlob }): Promise<void> {
   const isPackage = i.target.pref !== undefined;
-  const file = blobPath(config.server.data_dir, i.blob.hashes.sha256);
+  const file = blobPath(h.config.server.data_dir, i.blob.hashes.sha256);
   let extra: { metadata?: Record<string, unknown>; info?: string } = {};
   try {
     if (!(isPackage ? PACKAGE_FILES : RECIPE_FILES).has(i.filename)) throw new BadRequestError('invalid file name');
     if (i.filename === 'conanfile.py' && i.blob.size < 1 << 20) extra = { metadata: conanfileMetadata(fs.readFileSync(file, 'utf8')) };
     if (i.filename === 'conaninfo.txt' && i.blob.size < 1 << 20) extra = { info: fs.readFileSync(file, 'utf8') };
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(db, i.blob.hashes.sha256))) removeBlobFile(config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
     throw err;
   }
   const t = i.target;
-  await createPackageAndAddFile(db, config, {
+  await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.creator, type: CONAN, name: i.ref.name, version: i.ref.version, versionMetadata: extra.metadata ?? {}, blob: i.blob,
     file: {
       name: i.filename, isLead: i.filename === (isPackage ? 'conan_package.tgz' : 'conanfile.py'),
@@ -124,10 +124,10 @@ export async function searchRecipes(db: DB, owner: User, q: string): Promise<str
 }
 
 /** Deletes the files a filter picks; the version goes with its last file. */
-export async function deleteConanFiles(db: DB, config: Config, doer: User, owner: User, ref: RecipeRef, pick: (k: ParsedKey) => boolean): Promise<void> {
-  const { version, files } = await conanFiles(db, owner, ref);
+export async function deleteConanFiles(h: Hearth, doer: User, owner: User, ref: RecipeRef, pick: (k: ParsedKey) => boolean): Promise<void> {
+  const { version, files } = await conanFiles(h.db, owner, ref);
   const gone = files.filter((f) => pick(f.key));
   if (!version || !gone.length) throw new NotFoundError('recipe does not exist');
-  if (gone.length === (await getFilesOfVersion(db, version)).length) return deleteVersion(db, config, doer, version);
-  for (const f of gone) await deletePackageFile(db, f.file);
+  if (gone.length === (await getFilesOfVersion(h.db, version)).length) return deleteVersion(h, doer, version);
+  for (const f of gone) await deletePackageFile(h.db, f.file);
 }

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -11,6 +10,7 @@ import { readZipMembers } from '../archive/zip';
 import { blobPath, removeBlobFile, type StoredBlob } from '../blob-store';
 import { createPackageAndAddFile } from '../packages';
 import { getFileOfVersion, getVersion } from '../queries';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Conda registry (services/packages/conda, modules/packages/conda): `.tar.bz2` and
 // `.conda` packages in a channel ('' or a path), their info/index.json and info/about.json read
@@ -39,20 +39,20 @@ async function readInfo(file: string, conda: boolean): Promise<{ index: IndexJso
   return { index: parse('info/index.json') as IndexJson, about: parse('info/about.json') as AboutJson };
 }
 
-export async function uploadCondaPackage(db: DB, config: Config, i: { owner: User; creator: User; channel: string; filename: string; blob: StoredBlob }): Promise<void> {
+export async function uploadCondaPackage(h: Hearth, i: { owner: User; creator: User; channel: string; filename: string; blob: StoredBlob }): Promise<void> {
   let info;
   try {
     if (!CHANNEL.test(i.channel)) throw new BadRequestError('invalid channel');
     if (!FILENAME.test(i.filename)) throw new BadRequestError('invalid package file name');
-    info = await readInfo(blobPath(config.server.data_dir, i.blob.hashes.sha256), i.filename.endsWith('.conda'));
+    info = await readInfo(blobPath(h.config.server.data_dir, i.blob.hashes.sha256), i.filename.endsWith('.conda'));
     if (!info.index.name || !/^[a-z0-9_.-]+$/.test(info.index.name) || !info.index.version) throw new BadRequestError('invalid package name or version');
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(db, i.blob.hashes.sha256))) removeBlobFile(config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
     throw err;
   }
   const { index, about } = info;
   const subdir = index.subdir ?? 'noarch';
-  await createPackageAndAddFile(db, config, {
+  await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.creator, type: CONDA, name: index.name!, version: index.version!, blob: i.blob,
     versionMetadata: { summary: about.summary, description: about.description, project_url: about.home, documentation_url: about.doc_url, repository_url: about.dev_url, license: about.license ?? index.license },
     file: {

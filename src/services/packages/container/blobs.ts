@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { PackageBlob, User } from '../../../db/schema';
 import { blobBySha256 } from '../../../models/package';
@@ -10,6 +9,7 @@ import { getFileOfVersion, getVersion } from '../queries';
 import { appendUploadChunk, finishUploadSession, getUploadSession } from '../upload-session';
 import { OCI } from './errors';
 import { findBlobFile, TYPE, UPLOAD_VERSION } from '../../../models/package-container';
+import type { Hearth } from '../../../hearth';
 
 // Container blobs (Gitea's routers/api/packages/container/blob.go): every pushed blob is a file
 // named by its digest in the image's internal `_upload` version; manifests link them into the
@@ -31,59 +31,59 @@ export const storedFromRow = (b: PackageBlob): StoredBlob => ({
 });
 
 /** Adds a blob to the image's `_upload` version (creating the package and version when missing). */
-export async function saveBlob(db: DB, config: Config, ref: ImageRef, doer: User, blob: StoredBlob): Promise<string> {
+export async function saveBlob(h: Hearth, ref: ImageRef, doer: User, blob: StoredBlob): Promise<string> {
   const digest = `sha256:${blob.hashes.sha256}`;
-  await createPackageAndAddFile(db, config, {
+  await createPackageAndAddFile(h, {
     owner: ref.owner, creator: doer, type: TYPE, name: ref.image, version: UPLOAD_VERSION, versionIsInternal: true,
     file: { name: digest, isLead: false }, blob, overwrite: true,
   });
   return digest;
 }
 
-async function dropUnreferenced(db: DB, config: Config, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(db, blob.hashes.sha256))) removeBlobFile(config.server.data_dir, blob.hashes.sha256);
+async function dropUnreferenced(h: Hearth, blob: StoredBlob): Promise<void> {
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
 }
 
 /** A monolithic upload (POST ?digest= with the body): the bytes must hash to `digest`. */
-export async function uploadMonolithic(db: DB, config: Config, ref: ImageRef, doer: User, input: Readable, digest: string): Promise<string> {
+export async function uploadMonolithic(h: Hearth, ref: ImageRef, doer: User, input: Readable, digest: string): Promise<string> {
   const hex = digestHex(digest);
-  const blob = await storeBlob(config.server.data_dir, input, {
-    maxSize: uploadSizeLimit(config, doer, TYPE), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
+  const blob = await storeBlob(h.config.server.data_dir, input, {
+    maxSize: uploadSizeLimit(h.config, doer, TYPE), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
   if (blob.hashes.sha256 !== hex) {
-    await dropUnreferenced(db, config, blob);
+    await dropUnreferenced(h, blob);
     throw OCI.digestInvalid();
   }
-  return saveBlob(db, config, ref, doer, blob);
+  return saveBlob(h, ref, doer, blob);
 }
 
 /** Cross-repository mount: the blob when the owner has it in any image (else null: a new session). */
-export async function mountBlob(db: DB, config: Config, ref: ImageRef, doer: User, digest: string): Promise<string | null> {
+export async function mountBlob(h: Hearth, ref: ImageRef, doer: User, digest: string): Promise<string | null> {
   if (!SHA256_DIGEST.test(digest)) return null;
-  const found = await findBlobFile(db, ref.owner.id, null, digest);
+  const found = await findBlobFile(h.db, ref.owner.id, null, digest);
   if (!found) return null;
-  return saveBlob(db, config, ref, doer, storedFromRow(found.blob));
+  return saveBlob(h, ref, doer, storedFromRow(found.blob));
 }
 
 /** Appends a chunk to a session; the Content-Range start (when sent) must be the bytes so far. */
-export async function appendChunk(db: DB, config: Config, doer: User, id: string, input: Readable, rangeStart?: number) {
-  await sessionOrUnknown(db, id);
-  return appendUploadChunk(db, config.server.data_dir, id, input, rangeStart, uploadSizeLimit(config, doer, TYPE));
+export async function appendChunk(h: Hearth, doer: User, id: string, input: Readable, rangeStart?: number) {
+  await sessionOrUnknown(h.db, id);
+  return appendUploadChunk(h.db, h.config.server.data_dir, id, input, rangeStart, uploadSizeLimit(h.config, doer, TYPE));
 }
 
 /** Ends a session: an optional last chunk, the digest check (DIGEST_INVALID), the blob saved. */
-export async function finishUpload(db: DB, config: Config, ref: ImageRef, doer: User, id: string, digest: string, last: Readable | null): Promise<string> {
+export async function finishUpload(h: Hearth, ref: ImageRef, doer: User, id: string, digest: string, last: Readable | null): Promise<string> {
   const hex = digestHex(digest);
-  await sessionOrUnknown(db, id);
-  if (last) await appendUploadChunk(db, config.server.data_dir, id, last, undefined, uploadSizeLimit(config, doer, TYPE));
+  await sessionOrUnknown(h.db, id);
+  if (last) await appendUploadChunk(h.db, h.config.server.data_dir, id, last, undefined, uploadSizeLimit(h.config, doer, TYPE));
   let blob: StoredBlob;
   try {
-    blob = await finishUploadSession(db, config.server.data_dir, id, hex);
+    blob = await finishUploadSession(h.db, h.config.server.data_dir, id, hex);
   } catch (err) {
     if ((err as { status?: number }).status === 400) throw OCI.digestInvalid();
     throw err;
   }
-  return saveBlob(db, config, ref, doer, blob);
+  return saveBlob(h, ref, doer, blob);
 }
 
 /** The session, or BLOB_UPLOAD_UNKNOWN. */

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import crypto from 'node:crypto';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { PackageVersion, User } from '../../../db/schema';
 import { findPackage, findVersion, setVersionMetadata } from '../../../models/package';
@@ -11,6 +10,7 @@ import { PROPERTY_REF } from '../../../models/package';
 import { digestHex, storedFromRow, type ImageRef } from './blobs';
 import { OCI } from './errors';
 import { findBlobFile, findManifestByDigest, MANIFEST_FILE, TYPE, versionsWithManifest } from '../../../models/package-container';
+import type { Hearth } from '../../../hearth';
 
 // Manifests (Gitea's routers/api/packages/container/manifest.go, services/packages/container):
 // a tag is a version (an untagged manifest's version is its digest) holding `manifest.json`
@@ -72,38 +72,38 @@ function metadataOf(doc: Parsed, tagged: boolean) {
 }
 
 /** Stores a manifest under a tag or its digest; an existing tag moves to the new manifest. */
-export async function putManifest(db: DB, config: Config, ref: ImageRef, doer: User, reference: string, body: Buffer, contentType: string): Promise<string> {
+export async function putManifest(h: Hearth, ref: ImageRef, doer: User, reference: string, body: Buffer, contentType: string): Promise<string> {
   const doc = parseManifest(body, contentType.split(';')[0]!.trim());
   const hex = crypto.createHash('sha256').update(body).digest('hex');
   const digest = `sha256:${hex}`;
   if (isDigest(reference) && reference !== digest) throw OCI.digestInvalid();
   if (!isDigest(reference) && !TAG.test(reference)) throw OCI.manifestInvalid('invalid tag');
-  const links = await referencedBlobs(db, ref, doc);
+  const links = await referencedBlobs(h.db, ref, doc);
   const tagged = !isDigest(reference);
-  const blob = await storeBlob(config.server.data_dir, Readable.from([body]));
-  const pkg = await findPackage(db, ref.owner.id, TYPE, ref.image);
-  const existing = pkg && (await findVersion(db, pkg.id, reference));
+  const blob = await storeBlob(h.config.server.data_dir, Readable.from([body]));
+  const pkg = await findPackage(h.db, ref.owner.id, TYPE, ref.image);
+  const existing = pkg && (await findVersion(h.db, pkg.id, reference));
   if (existing) {
     // A tag moving to another manifest: its old files go, the version (and its id) stays.
-    for (const f of await getFilesOfVersion(db, existing)) await deletePackageFile(db, f.file);
-    await setVersionMetadata(db, existing.id, JSON.stringify(metadataOf(doc, tagged)));
+    for (const f of await getFilesOfVersion(h.db, existing)) await deletePackageFile(h.db, f.file);
+    await setVersionMetadata(h.db, existing.id, JSON.stringify(metadataOf(doc, tagged)));
   }
   const common = { owner: ref.owner, creator: doer, type: TYPE, name: ref.image, version: reference };
-  const created = await createPackageAndAddFile(db, config, {
+  const created = await createPackageAndAddFile(h, {
     ...common, versionMetadata: metadataOf(doc, tagged), versionProperties: tagged ? { [PROP.tagged]: 'true' } : {},
     file: { name: MANIFEST_FILE, isLead: true, properties: { [PROP.digest]: digest, [PROP.mediaType]: doc.mediaType, [PROP.reference]: reference } },
     blob, overwrite: true,
   });
   try {
     for (const l of links) {
-      await addFileToExistingVersion(db, config, {
+      await addFileToExistingVersion(h, {
         ...common, file: { name: l.name, isLead: false, properties: { [PROP.digest]: l.name, [PROP.mediaType]: l.mediaType } },
         blob: storedFromRow(l.blob), overwrite: true,
       });
     }
   } catch (err) {
     // No half-linked tag: a new version goes again (an existing one keeps its new manifest).
-    if (created.versionCreated) await deleteVersion(db, config, doer, created.version);
+    if (created.versionCreated) await deleteVersion(h, doer, created.version);
     throw err;
   }
   return digest;
@@ -128,8 +128,8 @@ export async function getManifest(db: DB, ref: ImageRef, reference: string): Pro
 }
 
 /** Deletes a tag, or (by digest) every version whose manifest it is. */
-export async function deleteManifest(db: DB, config: Config, ref: ImageRef, doer: User, reference: string): Promise<void> {
-  const found = await getManifest(db, ref, reference);
-  const versions = isDigest(reference) ? await versionsWithManifest(db, ref.owner.id, ref.image, found.blob.hash_sha256) : [found.version];
-  for (const v of versions) await deleteVersion(db, config, doer, v);
+export async function deleteManifest(h: Hearth, ref: ImageRef, doer: User, reference: string): Promise<void> {
+  const found = await getManifest(h.db, ref, reference);
+  const versions = isDigest(reference) ? await versionsWithManifest(h.db, ref.owner.id, ref.image, found.blob.hash_sha256) : [found.version];
+  for (const v of versions) await deleteVersion(h, doer, v);
 }

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -10,6 +9,7 @@ import { gzip } from '../repo-index/compress';
 import { createPackageAndAddFile } from '../packages';
 import { getFileOfVersion, getVersion } from '../queries';
 import { readCranPackage } from './description';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's CRAN registry (services/packages/cran, routers/api/packages/cran): source packages
 // under src/contrib, binaries per platform and R version under bin/{platform}/contrib/{rversion}.
@@ -33,10 +33,10 @@ function startsWithZipMagic(file: string): boolean {
   }
 }
 
-export async function uploadCranPackage(db: DB, config: Config, i: { owner: User; creator: User; blob: StoredBlob; binary?: { platform: string; rversion: string } }): Promise<void> {
+export async function uploadCranPackage(h: Hearth, i: { owner: User; creator: User; blob: StoredBlob; binary?: { platform: string; rversion: string } }): Promise<void> {
   let pkg;
   let ext = 'tar.gz';
-  const file = blobPath(config.server.data_dir, i.blob.hashes.sha256);
+  const file = blobPath(h.config.server.data_dir, i.blob.hashes.sha256);
   try {
     if (i.binary && (!SEGMENT.test(i.binary.platform) || !SEGMENT.test(i.binary.rversion))) throw new BadRequestError('invalid platform or R version');
     // Windows binaries are zips, macOS ones gzipped tars.
@@ -44,12 +44,12 @@ export async function uploadCranPackage(db: DB, config: Config, i: { owner: User
     if (i.binary) ext = isZip ? 'zip' : 'tgz';
     pkg = await readCranPackage(file, isZip);
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(db, i.blob.hashes.sha256))) removeBlobFile(config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
     throw err;
   }
   const fields: Record<string, string> = {};
   for (const f of FIELDS) { const v = pkg.fields.get(f); if (v !== undefined) fields[f] = v; }
-  await createPackageAndAddFile(db, config, {
+  await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.creator, type: CRAN, name: pkg.name, version: pkg.version, versionMetadata: pkg.metadata, blob: i.blob,
     file: {
       name: `${pkg.name}_${pkg.version}.${ext}`, compositeKey: i.binary ? binKey(i.binary.platform, i.binary.rversion) : '', isLead: true,

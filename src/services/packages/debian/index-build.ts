@@ -69,7 +69,7 @@ export async function buildDebianIndex(deps: IndexDeps, owner: User, distributio
     if (compressed) indexFiles.push({ path: `${dir}/Packages.xz`, data: compressed });
   }
   const release = releaseText(distribution, owner, indexFiles, keys);
-  const signer = await ownerPgpSigner(deps.db, deps.secret, owner, 'Debian package registry');
+  const signer = await ownerPgpSigner(deps, owner, 'Debian package registry');
   const inRelease = await signer.signCleartext(release);
   const releaseGpg = (await signer.signDetached(Buffer.from(release), 'armored')) as string;
   await publishIndex(deps.db, deps.config.server.data_dir, owner.id, DEBIAN, distribution, [

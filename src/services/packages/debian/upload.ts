@@ -1,4 +1,3 @@
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -7,6 +6,7 @@ import { blobBySha256 } from '../../../models/package';
 import { createPackageAndAddFile, deletePackageFile, deleteVersion } from '../packages';
 import { getFileOfVersion, getFilesOfVersion, getVersion } from '../queries';
 import { readDebControl } from './control';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Debian registry (services/packages/debian): a .deb goes into a distribution and a
 // component; its file is `{name}_{version}_{arch}.deb` keyed by `{distribution}|{component}`,
@@ -23,20 +23,20 @@ export function checkDistComponent(distribution: string, component: string): voi
 }
 
 /** Dropped when the upload is refused before its rows exist (the bytes may be another's). */
-async function discard(db: DB, config: Config, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(db, blob.hashes.sha256))) removeBlobFile(config.server.data_dir, blob.hashes.sha256);
+async function discard(h: Hearth, blob: StoredBlob): Promise<void> {
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
 }
 
-export async function uploadDebianPackage(db: DB, config: Config, i: { owner: User; creator: User; distribution: string; component: string; blob: StoredBlob }): Promise<void> {
+export async function uploadDebianPackage(h: Hearth, i: { owner: User; creator: User; distribution: string; component: string; blob: StoredBlob }): Promise<void> {
   let control;
   try {
     checkDistComponent(i.distribution, i.component);
-    control = await readDebControl(blobPath(config.server.data_dir, i.blob.hashes.sha256));
+    control = await readDebControl(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
   } catch (err) {
-    await discard(db, config, i.blob);
+    await discard(h, i.blob);
     throw err;
   }
-  await createPackageAndAddFile(db, config, {
+  await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.creator, type: DEBIAN, name: control.name, version: control.version,
     versionMetadata: control.metadata, blob: i.blob,
     file: {
@@ -55,9 +55,9 @@ export async function getDebianFile(db: DB, owner: User, distribution: string, c
 }
 
 /** Removes one architecture's file; the version goes with its last file (Gitea's DeletePackageFile). */
-export async function deleteDebianFile(db: DB, config: Config, doer: User, owner: User, i: { distribution: string; component: string; name: string; version: string; architecture: string }): Promise<void> {
-  const { version } = await getVersion(db, owner, DEBIAN, i.name, i.version);
-  const { file } = await getFileOfVersion(db, version, debFileName(i.name, i.version, i.architecture), debFileKey(i.distribution, i.component));
-  if ((await getFilesOfVersion(db, version)).length === 1) await deleteVersion(db, config, doer, version);
-  else await deletePackageFile(db, file);
+export async function deleteDebianFile(h: Hearth, doer: User, owner: User, i: { distribution: string; component: string; name: string; version: string; architecture: string }): Promise<void> {
+  const { version } = await getVersion(h.db, owner, DEBIAN, i.name, i.version);
+  const { file } = await getFileOfVersion(h.db, version, debFileName(i.name, i.version, i.architecture), debFileKey(i.distribution, i.component));
+  if ((await getFilesOfVersion(h.db, version)).length === 1) await deleteVersion(h, doer, version);
+  else await deletePackageFile(h.db, file);
 }

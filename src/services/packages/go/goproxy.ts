@@ -1,4 +1,3 @@
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { PackageVersion, User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -8,6 +7,7 @@ import type { StoredBlob } from '../blob-store';
 import { createPackageAndAddFile } from '../packages';
 import { getFileOfVersion, getPackage, getProperties, getVersion, getVersionsOfPackage, type FileWithBlob } from '../queries';
 import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Go registry (routers/api/packages/goproxy, modules/packages/goproxy): module zips
 // uploaded as they are (go.dev/ref/mod#zip-files), served over the GOPROXY protocol:
@@ -46,10 +46,10 @@ export async function parseGoModuleZip(file: string): Promise<GoModule> {
 }
 
 /** Stores an uploaded module: 400 when the zip is no module, 409 when the version exists. */
-export async function uploadGoModule(db: DB, config: Config, i: { owner: User; doer: User; blob: StoredBlob }): Promise<GoModule> {
-  return withStoredBlob(db, config, i.blob, async () => {
-    const mod = await parseGoModuleZip(storedBlobPath(config, i.blob));
-    await createPackageAndAddFile(db, config, {
+export async function uploadGoModule(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }): Promise<GoModule> {
+  return withStoredBlob(h, i.blob, async () => {
+    const mod = await parseGoModuleZip(storedBlobPath(h.config, i.blob));
+    await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: GO, name: mod.name, version: mod.version, failIfVersionExists: true,
       versionProperties: { [GO_MOD]: mod.goMod }, file: { name: `${mod.version}.zip`, isLead: true }, blob: i.blob,
     });

@@ -9,6 +9,7 @@ import { parseSemver } from '../npm/semver';
 import { createPackageAndAddFile } from '../packages';
 import { getFileOfVersion, getFilesOfVersion, searchPackages } from '../queries';
 import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Helm registry (routers/api/packages/helm, modules/packages/helm): chart archives
 // (a .tgz whose {chart}/Chart.yaml says name and version) uploaded, and index.yaml built from
@@ -40,10 +41,10 @@ export async function parseChartArchive(file: string): Promise<ChartMetadata> {
 export const chartFilename = (m: { name: string; version: string }) => `${m.name}-${m.version}.tgz`.toLowerCase();
 
 /** Stores an uploaded chart (replacing the version's archive when pushed again). */
-export async function uploadChart(db: DB, config: Config, i: { owner: User; doer: User; blob: StoredBlob }): Promise<ChartMetadata> {
-  return withStoredBlob(db, config, i.blob, async () => {
-    const meta = await parseChartArchive(storedBlobPath(config, i.blob));
-    await createPackageAndAddFile(db, config, {
+export async function uploadChart(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }): Promise<ChartMetadata> {
+  return withStoredBlob(h, i.blob, async () => {
+    const meta = await parseChartArchive(storedBlobPath(h.config, i.blob));
+    await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: HELM, name: meta.name, version: meta.version, semverCompatible: true,
       versionMetadata: meta, file: { name: chartFilename(meta), isLead: true }, blob: i.blob, overwrite: true,
     });
@@ -59,19 +60,19 @@ function chartMetadataOf(json: string): ChartMetadata | null {
 export const helmRegistryUrl = (config: Config, owner: User) => `${config.server.root_url}api/packages/${encodeURIComponent(owner.name)}/helm`;
 
 /** index.yaml: every chart version with its download URL and digest. */
-export async function helmIndex(db: DB, config: Config, owner: User): Promise<string> {
-  const { rows } = await searchPackages(db, { ownerId: owner.id, type: HELM, offset: 0, limit: 1_000_000 });
+export async function helmIndex(h: Hearth, owner: User): Promise<string> {
+  const { rows } = await searchPackages(h.db, { ownerId: owner.id, type: HELM, offset: 0, limit: 1_000_000 });
   const entries: Record<string, Record<string, unknown>[]> = {};
   for (const r of rows) {
     const meta = chartMetadataOf(r.metadata_json);
     if (!meta) continue;
-    const [lead] = await getFilesOfVersion(db, r);
+    const [lead] = await getFilesOfVersion(h.db, r);
     (entries[meta.name] ??= []).push({
-      ...meta, urls: [`${helmRegistryUrl(config, owner)}/${encodeURIComponent(chartFilename(meta))}`],
+      ...meta, urls: [`${helmRegistryUrl(h.config, owner)}/${encodeURIComponent(chartFilename(meta))}`],
       created: new Date(r.created_unix * 1000).toISOString(), ...(lead ? { digest: lead.blob.hash_sha256 } : {}),
     });
   }
-  const root = new URL(config.server.root_url).pathname.replace(/\/$/, '');
+  const root = new URL(h.config.server.root_url).pathname.replace(/\/$/, '');
   return yaml().stringify({
     apiVersion: 'v1', entries, generated: new Date().toISOString(),
     serverInfo: { contextPath: `${root}/api/packages/${encodeURIComponent(owner.name)}/helm` },

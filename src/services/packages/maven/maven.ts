@@ -12,6 +12,7 @@ import { getFileOfVersion, getVersion } from '../queries';
 import { checksumExt, packageName, type ChecksumExt, type MavenCoordinates } from './coordinates';
 import { checksumAlgorithm, hexDigest, metadataDocument } from './metadata-xml';
 import { MAX_POM_SIZE, parsePom, type MavenMetadata } from './pom';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Maven registry (routers/api/packages/maven/maven.go): files are stored as uploaded;
 // checksum uploads are compared with the stored file, never stored; the artifact's
@@ -52,30 +53,30 @@ function pomMetadata(config: Config, blob: StoredBlob): MavenMetadata {
 }
 
 /** The blob's file goes when nothing committed references it (as the core does for its failures). */
-async function dropOrphan(db: DB, config: Config, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(db, blob.hashes.sha256))) removeBlobFile(config.server.data_dir, blob.hashes.sha256);
+async function dropOrphan(h: Hearth, blob: StoredBlob): Promise<void> {
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
 }
 
 /** Stores a file of a version (creating package and version); a pom also sets the version's metadata. */
-async function storeFile(db: DB, config: Config, i: UploadInput): Promise<void> {
-  const blob = await storeBlob(config.server.data_dir, i.body, {
-    maxSize: uploadSizeLimit(config, i.doer, MAVEN), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
+async function storeFile(h: Hearth, i: UploadInput): Promise<void> {
+  const blob = await storeBlob(h.config.server.data_dir, i.body, {
+    maxSize: uploadSizeLimit(h.config, i.doer, MAVEN), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
   const isPom = i.coords.filename.endsWith('.pom');
   let metadata: MavenMetadata | undefined;
   try {
-    if (isPom) metadata = pomMetadata(config, blob);
+    if (isPom) metadata = pomMetadata(h.config, blob);
   } catch (err) {
-    await dropOrphan(db, config, blob);
+    await dropOrphan(h, blob);
     throw err;
   }
-  const out = await createPackageAndAddFile(db, config, {
+  const out = await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.doer, type: MAVEN, name: packageName(i.coords), version: i.coords.version,
     versionMetadata: metadata, file: { name: i.coords.filename, isLead: isPom }, blob,
     // A snapshot's maven-metadata.xml is rewritten by every deploy (Gitea: OverwriteExisting).
     overwrite: i.coords.isMeta,
   });
-  if (metadata && !out.versionCreated) await setVersionMetadata(db, out.version.id, JSON.stringify(metadata));
+  if (metadata && !out.versionCreated) await setVersionMetadata(h.db, out.version.id, JSON.stringify(metadata));
 }
 
 /**
@@ -83,11 +84,11 @@ async function storeFile(db: DB, config: Config, i: UploadInput): Promise<void> 
  * matching checksum, 201 for a stored file. 400 hash mismatch or bad pom, 409 for an existing
  * file, 404 for a checksum of a missing file.
  */
-export async function uploadMavenFile(db: DB, config: Config, i: UploadInput): Promise<200 | 201> {
+export async function uploadMavenFile(h: Hearth, i: UploadInput): Promise<200 | 201> {
   if (i.coords.isMeta && i.coords.version === '') { i.body.resume(); return 200; }
   const ext = checksumExt(i.coords.filename);
-  if (ext) { await verifyChecksum(db, i, ext); return 200; }
-  await storeFile(db, config, i);
+  if (ext) { await verifyChecksum(h.db, i, ext); return 200; }
+  await storeFile(h, i);
   return 201;
 }
 

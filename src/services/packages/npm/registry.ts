@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { Package, PackageVersion, User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -12,6 +11,7 @@ import { getFilesOfVersion, getPackage, getProperties, getVersion, getVersionsOf
 import { packageDocument, searchDocument, toSemver, type NpmDescriptor } from './document';
 import { parseNpmUpload, TAG_PROPERTY, type NpmMetadata } from './metadata';
 import { parseSemver } from './semver';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's npm registry rules (routers/api/packages/npm/npm.go): publish, the packument, dist-tags
 // (version properties "npm.tag"), unpublish and search.
@@ -24,17 +24,17 @@ function assertTag(tag: string): void {
 }
 
 /** Publishes one version from a parsed publish document: 400 bad document, 409 version exists. */
-export async function publishNpm(db: DB, config: Config, i: { owner: User; doer: User; document: unknown }): Promise<void> {
+export async function publishNpm(h: Hearth, i: { owner: User; doer: User; document: unknown }): Promise<void> {
   const upload = parseNpmUpload(i.document);
   upload.distTags.forEach(assertTag);
-  const blob = await storeBlob(config.server.data_dir, Readable.from([upload.data]), {
-    maxSize: uploadSizeLimit(config, i.doer, NPM), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
+  const blob = await storeBlob(h.config.server.data_dir, Readable.from([upload.data]), {
+    maxSize: uploadSizeLimit(h.config, i.doer, NPM), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
-  const { version } = await createPackageAndAddFile(db, config, {
+  const { version } = await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.doer, type: NPM, name: upload.name, version: upload.version, semverCompatible: true,
     versionMetadata: upload.metadata, file: { name: upload.filename, isLead: true }, blob, failIfVersionExists: true,
   });
-  for (const tag of upload.distTags) await moveTag(db, i.owner, version, tag, false);
+  for (const tag of upload.distTags) await moveTag(h.db, i.owner, version, tag, false);
 }
 
 /** Moves `tag` to `version` (or only removes it), in one transaction. */
@@ -68,8 +68,8 @@ async function descriptorsOf(db: DB, owner: User, name: string): Promise<NpmDesc
 }
 
 /** The packument (GET /{id}). */
-export async function npmPackageDocument(db: DB, config: Config, owner: User, name: string) {
-  return packageDocument(config.server.root_url, await descriptorsOf(db, owner, name));
+export async function npmPackageDocument(h: Hearth, owner: User, name: string) {
+  return packageDocument(h.config.server.root_url, await descriptorsOf(h.db, owner, name));
 }
 
 /** dist-tags of a package: {tag: version}. */
@@ -94,17 +94,17 @@ export async function deleteNpmTag(db: DB, owner: User, name: string, tag: strin
 }
 
 /** Unpublishes one version. */
-export async function deleteNpmVersion(db: DB, config: Config, doer: User, owner: User, name: string, version: string): Promise<void> {
-  const v = await getVersion(db, owner, NPM, name, version);
-  await deleteVersion(db, config, doer, v.version);
+export async function deleteNpmVersion(h: Hearth, doer: User, owner: User, name: string, version: string): Promise<void> {
+  const v = await getVersion(h.db, owner, NPM, name, version);
+  await deleteVersion(h, doer, v.version);
 }
 
 /** Unpublishes every version (and so the package); 404 when there is none. */
-export async function deleteNpmPackage(db: DB, config: Config, doer: User, owner: User, name: string): Promise<void> {
-  const pkg = await getPackage(db, owner, NPM, name);
-  const { versions } = await getVersionsOfPackage(db, pkg);
+export async function deleteNpmPackage(h: Hearth, doer: User, owner: User, name: string): Promise<void> {
+  const pkg = await getPackage(h.db, owner, NPM, name);
+  const { versions } = await getVersionsOfPackage(h.db, pkg);
   if (!versions.length) throw new NotFoundError('package does not exist');
-  for (const v of versions) await deleteVersion(db, config, doer, v);
+  for (const v of versions) await deleteVersion(h, doer, v);
 }
 
 /** The version of a package holding a file of that name (GET /{id}/-/{filename}). */
@@ -116,15 +116,15 @@ export async function npmVersionByFile(db: DB, owner: User, name: string, filena
 }
 
 /** /-/v1/search: the newest version of each package whose name contains `text`. */
-export async function searchNpm(db: DB, config: Config, owner: User, q: { text: string; from: number; size: number }) {
-  const { rows } = await searchPackages(db, { ownerId: owner.id, type: NPM, query: q.text, offset: 0, limit: 10_000 });
+export async function searchNpm(h: Hearth, owner: User, q: { text: string; from: number; size: number }) {
+  const { rows } = await searchPackages(h.db, { ownerId: owner.id, type: NPM, query: q.text, offset: 0, limit: 10_000 });
   const newest = new Map<number, (typeof rows)[number]>();
   for (const r of rows) if (!newest.has(r.package_id)) newest.set(r.package_id, r);
   const page = [...newest.values()].slice(q.from, q.from + q.size);
   const descriptors = await Promise.all(page.map(async (r) => {
-    const pkg = await getPackage(db, owner, NPM, r.name);
-    const { version } = await getVersion(db, owner, NPM, r.name, r.version);
-    return describe(db, owner, pkg, version);
+    const pkg = await getPackage(h.db, owner, NPM, r.name);
+    const { version } = await getVersion(h.db, owner, NPM, r.name, r.version);
+    return describe(h.db, owner, pkg, version);
   }));
-  return searchDocument(config.server.root_url, descriptors, newest.size);
+  return searchDocument(h.config.server.root_url, descriptors, newest.size);
 }

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { Package, PackageVersion, User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -11,6 +10,7 @@ import { addFileToExistingVersion, createPackageAndAddFile, deleteVersion } from
 import { getFileOfVersion, getPackage, getVersion, getVersionsOfPackage, searchPackages } from '../queries';
 import { readNupkg } from './nuspec';
 import { portablePdbId } from './pdb';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's NuGet registry (services/packages/nuget): a .nupkg publishes a version once (409
 // after), with its .nuspec as a second file; a .snupkg adds the symbols of an existing version,
@@ -18,50 +18,50 @@ import { portablePdbId } from './pdb';
 // search) reads the database.
 
 export const NUGET = 'nuget';
-const drop = async (db: DB, config: Config, blob: StoredBlob) => {
-  if (blob.created && !(await blobBySha256(db, blob.hashes.sha256))) removeBlobFile(config.server.data_dir, blob.hashes.sha256);
+const drop = async (h: Hearth, blob: StoredBlob) => {
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
 };
 
-export async function publishNupkg(db: DB, config: Config, i: { owner: User; creator: User; blob: StoredBlob }): Promise<void> {
+export async function publishNupkg(h: Hearth, i: { owner: User; creator: User; blob: StoredBlob }): Promise<void> {
   let pkg;
   try {
-    pkg = await readNupkg(blobPath(config.server.data_dir, i.blob.hashes.sha256));
+    pkg = await readNupkg(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
     if (pkg.symbols) throw new BadRequestError('a symbol package goes to the symbolpackage endpoint');
   } catch (err) {
-    await drop(db, config, i.blob);
+    await drop(h, i.blob);
     throw err;
   }
   const lower = `${pkg.id}.${pkg.version}`.toLowerCase();
-  await createPackageAndAddFile(db, config, {
+  await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.creator, type: NUGET, name: pkg.id, version: pkg.version, versionMetadata: pkg.metadata, failIfVersionExists: true,
     blob: i.blob, file: { name: `${lower}.nupkg`, isLead: true },
   });
-  const nuspec = await storeBlob(config.server.data_dir, Readable.from([pkg.nuspec]));
-  await addFileToExistingVersion(db, config, {
+  const nuspec = await storeBlob(h.config.server.data_dir, Readable.from([pkg.nuspec]));
+  await addFileToExistingVersion(h, {
     owner: i.owner, creator: i.creator, type: NUGET, name: pkg.id, version: pkg.version, blob: nuspec, file: { name: `${pkg.id.toLowerCase()}.nuspec`, isLead: false },
   });
 }
 
-export async function publishSnupkg(db: DB, config: Config, i: { owner: User; creator: User; blob: StoredBlob }): Promise<void> {
+export async function publishSnupkg(h: Hearth, i: { owner: User; creator: User; blob: StoredBlob }): Promise<void> {
   let pkg;
   let pdbs: Map<string, Buffer>;
   try {
-    const file = blobPath(config.server.data_dir, i.blob.hashes.sha256);
+    const file = blobPath(h.config.server.data_dir, i.blob.hashes.sha256);
     pkg = await readNupkg(file);
     if (!pkg.symbols) throw new BadRequestError('not a symbol package');
     pdbs = await readZipMembers(file, (n) => n.toLowerCase().endsWith('.pdb'));
-    await getVersion(db, i.owner, NUGET, pkg.id, pkg.version);
+    await getVersion(h.db, i.owner, NUGET, pkg.id, pkg.version);
   } catch (err) {
-    await drop(db, config, i.blob);
+    await drop(h, i.blob);
     throw err;
   }
   const base = { owner: i.owner, creator: i.creator, type: NUGET, name: pkg.id, version: pkg.version };
-  await addFileToExistingVersion(db, config, { ...base, blob: i.blob, file: { name: `${pkg.id}.${pkg.version}.snupkg`.toLowerCase(), isLead: false } });
+  await addFileToExistingVersion(h, { ...base, blob: i.blob, file: { name: `${pkg.id}.${pkg.version}.snupkg`.toLowerCase(), isLead: false } });
   for (const [path, data] of pdbs) {
     const name = path.split('/').pop()!;
     const id = portablePdbId(data);
-    const blob = await storeBlob(config.server.data_dir, Readable.from([data]));
-    await addFileToExistingVersion(db, config, {
+    const blob = await storeBlob(h.config.server.data_dir, Readable.from([data]));
+    await addFileToExistingVersion(h, {
       ...base, blob, file: { name, compositeKey: id, isLead: false, properties: { 'nuget.symbol.id': id, 'nuget.symbol.filename': name.toLowerCase() } },
     });
   }
@@ -100,9 +100,9 @@ export async function searchNuget(db: DB, owner: User, q: string, skip: number, 
   return { total: names.length, packages: out };
 }
 
-export async function deleteNugetVersion(db: DB, config: Config, doer: User, owner: User, id: string, version: string): Promise<void> {
-  const v = await getVersion(db, owner, NUGET, id, version);
-  await deleteVersion(db, config, doer, v.version);
+export async function deleteNugetVersion(h: Hearth, doer: User, owner: User, id: string, version: string): Promise<void> {
+  const v = await getVersion(h.db, owner, NUGET, id, version);
+  await deleteVersion(h, doer, v.version);
 }
 
 /** The size of each version's .nupkg (the PackageSize of the v2 feed). */

@@ -9,6 +9,7 @@ import { compareVersions, parseSemver } from '../npm/semver';
 import { createPackageAndAddFile } from '../packages';
 import { getFilesOfVersion, getPackage, getVersion, getVersionsOfPackage } from '../queries';
 import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Pub registry (routers/api/packages/pub, modules/packages/pub): Dart's hosted
 // repository API v2 (github.com/dart-lang/pub/blob/master/doc/repository-spec-v2.md): the upload
@@ -46,10 +47,10 @@ export async function parsePubArchive(file: string): Promise<{ name: string; ver
 }
 
 /** Stores an uploaded archive: 400 when it is no pub package, 409 when the version exists. */
-export async function uploadPub(db: DB, config: Config, i: { owner: User; doer: User; blob: StoredBlob }) {
-  return withStoredBlob(db, config, i.blob, async () => {
-    const p = await parsePubArchive(storedBlobPath(config, i.blob));
-    await createPackageAndAddFile(db, config, {
+export async function uploadPub(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }) {
+  return withStoredBlob(h, i.blob, async () => {
+    const p = await parsePubArchive(storedBlobPath(h.config, i.blob));
+    await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: PUB, name: p.name, version: p.version, semverCompatible: true, failIfVersionExists: true,
       versionMetadata: p.metadata, file: { name: `${p.version}.tar.gz`.toLowerCase(), isLead: true }, blob: i.blob,
     });
@@ -66,19 +67,19 @@ function versionDocument(base: string, v: PackageVersion) {
 }
 
 /** GET /api/packages/{name}: every version, oldest first, and the newest as latest. */
-export async function pubVersions(db: DB, config: Config, owner: User, name: string) {
-  const pkg = await getPackage(db, owner, PUB, name);
-  const { versions } = await getVersionsOfPackage(db, pkg);
+export async function pubVersions(h: Hearth, owner: User, name: string) {
+  const pkg = await getPackage(h.db, owner, PUB, name);
+  const { versions } = await getVersionsOfPackage(h.db, pkg);
   if (!versions.length) throw new NotFoundError('package does not exist');
   versions.sort((a, b) => compareVersions(a.version, b.version));
-  const base = `${pubApiUrl(config, owner)}/${encodeURIComponent(pkg.name)}`;
+  const base = `${pubApiUrl(h.config, owner)}/${encodeURIComponent(pkg.name)}`;
   return { name: pkg.name, latest: versionDocument(base, versions[versions.length - 1]!), versions: versions.map((v) => versionDocument(base, v)) };
 }
 
 /** GET /api/packages/{name}/{version}. */
-export async function pubVersion(db: DB, config: Config, owner: User, name: string, version: string) {
-  const { pkg, version: v } = await getVersion(db, owner, PUB, name, version);
-  return versionDocument(`${pubApiUrl(config, owner)}/${encodeURIComponent(pkg.name)}`, v);
+export async function pubVersion(h: Hearth, owner: User, name: string, version: string) {
+  const { pkg, version: v } = await getVersion(h.db, owner, PUB, name, version);
+  return versionDocument(`${pubApiUrl(h.config, owner)}/${encodeURIComponent(pkg.name)}`, v);
 }
 
 /** The archive of a version. */

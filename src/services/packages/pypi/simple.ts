@@ -1,11 +1,11 @@
 import type { Config } from '../../../config/schema';
-import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { NotFoundError } from '../../../lib/errors';
 import { getFilesOfVersion, getPackage, getVersionsOfPackage } from '../queries';
 import type { PypiMetadata } from './metadata';
 import { normalizePypiName } from './names';
 import { PYPI } from './upload';
+import type { Hearth } from '../../../hearth';
 
 // The PEP 503 project page (Gitea's PackageMetadata and templates/api/packages/pypi/simple.tmpl):
 // one link per file of every version, ordered by version string as Gitea sorts them.
@@ -22,17 +22,17 @@ const metadataOf = (json: string): PypiMetadata => {
 export const pypiRegistryUrl = (config: Config, owner: User) => `${config.server.root_url}api/packages/${owner.name}/pypi`;
 
 /** The HTML page of a project by its (any-form) name; 404 when it has no versions. */
-export async function pypiSimplePage(db: DB, config: Config, owner: User, id: string): Promise<string> {
-  const pkg = await getPackage(db, owner, PYPI, normalizePypiName(id));
-  const { versions } = await getVersionsOfPackage(db, pkg);
+export async function pypiSimplePage(h: Hearth, owner: User, id: string): Promise<string> {
+  const pkg = await getPackage(h.db, owner, PYPI, normalizePypiName(id));
+  const { versions } = await getVersionsOfPackage(h.db, pkg);
   if (!versions.length) throw new NotFoundError('package does not exist');
   versions.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
-  const registry = pypiRegistryUrl(config, owner);
+  const registry = pypiRegistryUrl(h.config, owner);
   const links: string[] = [];
   for (const v of versions) {
     const requires = metadataOf(v.metadata_json).requires_python;
     const attr = requires ? ` data-requires-python="${escapeHtml(requires)}"` : '';
-    for (const { file, blob } of await getFilesOfVersion(db, v)) {
+    for (const { file, blob } of await getFilesOfVersion(h.db, v)) {
       const href = normalizeUrl(`${registry}/files/${pkg.lower_name}/${v.version}/${file.name}#sha256=${blob.hash_sha256}`);
       links.push(`\t\t\t\t<a href="${escapeHtml(href)}"${attr}>${escapeHtml(file.name)}</a><br>`);
     }

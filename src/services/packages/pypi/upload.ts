@@ -1,5 +1,3 @@
-import type { Config } from '../../../config/schema';
-import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError } from '../../../lib/errors';
 import { blobBySha256 } from '../../../models/package';
@@ -7,6 +5,7 @@ import { removeBlobFile, type StoredBlob } from '../blob-store';
 import { createPackageAndAddFile, type Created } from '../packages';
 import { field, pypiMetadata, type PypiFields } from './metadata';
 import { normalizePypiName, validPypiFilename, validPypiName, validPypiVersion } from './names';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's UploadPackageFile (routers/api/packages/pypi): the file has been streamed into the blob
 // store already; here the form is checked and the rows are written. Anything refused leaves no
@@ -25,8 +24,8 @@ export type PypiUpload = {
 };
 
 /** Removes a stored blob's file when no row references it (a refused or failed upload). */
-export async function discardPypiBlob(db: DB, config: Config, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(db, blob.hashes.sha256))) removeBlobFile(config.server.data_dir, blob.hashes.sha256);
+export async function discardPypiBlob(h: Hearth, blob: StoredBlob): Promise<void> {
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
 }
 
 /** The checks Gitea makes, in its order: the digest, then name and version; plus the file name. */
@@ -40,16 +39,16 @@ function check(u: PypiUpload): { name: string; version: string } {
 }
 
 /** Adds the file to the package version (both created when missing): 409 when the file exists. */
-export async function uploadPypiFile(db: DB, config: Config, u: PypiUpload): Promise<Created> {
+export async function uploadPypiFile(h: Hearth, u: PypiUpload): Promise<Created> {
   let checked: { name: string; version: string };
   try {
     checked = check(u);
   } catch (err) {
-    await discardPypiBlob(db, config, u.blob);
+    await discardPypiBlob(h, u.blob);
     throw err;
   }
   // createPackageAndAddFile drops the blob itself when its transaction fails.
-  return createPackageAndAddFile(db, config, {
+  return createPackageAndAddFile(h, {
     owner: u.owner, creator: u.creator, type: PYPI, name: checked.name, version: checked.version,
     versionMetadata: pypiMetadata(u.fields), file: { name: u.filename, isLead: true }, blob: u.blob,
   });

@@ -1,4 +1,3 @@
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { Package, User } from '../../../db/schema';
 import { hasPendingJob } from '../../../models/job';
@@ -6,6 +5,7 @@ import { filePropertyMaps, indexedFiles, indexScopes, ownersWithType } from '../
 import { getUserById } from '../../../models/user';
 import { enqueueJob, RetryableError, type JobQueue } from '../../jobs/queue';
 import { indexPackageName, scopeOfVersion } from './store';
+import type { Hearth } from '../../../hearth';
 
 // Repository indexes are rebuilt by a durable job after each change, never inside the upload's
 // request: the change's transaction queues the job (so a crash cannot lose it), one job of a
@@ -19,7 +19,8 @@ export const INDEX_JOB_KINDS = {
 } as const;
 export type IndexedType = keyof typeof INDEX_JOB_KINDS;
 export type IndexJob = { ownerId: number; scope: string };
-export type IndexDeps = { db: DB; config: Config; secret: string };
+/** The instance handle (the name stays for the callers that spell it). */
+export type IndexDeps = Hearth;
 export type IndexBuilder = (deps: IndexDeps, owner: User, scope: string) => Promise<void>;
 
 /** The scope a package file belongs to, from its properties (each builder rebuilds one scope). */

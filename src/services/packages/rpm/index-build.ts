@@ -33,7 +33,7 @@ export async function buildRpmIndex(deps: IndexDeps, owner: User, group: string)
     return { type: type!, plain, gz: gzip(plain) };
   });
   const md = Buffer.from(repomd(parts, Math.floor(Date.now() / 1000)));
-  const signer = await ownerPgpSigner(deps.db, deps.secret, owner, 'RPM package registry');
+  const signer = await ownerPgpSigner(deps, owner, 'RPM package registry');
   const asc = (await signer.signDetached(md, 'armored')) as string;
   const out: IndexFileInput[] = parts.map((p) => ({ path: `repodata/${p.type}.xml.gz`, data: p.gz }));
   out.push({ path: 'repodata/repomd.xml', data: md }, { path: 'repodata/repomd.xml.asc', data: Buffer.from(asc) });

@@ -1,4 +1,3 @@
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
@@ -8,6 +7,7 @@ import { createPackageAndAddFile, deletePackageFile, deleteVersion } from '../pa
 import { getFilesOfVersion, getVersion, getProperties } from '../queries';
 import { PROPERTY_REF } from '../../../models/package';
 import { readRpm } from './metadata';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's RPM registry (services/packages/rpm): an rpm goes into a group ('' by default, or a
 // path such as `el9/stable`); the version is `{version}-{release}`, the file
@@ -22,17 +22,17 @@ export function checkGroup(group: string): void {
   if (!GROUP.test(group) || group.split('/').some((s) => RESERVED.has(s))) throw new BadRequestError('invalid group');
 }
 
-export async function uploadRpmPackage(db: DB, config: Config, i: { owner: User; creator: User; group: string; blob: StoredBlob }): Promise<void> {
+export async function uploadRpmPackage(h: Hearth, i: { owner: User; creator: User; group: string; blob: StoredBlob }): Promise<void> {
   let rpm;
   try {
     checkGroup(i.group);
-    rpm = readRpm(blobPath(config.server.data_dir, i.blob.hashes.sha256), Math.floor(Date.now() / 1000));
+    rpm = readRpm(blobPath(h.config.server.data_dir, i.blob.hashes.sha256), Math.floor(Date.now() / 1000));
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(db, i.blob.hashes.sha256))) removeBlobFile(config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
     throw err;
   }
   const arch = rpm.fileMetadata.architecture;
-  await createPackageAndAddFile(db, config, {
+  await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.creator, type: RPM, name: rpm.name, version: rpm.version, versionMetadata: rpm.versionMetadata, blob: i.blob,
     file: {
       name: `${rpm.name}-${rpm.version}.${arch}.rpm`, compositeKey: i.group, isLead: true,
@@ -52,8 +52,8 @@ export async function getRpmFile(db: DB, owner: User, group: string, name: strin
   throw new NotFoundError('package file does not exist');
 }
 
-export async function deleteRpmFile(db: DB, config: Config, doer: User, owner: User, group: string, name: string, version: string, arch: string): Promise<void> {
-  const { version: v, file } = await getRpmFile(db, owner, group, name, version, arch);
-  if ((await getFilesOfVersion(db, v)).length === 1) await deleteVersion(db, config, doer, v);
-  else await deletePackageFile(db, file);
+export async function deleteRpmFile(h: Hearth, doer: User, owner: User, group: string, name: string, version: string, arch: string): Promise<void> {
+  const { version: v, file } = await getRpmFile(h.db, owner, group, name, version, arch);
+  if ((await getFilesOfVersion(h.db, v)).length === 1) await deleteVersion(h, doer, v);
+  else await deletePackageFile(h.db, file);
 }

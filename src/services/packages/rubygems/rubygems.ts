@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { Package, PackageVersion, User } from '../../../db/schema';
 import { NotFoundError } from '../../../lib/errors';
@@ -10,6 +9,7 @@ import { getFileOfVersion, getPackage, getVersion, searchPackages, type FileWith
 import { storedBlobPath, withStoredBlob } from '../stored-upload';
 import { gemVersion, marshalDump, sym, type RubyValue } from './marshal';
 import { compareGemVersions, isPrerelease, parseGemFile, type GemMetadata, type Requirement } from './metadata';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's RubyGems registry (routers/api/packages/rubygems): gem push, the full indexes
 // (specs.4.8.gz, latest_specs, prerelease_specs and quick/Marshal.4.8 gemspecs), the compact
@@ -26,10 +26,10 @@ export function gemFilename(name: string, version: string, platform: string): st
 }
 
 /** Stores a pushed gem: 400 when it is no gem, 409 when the version exists. */
-export async function pushGem(db: DB, config: Config, i: { owner: User; doer: User; blob: StoredBlob }): Promise<void> {
-  await withStoredBlob(db, config, i.blob, async () => {
-    const gem = await parseGemFile(storedBlobPath(config, i.blob));
-    await createPackageAndAddFile(db, config, {
+export async function pushGem(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }): Promise<void> {
+  await withStoredBlob(h, i.blob, async () => {
+    const gem = await parseGemFile(storedBlobPath(h.config, i.blob));
+    await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: RUBYGEMS, name: gem.name, version: gem.version, semverCompatible: true,
       versionMetadata: gem.metadata, failIfVersionExists: true,
       file: { name: gemFilename(gem.name, gem.version, gem.metadata.platform), isLead: true }, blob: i.blob,
@@ -140,8 +140,8 @@ export async function gemVersionsIndex(db: DB, owner: User): Promise<string> {
 }
 
 /** gem yank: the version is deleted (Gitea keeps no yanked versions). */
-export async function yankGem(db: DB, config: Config, doer: User, owner: User, name: string, version: string): Promise<void> {
-  const v = await getVersion(db, owner, RUBYGEMS, name, version);
-  await deleteVersion(db, config, doer, v.version);
+export async function yankGem(h: Hearth, doer: User, owner: User, name: string, version: string): Promise<void> {
+  const v = await getVersion(h.db, owner, RUBYGEMS, name, version);
+  await deleteVersion(h, doer, v.version);
 }
 

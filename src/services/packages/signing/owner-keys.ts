@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { openpgp } from '../../../lib/lazy-require';
 import { seal, unseal } from '../../../lib/secret-box';
 import { findSigningKey, insertSigningKeyIfMissing } from '../../../models/package-signing-key';
+import type { Hearth } from '../../../hearth';
 
 // The per-owner keys that sign package repository indexes, made on first use and kept sealed
 // with the instance secret: an OpenPGP key (Release/InRelease for apt, repomd.xml for dnf, the
@@ -46,26 +46,26 @@ async function makeRsaKey() {
 }
 
 /** The owner's key row of a kind, made (and sealed) when missing. */
-async function keyRow(db: DB, secret: string, owner: User, kind: KeyKind, label: string) {
-  const found = await findSigningKey(db, owner.id, kind);
+async function keyRow(h: Hearth, owner: User, kind: KeyKind, label: string) {
+  const found = await findSigningKey(h.db, owner.id, kind);
   if (found) return found;
   const made = kind === 'openpgp' ? await makePgpKey(owner, label) : await makeRsaKey();
-  await insertSigningKeyIfMissing(db, {
-    ownerId: owner.id, kind, publicKey: made.publicKey, privateKeySealed: seal(secret, SEAL_PURPOSE, made.privateKey), fingerprint: made.fingerprint,
+  await insertSigningKeyIfMissing(h.db, {
+    ownerId: owner.id, kind, publicKey: made.publicKey, privateKeySealed: seal(h.secret, SEAL_PURPOSE, made.privateKey), fingerprint: made.fingerprint,
   });
-  return (await findSigningKey(db, owner.id, kind))!;
+  return (await findSigningKey(h.db, owner.id, kind))!;
 }
 
 /** The public half only (a key download), made on first use like the signers. */
-export async function ownerPublicKey(db: DB, secret: string, owner: User, kind: KeyKind, label = 'package registry'): Promise<{ key: string; fingerprint: string }> {
-  const row = await keyRow(db, secret, owner, kind, label);
+export async function ownerPublicKey(h: Hearth, owner: User, kind: KeyKind, label = 'package registry'): Promise<{ key: string; fingerprint: string }> {
+  const row = await keyRow(h, owner, kind, label);
   return { key: row.public_key, fingerprint: row.fingerprint };
 }
 
-export async function ownerPgpSigner(db: DB, secret: string, owner: User, label = 'package registry'): Promise<PgpSigner> {
-  const row = await keyRow(db, secret, owner, 'openpgp', label);
+export async function ownerPgpSigner(h: Hearth, owner: User, label = 'package registry'): Promise<PgpSigner> {
+  const row = await keyRow(h, owner, 'openpgp', label);
   const pgp = openpgp();
-  const signingKeys = await pgp.readPrivateKey({ armoredKey: unseal(secret, SEAL_PURPOSE, row.private_key_sealed) });
+  const signingKeys = await pgp.readPrivateKey({ armoredKey: unseal(h.secret, SEAL_PURPOSE, row.private_key_sealed) });
   return {
     publicKey: row.public_key,
     fingerprint: row.fingerprint,
@@ -78,9 +78,9 @@ export async function ownerPgpSigner(db: DB, secret: string, owner: User, label 
   };
 }
 
-export async function ownerRsaSigner(db: DB, secret: string, owner: User): Promise<RsaSigner> {
-  const row = await keyRow(db, secret, owner, 'rsa', '');
-  const key = crypto.createPrivateKey(unseal(secret, SEAL_PURPOSE, row.private_key_sealed));
+export async function ownerRsaSigner(h: Hearth, owner: User): Promise<RsaSigner> {
+  const row = await keyRow(h, owner, 'rsa', '');
+  const key = crypto.createPrivateKey(unseal(h.secret, SEAL_PURPOSE, row.private_key_sealed));
   return {
     publicKeyPem: row.public_key,
     fingerprint: row.fingerprint,

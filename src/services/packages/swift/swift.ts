@@ -8,6 +8,7 @@ import { compareVersions, parseSemver } from '../npm/semver';
 import { createPackageAndAddFile } from '../packages';
 import { getFilesOfVersion, getPackage, getVersion, getVersionsOfPackage, searchPackages } from '../queries';
 import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Swift registry (routers/api/packages/swift, modules/packages/swift): SE-0292's
 // package registry service: releases of {scope}.{name}, a release's metadata, its Package.swift
@@ -69,13 +70,13 @@ export async function parseSwiftArchive(file: string, metadataJson: string): Pro
 }
 
 /** Publishes a release: 400 for a bad scope, name, version or archive; 409 when it exists. */
-export async function publishSwift(db: DB, config: Config, i: { owner: User; doer: User; scope: string; name: string; version: string; metadata: string; blob: StoredBlob }): Promise<void> {
-  await withStoredBlob(db, config, i.blob, async () => {
+export async function publishSwift(h: Hearth, i: { owner: User; doer: User; scope: string; name: string; version: string; metadata: string; blob: StoredBlob }): Promise<void> {
+  await withStoredBlob(h, i.blob, async () => {
     const v = parseSemver(i.version);
     if (!SCOPE.test(i.scope) || !NAME.test(i.name) || !v) throw new BadRequestError('invalid scope, name or version');
     const version = `${v.major}.${v.minor}.${v.patch}`;
-    const { meta, urls } = await parseSwiftArchive(storedBlobPath(config, i.blob), i.metadata);
-    await createPackageAndAddFile(db, config, {
+    const { meta, urls } = await parseSwiftArchive(storedBlobPath(h.config, i.blob), i.metadata);
+    await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: SWIFT, name: `${i.scope}.${i.name}`, version, semverCompatible: true, failIfVersionExists: true,
       versionMetadata: meta, packageProperties: { 'swift.scope': i.scope, 'swift.name': i.name }, versionProperties: { [REPOSITORY_URL]: urls },
       file: { name: `${i.name}-${version}.zip`, isLead: true }, blob: i.blob,
@@ -88,12 +89,12 @@ export const swiftBaseUrl = (config: Config, owner: User, scope: string, name: s
   `${config.server.root_url}api/packages/${owner.lower_name}/swift/${scope}/${name}`;
 
 /** The releases of {scope}.{name}, and the newest one's URL (for the Link header). */
-export async function swiftReleases(db: DB, config: Config, owner: User, scope: string, name: string) {
-  const pkg = await getPackage(db, owner, SWIFT, `${scope}.${name}`);
-  const { versions } = await getVersionsOfPackage(db, pkg);
+export async function swiftReleases(h: Hearth, owner: User, scope: string, name: string) {
+  const pkg = await getPackage(h.db, owner, SWIFT, `${scope}.${name}`);
+  const { versions } = await getVersionsOfPackage(h.db, pkg);
   if (!versions.length) throw new NotFoundError('package does not exist');
   versions.sort((a, b) => compareVersions(a.version, b.version));
-  const base = swiftBaseUrl(config, owner, scope, name);
+  const base = swiftBaseUrl(h.config, owner, scope, name);
   const releases = Object.fromEntries(versions.map((v) => [v.version, { url: `${base}/${v.version}` }]));
   return { releases, latest: `${base}/${versions[versions.length - 1]!.version}` };
 }

@@ -1,5 +1,3 @@
-import type { Config } from '../../../config/schema';
-import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
 import { PROPERTY_REF } from '../../../models/package';
@@ -9,6 +7,7 @@ import { compareVersions, parseSemver } from '../npm/semver';
 import { createPackageAndAddFile } from '../packages';
 import { getFilesOfVersion, getPackage, getProperties, getVersionsOfPackage } from '../queries';
 import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import type { Hearth } from '../../../hearth';
 
 // Gitea's Vagrant registry (routers/api/packages/vagrant, modules/packages/vagrant): a box per
 // provider file ({provider}.box) of a version, and the box metadata document vagrant reads.
@@ -35,13 +34,13 @@ async function boxInfo(file: string): Promise<VagrantMetadata> {
 }
 
 /** Adds a provider's box to a version (created when missing): 409 when that provider's box exists. */
-export async function uploadBox(db: DB, config: Config, i: { owner: User; doer: User; name: string; version: string; provider: string; blob: StoredBlob }): Promise<void> {
-  await withStoredBlob(db, config, i.blob, async () => {
+export async function uploadBox(h: Hearth, i: { owner: User; doer: User; name: string; version: string; provider: string; blob: StoredBlob }): Promise<void> {
+  await withStoredBlob(h, i.blob, async () => {
     if (!/^[a-zA-Z0-9][a-zA-Z0-9._-]*$/.test(i.name)) throw new BadRequestError('box name is invalid');
     if (!parseSemver(i.version)) throw new BadRequestError('box version is invalid');
     if (!i.provider.endsWith('.box') || i.provider === '.box') throw new BadRequestError('the provider must be a .box file name');
-    const metadata = await boxInfo(storedBlobPath(config, i.blob));
-    await createPackageAndAddFile(db, config, {
+    const metadata = await boxInfo(storedBlobPath(h.config, i.blob));
+    await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: VAGRANT, name: i.name, version: i.version, semverCompatible: true, versionMetadata: metadata,
       file: { name: i.provider.toLowerCase(), isLead: true, properties: { [PROVIDER]: i.provider.slice(0, -4) } }, blob: i.blob,
     });
@@ -49,17 +48,17 @@ export async function uploadBox(db: DB, config: Config, i: { owner: User; doer: 
 }
 
 /** The box metadata document (vagrant's "box catalog" for one box); 404 without versions. */
-export async function boxMetadata(db: DB, config: Config, owner: User, name: string) {
-  const pkg = await getPackage(db, owner, VAGRANT, name);
-  const { versions } = await getVersionsOfPackage(db, pkg);
+export async function boxMetadata(h: Hearth, owner: User, name: string) {
+  const pkg = await getPackage(h.db, owner, VAGRANT, name);
+  const { versions } = await getVersionsOfPackage(h.db, pkg);
   if (!versions.length) throw new NotFoundError('package does not exist');
   versions.sort((a, b) => compareVersions(a.version, b.version));
-  const base = `${config.server.root_url}api/packages/${encodeURIComponent(owner.name)}/vagrant/${encodeURIComponent(pkg.name)}`;
+  const base = `${h.config.server.root_url}api/packages/${encodeURIComponent(owner.name)}/vagrant/${encodeURIComponent(pkg.name)}`;
   const out = [];
   for (const v of versions) {
     const providers = [];
-    for (const { file, blob } of await getFilesOfVersion(db, v)) {
-      const provider = (await getProperties(db, PROPERTY_REF.file, file.id, PROVIDER))[0]?.value ?? file.name.replace(/\.box$/, '');
+    for (const { file, blob } of await getFilesOfVersion(h.db, v)) {
+      const provider = (await getProperties(h.db, PROPERTY_REF.file, file.id, PROVIDER))[0]?.value ?? file.name.replace(/\.box$/, '');
       providers.push({ name: provider, url: `${base}/${encodeURIComponent(v.version)}/${encodeURIComponent(file.name)}`, checksum: blob.hash_sha512, checksum_type: 'sha512' });
     }
     out.push({ version: v.version, status: 'active', providers });
