@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialectOf } from '../../src/db/dialect';
 import { createRepo, git, remoteUrl, workTree } from '../helpers/git';
 import { expectRepoShape } from '../helpers/repo-shape';
 import { as, createToken, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
@@ -21,8 +22,11 @@ let srcHead: string;
 const migrate = (who: Creds, body: Record<string, unknown>) =>
   s.request('api/v1/repos/migrate', { method: 'POST', auth: as(who), json: body });
 const onDisk = (owner: string, name: string) => fs.existsSync(path.join(s.hearth.config.repository.root, owner, `${name}.git`));
-// AUTOINCREMENT never reuses an id: the sequence tells that a row was made (and removed again).
-const repoSeq = async () => (await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = 'repository'`.execute(s.hearth.db)).rows[0]!.seq;
+// AUTOINCREMENT (an identity's sequence on PostgreSQL) never reuses an id: the sequence tells
+// that a row was made (and removed again).
+const repoSeq = async () => (await (dialectOf(s.hearth.db).engine === 'postgres'
+  ? sql<{ seq: number }>`SELECT last_value AS seq FROM repository_id_seq`
+  : sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = 'repository'`).execute(s.hearth.db)).rows[0]!.seq;
 const names = (list: Array<{ name: string }>) => list.map((x) => x.name).sort();
 
 /**

@@ -51,7 +51,7 @@ export function startPostgres(opts: { password?: string } = {}): TempPostgres {
   run(serverBin('initdb'), ['-D', data, '-U', user, ...auth, '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
   const port = 5432;
   run(serverBin('pg_ctl'), ['-D', data, '-w', '-s', '-l', path.join(dir, 'log'), '-o',
-    `-k ${dir} -p ${port} -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off`, 'start']);
+    `-k ${dir} -p ${port} -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`, 'start']);
   return {
     socketDir: dir, port, database: 'postgres', user,
     url: (database = 'postgres') => {

@@ -41,7 +41,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-test-'));
   // HEARTH_TEST_DB=postgres: a database of its own, cloned from the run's migrated template.
   const pg = await createTestPostgresDatabase();
-  const onPg = pg ? { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: pg.url } : {};
+  // A small pool: test files run side by side on one cluster (a test may still ask for more).
+  const onPg = pg ? { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: pg.url, HEARTH__DATABASE__POOL_SIZE: '4' } : {};
   // An empty value drops a default of SSH_OFF (the SSH port: its own default then applies).
   const vars = Object.fromEntries(Object.entries({ HEARTH__LOG__LEVEL: 'silent', ...SSH_OFF, ...onPg, ...env }).filter(([, v]) => v !== ''));
   const config = loadConfig(null, { port: 0, dataDir }, vars);

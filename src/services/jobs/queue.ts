@@ -87,6 +87,9 @@ export class JobQueue {
     running.delete(this);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    // A tick under way may still claim and launch a job (its queries are real waits on
+    // PostgreSQL): it ends first, then the jobs it started.
+    await this.lastTick;
     while (this.active.size) await Promise.allSettled([...this.active]);
   }
 
@@ -101,7 +104,14 @@ export class JobQueue {
     this.timer = setTimeout(() => { void this.tick(); }, 0);
   }
 
-  private async tick(): Promise<void> {
+  private lastTick: Promise<void> = Promise.resolve();
+
+  private tick(): Promise<void> {
+    this.lastTick = this.tickOnce();
+    return this.lastTick;
+  }
+
+  private async tickOnce(): Promise<void> {
     this.timer = null;
     if (this.stopped) return;
     this.ticking = true;
