@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
 import { runHearthSync, startHearthProcess } from './helpers/process';
-import { startPostgres, type TempPostgres } from './helpers/postgres';
+import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from './helpers/postgres';
 
 // A PostgreSQL database hearth cannot open stops `hearth web`, `hearth migrate` and the admin
 // commands with one line naming the server and the database (never the password), exit status 1,
@@ -16,7 +16,7 @@ let server: TempPostgres;
 const dirs: string[] = [];
 const PASSWORD = 'pg-right-Secret';
 
-beforeAll(() => { server = startPostgres({ password: PASSWORD }); }, 60_000);
+beforeAll(() => { if (!postgresInstalled) return; server = startPostgres({ password: PASSWORD }); }, 60_000);
 afterAll(() => {
   server?.stop();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -48,7 +48,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('hearth on a PostgreSQL database it cannot open', () => {
+withPostgres('hearth on a PostgreSQL database it cannot open', () => {
   it('web: a failed password', () => {
     const url = server.url().replace(PASSWORD, 'not-the-password');
     expectOneLine(hearth(url, 'web', '--port', '0'), 'not-the-password',
@@ -83,7 +83,7 @@ describe('hearth on a PostgreSQL database it cannot open', () => {
   });
 });
 
-describe('hearth on a PostgreSQL database', () => {
+withPostgres('hearth on a PostgreSQL database', () => {
   it('web migrates a new database, serves, logs no password, and stops with no connection left', async () => {
     const admin = new pg.Client({ connectionString: server.url() });
     await admin.connect();

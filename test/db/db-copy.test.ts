@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRepo, git, remoteUrl, workTree } from '../helpers/git';
-import { startPostgres, type TempPostgres } from '../helpers/postgres';
+import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from '../helpers/postgres';
 import { runHearth, startHearthProcess } from '../helpers/process';
 import { createUser, ok, startTestServer } from '../helpers/server';
 
@@ -15,7 +15,7 @@ import { createUser, ok, startTestServer } from '../helpers/server';
 let server: TempPostgres;
 const dirs: string[] = [];
 
-beforeAll(() => { server = startPostgres(); }, 60_000);
+beforeAll(() => { if (!postgresInstalled) return; server = startPostgres(); }, 60_000);
 afterAll(() => {
   server?.stop();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -71,7 +71,7 @@ function sqliteCounts(file: string): Record<string, number> {
   }
 }
 
-describe('hearth admin db copy', () => {
+withPostgres('hearth admin db copy', () => {
   it('copies every table into an empty PostgreSQL database, ids continue past the copied ones, and a second copy is refused', async () => {
     const dataDir = await filledInstance();
     await withClient('postgres', (c) => c.query('CREATE DATABASE copied'));

@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, lockRow, lockRows } from '../../src/db/dialect';
-import { startPostgres, type TempPostgres } from '../helpers/postgres';
+import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from '../helpers/postgres';
 
 // The dialect module answers alike on both engines: each piece runs on SQLite (in memory) and on
 // a throwaway PostgreSQL server over the same rows, and must give the same answer on each.
@@ -28,8 +28,8 @@ async function fill(db: Db): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = startPostgres();
-  engines.postgres = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ host: server.socketDir, port: server.port, user: server.user, database: server.database, max: 2 }) }) });
+  if (postgresInstalled) server = startPostgres();
+  if (postgresInstalled) engines.postgres = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ host: server.socketDir, port: server.port, user: server.user, database: server.database, max: 2 }) }) });
   engines.sqlite = new Kysely({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
   for (const db of Object.values(engines)) await fill(db);
 }, 60_000);
@@ -40,7 +40,7 @@ afterAll(async () => {
 
 const ids = (rows: { id: unknown }[]) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 
-describe.each(['sqlite', 'postgres'] as const)('the %s dialect', (engine) => {
+describe.each(postgresInstalled ? ['sqlite', 'postgres'] as const : ['sqlite'] as const)('the %s dialect', (engine) => {
   const db = () => engines[engine];
   const d = () => dialectOf(db());
 
@@ -86,7 +86,7 @@ describe.each(['sqlite', 'postgres'] as const)('the %s dialect', (engine) => {
   });
 });
 
-describe('the postgres dialect', () => {
+withPostgres('the postgres dialect', () => {
   it('finds issues by a piece of their title or body, whatever the case (SQLite: the trigram index)', async () => {
     const db = engines.postgres;
     const found = await db.selectFrom('issue as i').select('i.id').where(dialectOf(db).issueText('i.id', 'start')).execute();
@@ -95,7 +95,7 @@ describe('the postgres dialect', () => {
   });
 });
 
-describe('lockRow', () => {
+withPostgres('lockRow', () => {
   it('runs nothing on SQLite, whose writers are serialized already', async () => {
     const db = engines.sqlite;
     await db.transaction().execute(async (trx) => {

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load';
 import { migrate, type DB } from '../../src/db/connect';
 import { openPostgres } from '../../src/db/postgres/connect';
 import { initBare, repoDir } from '../../src/git/repo';
 import { runDoctor } from '../../src/services/doctor/doctor';
 import type { CheckResult } from '../../src/services/doctor/types';
-import { startPostgres, type TempPostgres } from '../helpers/postgres';
+import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from '../helpers/postgres';
 import { runHearth } from '../helpers/process';
 
 // `hearth doctor` on PostgreSQL: the database checks through the dialect (migrations against
@@ -22,7 +22,7 @@ const opened: DB[] = [];
 const dirs: string[] = [];
 let databases = 0;
 
-beforeAll(() => { server = startPostgres(); }, 60_000);
+beforeAll(() => { if (!postgresInstalled) return; server = startPostgres(); }, 60_000);
 afterAll(async () => {
   for (const db of opened) await db.destroy();
   server?.stop();
@@ -49,7 +49,7 @@ const ctxOf = (dataDir: string, fix: boolean) => ({
   config: loadConfig(null, { dataDir }, { HEARTH__LOG__LEVEL: 'silent' }), fix, fsckTimeoutMs: 60_000, stamp: 'STAMP', signal: new AbortController().signal,
 });
 
-describe('hearth doctor on PostgreSQL', () => {
+withPostgres('hearth doctor on PostgreSQL', () => {
   it('a fresh database passes, its integrity check skipped with the reason', async () => {
     const { db, dataDir } = await instance();
     const r = byName(await runDoctor(db, ctxOf(dataDir, false)));

@@ -1,10 +1,10 @@
 import net from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DatabaseConnectError, statementStats, type DB } from '../../src/db/connect';
 import { dialectOf } from '../../src/db/dialect';
 import { openPostgres } from '../../src/db/postgres/connect';
-import { startPostgres, type TempPostgres } from '../helpers/postgres';
+import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from '../helpers/postgres';
 
 // PostgreSQL's connection layer on a throwaway cluster: rows typed as SQLite gives them, one
 // prepared statement per text and connection, the statement counter, and start errors that name
@@ -14,6 +14,7 @@ let server: TempPostgres;
 let db: DB;
 
 beforeAll(async () => {
+  if (!postgresInstalled) return;
   server = startPostgres();
   db = await openPostgres({ url: server.url(), poolSize: 2 });
 }, 60_000);
@@ -39,7 +40,7 @@ async function refusal(url: string): Promise<string> {
   return message;
 }
 
-describe('openPostgres', () => {
+withPostgres('openPostgres', () => {
   it('is a PostgreSQL Kysely instance whose counts, sums and ids are numbers, as on SQLite', async () => {
     expect(dialectOf(db).engine).toBe('postgres');
     const r = await sql<Record<string, unknown>>`SELECT COUNT(*) AS n, SUM(x) AS total, 12::int8 AS id, 1.5::numeric AS ratio,
@@ -99,7 +100,7 @@ describe('openPostgres', () => {
   });
 });
 
-describe('openPostgres on a server that asks for a password', () => {
+withPostgres('openPostgres on a server that asks for a password', () => {
   let guarded: TempPostgres;
   beforeAll(() => { guarded = startPostgres({ password: 'right-pw' }); }, 60_000);
   afterAll(() => guarded?.stop());

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrate, type DB } from '../../src/db/connect';
 import { openPostgres } from '../../src/db/postgres/connect';
 import type { Repository, User } from '../../src/db/schema';
@@ -13,7 +13,7 @@ import { accessOf } from '../../src/services/repo/repos';
 import { followUser } from '../../src/services/user/follows';
 import { createOrganization } from '../../src/services/org/orgs';
 import { addMember } from '../../src/services/org/team-members';
-import { startPostgres, type TempPostgres } from '../helpers/postgres';
+import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from '../helpers/postgres';
 
 // Counters kept by recounting (or bumping) a parent row beside a child's write hold on
 // PostgreSQL, whose writers run side by side (SQLite's take turns): 200 creates at once through
@@ -25,6 +25,7 @@ let server: TempPostgres;
 let db: DB;
 
 beforeAll(async () => {
+  if (!postgresInstalled) return;
   server = startPostgres();
   db = await openPostgres({ url: server.url(), poolSize: 10 });
   await migrate(db);
@@ -52,7 +53,7 @@ async function repoOf(owner: User, name = 'counted'): Promise<Repository> {
 const all = <T>(n: number, fn: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
 const count = async (q: Promise<{ n: number | string }>) => Number((await q).n);
 
-describe('recounts on PostgreSQL under 200 concurrent writers', () => {
+withPostgres('recounts on PostgreSQL under 200 concurrent writers', () => {
   it('issues in one repository: num_issues', async () => {
     const [owner] = await users(1);
     const access = await accessOf(db, await repoOf(owner!), owner!);

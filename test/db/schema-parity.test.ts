@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { migrate, pendingMigrations, type DB } from '../../src/db/connect';
 import { dialectOf } from '../../src/db/dialect';
 import { migrations, POSTGRES_BASELINE_COVERS } from '../../src/db/migrations';
 import { BASELINE_MIGRATION, MIGRATION_LOCK } from '../../src/db/postgres/migrate';
-import { startPostgres, type TempPostgres } from '../helpers/postgres';
+import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from '../helpers/postgres';
 import { postgresShape, sqliteShape } from '../helpers/schema-shape';
 
 // Both engines, migrated by the same migrate(), hold the same schema: tables, columns, indexes
@@ -41,6 +41,7 @@ function freshSqlite(): DB {
 }
 
 beforeAll(() => {
+  if (!postgresInstalled) return;
   server = startPostgres();
   admin = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ host: server.socketDir, port: server.port, user: server.user, database: server.database, max: 1 }) }) });
 }, 60_000);
@@ -51,7 +52,7 @@ afterAll(async () => {
 
 const laterMigrations = () => Object.keys(migrations).filter((n) => n > POSTGRES_BASELINE_COVERS).sort();
 
-describe('schema parity between SQLite and PostgreSQL', () => {
+withPostgres('schema parity between SQLite and PostgreSQL', () => {
   it('has the same tables, columns, indexes and foreign keys on both engines after migrating', async () => {
     const lite = freshSqlite();
     await migrate(lite);
@@ -98,7 +99,7 @@ describe('schema parity between SQLite and PostgreSQL', () => {
   });
 });
 
-describe('the issue text search on each engine\'s index', () => {
+withPostgres('the issue text search on each engine\'s index', () => {
   const ISSUES = [
     { id: 1, title: 'Crash on Start', content: 'segfault at 100% load' },
     { id: 2, title: 'docs', content: 'the START page' },
@@ -129,7 +130,7 @@ describe('the issue text search on each engine\'s index', () => {
   });
 });
 
-describe('the PostgreSQL migrator', () => {
+withPostgres('the PostgreSQL migrator', () => {
   it('lists what is pending, then answers up to date in one query', async () => {
     const { db } = await freshPostgres();
     expect(await pendingMigrations(db)).toEqual([BASELINE_MIGRATION, ...laterMigrations()]);

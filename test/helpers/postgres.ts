@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { describe } from 'vitest';
 
 // A throwaway PostgreSQL server for the tests that read or write PostgreSQL: a new cluster in a
 // temp directory, listening on a Unix socket only (no port to collide on), stopped and removed
@@ -29,6 +30,18 @@ function serverBin(name: string): string {
 }
 
 /** `password`: the cluster asks for it (scram-sha-256) instead of trusting every local connection. */
+/**
+ * Whether this machine has PostgreSQL's server binaries. The suite passes without them: the tests
+ * that need a server of their own skip (`withPostgres`). HEARTH_TEST_NO_POSTGRES=1 pretends they
+ * are missing, to check exactly that.
+ */
+export const postgresInstalled: boolean = process.env.HEARTH_TEST_NO_POSTGRES !== '1' && (() => {
+  try { serverBin('initdb'); serverBin('pg_ctl'); return true; } catch { return false; }
+})();
+
+/** A describe block that needs a PostgreSQL server of its own: skipped where none is installed. */
+export const withPostgres = describe.skipIf(!postgresInstalled);
+
 export function startPostgres(opts: { password?: string } = {}): TempPostgres {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-pg-'));
   const root = process.getuid?.() === 0;
