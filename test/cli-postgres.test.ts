@@ -1,11 +1,10 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
 import { runHearthSync, startHearthProcess } from './helpers/process';
-import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from './helpers/postgres';
+import { closedPort, postgresInstalled, startPostgres, withPostgres, type TempPostgres } from './helpers/postgres';
 
 // A PostgreSQL database hearth cannot open stops `hearth web`, `hearth migrate` and the admin
 // commands with one line naming the server and the database (never the password), exit status 1,
@@ -40,13 +39,6 @@ function expectOneLine(r: { code: number | null; err: string }, secret: string, 
   for (const p of parts) expect(lines[0]).toMatch(p);
 }
 
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 withPostgres('hearth on a PostgreSQL database it cannot open', () => {
   it('web: a failed password', () => {

@@ -1,10 +1,9 @@
-import net from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DatabaseConnectError, statementStats, type DB } from '../../src/db/connect';
 import { dialectOf } from '../../src/db/dialect';
 import { openPostgres } from '../../src/db/postgres/connect';
-import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from '../helpers/postgres';
+import { closedPort, postgresInstalled, startPostgres, withPostgres, type TempPostgres } from '../helpers/postgres';
 
 // PostgreSQL's connection layer on a throwaway cluster: rows typed as SQLite gives them, one
 // prepared statement per text and connection, the statement counter, and start errors that name
@@ -23,14 +22,6 @@ afterAll(async () => {
   server?.stop();
 });
 
-/** A port on loopback that nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 async function refusal(url: string): Promise<string> {
   const err = await openPostgres({ url, poolSize: 1 }).then(() => null, (e: unknown) => e);

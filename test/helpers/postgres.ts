@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { describe } from 'vitest';
 
@@ -76,4 +77,13 @@ export function startPostgres(opts: { password?: string } = {}): TempPostgres {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A port on loopback that nothing listens on (taken, then released). */
+export async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
 }
