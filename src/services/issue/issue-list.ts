@@ -90,8 +90,26 @@ export async function listRepoIssues(
   filter.posterId = await userIdFor(db, q.created_by);
   filter.assigneeId = await userIdFor(db, q.assigned_by);
   if (q.mentioned_by) filter.mentioned = (await getUserByName(db, q.mentioned_by))?.lower_name ?? notFound(q.mentioned_by);
-  const [issues, total] = await Promise.all([findIssues(db, filter, q.page), countIssues(db, filter)]);
+  const counted = counterTotal(access.repo, filter);
+  const [issues, total] = await Promise.all([findIssues(db, filter, q.page), counted ?? countIssues(db, filter)]);
   return { views: await issueViews(db, issues, access), total };
+}
+
+type RepoCounters = { num_issues: number; num_closed_issues: number; num_pulls: number; num_closed_pulls: number };
+const PLAIN_KEYS = new Set(['repoId', 'isClosed', 'isPull', 'sort']);
+
+/**
+ * The total of a listing filtered by state and kind alone, from the repository's counters (kept
+ * exact with each change, as Gitea's tab counts): counting the rows instead read every open issue's
+ * index entry, 5-10 ms for 70,000 on PostgreSQL (bench/issues). Undefined for any other filter.
+ */
+function counterTotal(repo: RepoCounters, f: IssueFilter): number | undefined {
+  const plain = Object.entries(f).every(([k, v]) => PLAIN_KEYS.has(k) || v === undefined || (Array.isArray(v) && !v.length));
+  if (!plain) return undefined;
+  const of = (all: number, closed: number) => (f.isClosed === undefined ? all : f.isClosed ? closed : all - closed);
+  const issues = of(repo.num_issues, repo.num_closed_issues);
+  const pulls = of(repo.num_pulls, repo.num_closed_pulls);
+  return f.isPull === undefined ? issues + pulls : f.isPull ? pulls : issues;
 }
 
 function notFound(name: string): never {
