@@ -4,14 +4,18 @@ import { parseDuration } from '../cron/duration';
 import { removeArtifactFile } from './artifact-files';
 import { removeArtifactChunks } from './artifacts-v3-chunks';
 import { removeUploadBlocks } from './artifacts-v4';
-import { cancelJob } from './runs';
-import { stopTask } from './tasks';
 import type { Hearth } from '../../hearth';
 
 // The Actions cron tasks (Gitea's services/actions/clear_tasks.go and cleanup.go), with the
 // [actions] timeouts: a running task with no update for zombie_task_timeout, or running longer
 // than endless_task_timeout, fails; a job waiting for a runner longer than abandoned_job_timeout
 // is cancelled; logs older than log_retention_days, expired artifacts and abandoned uploads are deleted.
+// The zombie, endless and abandoned checks run at start: the run engine they stop or cancel with
+// (runs.ts, tasks.ts and the workflow and webhook modules behind them) loads only when one finds
+// something, not on every start that finds nothing.
+
+const stopTask = async (...a: Parameters<typeof import('./tasks').stopTask>) => (await import('./tasks')).stopTask(...a);
+const cancelJob = async (...a: Parameters<typeof import('./runs').cancelJob>) => (await import('./runs')).cancelJob(...a);
 
 const seconds = (d: string) => Math.floor(parseDuration(d) / 1000);
 
