@@ -74,8 +74,11 @@ async function ensureVersion(h: Hearth, pkg: Package, i: CreateInput): Promise<{
   return { version, created: true };
 }
 
+/** What addFile adds, and for whom (the quotas are the creator's and the owner's). */
+type FileAdd = { owner: User; creator: User; file: FileInput; blob: StoredBlob; overwrite?: boolean };
+
 /** Adds the file row (and the blob row) to a version: 409 when the file exists, unless overwrite. */
-async function addFile(h: Hearth, owner: User, creator: User, pkg: Package, version: PackageVersion, f: FileInput, blob: StoredBlob, overwrite?: boolean): Promise<PackageFile> {
+async function addFile(h: Hearth, pkg: Package, version: PackageVersion, { owner, creator, file: f, blob, overwrite }: FileAdd): Promise<PackageFile> {
   const existing = await m.findFile(h.db, version.id, f.name, f.compositeKey ?? '');
   if (existing && !overwrite) throw new ConflictError('package file already exists');
   await checkSizeQuota(h, creator, owner, pkg.type, blob.size);
@@ -107,7 +110,7 @@ export async function createPackageAndAddFile(h: Hearth, i: CreateInput): Promis
     out = await h.db.transaction().execute(async (trx) => {
       const pkg = await ensurePackage(trx, i);
       const { version, created } = await ensureVersion(withDb(h, trx), pkg, i);
-      const file = await addFile(withDb(h, trx), i.owner, i.creator, pkg, version, i.file, i.blob, i.overwrite);
+      const file = await addFile(withDb(h, trx), pkg, version, i);
       await queueIndexRebuildsOfFiles(trx, pkg, [file.id]);
       return { pkg, version, file, versionCreated: created };
     });
@@ -128,7 +131,7 @@ export async function addFileToExistingVersion(h: Hearth, i: {
       const pkg = await m.findPackage(trx, i.owner.id, i.type, i.name);
       const version = pkg && (await m.findVersion(trx, pkg.id, i.version));
       if (!pkg || !version) throw new NotFoundError('package does not exist');
-      const file = await addFile(withDb(h, trx), i.owner, i.creator, pkg, version, i.file, i.blob, i.overwrite);
+      const file = await addFile(withDb(h, trx), pkg, version, i);
       await queueIndexRebuildsOfFiles(trx, pkg, [file.id]);
       return { pkg, version, file };
     });

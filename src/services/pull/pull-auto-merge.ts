@@ -179,5 +179,5 @@ async function detectManualMerge(h: Hearth, pr: PullRequest, pusherId: number): 
   const r = await gitRun(['rev-list', '--ancestry-path', '--merges', '--reverse', `${pr.head_commit_id}..${pr.base_commit_id}`], { gitDir: dir });
   const commit = r.stdout.toString().split('\n')[0]?.trim() || pr.head_commit_id;
   const issue = await getIssueById(h.db, pr.issue_id);
-  if (issue) await markMerged(h.db, base.id, pusherId, issue, pr, commit);
+  if (issue) await markMerged(h.db, { repoId: base.id, doer: pusherId, issue, pr, commit });
 }

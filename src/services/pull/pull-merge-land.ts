@@ -55,7 +55,7 @@ export async function recordLanded(
     await refsMoved(h.db, repo, doer, dir, [{ ref: `refs/heads/${intent.baseBranch}`, oldId: intent.oldSha, newId: intent.commit }], 'merge');
   }
   crashPoint('merge.after-sync');
-  await markMerged(h.db, repo.id, doer, issue, pr, intent.commit, intent.auto, opts.intentId);
+  await markMerged(h.db, { repoId: repo.id, doer, issue, pr, commit: intent.commit, auto: intent.auto, intentId: opts.intentId });
   if (intent.deleteBranch) await deleteHead(h, pr, doer);
 }
 

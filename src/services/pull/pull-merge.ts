@@ -118,7 +118,7 @@ async function manuallyMerged(h: Hearth, access: RepoAccess, doer: User, issue: 
   const baseSha = await revParse(dir, `refs/heads/${pr.base_branch}`);
   const commit = /^[0-9a-f]{4,64}$/i.test(commitId) ? await revParse(dir, `${commitId}^{commit}`) : null;
   if (!commit || !baseSha || !(await isAncestor(dir, commit, baseSha))) throw new InvalidError('Wrong commit ID', 'MergeCommitID');
-  await markMerged(h.db, access.repo.id, doer, issue, pr, commit);
+  await markMerged(h.db, { repoId: access.repo.id, doer, issue, pr, commit });
 }
 
 /** GET /repos/{owner}/{repo}/pulls/{index}/merge: whether it is merged (404 otherwise). */

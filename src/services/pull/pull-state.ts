@@ -18,10 +18,19 @@ import { clearIntent } from '../recovery/intent';
  * Records a merge: the pull row, the merge event, the issue closed and every counter following.
  * `intentId`, the merge's 'pull.merge' intent, goes in the same transaction: merged and done together.
  */
-export async function markMerged(
-  db: DB, repoId: number, doerOrId: User | number, issue: Pick<Issue, 'id' | 'milestone_id' | 'index' | 'title'>, pr: PullRequest, commit: string,
-  auto = false, intentId?: number,
-): Promise<void> {
+export type MergeRecord = {
+  repoId: number;
+  /** The doer's row when the caller holds it (not read again), else its id. */
+  doer: User | number;
+  issue: Pick<Issue, 'id' | 'milestone_id' | 'index' | 'title'>;
+  pr: PullRequest;
+  commit: string;
+  /** Merged by a scheduled auto-merge. */
+  auto?: boolean;
+  intentId?: number;
+};
+
+export async function markMerged(db: DB, { repoId, doer: doerOrId, issue, pr, commit, auto = false, intentId }: MergeRecord): Promise<void> {
   const now = nowUnix();
   const doerId = typeof doerOrId === 'number' ? doerOrId : doerOrId.id;
   await db.transaction().execute(async (trx) => {
