@@ -7,6 +7,7 @@
 // the same rows, each endpoint measured on both; goals printed as met/missed lines: PostgreSQL's
 // ratio to the bare endpoint within 1.5x of SQLite's for the reads, and the 50-issue page and the
 // issue create within 3x of SQLite's time (p50 latency). Without PostgreSQL installed, SQLite alone.
+// Each case runs twice on every server, the second time in reverse order, and the means are shown.
 // Usage: node bench/api.mjs [seconds=8]   (dist/hearth when built, else the source via tsx)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,6 +66,15 @@ async function seed(h) {
 
 const row = (r) => `${r.requests.average.toFixed(0).padStart(10)} ${String(r.latency.p50).padStart(4)} ${String(r.latency.p99).padStart(4)}`;
 const errsOf = (label, r) => (r.non2xx + r.errors ? ` (${label} non-2xx ${r.non2xx}, errors ${r.errors})` : '');
+/** Two autocannon results as one: mean throughput and latencies, errors summed. */
+function meanOf(rs) {
+  const avg = (f) => rs.reduce((t, r) => t + f(r), 0) / rs.length;
+  return {
+    requests: { average: avg((r) => r.requests.average) },
+    latency: { mean: avg((r) => r.latency.mean), p50: Math.round(avg((r) => r.latency.p50)), p99: Math.round(avg((r) => r.latency.p99)) },
+    non2xx: rs.reduce((t, r) => t + r.non2xx, 0), errors: rs.reduce((t, r) => t + r.errors, 0),
+  };
+}
 /** Latency in ms for the time goals: autocannon's p50 is whole milliseconds, the mean is finer. */
 const msOf = (r) => r.latency.mean;
 
@@ -87,13 +97,17 @@ try {
     ['GET /user', 'api/v1/user', {}, 'ratio'],
     ['POST /repos/{o}/{r}/issues', 'api/v1/repos/root/bench/issues', { method: 'POST', body: JSON.stringify({ title: 'Load', body: 'created under load' }) }, 'time'],
   ];
-  console.log(`${seconds} s per endpoint, 4 connections, ${h.exe.endsWith('hearth') ? 'dist/hearth' : 'source via tsx'} against bare express + better-sqlite3`);
+  console.log(`${seconds} s per endpoint and server, twice (means), 4 connections, ${h.exe.endsWith('hearth') ? 'dist/hearth' : 'source via tsx'} against bare express + better-sqlite3`);
   console.log('endpoint'.padEnd(38), 'engine    hearth req/s  p50  p99 |  bare req/s  p50  p99 | ratio');
   const goals = [];
   for (const [name, p, opts, goal] of cases) {
-    const a = await cannon(`${h.base}${p}`, { headers, ...opts });
-    const pgRun = hp ? await cannon(`${hp.base}${p}`, { headers: headersPg, ...opts }) : null;
-    const b = await cannon(`${bare.base}${p}`, { headers, ...opts });
+    const runs = { a: [], pg: [], b: [] };
+    const targets = [['a', h.base, headers], ...(hp ? [['pg', hp.base, headersPg]] : []), ['b', bare.base, headers]];
+    // Two rounds, the second in reverse order: the machine's load drifts over the minute a case takes.
+    for (const order of [targets, [...targets].reverse()]) {
+      for (const [k, base, hs] of order) runs[k].push(await cannon(`${base}${p}`, { headers: hs, ...opts }));
+    }
+    const [a, pgRun, b] = [meanOf(runs.a), hp ? meanOf(runs.pg) : null, meanOf(runs.b)];
     const ratio = (r) => b.requests.average / r.requests.average;
     console.log(name.padEnd(38), `sqlite   ${row(a)} | ${row(b)} | ${ratio(a).toFixed(2)}x${errsOf('hearth', a)}`);
     if (!pgRun) continue;
