@@ -74,10 +74,17 @@ export async function deleteWebhooksOf(db: DB, scope: { repoId: number } | { own
  * then the active system hooks. `repoId` 0: an owner-level event; `ownerId` 0: no owner hooks.
  */
 export async function activeHooksFor(db: DB, repoId: number, ownerId: number): Promise<Webhook[]> {
-  const active = (scope: WebhookScope) => scoped(db, scope).selectAll().where('is_active', '=', 1).orderBy('id').execute();
-  const repoHooks = repoId ? await active({ repoId }) : [];
-  const ownerHooks = ownerId ? await active({ ownerId }) : [];
-  return [...repoHooks, ...ownerHooks, ...(await active({ site: { system: true } }))];
+  // One statement for the three sources (each event asks; on PostgreSQL a statement is a round
+  // trip), ordered source by source as three reads would give them.
+  return db.selectFrom('webhook').selectAll().where('is_active', '=', 1)
+    .where((eb) => eb.or([
+      ...(repoId ? [eb('repo_id', '=', repoId)] : []),
+      ...(ownerId ? [eb.and([eb('owner_id', '=', ownerId), eb('repo_id', '=', 0)])] : []),
+      eb.and([eb('repo_id', '=', 0), eb('owner_id', '=', 0), eb('is_system_webhook', '=', 1)]),
+    ]))
+    .orderBy((eb) => eb.case().when('repo_id', '!=', 0).then(0).when('owner_id', '!=', 0).then(1).else(2).end())
+    .orderBy('id')
+    .execute();
 }
 
 /** Gitea's CopyDefaultWebhooksToRepo: each default hook, active or not, becomes the repository's own. */
