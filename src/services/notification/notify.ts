@@ -31,13 +31,17 @@ const isWip = (title: string) => ['wip:', '[wip]'].some((p) => title.toLowerCase
 /** Everyone concerned: participants, assignees, issue and repository watchers minus opt-outs, the mentioned; never the doer. */
 async function audience(db: DB, e: IssueEvent): Promise<Set<number>> {
   if (e.receivers) return new Set(e.receivers.filter((id) => id !== e.doer.id));
-  const ids = new Set<number>([
-    ...(await participantIds(db, e.issue.id, e.issue.poster_id)),
-    ...(await assigneeIds(db, e.issue.id)),
-    ...(await issueWatcherIds(db, e.issue.id, true)),
-    ...(e.issue.is_pull && isWip(e.issue.title) ? [] : await repoWatcherIds(db, e.issue.repo_id)),
+  // Independent reads, side by side: on PostgreSQL each is a round trip on a pool connection of
+  // its own (SQLite runs them one after the other as before).
+  const [participants, assignees, watching, repoWatchers, optedOut] = await Promise.all([
+    participantIds(db, e.issue.id, e.issue.poster_id),
+    assigneeIds(db, e.issue.id),
+    issueWatcherIds(db, e.issue.id, true),
+    e.issue.is_pull && isWip(e.issue.title) ? [] : repoWatcherIds(db, e.issue.repo_id),
+    issueWatcherIds(db, e.issue.id, false),
   ]);
-  for (const id of await issueWatcherIds(db, e.issue.id, false)) ids.delete(id);
+  const ids = new Set<number>([...participants, ...assignees, ...watching, ...repoWatchers]);
+  for (const id of optedOut) ids.delete(id);
   const mentioned = e.text ? await accountsByNames(db, mentionCandidates(e.text)) : [];
   for (const u of mentioned) if (u.type === 0) ids.add(u.id);
   ids.delete(e.doer.id);
