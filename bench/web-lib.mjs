@@ -1,8 +1,12 @@
-// What the web benches share: one timed request, p50/p95 of sequential rounds after a warm-up,
-// the bytes a brotli-asking browser receives, an API client, a signed-in session through the
-// form, and the page-beside-its-API-twin table every web bench prints.
+// What the web benches share: the instance a bench seeds and measures (benchInstance), one timed
+// request, p50/p95 of sequential rounds after a warm-up, the bytes a brotli-asking browser
+// receives, an API client, a signed-in session through the form, and the page-beside-its-API-twin
+// table every web bench prints.
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { startHearth } from './lib.mjs';
 
 export const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 export const ms = (x) => x.toFixed(2).padStart(7);
@@ -107,12 +111,23 @@ export async function signIn(h, user, password) {
   return [cookie, ...res.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
 }
 
+/** `GET api/v1/…` of a twin's URL, as the table's legend names it. */
+const twinName = (url) => `GET /${new URL(url).pathname.replace(/^\//, '')}${new URL(url).search}`;
+
 /**
  * Each row's page(s) beside its API twin(s): p50, p95, p95/p50 and the p50 ratio, one line per
  * row under a header naming the target; with `pid` (the server's), its CPU per request for
- * each side too. `rows` are [name, pageUrls, twinUrls].
+ * each side too; then each row's twin requests by name. `rows` are [name, pageUrls, twinUrls].
+ * Every row's pages and twins are warmed together first (`warmAll` rounds): the first row
+ * measured no longer pays for the JIT's first compilations of the code all pages share.
  */
-export async function compareRows(rows, { runs, pageHeaders, twinHeaders, target = 'target <= 1.5x; p95/p50 <= 3x', width = 26, pid }) {
+export async function compareRows(rows, { runs, pageHeaders, twinHeaders, target = 'target <= 1.5x; p95/p50 <= 3x', width = 26, pid, warmAll = 50 }) {
+  for (let i = 0; i < warmAll; i++) {
+    for (const [, pages, twins] of rows) {
+      for (const u of pages) await wireTimed(u, pageHeaders);
+      for (const u of twins) await wireTimed(u, twinHeaders);
+    }
+  }
   const cpuHead = pid ? ' | server CPU ms/req: page  twin  ratio' : '';
   console.log('page'.padEnd(width), `   p50     p95  p95/p50 | twin p50  twin p95 | ratio p50 (${target})${cpuHead}`);
   const out = [];
@@ -123,6 +138,8 @@ export async function compareRows(rows, { runs, pageHeaders, twinHeaders, target
     console.log(name.padEnd(width), `${ms(a.p50)} ${ms(a.p95)} ${(a.p95 / a.p50).toFixed(2).padStart(6)}x | ${ms(b.p50)}  ${ms(b.p95)} | ${(a.p50 / b.p50).toFixed(2)}x${cpu}`);
     out.push({ name, page: a, twin: b, ratio: a.p50 / b.p50 });
   }
+  console.log('twins:');
+  for (const [name, , twins] of rows) console.log(`  ${name.padEnd(width)} ${twins.map(twinName).join(' + ')}`);
   return out;
 }
 
@@ -137,4 +154,51 @@ export async function benchSession(h, api) {
   const cookie = await signIn(h, 'bench', password);
   const token = (await api('users/root/tokens', { name: 'bench', scopes: ['all'] })).sha1;
   return { password, cookie, pageHeaders: { Cookie: cookie, 'Accept-Encoding': 'br, gzip' }, twinHeaders: { Authorization: `token ${token}` } };
+}
+
+/**
+ * A web bench's hearth: dist/hearth (else the source through tsx) over a temp data directory
+ * named after the bench, with `env` added to its environment. It carries what every web bench
+ * uses: `api` (root's JSON client), `page(p)` and `twin(p)` URLs, `label` (what runs),
+ * `session()` (benchSession), `expectPages` (the pages as measured hold what the bench needs),
+ * `compare(rows, opts)` (compareRows with the server's CPU) and `close()`, which stops the
+ * server and removes the directory: call it in a `finally`, so a failed step leaves nothing.
+ */
+export async function benchInstance(name, env = {}) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `hearth-bench-${name}-`));
+  let h;
+  try {
+    h = await startHearth(path.join(tmp, 'data'), env);
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+  const api = apiClient(h, { Authorization: rootAuth(h) });
+  const built = h.exe.endsWith('hearth');
+  const exited = new Promise((resolve) => { h.child.once('exit', resolve); });
+  return {
+    h, api, built, tmp,
+    label: built ? 'dist/hearth' : 'source via tsx',
+    page: (p) => `${h.base}${p}`,
+    twin: (p) => `${h.base}api/v1/${p}`,
+    session: () => benchSession(h, api),
+    /** Each [url, text]: the page (with `headers`) must contain the text, else the bench stops. */
+    async expectPages(checks, headers) {
+      for (const [url, want] of checks) {
+        const res = await fetch(url, { headers });
+        const text = await res.text();
+        if (res.status !== 200 || !text.includes(want)) {
+          throw new Error(`${url} (${res.status}) lacks "${want}": ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 1500)}`);
+        }
+      }
+    },
+    compare: (rows, opts) => compareRows(rows, { pid: h.child.pid, ...opts }),
+    async close() {
+      if (h.child.exitCode === null && h.child.signalCode === null) {
+        h.child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      }
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
 }
