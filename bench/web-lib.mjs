@@ -143,6 +143,37 @@ export async function compareRows(rows, { runs, pageHeaders, twinHeaders, target
   return out;
 }
 
+
+/**
+ * A page session and an API token of one user, so that page and twin are read by the same
+ * viewer (the same permission lookups on both sides): `root` (given a password of the bench's
+ * through the admin API: a printed one opens no page) or a new user of that name.
+ */
+export async function userSession(h, api, name) {
+  if (name === 'root') {
+    // A printed password must be replaced before pages open: root sets one of the bench's on the
+    // change form, as a browser would (h follows, so clients reading h.password per request, as
+    // benchInstance's api, keep working); the form's session goes on.
+    const password = 'bench-root-password-1';
+    const cookie = await signIn(h, 'root', h.password);
+    const form = await fetch(`${h.base}user/settings/change_password`, { headers: { Cookie: cookie } });
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())[1];
+    const changed = await fetch(`${h.base}user/settings/change_password`, {
+      method: 'POST', redirect: 'manual', headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, old_password: h.password, password, retype: password }),
+    });
+    if (changed.status !== 303) throw new Error(`root's password change: ${changed.status} ${(await changed.text()).slice(0, 300)}`);
+    h.password = password;
+    const token = (await api('users/root/tokens', { name: 'bench-root', scopes: ['all'] })).sha1;
+    return { password: h.password, cookie, pageHeaders: { Cookie: cookie, 'Accept-Encoding': 'br, gzip' }, twinHeaders: { Authorization: `token ${token}` } };
+  }
+  const password = 'bench-password-1';
+  await api('admin/users', { username: name, email: `${name}@example.com`, password, must_change_password: false });
+  const cookie = await signIn(h, name, password);
+  const token = (await api(`users/${name}/tokens`, { name: 'bench', scopes: ['all'] })).sha1;
+  return { password, cookie, pageHeaders: { Cookie: cookie, 'Accept-Encoding': 'br, gzip' }, twinHeaders: { Authorization: `token ${token}` } };
+}
+
 /**
  * The signed-in side of a page bench: root must change its printed password before it may use
  * pages, so a `bench` user of the bench's own signs in (the caller grants it what the pages
@@ -173,7 +204,8 @@ export async function benchInstance(name, env = {}) {
     fs.rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
-  const api = apiClient(h, { Authorization: rootAuth(h) });
+  // root's credentials read per request: sessionOf('root') replaces its printed password.
+  const api = (p, body, method) => apiClient(h, { Authorization: rootAuth(h) })(p, body, method);
   const built = h.exe.endsWith('hearth');
   const exited = new Promise((resolve) => { h.child.once('exit', resolve); });
   return {
@@ -182,6 +214,8 @@ export async function benchInstance(name, env = {}) {
     page: (p) => `${h.base}${p}`,
     twin: (p) => `${h.base}api/v1/${p}`,
     session: () => benchSession(h, api),
+    /** The page session and API token of one user (userSession). */
+    sessionOf: (user) => userSession(h, api, user),
     /** Each [url, text]: the page (with `headers`) must contain the text, else the bench stops. */
     async expectPages(checks, headers) {
       for (const [url, want] of checks) {

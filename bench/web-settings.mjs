@@ -1,6 +1,7 @@
 // The repository settings and releases pages against their API twins, on dist/hearth, in one
 // run: server time (loopback request to last byte, sequential, after a warm-up) of each page
-// beside the API requests returning the same data; p50, p95, ratios and server CPU. The twins:
+// beside the API requests returning the same data, read by the same user (the owner; then an
+// admin collaborator for two of them); p50, p95, ratios and server CPU. The twins:
 // - settings general: GET /repos/{o}/{r} (name, description, website, visibility, template,
 //   units, merge styles, default branch, trackers: all of the page's forms), and a second row
 //   adding GET .../branches, whose names fill the page's default-branch select;
@@ -30,8 +31,10 @@ try {
     await api('repos/root/bench/branch_protections', { rule_name: rule, required_approvals: 1, enable_status_check: true, status_check_contexts: ['ci/*'] });
   }
 
-  // The pages as an admin collaborator sees them.
-  const { pageHeaders: web, twinHeaders } = await b.session();
+  // Page and twin read by one viewer each time: the owner (root, whose token the twins always
+  // used), then an admin collaborator with a token of its own (its access is looked up on both sides).
+  const owner = await b.sessionOf('root');
+  const collaborator = await b.sessionOf('bench');
   await api('repos/root/bench/collaborators/bench', { permission: 'admin' }, 'PUT');
   const page = (p) => b.page(`root/bench/${p}`);
   const twin = (p) => b.twin(`repos/root/bench${p}`);
@@ -45,9 +48,15 @@ try {
     ['settings: branch protection', [page('settings/branches')], [twin('/branch_protections')]],
   ];
   // The pages as measured: signed in, with the admin's forms.
-  await b.expectPages([[page('settings'), 'Danger zone'], [page('releases'), 'New release'], [page('releases'), 'app-1.9.tar.gz']], web);
+  for (const who of [owner, collaborator]) {
+    await b.expectPages([[page('settings'), 'Danger zone'], [page('releases'), 'New release'], [page('releases'), 'app-1.9.tar.gz']], who.pageHeaders);
+  }
   console.log(`${N} sequential requests each after a warm-up, ${b.label}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
-  await b.compare(rows, { runs: N, pageHeaders: web, twinHeaders, width: 30 });
+  console.log('as the owner (page signed in as root; twins with root\'s token):');
+  await b.compare(rows, { runs: N, pageHeaders: owner.pageHeaders, twinHeaders: owner.twinHeaders, width: 30 });
+  console.log('as an admin collaborator (page and twins as bench):');
+  await b.compare(rows.filter(([name]) => name === 'settings: general' || name === 'releases').map(([name, ...rest]) => [`${name} (collab.)`, ...rest]),
+    { runs: N, pageHeaders: collaborator.pageHeaders, twinHeaders: collaborator.twinHeaders, width: 30 });
 } finally {
   await b.close();
 }
