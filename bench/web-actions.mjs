@@ -5,13 +5,9 @@
 // page within 1.5x of its twin, the 10,000-line job page within 1.5x of the API's log download.
 // Usage: node bench/web-actions.mjs [requests=50]   (build first: npm run build)
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startHearth } from './lib.mjs';
-import { apiClient, benchSession, compareRows, rootAuth, wire } from './web-lib.mjs';
+import { benchInstance, rootAuth, wire } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 50);
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-actions-'));
 // The 10,000-line workflow, shared with test/web/actions-pages.test.ts.
 const LONG = fs.readFileSync(new URL('../test/fixtures/workflows/long-log.yml', import.meta.url), 'utf8');
 const QUICK = 'name: quick\non: workflow_dispatch\njobs:\n  q:\n    runs-on: hearth\n    steps:\n      - run: echo quick\n';
@@ -24,11 +20,9 @@ async function until(check, what, ms = 150_000) {
   }
 }
 
-let h;
+const b = await benchInstance('web-actions', { HEARTH__ACTIONS__EMBEDDED_RUNNER: 'true' });
 try {
-  h = await startHearth(path.join(tmp, 'data'), { HEARTH__ACTIONS__EMBEDDED_RUNNER: 'true' });
-  const built = h.exe.endsWith('hearth');
-  const api = apiClient(h, { Authorization: rootAuth(h) });
+  const { api, h } = b;
   await api('user/repos', { name: 'bench', auto_init: true, default_branch: 'main' });
   await api('repos/root/bench/contents', {
     branch: 'main', message: 'Workflows',
@@ -49,10 +43,9 @@ try {
   }
 
   // The pages as a writer sees them.
-  const { cookie, pageHeaders: web, twinHeaders } = await benchSession(h, api);
+  const { cookie, pageHeaders: web, twinHeaders } = await b.session();
   await api('repos/root/bench/collaborators/bench', { permission: 'write' }, 'PUT');
-  const page = (p) => `${h.base}${p}`;
-  const twin = (p) => `${h.base}api/v1/${p}`;
+  const { page, twin } = b;
   const jobPage = page(`root/bench/actions/runs/${long.run_number}/jobs/0`);
   const text = await (await fetch(jobPage, { headers: web })).text();
   const lines = (text.match(/<li>line \d+ of the long job &lt;with&gt; some &amp; text<\/li>/g) ?? []).length;
@@ -64,12 +57,10 @@ try {
     ['wiki page', [page('root/bench/wiki/Home')], [twin('repos/root/bench/wiki/page/Home')]],
     ['packages list (20)', [page('root/-/packages')], [twin('packages/root?limit=20')]],
   ];
-  console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain`);
-  await compareRows(rows, { pid: h.child.pid, runs: N, pageHeaders: web, twinHeaders });
+  console.log(`${N} sequential requests each after a warm-up, ${b.label}, pages signed in with Accept-Encoding: br, API twins plain`);
+  await b.compare(rows, { runs: N, pageHeaders: web, twinHeaders });
   const [pageBytes, logBytes] = await Promise.all([wire(jobPage, { Cookie: cookie }), wire(twin(`repos/root/bench/actions/jobs/${job.id}/logs`), twinHeaders)]);
   console.log(`job page on the wire: ${pageBytes.bytes} bytes (${pageBytes.encoding}); the API's log: ${logBytes.bytes} bytes (${logBytes.encoding})`);
 } finally {
-  // Also when a step failed: the server is this run's.
-  h?.child.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await b.close();
 }

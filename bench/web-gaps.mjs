@@ -1,26 +1,19 @@
 // The pages the issue 33 follow-ups touched, against their API twins, on dist/hearth, in one
-// run: a repository's issues page without and with a pending transfer the signed-in user may
-// answer (the banner: one more lookup) beside GET /repos/{o}/{r} (which names the transfer) and
-// its issues, /explore/repos with its tabs beside GET /repos/search, an account's admin edit page
-// (with its rename form) beside GET /users/{u}, the settings page without and with the banner
-// beside GET /repos/{o}/{r}, a wiki revision's diff page beside the page's revisions and content,
-// and a team's edit page beside the team, its members and its repositories; p50, p95, ratios.
+// run; p50, p95, ratios and server CPU. The twins: a repository's issues page without and with
+// a pending transfer the signed-in user may answer (the banner: one more lookup) beside GET
+// /repos/{o}/{r} (which names the transfer) and its issues; /explore/repos with its tabs beside
+// GET /repos/search; an account's admin edit page (with its rename form) beside GET /users/{u};
+// the settings page without and with the banner beside GET /repos/{o}/{r}; a wiki revision's
+// diff page beside the page's revisions and content; a team's edit page beside the team, its
+// members and its repositories.
 // Target: each within 1.5x.
 // Usage: node bench/web-gaps.mjs [requests=100]   (build first: npm run build)
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startHearth } from './lib.mjs';
-import { apiClient, compareRows, rootAuth, signIn } from './web-lib.mjs';
+import { apiClient, benchInstance, signIn } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 100);
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-gaps-'));
-
-let h;
+const b = await benchInstance('web-gaps');
 try {
-  h = await startHearth(path.join(tmp, 'data'));
-  const built = h.exe.endsWith('hearth');
-  const api = apiClient(h, { Authorization: rootAuth(h) });
+  const { api, h } = b;
   // root must change its printed password before using pages: a second site admin signs in instead.
   const password = 'bench-password-1';
   await api('admin/users', { username: 'bench', email: 'bench@example.com', password, must_change_password: false });
@@ -45,8 +38,7 @@ try {
   const cookie = await signIn(h, 'bench', password);
   const token = (await api('users/bench/tokens', { name: 'bench', scopes: ['all'] })).sha1;
   const web = { Cookie: cookie, 'Accept-Encoding': 'br, gzip' };
-  const page = (p) => `${h.base}${p}`;
-  const twin = (p) => `${h.base}api/v1/${p}`;
+  const { page, twin } = b;
   const rows = [
     ['repo issues, no transfer', [page('sender/plain/issues')], [twin('repos/sender/plain'), twin('repos/sender/plain/issues')]],
     ['repo issues, transfer banner', [page('sender/parcel/issues')], [twin('repos/sender/parcel'), twin('repos/sender/parcel/issues')]],
@@ -64,14 +56,9 @@ try {
     [page('sender/parcel/settings'), 'Accept or reject the transfer'], [page(`sender/plain/wiki/commit/${revision.sha}`), '<h2 class="commit-title">More words</h2>'],
     [page('org/guild/teams/crew/edit'), 'aria-label="Remove tool-4"'],
   ];
-  for (const [p, want] of checks) {
-    const text = await (await fetch(p, { headers: web })).text();
-    if (!text.includes(want)) throw new Error(`${p} lacks "${want}": ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 1500)}`);
-  }
-  console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
-  await compareRows(rows, { pid: h.child.pid, runs: N, pageHeaders: web, twinHeaders: { Authorization: `token ${token}` }, width: 28 });
+  await b.expectPages(checks, web);
+  console.log(`${N} sequential requests each after a warm-up, ${b.label}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
+  await b.compare(rows, { runs: N, pageHeaders: web, twinHeaders: { Authorization: `token ${token}` }, width: 28 });
 } finally {
-  // Also when a step failed: the server is this run's.
-  h?.child.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await b.close();
 }

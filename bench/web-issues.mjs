@@ -6,14 +6,10 @@
 // p95 within 3x the median, the page <= 8 KB brotli, loaded within 150 ms, no task over 50 ms.
 // Usage: node bench/web-issues.mjs [requests=200]   (build first: npm run build)
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startHearth } from './lib.mjs';
-import { apiClient, compareRows, pct, rootAuth, wire } from './web-lib.mjs';
+import { benchInstance, pct, rootAuth, wire } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 200);
 const CHROMIUM = process.env.HEARTH_CHROMIUM ?? '/usr/bin/chromium';
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-issues-'));
 /** Load time (navigation start to load end) and the longest task, median of 10 warm loads. */
 async function inChromium(url, auth) {
   if (!fs.existsSync(CHROMIUM)) return null;
@@ -40,11 +36,11 @@ async function inChromium(url, auth) {
   }
 }
 
+const b = await benchInstance('web-issues');
 try {
-  const h = await startHearth(path.join(tmp, 'data'));
+  const { api, h } = b;
   const auth = rootAuth(h);
   const headers = { Authorization: auth };
-  const api = apiClient(h, headers);
   await api('user/repos', { name: 'bench', auto_init: true });
   const labels = [];
   for (const [name, color] of [['bug', '#ee0701'], ['docs', '#0052cc'], ['ui', '#84b6eb']]) labels.push((await api('repos/root/bench/labels', { name, color })).id);
@@ -56,20 +52,19 @@ try {
   for (let i = 0; i < 60; i++) await api('repos/root/bench/issues', { title: `Issue ${i}`, labels: [labels[i % 3]], milestone: i % 2 ? milestone : undefined });
 
   const base = `${h.base}root/bench/`;
-  console.log(`${N} sequential requests each after a warm-up, ${h.exe.endsWith('hearth') ? 'dist/hearth' : 'source via tsx'}`);
+  console.log(`${N} sequential requests each after a warm-up, ${b.label}`);
   const rows = [
     ['issue, 200 comments', [`${base}issues/1`], [`${h.base}api/v1/repos/root/bench/issues/1`, `${h.base}api/v1/repos/root/bench/issues/1/comments`]],
     ['issue list, label+sort filter', [`${base}issues?labels=${labels[0]}&sort=recentupdate&milestone=${milestone}`],
       [`${h.base}api/v1/repos/root/bench/issues?labels=bug&sort=recentupdate&milestones=v1&limit=20&type=issues`]],
   ];
-  await compareRows(rows, { runs: N, pageHeaders: headers, twinHeaders: headers, width: 30 });
+  await b.compare(rows, { runs: N, pageHeaders: headers, twinHeaders: headers, width: 30 });
   const got = await wire(`${base}issues/1`, headers);
   console.log(`issue, 200 comments: ${(got.bytes / 1024).toFixed(1)} KB on the wire (${got.encoding}; target <= 8 KB brotli)`);
   const browser = await inChromium(`${base}issues/1`, auth);
   console.log(browser
     ? `Chromium, issue with 200 comments: loads in ${browser.load.toFixed(0)} ms (median; target <= 150 ms), longest task ${browser.longest.toFixed(0)} ms (target <= 50 ms; 0 when none over 50)`
     : 'Chromium not found: no browser figures');
-  h.child.kill('SIGTERM');
 } finally {
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await b.close();
 }

@@ -7,10 +7,7 @@
 // <= 40 ms for 50 files, p95 within 3x the median, no long task from the page's script.
 // Usage: node bench/web-pulls.mjs [requests=100]   (build first: npm run build)
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startHearth } from './lib.mjs';
-import { apiClient, benchSession, compareRows, rootAuth } from './web-lib.mjs';
+import { benchInstance } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 100);
 const CHROMIUM = process.env.HEARTH_CHROMIUM ?? '/usr/bin/chromium';
@@ -18,7 +15,6 @@ const FLAGS = [
   '--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
 ];
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-pulls-'));
 /** Long tasks seen while the page loads and its deferred script runs, in Chromium. */
 async function longTasks(url, cookie) {
   if (!fs.existsSync(CHROMIUM)) return null;
@@ -45,11 +41,9 @@ async function longTasks(url, cookie) {
   }
 }
 
-let h;
+const b = await benchInstance('web-pulls');
 try {
-  h = await startHearth(path.join(tmp, 'data'));
-  const built = h.exe.endsWith('hearth');
-  const api = apiClient(h, { Authorization: rootAuth(h) });
+  const { api, h } = b;
   await api('user/repos', { name: 'bench', auto_init: true, default_branch: 'main' });
   const lines = (seed, n) => Array.from({ length: n }, (_, i) => `export const v${i} = '${seed} ${i}';`).join('\n') + '\n';
   const branch = async (name, files) => api('repos/root/bench/contents', {
@@ -66,7 +60,7 @@ try {
   await api(`repos/root/bench/branch_protections`, { rule_name: 'main', required_approvals: 1, enable_status_check: true, status_check_contexts: ['ci/*'] });
 
   // The pages as a writer sees them.
-  const { cookie, pageHeaders: web, twinHeaders: apiHeaders } = await benchSession(h, api);
+  const { cookie, pageHeaders: web, twinHeaders: apiHeaders } = await b.session();
   await api('repos/root/bench/collaborators/bench', { permission: 'write' }, 'PUT');
   const page = (p) => `${h.base}root/bench/pulls/${p}`;
   const twin = (p) => `${h.base}api/v1/repos/root/bench/${p}`;
@@ -76,12 +70,9 @@ try {
     ['files changed, 50 files', [page(`${fifty}/files`)], [twin(`pulls/${fifty}/files?limit=50`), `${page(fifty)}.diff`]],
   ];
   // The pages as measured: signed in, with the forms a writer gets.
-  for (const [p, want] of [[page(two), 'Merge pull request'], [page(`${fifty}/files`), 'Submit review']]) {
-    const text = await (await fetch(p, { headers: web })).text();
-    if (!text.includes(want)) throw new Error(`${p} is not the signed-in page: ${text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").slice(0, 1500)}`);
-  }
-  console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
-  await compareRows(rows, { runs: N, pageHeaders: web, twinHeaders: apiHeaders, target: 'files: target <= 1.5x, ~<= 40 ms for 50 files; p95/p50 <= 3x' });
+  await b.expectPages([[page(two), 'Merge pull request'], [page(`${fifty}/files`), 'Submit review']], web);
+  console.log(`${N} sequential requests each after a warm-up, ${b.label}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
+  await b.compare(rows, { runs: N, pageHeaders: web, twinHeaders: apiHeaders, target: 'files: target <= 1.5x, ~<= 40 ms for 50 files; p95/p50 <= 3x' });
   const seen = await longTasks(page(`${fifty}/files`), cookie);
   if (!seen) console.log('Chromium not found: long tasks not measured');
   else {
@@ -89,7 +80,5 @@ try {
     console.log(`Chromium, the 50-file page${signedIn ? ' signed in' : ''} to load and its deferred script: ${tasks.length} long task(s) over 50 ms${tasks.length ? ` (${tasks.map((t) => t.toFixed(0)).join(', ')} ms; parsing and layout count too)` : ''}`);
   }
 } finally {
-  // Also when a step failed: the server is this run's.
-  h?.child.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await b.close();
 }

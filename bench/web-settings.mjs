@@ -1,23 +1,20 @@
 // The repository settings and releases pages against their API twins, on dist/hearth, in one
-// run: server time (loopback request to last byte, sequential, after a warm-up) of the settings
-// general page beside GET /repos/{o}/{r} (and with its /branches), the webhooks page beside GET .../hooks, the releases
-// page beside GET .../releases, and the branch protection page beside GET .../branch_protections;
-// p50, p95, ratios. Target (issue 33): each page within 1.5x of its twin.
+// run: server time (loopback request to last byte, sequential, after a warm-up) of each page
+// beside the API requests returning the same data, read by the same user (the owner; then an
+// admin collaborator for two of them); p50, p95, ratios and server CPU. The twins:
+// - settings general: GET /repos/{o}/{r} (name, description, website, visibility, template,
+//   units, merge styles, default branch, trackers: all of the page's forms), and a second row
+//   adding GET .../branches, whose names fill the page's default-branch select;
+// - webhooks: GET .../hooks; releases: GET .../releases?limit=10 (the page's ten, with assets);
+// - branch protection: GET .../branch_protections.
+// Target (issue 33): each page within 1.5x of its twin.
 // Usage: node bench/web-settings.mjs [requests=100]   (build first: npm run build)
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startHearth } from './lib.mjs';
-import { apiClient, benchSession, compareRows, rootAuth } from './web-lib.mjs';
+import { benchInstance, rootAuth } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 100);
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-settings-'));
-
-let h;
+const b = await benchInstance('web-settings');
 try {
-  h = await startHearth(path.join(tmp, 'data'));
-  const built = h.exe.endsWith('hearth');
-  const api = apiClient(h, { Authorization: rootAuth(h) });
+  const { api, h } = b;
   await api('user/repos', { name: 'bench', auto_init: true, default_branch: 'main' });
   // A repository as an admin finds it: a few hooks, releases with notes and assets, protection rules.
   for (let i = 0; i < 5; i++) {
@@ -34,15 +31,16 @@ try {
     await api('repos/root/bench/branch_protections', { rule_name: rule, required_approvals: 1, enable_status_check: true, status_check_contexts: ['ci/*'] });
   }
 
-  // The pages as an admin collaborator sees them.
-  const { pageHeaders: web, twinHeaders } = await benchSession(h, api);
+  // Page and twin read by one viewer each time: the owner (root, whose token the twins always
+  // used), then an admin collaborator with a token of its own (its access is looked up on both sides).
+  const owner = await b.sessionOf('root');
+  const collaborator = await b.sessionOf('bench');
   await api('repos/root/bench/collaborators/bench', { permission: 'admin' }, 'PUT');
-  const page = (p) => `${h.base}root/bench/${p}`;
-  const twin = (p) => `${h.base}api/v1/repos/root/bench${p}`;
+  const page = (p) => b.page(`root/bench/${p}`);
+  const twin = (p) => b.twin(`repos/root/bench${p}`);
   const rows = [
-    // The page's default-branch select lists the branches, which the API returns apart (and
-    // slower: it reads each branch's commit). Both rows: the strict one (the repository alone)
-    // shows what the page's own rendering costs.
+    // The strict row (the repository alone) shows what the page's own rendering costs; GET
+    // /branches reads each branch's commit, which the page, showing names only, does not.
     ['settings: general', [page('settings')], [twin('')]],
     ['settings: general (+branches)', [page('settings')], [twin(''), twin('/branches')]],
     ['settings: webhooks', [page('settings/hooks')], [twin('/hooks')]],
@@ -50,14 +48,15 @@ try {
     ['settings: branch protection', [page('settings/branches')], [twin('/branch_protections')]],
   ];
   // The pages as measured: signed in, with the admin's forms.
-  for (const [p, want] of [[page('settings'), 'Danger zone'], [page('releases'), 'New release']]) {
-    const text = await (await fetch(p, { headers: web })).text();
-    if (!text.includes(want)) throw new Error(`${p} is not the admin's page: ${text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').slice(0, 1500)}`);
+  for (const who of [owner, collaborator]) {
+    await b.expectPages([[page('settings'), 'Danger zone'], [page('releases'), 'New release'], [page('releases'), 'app-1.9.tar.gz']], who.pageHeaders);
   }
-  console.log(`${N} sequential requests each after a warm-up, ${built ? 'dist/hearth' : 'source via tsx'}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
-  await compareRows(rows, { pid: h.child.pid, runs: N, pageHeaders: web, twinHeaders, target: 'target <= 1.5x; p95/p50 <= 3x', width: 30 });
+  console.log(`${N} sequential requests each after a warm-up, ${b.label}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
+  console.log('as the owner (page signed in as root; twins with root\'s token):');
+  await b.compare(rows, { runs: N, pageHeaders: owner.pageHeaders, twinHeaders: owner.twinHeaders, width: 30 });
+  console.log('as an admin collaborator (page and twins as bench):');
+  await b.compare(rows.filter(([name]) => name === 'settings: general' || name === 'releases').map(([name, ...rest]) => [`${name} (collab.)`, ...rest]),
+    { runs: N, pageHeaders: collaborator.pageHeaders, twinHeaders: collaborator.twinHeaders, width: 30 });
 } finally {
-  // Also when a step failed: the server is this run's.
-  h?.child.kill('SIGTERM');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await b.close();
 }

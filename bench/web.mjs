@@ -6,15 +6,10 @@
 // of its twin warm, p95 within 3x its median, CSS <= 12 KB and JS <= 8 KB brotli, <= 3 requests
 // cold and 1 warm (plus avatars), a typical page <= 30 KB transferred.
 // Usage: node bench/web.mjs [requests=200]   (build first: npm run build)
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startHearth } from './lib.mjs';
-import { apiClient, compareRows, ms, pct, rootAuth, timed, wire } from './web-lib.mjs';
+import { benchInstance, ms, pct, timed, wire } from './web-lib.mjs';
 
 const N = Number(process.argv[2] ?? 200);
 const COLD = 20;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-web-'));
 
 /** A plausible 2,000-line source file; `seed` makes each one a different blob. */
 function bigFile(seed) {
@@ -26,10 +21,10 @@ function bigFile(seed) {
   return `${lines.slice(0, 2000).join('\n')}\n`;
 }
 
+const b = await benchInstance('web');
 try {
-  const h = await startHearth(path.join(tmp, 'data'));
-  if (!h.exe.endsWith('hearth')) console.log('(dist/hearth is not built: measuring the source through tsx)');
-  const api = apiClient(h, { Authorization: rootAuth(h) });
+  const { api, h } = b;
+  if (!b.built) console.log('(dist/hearth is not built: measuring the source through tsx)');
   await api('user/repos', { name: 'bench', auto_init: true, license: 'MIT', description: 'The bench repository' });
   const readme = `# bench\n\n${'Some **words** about the project, with a [link](docs/a.md) and `code`.\n\n'.repeat(30)}`;
   const files = [
@@ -57,8 +52,8 @@ try {
     ['2,000-line file, warm', [page('/src/branch/main/big.ts')], [twin('/contents/big.ts')]],
     ['directory page', [page('/src/branch/main/src')], [twin('/contents/src')]],
   ];
-  console.log(`${N} sequential requests each after a warm-up, ${h.exe.endsWith('hearth') ? 'dist/hearth' : 'source via tsx'}, pages with Accept-Encoding: br, API twins plain JSON`);
-  await compareRows(rows, { runs: N, pageHeaders: br, twinHeaders: {}, width: 24 });
+  console.log(`${N} sequential requests each after a warm-up, ${b.label}, pages with Accept-Encoding: br, API twins plain JSON`);
+  await b.compare(rows, { runs: N, pageHeaders: br, twinHeaders: {}, width: 24 });
 
   // Cold: each blob shown for the first time (highlighted off the request thread, then cached).
   const cold = [];
@@ -89,7 +84,6 @@ try {
     console.log(name.padEnd(24), `${kb(got.bytes)} ${kb(css)} ${kb(js)} | ${kb(total)} KB | ${1 + assets.length + images.length - avatars} / 1 (+${avatars})${blocking ? `, ${blocking} render-blocking script(s)` : ''} [${got.encoding}, ${kb(html.length)} KB of HTML]`);
   }
   console.log('targets: CSS <= 12 KB, JS <= 8 KB, a typical page <= 30 KB, <= 3 requests cold and 1 warm, no render-blocking script');
-  h.child.kill('SIGTERM');
 } finally {
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await b.close();
 }

@@ -8,7 +8,10 @@ export class SafeHtml {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
 
-export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+const SPECIAL = /[&<>"']/;
+
+// Most values (names, paths, numbers) have nothing to escape: one test, no new string.
+export const escapeHtml = (s: string): string => (SPECIAL.test(s) ? s.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : s);
 
 /** Trusted markup (rendered markdown, already-escaped text): passed through as is. */
 export const raw = (s: string): SafeHtml => new SafeHtml(s);

@@ -170,6 +170,33 @@ async function unzip(bytes: Buffer): Promise<Record<string, Buffer>> {
   return Object.fromEntries((await zipEntries(file, () => 1 << 20)).map((e) => [e.name, e.data!]));
 }
 
+describe('deleting an artifact from the run page', () => {
+  it('is a writer\'s form: a reader sees none and is refused (403); the writer\'s delete is the API\'s, listed and downloadable no more', async () => {
+    const repo = await createRepo(s, alice, 'bin', { auto_init: true });
+    await uploadArtifact({ id: Number(repo.id) }, 'bin');
+    const page = 'alice/bin/actions/runs/1';
+    const form = '/alice/bin/actions/runs/1/artifacts/dist/delete"';
+    expect(await (await bob.web.get(page)).text()).not.toContain(form);
+    const forged = await bob.web.post('alice/bin/actions/runs/1/artifacts/dist/delete', {}, { from: 'user/settings' });
+    expect(forged.status).toBe(403);
+    expect((await bob.web.get('alice/bin/actions/runs/1/artifacts/dist')).status).toBe(200);
+    const mine = await (await alice.web.get(page)).text();
+    expect(mine).toMatch(/<form class="inline" method="post" action="[^"]*\/alice\/bin\/actions\/runs\/1\/artifacts\/dist\/delete"><input type="hidden" name="_csrf" value="[^"]+"><button type="submit" class="danger" aria-label="Delete artifact dist">Delete<\/button><\/form>/);
+    // Without the page's CSRF token the post changes nothing.
+    expect((await alice.web.post('alice/bin/actions/runs/1/artifacts/dist/delete', {}, { csrf: 'forged' })).status).toBe(403);
+    expect((await alice.web.get('alice/bin/actions/runs/1/artifacts/dist')).status).toBe(200);
+    const res = await alice.web.post('alice/bin/actions/runs/1/artifacts/dist/delete', {}, { from: page });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/\/alice\/bin\/actions\/runs\/1#artifacts$/);
+    expect(await (await alice.web.get(page)).text()).not.toContain('artifacts/dist"');
+    expect((await alice.web.get('alice/bin/actions/runs/1/artifacts/dist')).status).toBe(404);
+    const runId = (await s.hearth.db.selectFrom('action_run').select('id').where('repo_id', '=', Number(repo.id)).executeTakeFirstOrThrow()).id;
+    expect((await ok(await api(`repos/alice/bin/actions/runs/${runId}/artifacts`))).total_count).toBe(0);
+    // Gone, or never there: 404, as the API's delete of an unknown artifact.
+    expect((await alice.web.post('alice/bin/actions/runs/1/artifacts/dist/delete', {}, { from: page })).status).toBe(404);
+  });
+});
+
 describe('a v1-v3 artifact from the run page', () => {
   it('is listed with its files\' total size and downloads as one zip of its files, gzip-encoded ones decoded', async () => {
     const repo = await createRepo(s, alice, 'old', { auto_init: true });

@@ -95,6 +95,34 @@ describe('every page', () => {
   });
 });
 
+describe('the route table by method', () => {
+  it('answers GET and HEAD from the pages, POST from the forms, OPTIONS from the whole table', async () => {
+    const u = await createUser(s, 'methods');
+    await createRepo(s, u, 'verbs');
+    const url = new URL('methods/verbs/settings', s.hearth.config.server.root_url);
+    const c = new WebClient(s);
+    await c.signIn(u.username, u.password);
+    expect((await c.get('methods/verbs/settings')).status).toBe(200);
+    const head = await c.fetch('methods/verbs/settings', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    // A page without a form of its own: a POST finds no route (the 404 page), the GET still answers.
+    const post = await c.post('methods/verbs/releases', {}, { from: 'methods/verbs/settings' });
+    expect(post.status).toBe(404);
+    expect(await post.text()).toContain('Page Not Found');
+    const options = await fetch(url, { method: 'OPTIONS' });
+    expect(options.status).toBe(200);
+    expect(options.headers.get('allow')?.split(/,\s*/).sort()).toEqual(['GET', 'HEAD', 'POST']);
+    expect((await fetch(url, { method: 'PUT' })).status).toBe(404);
+  });
+
+  it('escapes user text whether or not it holds markup characters', () => {
+    expect(field({ name: 'n', label: 'plain name', value: 'plain' }).value).toContain('value="plain"');
+    expect(field({ name: 'n', label: '<b>&', value: `'"` }).value).toContain('<label for="f-n">&lt;b&gt;&amp;</label>');
+    expect(field({ name: 'n', label: 'x', value: `'"` }).value).toContain('value="&#39;&quot;"');
+  });
+});
+
 describe('user colours', () => {
   it('come from one style block under the page\'s CSP nonce, never a style attribute', async () => {
     const u = await createUser(s, 'painter');

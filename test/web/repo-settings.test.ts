@@ -3,7 +3,7 @@ import { createRepo } from '../helpers/git';
 import { startReceiver } from '../helpers/receiver';
 import { eventually } from '../helpers/wait';
 import { as, ok, type Creds } from '../helpers/pull-fixtures';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { createUser, startTestServer, type TestServer } from '../helpers/server';
 import { type WebClient, ownerAndOther } from '../helpers/web-client';
 
 // The repository settings pages over HTTP: who may see them (admins; a reader of a private
@@ -104,6 +104,28 @@ describe('collaborators', () => {
     expect((await web.get(`${from}/delete?collaborator=bob`)).status).toBe(200);
     expect((await web.post(`${from}/delete?collaborator=bob`, {}, { from })).status).toBe(303);
     expect((await api('repos/alice/team/collaborators/bob')).status).toBe(404);
+  });
+
+  it('refuses a user the owner blocked, or who blocked the owner, as the API does (403, its message) beside the name', async () => {
+    await createRepo(s, alice, 'walled', { auto_init: true });
+    const carol = await createUser(s, 'carol');
+    const from = 'alice/walled/settings/collaboration';
+    for (const [blocker, blocked, who] of [[alice, 'carol', 'carol'], [carol, 'alice', 'carol']] as const) {
+      await ok(await api(`user/blocks/${blocked}`, 'PUT', undefined, blocker), 204);
+      const viaApi = await api(`repos/alice/walled/collaborators/${who}`, 'PUT', { permission: 'write' });
+      expect(viaApi.status).toBe(403);
+      const { message } = (await viaApi.json()) as { message: string };
+      const res = await web.post(from, { collaborator: who, permission: 'write' }, { from });
+      expect(res.status).toBe(viaApi.status);
+      const page = await res.text();
+      expect(page).toMatch(new RegExp(`<p class="error" id="f-collaborator-error">${message}</p>`));
+      expect(page).toContain(`value="${who}"`);
+      expect((await api(`repos/alice/walled/collaborators/${who}`)).status).toBe(404);
+      await ok(await api(`user/blocks/${blocked}`, 'DELETE', undefined, blocker), 204);
+    }
+    // Unblocked, the same form adds them.
+    expect((await web.post(from, { collaborator: 'carol', permission: 'write' }, { from })).status).toBe(303);
+    expect((await api('repos/alice/walled/collaborators/carol')).status).toBe(204);
   });
 });
 

@@ -172,6 +172,12 @@ describe('site administration: repositories and the audit log', () => {
     const page = await (await adminWeb.get('-/admin/audit-logs?operation_type=org.create&target=audited')).text();
     expect(page).toContain('audited-org');
     expect(page).not.toContain('hidden-org');
+    // The operation select marks the chosen one on each page (its markup is kept per choice), and only it.
+    const chosen = (html: string) => [...html.matchAll(/<option value="([^"]*)" selected>/g)].map((m) => m[1]);
+    expect(chosen(page)).toEqual(['org.create']);
+    for (const [query, want] of [['', ''], ['?operation_type=user.create', 'user.create'], ['?operation_type=org.create', 'org.create'], ['?operation_type=no.such', '']]) {
+      expect(chosen(await (await adminWeb.get(`-/admin/audit-logs${query}`)).text())).toEqual(want ? [want] : query ? [] : ['']);
+    }
     const bad = await adminWeb.get('-/admin/audit-logs?since=yesterday');
     expect(bad.status).toBe(422);
     expect(await bad.text()).toContain('id="f-since-error"');

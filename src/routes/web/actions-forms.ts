@@ -6,6 +6,7 @@ import { getWorkflow, setWorkflowEnabled } from '../../services/actions/api-work
 import { rerunRun, type RerunWhat } from '../../services/actions/rerun';
 import type { DispatchInput } from '../../services/actions/workflow/events';
 import { dispatchInputs, runPage } from '../../services/web/actions-pages';
+import { deleteRunArtifact } from '../../services/web/actions-artifacts';
 import { queryString } from '../query';
 import { checkbox, csrfInput, field, formAction, formAlert, redirectAfterPost, submitButton, type FieldErrors } from './forms';
 import { repoOf, unitsOf } from './guards';
@@ -30,6 +31,13 @@ export async function cancel(req: Request, res: Response): Promise<void> {
   const run = await runOf(req);
   await cancelFromApi(req.ctx.h, repoOf(req).repo.id, run.id, req.ctx.doer!);
   redirectAfterPost(req, res, rel(req, `actions/runs/${run.run_index}`));
+}
+
+/** POST .../actions/runs/{run}/artifacts/{name}/delete: back to the run, the artifact gone from its list. */
+export async function deleteArtifact(req: Request, res: Response): Promise<void> {
+  const run = indexParam(req, 'run');
+  await deleteRunArtifact(req.ctx.h, repoOf(req), run, String(req.params.name));
+  redirectAfterPost(req, res, rel(req, `actions/runs/${run}`), 'artifacts');
 }
 
 /** POST .../actions/runs/{run}/approve */

@@ -35,11 +35,18 @@ export function jobRow(req: Request, run: RunView, j: JobView, current = -1): Sa
   return html`<li>${j.index === current ? html`<strong aria-current="page">${label}</strong>` : html`<a href="${runPath(req, run, `jobs/${j.index}`)}">${label}</a>`}</li>`;
 }
 
-export function artifactList(req: Request, run: RunView, artifacts: ArtifactMeta[]): SafeHtml {
+/**
+ * A run's artifacts, each a download link; with `csrf` (a writer's page), each also a delete
+ * form (POST .../artifacts/{name}/delete).
+ */
+export function artifactList(req: Request, run: RunView, artifacts: ArtifactMeta[], csrf?: SafeHtml): SafeHtml {
   if (!artifacts.length) return html``;
-  return html`<section><h2>Artifacts</h2><ul class="list">${artifacts.map((a) => html`<li>${a.status === 'expired'
+  const remove = (name: string) => (csrf
+    ? html`<form class="inline" method="post" action="${runPath(req, run, `artifacts/${encodePath(name)}/delete`)}">${csrf}<button type="submit" class="danger" aria-label="Delete artifact ${name}">Delete</button></form>`
+    : '');
+  return html`<section id="artifacts" aria-labelledby="artifacts-h"><h2 id="artifacts-h">Artifacts</h2><ul class="list">${artifacts.map((a) => html`<li>${a.status === 'expired'
     ? html`${a.artifact_name} <span class="meta">(expired)</span>`
-    : html`<a href="${runPath(req, run, `artifacts/${encodePath(a.artifact_name)}`)}" download>${a.artifact_name}</a><p class="meta">${a.file_size} bytes</p>`}</li>`)}</ul></section>`;
+    : html`<a href="${runPath(req, run, `artifacts/${encodePath(a.artifact_name)}`)}" download>${a.artifact_name}</a><p class="meta">${a.file_size} bytes</p>`}${remove(a.artifact_name)}</li>`)}</ul></section>`;
 }
 
 /** One list of log lines, numbered from the first line's place in the whole log. */

@@ -84,7 +84,7 @@ export async function runView(req: Request, res: Response): Promise<void> {
   sendPage(req, res, {
     title: `${p.view.run.title || p.view.run.workflow_id} · Actions`,
     body: html`${head(req, res)}<p><a href="${path(req, 'actions')}">All runs</a></p>${runHead(req, res, p)}
-<section><h2>Jobs</h2><ul class="list">${p.jobs.map((j) => jobRow(req, p.view, j))}</ul></section>${artifactList(req, p.view, p.artifacts)}`,
+<section><h2>Jobs</h2><ul class="list">${p.jobs.map((j) => jobRow(req, p.view, j))}</ul></section>${artifactList(req, p.view, p.artifacts, writer(res) ? csrfInput(req, res) : undefined)}`,
   });
 }
 

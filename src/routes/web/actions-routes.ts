@@ -8,7 +8,7 @@ import { get, group, post, type WebGroup } from './table';
 
 // The Actions pages' groups (Gitea's /{owner}/{repo}/actions routes). Readers of the Actions
 // unit see the runs, jobs and logs; its writers cancel, approve, re-run, dispatch and switch
-// workflows on and off. `repoPage` and `signedInRepo` are the repository chains of index.ts.
+// workflows on and off, and delete a run's artifacts (the API's DELETE .../artifacts/{id} is a writer's too). `repoPage` and `signedInRepo` are the repository chains of index.ts.
 
 /** The visitor reads the Actions unit (Actions on for the site and the repository); else 404. */
 const actionsReader: RequestHandler = async (req, res, next) => {
@@ -44,6 +44,7 @@ export function actionsGroups(repoPage: readonly RequestHandler[], signedInRepo:
       post(`${R}/runs/:run/approve`, forms.approve),
       post(`${R}/runs/:run/rerun`, forms.rerunAll),
       post(`${R}/runs/:run/rerun-failed`, forms.rerunFailed),
+      post(`${R}/runs/:run/artifacts/:name/delete`, forms.deleteArtifact),
       post(`${R}/runs/:run/jobs/:job/rerun`, forms.rerunJob),
     ]),
   ];

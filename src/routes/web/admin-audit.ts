@@ -34,14 +34,27 @@ function filterOf(q: Query): { filter: AuditFilter; errors: FieldErrors | null }
   return { filter: { q: q.q || undefined, operationType: q.operation_type || undefined, target: q.target || undefined, startUnix, endUnix }, errors: null };
 }
 
+const OPERATIONS = [{ value: '', label: 'Any' }, ...AUDIT_OPERATIONS.map((o) => ({ value: o, label: o }))];
+const operationSelects = new Map<string, SafeHtml>();
+
+/**
+ * The operation select (60 options): the same markup for each chosen operation, made once per
+ * process and kept (one per operation at most); an unknown value or an error is made each time.
+ */
+function operationSelect(chosen: string, errors: FieldErrors): SafeHtml {
+  if (errors.operation_type || !OPERATIONS.some((o) => o.value === chosen)) return selectField('operation_type', 'Operation', OPERATIONS, chosen, errors);
+  let select = operationSelects.get(chosen);
+  if (!select) operationSelects.set(chosen, (select = selectField('operation_type', 'Operation', OPERATIONS, chosen)));
+  return select;
+}
+
 function filterForm(req: Request, q: Query, errors: FieldErrors): SafeHtml {
   const input = (name: string, label: string, type = 'text') => {
     const error = errors[name];
     return html`<div class="field${error ? ' invalid' : ''}"><label for="f-${name}">${label}</label><input id="f-${name}" name="${name}" type="${type}" value="${q[name] ?? ''}"${error ? html` aria-invalid="true" aria-describedby="f-${name}-error"` : ''}>${error ? html`<p class="error" id="f-${name}-error">${error}</p>` : ''}</div>`;
   };
-  const ops = [{ value: '', label: 'Any' }, ...AUDIT_OPERATIONS.map((o) => ({ value: o, label: o }))];
   return html`<form class="stack" method="get" action="${webUrl(req.ctx.config, '-/admin/audit-logs')}" aria-label="Filter the audit log">${formAlert(errors[''])}
-${input('q', 'Operator (part of the name)')}${selectField('operation_type', 'Operation', ops, q.operation_type ?? '', errors)}${input('target', 'Target (part of the name)')}
+${input('q', 'Operator (part of the name)')}${operationSelect(q.operation_type ?? '', errors)}${input('target', 'Target (part of the name)')}
 ${input('since', 'From (day)', 'date')}${input('until', 'To (day)', 'date')}<button type="submit">Filter</button></form>`;
 }
 

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { avatarUrl } from '../../convert/user';
+import { BlockedError } from '../../lib/errors';
 import { html } from '../../lib/html';
 import { ACCESS, type AccessMode } from '../../services/permissions';
 import { addCollaborator, collaboratorsWithModes, removeCollaborator, type CollaboratorPermission } from '../../services/repo/collaborators';
@@ -16,7 +17,7 @@ const PERMISSIONS: [CollaboratorPermission, string][] = [['read', 'Read'], ['wri
 const nameOf = (mode: AccessMode): CollaboratorPermission => (mode >= ACCESS.admin ? 'admin' : mode >= ACCESS.write ? 'write' : 'read');
 const permissionOf = (v: string): CollaboratorPermission => (PERMISSIONS.some(([p]) => p === v) ? v as CollaboratorPermission : 'write');
 
-async function render(req: Request, res: Response, errors?: FieldErrors): Promise<void> {
+async function render(req: Request, res: Response, errors?: FieldErrors, status = 422): Promise<void> {
   const { config } = req.ctx;
   const rows = await collaboratorsWithModes(req.ctx.db, repoOf(req));
   const f = errors ? formOf(req) : {};
@@ -27,7 +28,7 @@ ${selectField('permission', `Permission of ${user.name}`, PERMISSIONS, nameOf(mo
 <a class="button danger" href="${settingsLink(req, `collaboration/delete?collaborator=${encodeURIComponent(user.name)}`)}" aria-label="Remove ${user.name}">Remove</a></li>`)}</ul>`
     : html`<p>No collaborators yet.</p>`;
   repoSettingsPage(req, res, {
-    tab: 'collaboration', title: 'Collaborators', status: errors ? 422 : 200,
+    tab: 'collaboration', title: 'Collaborators', status: errors ? status : 200,
     body: html`${list}<section id="add" aria-labelledby="add-h"><h3 id="add-h">Add a collaborator</h3>${formAlert(errors?.[''])}
 <form class="stack" method="post" action="${settingsLink(req, 'collaboration')}">${csrfInput(req, res)}
 ${field({ name: 'collaborator', label: 'User name', value: text(f, 'collaborator'), required: true }, errors)}
@@ -39,24 +40,33 @@ ${submitButton('Add collaborator')}</form></section>`,
 /** GET /{owner}/{repo}/settings/collaboration */
 export const collaboratorsPage = (req: Request, res: Response): Promise<void> => render(req, res);
 
+/**
+ * The add (or change) through the API's service: its refusals as the form's errors. A user the
+ * owner blocked, or who blocked the owner, is the API's refusal (403, its message) beside the
+ * name typed, not the 403 error page; other refusals re-render 422.
+ */
+async function addOrChange(req: Request, res: Response, name: string, done: string): Promise<void> {
+  const permission = permissionOf(text(formOf(req), 'permission'));
+  try {
+    const errors = await formAction(() => addCollaborator(req.ctx.db, repoOf(req), name, permission));
+    if (errors) return render(req, res, errors);
+  } catch (err) {
+    if (err instanceof BlockedError) return render(req, res, { collaborator: err.message }, err.status);
+    throw err;
+  }
+  res.redirect(303, settingsDone(req, 'collaboration', done));
+}
+
 /** POST /{owner}/{repo}/settings/collaboration: add (or change) a collaborator; 422 for a user that cannot be one. */
 export async function addPost(req: Request, res: Response): Promise<void> {
-  const f = formOf(req);
-  const name = text(f, 'collaborator').trim();
-  const errors = name
-    ? await formAction(() => addCollaborator(req.ctx.db, repoOf(req), name, permissionOf(text(f, 'permission'))))
-    : { collaborator: 'Name the user to add.' };
-  if (errors) return render(req, res, errors);
-  res.redirect(303, settingsDone(req, 'collaboration', 'collaborator-added'));
+  const name = text(formOf(req), 'collaborator').trim();
+  if (!name) return render(req, res, { collaborator: 'Name the user to add.' });
+  return addOrChange(req, res, name, 'collaborator-added');
 }
 
 /** POST /{owner}/{repo}/settings/collaboration/permission */
-export async function permissionPost(req: Request, res: Response): Promise<void> {
-  const f = formOf(req);
-  const errors = await formAction(() => addCollaborator(req.ctx.db, repoOf(req), text(f, 'collaborator'), permissionOf(text(f, 'permission'))));
-  if (errors) return render(req, res, errors);
-  res.redirect(303, settingsDone(req, 'collaboration', 'collaborator-changed'));
-}
+export const permissionPost = (req: Request, res: Response): Promise<void> =>
+  addOrChange(req, res, text(formOf(req), 'collaborator'), 'collaborator-changed');
 
 /** GET /{owner}/{repo}/settings/collaboration/delete?collaborator= */
 export function removeForm(req: Request, res: Response): void {

@@ -25,7 +25,8 @@ const fullName = (req: Request) => `${repoOf(req).owner.name}/${repoOf(req).repo
 
 export async function dangerZone(req: Request, res: Response): Promise<SafeHtml> {
   const { repo } = repoOf(req);
-  const pending = await pendingTransfer(req.ctx.db, repo);
+  // The page's header already asked whether a transfer is pending (repo-social.ts): no second read when none is.
+  const pending = res.locals.transferPending === false ? null : await pendingTransfer(req.ctx.db, repo);
   const transfer = pending
     ? html`<p>A transfer to <strong>${pending.recipient.name}</strong> waits for them to accept it.</p>
 <form method="post" action="${settingsLink(req, 'transfer/cancel')}">${csrfInput(req, res)}${submitButton('Cancel the transfer', '')}</form>`

@@ -18,7 +18,9 @@ export const repoSocial: RequestHandler = async (req, res, next) => {
   if (doer && req.method === 'GET') {
     const access = repoOf(req);
     const { watching, starred, transferPending } = await socialStateOf(db, doer, access);
-    // A transfer this visitor may answer shows as a banner on the page (layout.ts sendPage).
+    // A transfer this visitor may answer shows as a banner on the page (layout.ts sendPage);
+    // whether one is pending at all is kept for the page (the settings' danger zone).
+    res.locals.transferPending = transferPending;
     if (transferPending) res.locals.transferOffer = await transferOfferFor(db, doer, access.repo);
     setSocial(access, {
       watching, starred, stars: !config.repository.disable_stars, fork: unitsOf(res).has('repo.code'),

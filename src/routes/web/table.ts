@@ -105,6 +105,24 @@ export function mountedRoutes(groups: WebGroup[]): MountedRoute[] {
   }));
 }
 
+/**
+ * Mounts the routes in three routers by method, each keeping the table's order: express tries a
+ * router's routes one by one, and a page walked past every form's pattern before its own (the
+ * POST routes are about half the table). GET and HEAD try the pages, POST the forms; any other
+ * method (OPTIONS: express's Allow answer) the whole table, as one router, built when first asked.
+ */
 export function mountGroups(router: Router, groups: WebGroup[]): void {
-  for (const r of mountedRoutes(groups)) router[r.method](r.path, ...r.chain);
+  const routes = mountedRoutes(groups);
+  const routerOf = (only?: WebRoute['method']) => {
+    const r = express.Router();
+    for (const m of routes) if (!only || m.method === only) r[m.method](m.path, ...m.chain);
+    return r;
+  };
+  const [pages, forms] = [routerOf('get'), routerOf('post')];
+  let rest: Router | undefined;
+  router.use((req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return pages(req, res, next);
+    if (req.method === 'POST') return forms(req, res, next);
+    return (rest ??= routerOf())(req, res, next);
+  });
 }

@@ -1,6 +1,6 @@
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
-import { ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
+import { BlockedError, ForbiddenError, InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { isBlockedBy } from '../../models/blocking';
 import * as collab from '../../models/collaboration';
@@ -44,7 +44,7 @@ export async function addCollaborator(db: DB, access: RepoAccess, name: string, 
   if (!user.is_active) throw new InvalidError('collaborator\'s account is inactive', 'collaborator');
   if (user.id === owner.id) throw new InvalidError('the owner of a repository cannot be its collaborator', 'collaborator');
   if ((await isBlockedBy(db, user.id, [owner.id])) || (await isBlockedBy(db, owner.id, [user.id]))) {
-    throw new ForbiddenError('user is blocked');
+    throw new BlockedError('user is blocked');
   }
   const mode = COLLABORATOR_MODES[permission ?? 'write'];
   await db.transaction().execute(async (trx) => {

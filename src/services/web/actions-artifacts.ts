@@ -5,6 +5,7 @@ import type { Config } from '../../config/schema';
 import type { ActionArtifact } from '../../db/schema';
 import type { Hearth } from '../../hearth';
 import { NotFoundError } from '../../lib/errors';
+import { nowUnix } from '../../lib/time';
 import { yazl } from '../../lib/lazy-require';
 import { isV4Artifact } from '../../models/actions-artifacts-v4';
 import * as q from '../../models/actions-run-query';
@@ -34,6 +35,19 @@ function zipOf(files: StoredFile[]): Readable {
   }
   zip.end();
   return zip.outputStream as Readable;
+}
+
+/**
+ * Deletes the artifact `name` of the run numbered `runIndex`, as the API's DELETE
+ * .../actions/artifacts/{id} does (marked; cleanup_actions removes the bytes), by name as
+ * Gitea's run page does, which also reaches v1-v3 uploads; 404 unless it is uploaded (or expired).
+ */
+export async function deleteRunArtifact(h: Hearth, access: RepoAccess, runIndex: number, name: string): Promise<void> {
+  const run = Number.isSafeInteger(runIndex) && runIndex > 0 ? await q.getRunByIndex(h.db, access.repo.id, runIndex) : undefined;
+  if (!run) throw new NotFoundError('run not found');
+  const rows = await q.artifactRows(h.db, run.id, name);
+  if (!rows.some((r) => r.status === 'confirmed' || r.status === 'expired')) throw new NotFoundError('artifact not found');
+  await q.markArtifactsDeleted(h.db, run.id, name, nowUnix());
 }
 
 /** The artifact `name` of the run numbered `runIndex` in the repository. */
