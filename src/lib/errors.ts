@@ -46,6 +46,13 @@ export class InvalidError extends AppError {
     this.field = field;
   }
 }
+/**
+ * Text holding a NUL byte (U+0000), which PostgreSQL neither stores nor compares: bad input, as
+ * any field that fails validation (SQLite takes it, so only the PostgreSQL layer raises this).
+ */
+export class NulByteError extends InvalidError {
+  constructor() { super('invalid input: text may not contain a NUL byte (\\u0000)'); }
+}
 export class ArchivedError extends AppError {
   constructor(message = 'repo is archived') { super(423, message); }
 }
@@ -86,6 +93,6 @@ export class OAuth2Error extends AppError {
 // these keep the names their logs and `err.name` show.
 for (const [name, type] of Object.entries({
   AppError, BadRequestError, UnauthorizedError, ForbiddenError, NotFoundError, NotAllowedError, PreconditionFailedError, InternalError,
-  ConflictError, InvalidError, ArchivedError, PayloadTooLargeError, UnavailableError, UnsupportedMediaTypeError, RangeNotSatisfiableError,
+  ConflictError, InvalidError, NulByteError, ArchivedError, PayloadTooLargeError, UnavailableError, UnsupportedMediaTypeError, RangeNotSatisfiableError,
   TooManyRequestsError, OAuth2Error,
 })) Object.defineProperty(type, 'name', { value: name });

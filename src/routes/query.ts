@@ -19,7 +19,9 @@ export function queryBool(req: Request, key: string): boolean | undefined {
 export function queryInt(req: Request, key: string): number | undefined {
   const v = queryString(req, key);
   if (v === undefined || !/^-?\d+$/.test(v)) return undefined;
-  return Number.parseInt(v, 10);
+  // Past what a number holds exactly is unparsable too (Gitea's int64 parse fails past its range).
+  const n = Number.parseInt(v, 10);
+  return Number.isSafeInteger(n) ? n : undefined;
 }
 
 // Declarations of the query parameters a route reads, for its row in the route table (the

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { ZodType } from 'zod';
+import { NotFoundError } from '../lib/errors';
 import { isDeferred, type Deferred } from './lazy';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -147,6 +148,25 @@ export function mountGroups(routes: readonly ApiRoute[]): Map<string, ApiRoute[]
   return groups;
 }
 
+/**
+ * The route's chain with its numeric path parameters checked before the handler (after the
+ * guards, so an anonymous caller still gets their 401): a value that is no integer a JavaScript
+ * number holds exactly (`abc`, `1.5`, 10^23) names nothing, a 404 as Gitea's failed parse of an
+ * id gives. Passed on, PostgreSQL would refuse it as a bigint, where SQLite only matched nothing.
+ */
+function withNumericParams(r: ApiRoute): RequestHandler[] {
+  const numeric = Object.entries(r.params ?? {}).filter(([, t]) => t === 'integer' || t === 'int64').map(([n]) => n.replace(/-/g, '_'));
+  if (!numeric.length) return r.chain;
+  const check: RequestHandler = (req, _res, next) => {
+    const bad = numeric.some((n) => {
+      const v = req.params[n];
+      return typeof v === 'string' && !(/^-?\d+$/.test(v) && Number.isSafeInteger(Number(v)));
+    });
+    next(bad ? new NotFoundError() : undefined);
+  };
+  return [...r.chain.slice(0, -1), check, ...r.chain.slice(-1)];
+}
+
 /** Mounts the routes' sub-routers in mountGroups() order: the order requests try them in. */
 export function mount(router: Router, routes: readonly ApiRoute[]): void {
   for (const [prefix, members] of mountGroups(routes)) {
@@ -156,7 +176,7 @@ export function mount(router: Router, routes: readonly ApiRoute[]): void {
     let sub: Router | undefined;
     const build = () => {
       sub = express.Router({ mergeParams: true });
-      for (const r of members) sub[r.method](expressPath(r.path).slice(at.length) || '/', ...r.chain);
+      for (const r of members) sub[r.method](expressPath(r.path).slice(at.length) || '/', ...withNumericParams(r));
       return sub;
     };
     router.use(at, (req, res, next) => { (sub ?? build())(req, res, next); });

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git } from '../helpers/git';
-import { runHearth, runsExecutable, startHearthProcess } from '../helpers/process';
+import { processDatabaseEnv, runHearth, runsExecutable, startHearthProcess } from '../helpers/process';
 import { startReceiver } from '../helpers/receiver';
 import { basicHeader } from '../helpers/server';
+import { testsOnPostgres } from '../helpers/test-database';
 import { eventually } from '../helpers/wait';
 
 // hearth as it ships: one process driven over HTTP and the git CLI, from the first start to a
@@ -26,11 +27,13 @@ async function expectStatus(res: Response, status: number): Promise<any> {
   return text ? (res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) : undefined;
 }
 
-describe(`hearth in its own process (${runsExecutable ? process.env.HEARTH_EXECUTABLE : 'from source'})`, () => {
+describe(`hearth in its own process (${runsExecutable ? process.env.HEARTH_EXECUTABLE : 'from source'}, ${testsOnPostgres ? 'PostgreSQL' : 'SQLite'})`, () => {
   it('serves the API and git from first start to a clean shutdown', async () => {
     const rx = await startReceiver();
     const data = tmp('hearth-exe-');
-    const server = await startHearthProcess(data, { HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' });
+    // In the PostgreSQL pass the server and the commands after it share a database of their own.
+    const onDb = await processDatabaseEnv();
+    const server = await startHearthProcess(data, { ...onDb, HEARTH__WEBHOOK__ALLOWED_HOST_LIST: 'loopback' });
     try {
       await eventually(async () => /password:\s+\S+/.test(server.out()), 10_000, 'first admin printed');
       const rootAuth = basicHeader('root', /password:\s+(\S+)/.exec(server.out())![1]!);
@@ -130,10 +133,12 @@ describe(`hearth in its own process (${runsExecutable ? process.env.HEARTH_EXECU
       expect(await server.exited).toBe(0);
 
       // The data directory it left is sound.
-      const doctor = await runHearth(['doctor', '--data', data]);
+      const doctor = await runHearth(['doctor', '--data', data], onDb);
       expect(doctor.code, doctor.out + doctor.err).toBe(0);
-      const users = await runHearth(['admin', 'user', 'list', '--data', data]);
+      const users = await runHearth(['admin', 'user', 'list', '--data', data], onDb);
       expect(users.out).toContain('alice');
+      // It ran on the pass's engine: SQLite's file exists only when SQLite held the data.
+      expect(fs.existsSync(path.join(data, 'hearth.db'))).toBe(!testsOnPostgres);
     } finally {
       server.child.kill('SIGKILL');
       await rx.close();

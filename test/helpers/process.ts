@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
+import { createTestPostgresDatabase, type TestPostgresDatabase } from './test-database';
 import { eventually } from './wait';
 
 // hearth in a process of its own: from source through tsx, or the built single executable when
@@ -26,6 +27,21 @@ const children: ChildProcess[] = [];
 /** SIGKILL to the whole process group: the server's own children (git, workers) go with it. */
 export const killHard = (c: ChildProcess) => { try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ } };
 afterAll(() => { for (const c of children) killHard(c); });
+
+const databases: TestPostgresDatabase[] = [];
+afterAll(async () => { for (const d of databases.splice(0)) await d.drop(); });
+
+/**
+ * The environment that points a hearth process and the commands run over the same data directory
+ * at the run's engine: nothing on SQLite (the database lives in the data directory), a fresh
+ * database cloned from the template in the PostgreSQL pass, dropped after the file's tests.
+ */
+export async function processDatabaseEnv(): Promise<Record<string, string>> {
+  const pg = await createTestPostgresDatabase();
+  if (!pg) return {};
+  databases.push(pg);
+  return { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: pg.url };
+}
 
 export type HearthProcess = { child: ChildProcess; url: string; out: () => string; exited: Promise<number | null> };
 

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import type { Database } from '../schema';
 import type { StatementStats } from '../statement-cache';
 import { trackStatements, type DB } from '../connect';
+import { NotFoundError, NulByteError } from '../../lib/errors';
 import { connectFailure, describeTarget, type PostgresTarget } from './errors';
 
 // PostgreSQL's connection layer, loaded only when [database] driver = "postgres" (src/db/connect.ts
@@ -82,6 +83,24 @@ function statementName(text: string): string | undefined {
 }
 
 /**
+ * Parameters the server refuses before the statement runs, which SQLite took: the caller's bad
+ * input, told as such rather than as a failure of the server's. A NUL byte in text ("invalid
+ * byte sequence for encoding UTF8: 0x00", SQLSTATE 22021) is a 422. A number no integer column
+ * holds (NaN, 1.5, 10^23 from an id the route did not check; hearth has no other numeric columns)
+ * is refused as a bigint (22P02, 22003) where SQLite matched nothing: a 404. Any other error
+ * passes unchanged.
+ */
+function refusedInput(values: readonly unknown[] | undefined) {
+  return (err: unknown): never => {
+    const code = (err as { code?: string })?.code;
+    if (code === '22021' && /0x00/.test((err as Error).message)) throw new NulByteError();
+    const inexact = (v: unknown) => typeof v === 'number' && !Number.isSafeInteger(v);
+    if ((code === '22P02' || code === '22003') && values?.some(inexact)) throw new NotFoundError();
+    throw err;
+  };
+}
+
+/**
  * Each client's queries carry a name derived from their text: `pg` parses a named statement once
  * per connection and then only binds and executes it: a lookup by id took 0.46-0.65x the time of
  * the unnamed statement here (bench/postgres-statements.ts on a loaded 2-core machine: 261 -> 121
@@ -100,8 +119,8 @@ function withNamedStatements(pool: pg.Pool, stats: StatementStats, named: boolea
       stats.executed++;
       const name = named ? statementName(text) : undefined;
       if (name === undefined || !prepared.has(name)) stats.prepared++;
-      if (name === undefined) return client.query({ text, values: values as unknown[] });
-      return client.query({ name, text, values: values as unknown[] }).then((r) => { prepared.add(name); return r; });
+      if (name === undefined) return client.query({ text, values: values as unknown[] }).catch(refusedInput(values));
+      return client.query({ name, text, values: values as unknown[] }).then((r) => { prepared.add(name); return r; }, refusedInput(values));
     };
     return { query, release: () => client.release() } as unknown as PostgresPoolClient;
   };

@@ -31,7 +31,8 @@ export const FAILED_KEPT_MS = 7 * 24 * 3_600_000;
 
 /**
  * Adds a job. `db` may be a transaction: the job then exists only if the transaction commits,
- * and the workers are woken (their query waits for the commit on the one connection).
+ * and the workers are woken (their query waits for the commit on SQLite's one connection; on
+ * PostgreSQL the caller wakes them after its commit with wakeJobQueues()).
  */
 export async function enqueueJob<K extends JobKindName>(db: DB, spec: JobSpec<K>): Promise<number> {
   const now = Date.now();
@@ -48,6 +49,14 @@ const running = new Set<JobQueue>();
 function wake(): void {
   for (const q of running) q.poke();
 }
+
+/**
+ * Wakes the workers once the transaction that queued jobs committed. On PostgreSQL the wake of
+ * enqueueJob inside a transaction comes too early: the workers' query runs on another pool
+ * connection and does not see the uncommitted job, and with no other job waiting nothing wakes
+ * them again (on SQLite that query waits for the commit on the one connection).
+ */
+export const wakeJobQueues = (): void => wake();
 
 export class JobQueue {
   private kinds = new Map<string, JobKind<never>>();

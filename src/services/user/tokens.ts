@@ -37,7 +37,8 @@ export const listTokens = (db: DB, user: User, page: { offset: number; limit: nu
 
 /** `{token}` is an id, or a name when it is not a number; an ambiguous name is refused. */
 export async function deleteToken(db: DB, user: User, idOrName: string): Promise<void> {
-  const id = /^\d+$/.test(idOrName) ? Number(idOrName) : 0;
+  // A number past what an id holds is a name, as Gitea's failed int64 parse makes it.
+  const id = /^\d+$/.test(idOrName) && Number.isSafeInteger(Number(idOrName)) ? Number(idOrName) : 0;
   const found = await tokens.findTokensOfUser(db, user.id, id > 0 ? { id } : { name: idOrName });
   if (found.length === 0) throw new NotFoundError(`access token does not exist [id: ${idOrName}]`);
   if (found.length > 1) throw new InvalidError(`multiple matches for token name '${idOrName}'`);

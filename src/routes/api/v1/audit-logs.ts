@@ -35,16 +35,24 @@ export async function list(req: Request, res: Response): Promise<void> {
  */
 export async function exportCsv(req: Request, res: Response): Promise<void> {
   const chunks = auditLogChunks(req.ctx.db, filterOf(req));
+  // The first chunk is read before the status is sent: a filter the database refuses (a NUL
+  // byte on PostgreSQL) is then an error answer, not a stream cut short after its 200.
+  const first = await chunks.next();
   res.status(200);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', attachment('audit-logs.csv'));
   const csv = Readable.from((async function* () {
     let header = true;
-    for await (const rows of chunks) {
-      const lines = rows.map(toAuditCsvRow);
-      if (header) lines.unshift([...AUDIT_CSV_COLUMNS]);
-      yield `${papaparse().unparse(lines, { newline: '\n' })}\n`;
-      header = false;
+    try {
+      for (let next = first; !next.done; next = await chunks.next()) {
+        const lines = next.value.map(toAuditCsvRow);
+        if (header) lines.unshift([...AUDIT_CSV_COLUMNS]);
+        yield `${papaparse().unparse(lines, { newline: '\n' })}\n`;
+        header = false;
+      }
+    } finally {
+      // A client gone mid-way stops the row reader too.
+      await chunks.return(undefined);
     }
     // An empty log still has its header line.
     if (header) yield `${papaparse().unparse([[...AUDIT_CSV_COLUMNS]], { newline: '\n' })}\n`;

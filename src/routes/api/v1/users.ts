@@ -4,6 +4,7 @@ import { toApiUser, toApiUserSettings } from '../../../convert/user';
 import { searchVisibleUsers, updateUserSettings } from '../../../services/user/user-settings';
 import { contextUserOf, doerOf } from '../../context';
 import { pageOf, setPaginationHeaders } from '../../pagination';
+import { queryInt } from '../../query';
 import { named, parseBody } from '../../validate';
 
 export function getCurrent(req: Request, res: Response): void {
@@ -20,7 +21,7 @@ export async function search(req: Request, res: Response): Promise<void> {
     viewer: req.ctx.doer,
     publicOnly: !!req.ctx.scopes?.publicOnly,
     keyword: typeof req.query.q === 'string' ? req.query.q.trim() : '',
-    uid: Number.parseInt(String(req.query.uid ?? ''), 10) || 0,
+    uid: queryInt(req, 'uid') ?? 0,
     page,
   });
   setPaginationHeaders(req, res, total, page);
