@@ -30,4 +30,19 @@ describe('the printed password of the first admin', () => {
     expect(row).toEqual({ password_printed: 0, must_change_password: 0 });
     expect((await s.request('api/v1/user', { auth: basic })).status).toBe(401);
   });
+
+  it('is gone once an admin sets a new password through the API', async () => {
+    const own = await startTestServer();
+    try {
+      const { username, password } = own.admin;
+      const fresh = `${password}-set`;
+      const set = await own.request(`api/v1/admin/users/${username}`, {
+        method: 'PATCH', auth: { basic: [username, password] }, json: { login_name: username, source_id: 0, password: fresh },
+      });
+      expect(set.status).toBe(200);
+      const browser = new WebClient(own);
+      expect(await browser.signIn(username, fresh)).not.toMatch(/change_password$/);
+      expect((await browser.get('explore/repos')).status).toBe(200);
+    } finally { await own.stop(); }
+  });
 });

@@ -47,6 +47,7 @@ export async function adminEditUser(h: Hearth, user: User, edit: AdminEdit): Pro
   if (edit.password !== undefined && edit.password !== '') {
     patch.passwd = await hashPassword(assertPasswordPolicy(h.config, edit.password));
     patch.passwd_hash_algo = PASSWORD_ALGO;
+    patch.password_printed = 0; // a password set by an admin is no longer the one the start printed
   }
   // As Gitea: an address given must be one, the empty one included (400, before any change).
   if (edit.email !== undefined && !isValidEmail(edit.email.trim())) throw new BadRequestError(`e-mail invalid [email: ${edit.email}]`);
