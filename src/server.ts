@@ -16,6 +16,7 @@ import { resyncAfterUncleanStop } from './services/recovery/unclean-stop';
 import { removeSpooledUploads } from './services/issue/attachment-files';
 import { startEmbeddedRunner } from './services/actions/embedded-runner';
 import { startCron } from './services/cron/scheduler';
+import { joinCluster, type NodeMembership } from './services/cluster/node';
 import { ensureInitialAdmin, type InitialAdmin } from './services/user/setup';
 
 export type RunningServer = {
@@ -109,7 +110,7 @@ async function startSsh(hearth: Hearth, reserved: ReservedPort): Promise<{ close
 /** Lets the requests that waited for the start go through before ssh2's loading holds the thread. */
 const SSH_START_DELAY_MS = 20;
 
-type Prepared = { hearth: Hearth; background: ReturnType<typeof setUpBackground>; lock: PidLock; initialAdmin: InitialAdmin | null };
+type Prepared = { hearth: Hearth; background: ReturnType<typeof setUpBackground>; lock: PidLock; node: NodeMembership; initialAdmin: InitialAdmin | null };
 
 /** Everything before the first request is served; undone on failure (the lock released, the database closed). */
 async function prepare(config: Config): Promise<Prepared> {
@@ -125,7 +126,10 @@ async function prepare(config: Config): Promise<Prepared> {
     lock.release();
     throw err;
   }
+  let node: NodeMembership | undefined;
   try {
+    // This node's row and heartbeat (PostgreSQL): other nodes see it live from here on.
+    node = await joinCluster(hearth);
     // Subscribers before the first request: what a request emits reaches them.
     const background = setUpBackground(hearth);
     // Work a crash interrupted is finished or undone (what it emits reaches the subscribers;
@@ -133,8 +137,9 @@ async function prepare(config: Config): Promise<Prepared> {
     await recoverPendingOps(hearth);
     if (lock.takenOver) await resyncAfterUncleanStop(hearth);
     const initialAdmin = await ensureInitialAdmin(hearth);
-    return { hearth, background, lock, initialAdmin };
+    return { hearth, background, lock, node, initialAdmin };
   } catch (err) {
+    await node?.stop();
     await closeHearth(hearth);
     lock.release();
     throw err;
@@ -172,7 +177,7 @@ function requestGate() {
 type Listening = Prepared & { server: http.Server; address: AddressInfo; sshPort: ReservedPort | null };
 
 /** Starts the background work on a listening server and returns how to stop it all. */
-async function serve({ hearth, server, address, background, lock, initialAdmin, sshPort }: Listening): Promise<RunningServer> {
+async function serve({ hearth, server, address, background, lock, node, initialAdmin, sshPort }: Listening): Promise<RunningServer> {
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // Jobs once root_url is known (a job left by the last run may start at once).
   await background.start();
@@ -194,6 +199,7 @@ async function serve({ hearth, server, address, background, lock, initialAdmin, 
     // the jobs in progress (the others wait in the database for the next start).
     await allFollowUpsSettled();
     await background.stop();
+    await node.stop();
     await closeHearth(hearth);
     lock.release();
   })());
