@@ -85,3 +85,10 @@ export async function hasPendingJob(db: DB, key: string): Promise<boolean> {
   const row = await db.selectFrom('job').select('id').where('key', '=', key).where('state', '=', 'pending').limit(1).executeTakeFirst();
   return row !== undefined;
 }
+
+/** Which of `ids` are still pending or running (a job that ended is deleted, or failed). */
+export async function unfinishedJobIds(db: DB, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('job').select('id').where('id', 'in', ids).where('state', 'in', ['pending', 'running']).execute();
+  return rows.map((r) => r.id);
+}
