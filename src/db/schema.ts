@@ -576,6 +576,8 @@ export interface UserKeypairTable {
 /** Two-step disk and database work begun and not yet completed (0036; services/recovery). */
 export interface PendingOpTable {
   id: Generated<number>; kind: string; payload: string; created_unix: number;
+  /** The node that recorded or adopted it ('' before 0055); lease_until: an adopter's claim, unix ms. */
+  owner: Generated<string>; lease_until: Generated<number>;
 }
 export type PendingOp = Selectable<PendingOpTable>;
 
