@@ -11,9 +11,9 @@ import { acquirePidLock, makeDirectory, type PidLock } from './lib/pid-lock';
 import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
 import { createApp } from './routes/app';
 import { setUpBackground } from './services/background';
-import { recoverPendingOps } from './services/recovery/recover';
+import { recoverPendingOps, watchOrphanedIntents } from './services/recovery/recover';
 import { resyncAfterUncleanStop } from './services/recovery/unclean-stop';
-import { removeSpooledUploads } from './services/issue/attachment-files';
+import { sweepTmpAtStart } from './services/cluster/node-tmp';
 import { startEmbeddedRunner } from './services/actions/embedded-runner';
 import { startCron } from './services/cron/scheduler';
 import { joinCluster, type NodeMembership } from './services/cluster/node';
@@ -119,8 +119,6 @@ async function prepare(config: Config): Promise<Prepared> {
   const lock = acquirePidLock(pidFileOf(config));
   let hearth: Hearth;
   try {
-    // Uploads a killed process was receiving: none can be under way before this server serves.
-    removeSpooledUploads(config);
     hearth = await openHearth(config);
   } catch (err) {
     lock.release();
@@ -130,6 +128,9 @@ async function prepare(config: Config): Promise<Prepared> {
   try {
     // This node's row and heartbeat (PostgreSQL): other nodes see it live from here on.
     node = await joinCluster(hearth);
+    // Uploads and push handshakes of stopped nodes (this one's earlier runs included): none of
+    // theirs can be under way, and a live node's are its own.
+    await sweepTmpAtStart(hearth);
     // Subscribers before the first request: what a request emits reaches them.
     const background = setUpBackground(hearth);
     // Work a crash interrupted is finished or undone (what it emits reaches the subscribers;
@@ -184,6 +185,8 @@ async function serve({ hearth, server, address, background, lock, node, initialA
   // A failure here (host keys that cannot be written) is the server's, as HTTP's would be.
   const ssh = sshPort ? startSsh(hearth, sshPort) : null;
   const cron = startCron(hearth);
+  // PostgreSQL: the intents of nodes that die while this one runs are adopted here.
+  const stopAdopting = watchOrphanedIntents(hearth);
   const runner = await startEmbeddedRunner(hearth, `http://${shownHost === '[::]' ? '[::1]' : shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`);
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
@@ -195,9 +198,10 @@ async function serve({ hearth, server, address, background, lock, node, initialA
     })]);
     // Every timer cleared, runs in progress cancelled and waited for: they use the database.
     await cron.stop();
+    await stopAdopting();
     // Pull request updates queued by the last pushes finish before the database closes, then
     // the jobs in progress (the others wait in the database for the next start).
-    await allFollowUpsSettled();
+    await allFollowUpsSettled(hearth.db);
     await background.stop();
     await node.stop();
     await closeHearth(hearth);
