@@ -137,7 +137,7 @@ export function followPush(h: Hearth, repoId: number, pusherId: number): Promise
  * its base's pulls are re-tested), the repository's pull requests follow. Never throws.
  */
 export async function runFollowPush(h: Hearth, { repoId, pusherId }: FollowUpJob, jobId: number): Promise<void> {
-  await runFollowUp(repoId, jobId, async () => {
+  await runFollowUp(h.db, repoId, jobId, async () => {
     await refsSettled(repoId);
     await refreshPullsAfterPush(h, repoId, pusherId);
   }).catch((err: unknown) => backgroundError({ err, repo: repoId }, 'updating pull requests after a push failed'));

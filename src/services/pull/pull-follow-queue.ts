@@ -19,8 +19,13 @@ const keyOf = (repoId: number) => `follow-up:${repoId}`;
 /** How often a wait asks the database, should another node run the job (no local end to hear). */
 const POLL_MS = 100;
 
-/** The follow-up jobs this process queued and has not seen end, by repository. */
-const queued = new Map<number, Set<number>>();
+/** The follow-up jobs this process queued and has not seen end, by server (its database handle) and repository. */
+const servers = new WeakMap<DB, Map<number, Set<number>>>();
+function queuedOf(db: DB): Map<number, Set<number>> {
+  let m = servers.get(db);
+  if (!m) servers.set(db, (m = new Map()));
+  return m;
+}
 const ended = new EventEmitter();
 ended.setMaxListeners(0);
 
@@ -32,21 +37,23 @@ export async function queueFollowUp(db: DB, payload: FollowUpJob): Promise<void>
   const key = keyOf(payload.repoId);
   if (await hasPendingJob(db, key)) return;
   const id = await enqueueJob(db, { kind: FOLLOW_UP_JOB, key, payload });
+  const queued = queuedOf(db);
   const ids = queued.get(payload.repoId) ?? new Set<number>();
   ids.add(id);
   queued.set(payload.repoId, ids);
 }
 
 /** Runs a follow-up job's work: the waits inside it do not wait on itself. */
-export async function runFollowUp(repoId: number, jobId: number, task: () => Promise<void>): Promise<void> {
+export async function runFollowUp(db: DB, repoId: number, jobId: number, task: () => Promise<void>): Promise<void> {
   try {
     await inFollowUp.run(true, task);
   } finally {
-    forget(repoId, jobId);
+    forget(db, repoId, jobId);
   }
 }
 
-function forget(repoId: number, jobId: number): void {
+function forget(db: DB, repoId: number, jobId: number): void {
+  const queued = queuedOf(db);
   const ids = queued.get(repoId);
   if (!ids?.delete(jobId)) return;
   if (!ids.size) queued.delete(repoId);
@@ -59,10 +66,11 @@ function forget(repoId: number, jobId: number): void {
  */
 export async function followUpsSettled(db: DB, repoId: number): Promise<void> {
   if (inFollowUp.getStore()) return;
+  const queued = queuedOf(db);
   while (queued.has(repoId)) {
     const ids = [...queued.get(repoId)!];
     const open = new Set(await unfinishedJobIds(db, ids));
-    for (const id of ids) if (!open.has(id)) forget(repoId, id);
+    for (const id of ids) if (!open.has(id)) forget(db, repoId, id);
     if (!queued.has(repoId)) return;
     await new Promise<void>((resolve) => {
       const done = () => { clearTimeout(timer); resolve(); };
@@ -73,9 +81,7 @@ export async function followUpsSettled(db: DB, repoId: number): Promise<void> {
 }
 
 /** Every follow-up this process queued, for a clean shutdown (the job queue still runs). */
-export async function allFollowUpsSettled(db?: DB): Promise<void> {
-  while (queued.size) {
-    if (db) await Promise.all([...queued.keys()].map((repoId) => followUpsSettled(db, repoId)));
-    else await new Promise<void>((resolve) => { ended.once('end', resolve); setTimeout(resolve, POLL_MS); });
-  }
+export async function allFollowUpsSettled(db: DB): Promise<void> {
+  const queued = queuedOf(db);
+  while (queued.size) await Promise.all([...queued.keys()].map((repoId) => followUpsSettled(db, repoId)));
 }
