@@ -29,6 +29,8 @@ export type Hearth = {
   jobs: JobQueue;
   /** The domain event bus: subscribers register in setUpBackground; services emit after their commit. */
   events: EventBus;
+  /** This process's node id: its row of the node table on PostgreSQL, the owner of the job leases it takes. */
+  nodeId: string;
   // The blob store (issue 35) goes here: LFS objects, package files and attachments behind one interface.
 };
 
@@ -68,11 +70,14 @@ export async function openHearth(
     await db.destroy();
     throw err;
   }
+  const nodeId = crypto.randomUUID();
   return {
     config, db, log, secret: config.security.secret_key || loadOrCreateSecret(config.server.data_dir),
     // Made here, started (if at all) by setUpBackground: a command that never starts the workers
     // still enqueues into the same table.
-    jobs: new JobQueue(db, log, config.queue.workers), events: eventBus(db),
+    jobs: new JobQueue(db, log, config.queue.workers, {
+      nodeId, leaseMs: config.queue.lease * 1000, url: config.database.driver === 'postgres' ? config.database.url : undefined,
+    }), events: eventBus(db), nodeId,
   };
 }
 

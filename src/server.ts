@@ -11,11 +11,12 @@ import { acquirePidLock, makeDirectory, type PidLock } from './lib/pid-lock';
 import { allFollowUpsSettled } from './services/pull/pull-follow-queue';
 import { createApp } from './routes/app';
 import { setUpBackground } from './services/background';
-import { recoverPendingOps } from './services/recovery/recover';
+import { recoverPendingOps, watchOrphanedIntents } from './services/recovery/recover';
 import { resyncAfterUncleanStop } from './services/recovery/unclean-stop';
-import { removeSpooledUploads } from './services/issue/attachment-files';
+import { sweepTmpAtStart } from './services/cluster/node-tmp';
 import { startEmbeddedRunner } from './services/actions/embedded-runner';
 import { startCron } from './services/cron/scheduler';
+import { joinCluster, type NodeMembership } from './services/cluster/node';
 import { ensureInitialAdmin, type InitialAdmin } from './services/user/setup';
 
 export type RunningServer = {
@@ -109,7 +110,7 @@ async function startSsh(hearth: Hearth, reserved: ReservedPort): Promise<{ close
 /** Lets the requests that waited for the start go through before ssh2's loading holds the thread. */
 const SSH_START_DELAY_MS = 20;
 
-type Prepared = { hearth: Hearth; background: ReturnType<typeof setUpBackground>; lock: PidLock; initialAdmin: InitialAdmin | null };
+type Prepared = { hearth: Hearth; background: ReturnType<typeof setUpBackground>; lock: PidLock; node: NodeMembership; initialAdmin: InitialAdmin | null };
 
 /** Everything before the first request is served; undone on failure (the lock released, the database closed). */
 async function prepare(config: Config): Promise<Prepared> {
@@ -118,14 +119,18 @@ async function prepare(config: Config): Promise<Prepared> {
   const lock = acquirePidLock(pidFileOf(config));
   let hearth: Hearth;
   try {
-    // Uploads a killed process was receiving: none can be under way before this server serves.
-    removeSpooledUploads(config);
     hearth = await openHearth(config);
   } catch (err) {
     lock.release();
     throw err;
   }
+  let node: NodeMembership | undefined;
   try {
+    // This node's row and heartbeat (PostgreSQL): other nodes see it live from here on.
+    node = await joinCluster(hearth);
+    // Uploads and push handshakes of stopped nodes (this one's earlier runs included): none of
+    // theirs can be under way, and a live node's are its own.
+    await sweepTmpAtStart(hearth);
     // Subscribers before the first request: what a request emits reaches them.
     const background = setUpBackground(hearth);
     // Work a crash interrupted is finished or undone (what it emits reaches the subscribers;
@@ -133,8 +138,9 @@ async function prepare(config: Config): Promise<Prepared> {
     await recoverPendingOps(hearth);
     if (lock.takenOver) await resyncAfterUncleanStop(hearth);
     const initialAdmin = await ensureInitialAdmin(hearth);
-    return { hearth, background, lock, initialAdmin };
+    return { hearth, background, lock, node, initialAdmin };
   } catch (err) {
+    await node?.stop();
     await closeHearth(hearth);
     lock.release();
     throw err;
@@ -172,13 +178,15 @@ function requestGate() {
 type Listening = Prepared & { server: http.Server; address: AddressInfo; sshPort: ReservedPort | null };
 
 /** Starts the background work on a listening server and returns how to stop it all. */
-async function serve({ hearth, server, address, background, lock, initialAdmin, sshPort }: Listening): Promise<RunningServer> {
+async function serve({ hearth, server, address, background, lock, node, initialAdmin, sshPort }: Listening): Promise<RunningServer> {
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // Jobs once root_url is known (a job left by the last run may start at once).
   await background.start();
   // A failure here (host keys that cannot be written) is the server's, as HTTP's would be.
   const ssh = sshPort ? startSsh(hearth, sshPort) : null;
   const cron = startCron(hearth);
+  // PostgreSQL: the intents of nodes that die while this one runs are adopted here.
+  const stopAdopting = watchOrphanedIntents(hearth);
   const runner = await startEmbeddedRunner(hearth, `http://${shownHost === '[::]' ? '[::1]' : shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`);
   let closing: Promise<void> | null = null;
   const close = () => (closing ??= (async () => {
@@ -190,10 +198,12 @@ async function serve({ hearth, server, address, background, lock, initialAdmin, 
     })]);
     // Every timer cleared, runs in progress cancelled and waited for: they use the database.
     await cron.stop();
+    await stopAdopting();
     // Pull request updates queued by the last pushes finish before the database closes, then
     // the jobs in progress (the others wait in the database for the next start).
-    await allFollowUpsSettled();
+    await allFollowUpsSettled(hearth.db);
     await background.stop();
+    await node.stop();
     await closeHearth(hearth);
     lock.release();
   })());

@@ -409,11 +409,12 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     const d = tmp();
     const first = startWeb(d);
     await first.url();
-    const pid = fs.readFileSync(path.join(d, 'hearth.pid'), 'utf8').trim();
-    expect(pid).toMatch(/^\d+$/);
+    const [owner] = fs.readFileSync(path.join(d, 'hearth.pid'), 'utf8').split('\n');
+    expect(owner).toMatch(/^\d+@.+$/);
+    const pid = owner.split('@')[0];
     const second = hearth(d, 'web', '--port', '0');
     expectOneLineFailure(second, `pid ${pid}`, d, /hearth\.pid/);
-    expect(fs.readFileSync(path.join(d, 'hearth.pid'), 'utf8').trim()).toBe(pid);
+    expect(fs.readFileSync(path.join(d, 'hearth.pid'), 'utf8').split('\n')[0]).toBe(owner);
     expect(await first.stop()).toBe(0);
     // Removed on a clean shutdown.
     expect(fs.existsSync(path.join(d, 'hearth.pid'))).toBe(false);
@@ -426,7 +427,7 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     fs.writeFileSync(path.join(d, 'hearth.pid'), `${dead}\n`);
     const web = startWeb(d);
     await web.url();
-    const pid = Number(fs.readFileSync(path.join(d, 'hearth.pid'), 'utf8'));
+    const pid = Number(fs.readFileSync(path.join(d, 'hearth.pid'), 'utf8').split('@')[0]);
     expect(pid).not.toBe(dead);
     expect(() => process.kill(pid, 0)).not.toThrow();
     expect(await web.stop()).toBe(0);

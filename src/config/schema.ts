@@ -174,6 +174,9 @@ export const configSchema = z.strictObject({
   }),
   queue: section({
     workers: z.number().int().min(1).max(64).default(4),
+    // PostgreSQL: seconds a node's claim on a running job holds unless renewed (every third of it);
+    // a job whose node died runs again on another node after this.
+    lease: z.number().int().min(1).max(3600).default(60),
   }),
   log: section({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),

@@ -43,7 +43,15 @@ export type Dialect = {
    * key-share lock on its parent, and two of those wanting to turn into this lock deadlock.
    */
   lockRow(db: AnyDb, table: LockedTable, id: number): Promise<void>;
+  /**
+   * What a new job's INSERT also returns to wake the other nodes' queues (PostgreSQL: a NOTIFY,
+   * sent when the transaction commits, in the same statement); null where one process runs them.
+   */
+  jobsWakeUp(): RawBuilder<unknown> | null;
 };
+
+/** The channel of jobs-wake-up notifications (PostgreSQL's LISTEN/NOTIFY). */
+export const JOBS_CHANNEL = 'hearth_jobs';
 
 /** The parents whose counters are recounted from their children's rows. */
 export type LockedTable = 'repository' | 'issue' | 'milestone' | 'label' | 'user' | 'team';
@@ -67,6 +75,7 @@ const sqlite: Dialect = {
   },
   isUniqueViolation: (err) => /UNIQUE constraint failed/.test((err as Error)?.message ?? ''),
   lockRow: async () => {},
+  jobsWakeUp: () => null,
 };
 
 const postgres: Dialect = {
@@ -93,6 +102,7 @@ const postgres: Dialect = {
     if (!db.isTransaction) throw new Error(`lockRow(${table}) outside a transaction holds nothing`);
     await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR UPDATE`.execute(db);
   },
+  jobsWakeUp: () => sql`pg_notify(${JOBS_CHANNEL}, '')`,
 };
 
 /** The dialect of the engine behind this Kysely instance (or transaction). */

@@ -371,8 +371,13 @@ export interface JobTable {
   id: Generated<number>; kind: string; key: Generated<string>; payload: Generated<string>; state: Generated<string>;
   attempts: Generated<number>; max_attempts: Generated<number>; run_at: number; started_at: Generated<number>;
   last_error: Generated<string>; created_unix: number;
+  /** The node running it and until when its claim holds (unix ms, database time): PostgreSQL's leases (0052). */
+  locked_by: Generated<string>; lease_until: Generated<number>;
 }
 export type Job = Selectable<JobTable>;
+
+/** A live hearth node on PostgreSQL (0052): its heartbeat (unix ms, database time) every few seconds. */
+export interface NodeTable { id: string; host: string; pid: number; started: number; heartbeat: number }
 
 /** A webhook (0020): of a repository, an owner (organization or user), or the site (default or system). */
 export interface WebhookTable {
@@ -571,6 +576,8 @@ export interface UserKeypairTable {
 /** Two-step disk and database work begun and not yet completed (0036; services/recovery). */
 export interface PendingOpTable {
   id: Generated<number>; kind: string; payload: string; created_unix: number;
+  /** The node that recorded or adopted it ('' before 0055); lease_until: an adopter's claim, unix ms. */
+  owner: Generated<string>; lease_until: Generated<number>;
 }
 export type PendingOp = Selectable<PendingOpTable>;
 
@@ -630,6 +637,7 @@ export interface Database {
   review_comment: ReviewCommentTable;
   pull_viewed_file: PullViewedFileTable;
   job: JobTable;
+  node: NodeTable;
   webhook: WebhookTable;
   hook_task: HookTaskTable;
   mirror: MirrorTable;

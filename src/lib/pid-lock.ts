@@ -1,29 +1,49 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** Another live process holds the lock: two servers on one data directory would corrupt it. */
 export class PidLockHeldError extends Error {
-  constructor(readonly file: string, readonly pid: number) {
-    super(`${path.dirname(file)} is in use by another hearth (pid ${pid}): stop it first, `
-      + `or remove ${file} if that process is not hearth`);
+  constructor(readonly file: string, readonly pid: number, readonly host?: string) {
+    super(host
+      ? `${path.dirname(file)} is in use by hearth pid ${pid} on host ${host}: a lock written by another host is never `
+        + `taken over (on a shared file system that is another live node); stop that node first, or remove ${file} if it is gone`
+      : `${path.dirname(file)} is in use by another hearth (pid ${pid}): stop it first, `
+        + `or remove ${file} if that process is not hearth`);
   }
 }
 
 /** `takenOver`: a lock left by a process that did not stop cleanly (killed, power lost) was taken. */
 export type PidLock = { file: string; release: () => void; takenOver: boolean };
 
+/** Whose lock: `pid@host` on its first line, the host's boot id on its second (older locks hold the pid alone). */
+type Owner = { pid: number; host: string | null; bootId: string | null };
+
 const held = new Set<string>();
 let exitHookInstalled = false;
 
+/** This boot of this machine (Linux): a pid written before a reboot names nobody now. */
+function readBootId(): string | null {
+  try {
+    return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+const hostName = () => os.hostname();
+
 /**
- * Takes `file` for this process. The pid is written to a private file first and hard-linked
+ * Takes `file` for this process. The owner is written to a private file first and hard-linked
  * into place, so the lock never exists empty (a reader would not know whose it is) and
- * link() fails with EEXIST exactly when another holder exists. A lock whose process is gone
- * (killed, crashed machine) is taken over.
+ * link() fails with EEXIST exactly when another holder exists. A lock of this host whose process
+ * is gone (killed, or from before a reboot) is taken over; one written by another host is not:
+ * its pid means nothing here, and on a shared file system that host may well be alive.
  */
 export function acquirePidLock(file: string): PidLock {
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${process.pid}\n`);
+  const bootId = readBootId();
+  fs.writeFileSync(tmp, `${process.pid}@${hostName()}\n${bootId ?? ''}\n`);
   let takenOver = false;
   try {
     for (let attempt = 0; ; attempt++) {
@@ -33,10 +53,12 @@ export function acquirePidLock(file: string): PidLock {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw err;
       }
-      const owner = readPid(file);
-      if (owner !== null && isAlive(owner)) throw new PidLockHeldError(file, owner);
+      const owner = readOwner(file);
+      if (owner !== null && owner.host !== null && owner.host !== hostName()) throw new PidLockHeldError(file, owner.pid, owner.host);
+      const sameBoot = owner?.bootId == null || bootId === null || owner.bootId === bootId;
+      if (owner !== null && sameBoot && isAlive(owner.pid)) throw new PidLockHeldError(file, owner.pid);
       // Re-read just before removing: a process that took it over meanwhile keeps it.
-      if (readPid(file) === owner) fs.rmSync(file, { force: true });
+      if (readOwner(file)?.pid === owner?.pid) fs.rmSync(file, { force: true });
       takenOver = true;
     }
   } finally {
@@ -50,7 +72,8 @@ export function acquirePidLock(file: string): PidLock {
 /** Removes the lock if it is still ours (never another process's). */
 function releasePidLock(file: string): void {
   if (!held.delete(file)) return;
-  if (readPid(file) === process.pid) fs.rmSync(file, { force: true });
+  const owner = readOwner(file);
+  if (owner?.pid === process.pid && (owner.host === null || owner.host === hostName())) fs.rmSync(file, { force: true });
 }
 
 /** A process exiting without a clean shutdown (process.exit, a fatal error) leaves no lock. */
@@ -60,13 +83,18 @@ function installExitHook(): void {
   process.on('exit', () => { for (const file of [...held]) releasePidLock(file); });
 }
 
-function readPid(file: string): number | null {
+function readOwner(file: string): Owner | null {
+  let text: string;
   try {
-    const pid = Number(fs.readFileSync(file, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
+    text = fs.readFileSync(file, 'utf8');
   } catch {
     return null;
   }
+  const [first = '', second = ''] = text.split('\n');
+  const m = /^(\d+)(?:@(.+))?$/.exec(first.trim());
+  if (!m) return null;
+  const pid = Number(m[1]);
+  return pid > 0 ? { pid, host: m[2] ?? null, bootId: second.trim() || null } : null;
 }
 
 function isAlive(pid: number): boolean {

@@ -118,9 +118,9 @@ function scopeRepos(db: DB, scope: RepoScope, unit: 'has_issues' | 'has_pull_req
 
 function filtered(db: DB, f: IssueFilter) {
   let q = db.selectFrom('issue as i');
-  if (f.none) q = q.where(sql<SqlBool>`0`);
+  if (f.none) q = q.where(sql<SqlBool>`1 = 0`);
   if (f.repoId !== undefined) q = q.where('i.repo_id', '=', f.repoId);
-  if (f.repoIds) q = f.repoIds.length ? q.where('i.repo_id', 'in', f.repoIds) : q.where(sql<SqlBool>`0`);
+  if (f.repoIds) q = f.repoIds.length ? q.where('i.repo_id', 'in', f.repoIds) : q.where(sql<SqlBool>`1 = 0`);
   if (f.scope) {
     const scope = f.scope;
     q = q.where((eb) => eb.or([

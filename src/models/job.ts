@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { dialectOf } from '../db/dialect';
 import type { Job } from '../db/schema';
 
 // The durable job table: pending jobs wait until run_at (unix ms); one running job per
@@ -8,9 +9,12 @@ import type { Job } from '../db/schema';
 export type NewJob = { kind: string; key: string; payload: string; runAt: number; maxAttempts: number; now: number };
 
 export async function insertJob(db: DB, j: NewJob): Promise<number> {
-  const row = await db.insertInto('job').values({
+  const q = db.insertInto('job').values({
     kind: j.kind, key: j.key, payload: j.payload, run_at: j.runAt, max_attempts: j.maxAttempts, created_unix: Math.floor(j.now / 1000),
-  }).returning('id').executeTakeFirstOrThrow();
+  });
+  // On PostgreSQL the same statement wakes the other nodes (on commit): no statement more.
+  const wake = dialectOf(db).jobsWakeUp();
+  const row = await (wake ? q.returning(['id', wake.as('woken')]) : q.returning('id')).executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -36,16 +40,21 @@ export async function claimJob(db: DB, id: number, now: number): Promise<boolean
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function deleteJob(db: DB, id: number): Promise<void> {
-  await db.deleteFrom('job').where('id', '=', id).execute();
+// `owner`: the node whose lease the job is under (PostgreSQL); a node whose lease ran out and was
+// taken by another leaves the row to that node. Absent on SQLite's path, which has no leases.
+
+export async function deleteJob(db: DB, id: number, owner?: string): Promise<void> {
+  await db.deleteFrom('job').where('id', '=', id).$if(owner !== undefined, (q) => q.where('locked_by', '=', owner!)).execute();
 }
 
-export async function retryJob(db: DB, id: number, runAt: number, error: string): Promise<void> {
-  await db.updateTable('job').set({ state: 'pending', run_at: runAt, last_error: error.slice(0, 4096) }).where('id', '=', id).execute();
+export async function retryJob(db: DB, id: number, runAt: number, error: string, owner?: string): Promise<void> {
+  await db.updateTable('job').set({ state: 'pending', run_at: runAt, last_error: error.slice(0, 4096), ...(owner !== undefined ? { locked_by: '', lease_until: 0 } : {}) })
+    .where('id', '=', id).$if(owner !== undefined, (q) => q.where('locked_by', '=', owner!)).execute();
 }
 
-export async function failJob(db: DB, id: number, error: string): Promise<void> {
-  await db.updateTable('job').set({ state: 'failed', last_error: error.slice(0, 4096) }).where('id', '=', id).execute();
+export async function failJob(db: DB, id: number, error: string, owner?: string): Promise<void> {
+  await db.updateTable('job').set({ state: 'failed', last_error: error.slice(0, 4096) })
+    .where('id', '=', id).$if(owner !== undefined, (q) => q.where('locked_by', '=', owner!)).execute();
 }
 
 /** Deletes the failed jobs whose last attempt was due before `runAt` (unix ms); how many. */
@@ -75,4 +84,11 @@ export async function countJobs(db: DB, state: 'pending' | 'running' | 'failed')
 export async function hasPendingJob(db: DB, key: string): Promise<boolean> {
   const row = await db.selectFrom('job').select('id').where('key', '=', key).where('state', '=', 'pending').limit(1).executeTakeFirst();
   return row !== undefined;
+}
+
+/** Which of `ids` are still pending or running (a job that ended is deleted, or failed). */
+export async function unfinishedJobIds(db: DB, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('job').select('id').where('id', 'in', ids).where('state', 'in', ['pending', 'running']).execute();
+  return rows.map((r) => r.id);
 }

@@ -5,6 +5,7 @@ import { createRepo } from '../helpers/git';
 import { as, createToken, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectShape } from '../helpers/swagger';
 import type { Creds } from '../helpers/gitea-fixtures';
+import { uploadTmpDir } from '../../src/services/issue/attachment-files';
 
 let s: TestServer;
 let alice: Creds; // owner
@@ -108,7 +109,7 @@ describe('issue attachments', () => {
     expect(res.status).toBe(413);
     expect((await json(res)).message).toBeTruthy();
     expect((await ok(await call('pub/issues/1/assets'))).length).toBe(before);
-    expect(fs.readdirSync(path.join(s.dataDir, 'tmp', 'uploads'))).toEqual([]);
+    expect(fs.readdirSync(uploadTmpDir(s.hearth))).toEqual([]);
   });
 
   it('answers 400 without a file in the attachment field', async () => {

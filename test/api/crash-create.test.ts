@@ -26,12 +26,17 @@ describe('repository creation cut short by a crash', () => {
     const uploads = path.join(data, 'tmp', 'uploads');
     fs.mkdirSync(uploads, { recursive: true });
     fs.writeFileSync(path.join(uploads, '0f1e2d3c4b5a69788796a5b4c3d2e1f0'), Buffer.alloc(64 * 1024));
+    // And the node directory (uploads, push handshakes) of the killed run.
+    const killedRun = path.join(data, 'tmp', 'node-killed-run');
+    fs.mkdirSync(path.join(killedRun, 'push-abc'), { recursive: true });
+    fs.writeFileSync(path.join(killedRun, 'spooled'), 'partial');
 
     const server = await startCrashable(data);
     try {
       expect(server.out()).toContain('recovered work a crash interrupted');
       expect(fs.existsSync(dir)).toBe(false);
       expect(fs.readdirSync(uploads)).toEqual([]);
+      expect(fs.existsSync(killedRun)).toBe(false);
       expect((await server.call('repos/root/proj')).status).toBe(404);
       const repo = await ok(await server.call('user/repos', 'POST', { name: 'proj', auto_init: true, license: 'MIT' }), 201);
       expect(repo.empty).toBe(false);

@@ -155,10 +155,10 @@ describe('statements per merge', () => {
       method: 'POST', auth: as(alice), json: { head: 'feature', base: 'main', title: 'Feature' },
     }), 201) as { number: number };
     // The pull request's own follow-ups (its mergeability check) run before the count starts.
-    await allFollowUpsSettled();
+    await allFollowUpsSettled(s.hearth.db);
     const before = statementStats(s.hearth.db).executed;
     await ok(await s.request(`api/v1/repos/alice/merged/pulls/${pr.number}/merge`, { method: 'POST', auth: as(alice), json: { Do: 'merge' } }), 200);
-    await allFollowUpsSettled();
+    await allFollowUpsSettled(s.hearth.db);
     // One merge cannot run three times: counted once. The merge passes the doer's row it holds;
     // the repository and the issue are read again after the merge changed them.
     expect(statementStats(s.hearth.db).executed - before).toBeLessThanOrEqual(MERGE_BOUND);

@@ -1,11 +1,15 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { acquirePidLock, PidLockHeldError } from '../../src/lib/pid-lock';
 
-// The data-directory lock: a live holder refuses, a dead one is taken over.
+// The data-directory lock: a live holder refuses, a dead one is taken over; a lock of another
+// host (or of this host before its reboot) is judged by its host and boot id, not its pid alone.
+
+const bootId = () => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+const mine = () => `${process.pid}@${os.hostname()}`;
 
 const tmpFile = () => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-lock-')), 'hearth.pid');
 
@@ -16,7 +20,7 @@ describe('pid lock', () => {
     expect(() => acquirePidLock(file)).toThrow(PidLockHeldError);
     fs.rmSync(file);
     const lock = acquirePidLock(file);
-    expect(fs.readFileSync(file, 'utf8').trim()).toBe(String(process.pid));
+    expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toBe(mine());
     lock.release();
     expect(fs.existsSync(file)).toBe(false);
   });
@@ -32,10 +36,43 @@ describe('pid lock', () => {
       const file = tmpFile();
       fs.writeFileSync(file, `${zombie}\n`);
       const lock = acquirePidLock(file);
-      expect(fs.readFileSync(file, 'utf8').trim()).toBe(String(process.pid));
+      expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toBe(mine());
       lock.release();
     } finally {
       holder.kill('SIGKILL');
     }
+  });
+
+  it.skipIf(process.platform !== 'linux')('records pid@host and the boot id', () => {
+    const file = tmpFile();
+    const lock = acquirePidLock(file);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${mine()}\n${bootId()}\n`);
+    lock.release();
+  });
+
+  it('never takes over a lock written by another host, even one whose pid is dead here', () => {
+    const file = tmpFile();
+    const dead = spawnSync('true').pid!;
+    fs.writeFileSync(file, `${dead}@other-node.example\nsome-boot\n`);
+    let err: unknown;
+    try { acquirePidLock(file); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(PidLockHeldError);
+    expect((err as Error).message).toMatch(new RegExp(`pid ${dead} on host other-node\\.example.*another host is never taken over`));
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${dead}@other-node.example\nsome-boot\n`);
+  });
+
+  it.skipIf(process.platform !== 'linux')('takes over a lock of this host written before its last boot, even if its pid is alive now', () => {
+    const file = tmpFile();
+    fs.writeFileSync(file, `${process.ppid}@${os.hostname()}\nan-earlier-boot\n`);
+    const lock = acquirePidLock(file);
+    expect(lock.takenOver).toBe(true);
+    expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toBe(mine());
+    lock.release();
+  });
+
+  it.skipIf(process.platform !== 'linux')('refuses a live holder of this host and boot', () => {
+    const file = tmpFile();
+    fs.writeFileSync(file, `${process.ppid}@${os.hostname()}\n${bootId()}\n`);
+    expect(() => acquirePidLock(file)).toThrow(new RegExp(`another hearth \\(pid ${process.ppid}\\)`));
   });
 });

@@ -24,7 +24,7 @@ export const assignRepo: RequestHandler = async (req, res, next) => {
   }
   req.ctx.repo = found;
   // What the last push did to the pull requests here is applied before anything is read.
-  await followUpsSettled(found.repo.id);
+  await followUpsSettled(req.ctx.db, found.repo.id);
   next();
 };
 

@@ -86,7 +86,7 @@ export const assignWebRepo: RequestHandler = async (req, res, next) => {
   req.ctx.repo = found;
   res.locals.units = await readableUnits(req.ctx.db, found, req.ctx.doer);
   // A page read right after a push shows the pull requests the push moved.
-  await followUpsSettled(found.repo.id);
+  await followUpsSettled(req.ctx.db, found.repo.id);
   next();
 };
 

@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Hearth } from '../../hearth';
 import { installHooks, parseHookRequest } from '../../git/hooks';
 import { spawnService } from '../../git/transport';
+import { nodeTmpDir } from '../cluster/node-tmp';
 import { finishPush } from '../repo/ref-intent';
 import { refsMoved } from '../repo/refs-moved';
 import { answerHook } from './hook-verdict';
@@ -37,7 +38,7 @@ export async function runGitService(h: Hearth, s: GitSession): Promise<number> {
   const { service, target } = s;
   // A wiki push is no move of the repository's refs: no protection rules, no refs.moved.
   const pushing = service === 'receive-pack' && !target.wiki && target.pusher;
-  const hookDir = pushing ? fs.mkdtempSync(path.join(tmpRootOf(h), 'push-')) : null;
+  const hookDir = pushing ? fs.mkdtempSync(path.join(nodeTmpDir(h), 'push-')) : null;
   const child = spawnService(service, target.dir, {
     protocol: s.protocol,
     stateless: s.stateless,
@@ -80,12 +81,3 @@ async function afterPush(h: Hearth, s: GitSession, hookDir: string, intent: numb
   }).catch((err: unknown) => h.log.error({ err, repo: access.repo.id, requestId: s.requestId }, 'sync after push failed'));
 }
 
-const tmpRoots = new Set<string>();
-function tmpRootOf(h: Hearth): string {
-  const dir = path.join(h.config.server.data_dir, 'tmp');
-  if (!tmpRoots.has(dir)) {
-    fs.mkdirSync(dir, { recursive: true });
-    tmpRoots.add(dir);
-  }
-  return dir;
-}

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../../config/schema';
 import { moveFile } from '../../lib/move-file';
+import { nodeTmpDir } from '../cluster/node-tmp';
 import {
   attachmentUuidsOfComment, attachmentUuidsOfIssues, deleteAttachmentsOfComment, deleteAttachmentsOfIssues,
 } from '../../models/attachment';
@@ -12,20 +13,11 @@ import type { Hearth } from '../../hearth';
 export const attachmentPath = (config: Config, uuid: string) =>
   path.join(config.server.data_dir, 'attachments', uuid[0]!, uuid[1]!, uuid);
 
-/** Where uploads are spooled while they arrive: on the same file system, so a rename stores them. */
-export const uploadTmpDir = (config: Config) => path.join(config.server.data_dir, 'tmp', 'uploads');
-
 /**
- * Removes what is spooled there: called at start (under the data directory's lock, before
- * listening), when nothing can be arriving, so each file is an upload a killed process cut short.
- * The directory itself stays: the upload middleware made it once and keeps using it.
+ * Where uploads are spooled while they arrive: this node's temp directory (cluster/node-tmp.ts:
+ * swept at start when its node is gone), on the data directory's file system, so a rename stores them.
  */
-export function removeSpooledUploads(config: Config): number {
-  const dir = uploadTmpDir(config);
-  const names = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-  for (const name of names) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
-  return names.length;
-}
+export const uploadTmpDir = (h: { config: Config; nodeId: string }) => nodeTmpDir(h);
 
 export function readHead(file: string, bytes = 512): Buffer {
   const fd = fs.openSync(file, 'r');

@@ -28,7 +28,7 @@ export function checkFormFile(config: Config, file: FormFile): void {
 
 /** Spools the bytes where uploads arrive and stores them on the target (its rules apply). */
 export async function storeFormFile(h: Hearth, t: AttachmentTarget, doer: User, file: FormFile): Promise<Attachment> {
-  const dir = uploadTmpDir(h.config);
+  const dir = uploadTmpDir(h);
   fs.mkdirSync(dir, { recursive: true });
   const tmpPath = path.join(dir, `web-${crypto.randomUUID()}`);
   fs.writeFileSync(tmpPath, file.buffer);

@@ -1,6 +1,7 @@
 import type { TriggerJob } from '../actions/triggers';
 import type { IndexJob, INDEX_JOB_KINDS } from '../packages/repo-index/jobs';
 import type { AutoMergeJob } from '../pull/pull-auto-merge';
+import type { FollowUpJob } from '../pull/pull-follow-queue';
 import type { PushMirrorJob } from '../mirror/push-mirror-sync';
 import type { DeliverJob } from '../webhook/dispatch';
 import type { PushJob } from '../webhook/push-dispatch';
@@ -16,6 +17,7 @@ export interface JobPayloads extends IndexKinds {
   'webhook.deliver': DeliverJob;
   'actions.trigger': TriggerJob;
   'pull.auto-merge': AutoMergeJob;
+  'pull.follow-up': FollowUpJob;
   'mirror.pull': { repoId: number };
   'mirror.push': PushMirrorJob;
   'recovery.branch-rows': Record<string, never>;

@@ -5,12 +5,16 @@ import { countJob } from '../metrics/registry';
 import { claimJob, deleteFailedJobsBefore, deleteJob, dueJobs, failJob, insertJob, nextRunAt, requeueRunning, retryJob } from '../../models/job';
 import { runAsActor, SYSTEM_ACTOR } from '../audit/actor';
 import type { JobKindName, JobPayloads } from './payloads';
+import type { ClusterQueue } from './postgres-queue';
+import { dialectOf } from '../../db/dialect';
 
 // The durable job queue: work that may be slow or must survive a crash (webhook deliveries,
 // scheduled merges) is a row in the job table, inserted in the transaction of the change that
 // caused it, and run by a small pool of in-process workers. A job a crash cut short runs again
 // after the restart; a failed one is retried with exponential backoff up to its maximum; jobs
-// of one key (a hook, a repository) run one at a time, in order.
+// of one key (a hook, a repository) run one at a time, in order. On PostgreSQL several nodes
+// share the table: postgres-queue.ts claims under leases instead (a crash's jobs run again once
+// their lease runs out, on any node, rather than when this node restarts).
 
 export type JobContext = { db: DB; log: Logger; attempt: number; maxAttempts: number; jobId: number };
 export type JobHandler<K extends JobKindName = JobKindName> = (payload: JobPayloads[K], ctx: JobContext) => Promise<void>;
@@ -26,6 +30,11 @@ export class RetryableError extends Error {}
 export type JobSpec<K extends JobKindName = JobKindName> = { kind: K; key?: string; payload: JobPayloads[K]; maxAttempts?: number; delayMs?: number };
 
 const MAX_BACKOFF_MS = 3_600_000;
+/** On PostgreSQL a node polls at least this often: another node's job, should its NOTIFY be lost. */
+const CLUSTER_POLL_MS = 10_000;
+
+/** `leaseMs`: how long a claim holds on PostgreSQL unless renewed; `url`: where to LISTEN for other nodes' jobs. */
+export type QueueOptions = { nodeId?: string; leaseMs?: number; url?: string };
 /** How long a job that failed for good stays in the table. */
 export const FAILED_KEPT_MS = 7 * 24 * 3_600_000;
 
@@ -66,8 +75,11 @@ export class JobQueue {
   private ticking = false;
   private again = false;
   private stopped = true;
+  private cluster: ClusterQueue | null = null;
+  readonly nodeId: string;
 
-  constructor(private db: DB, private log: Logger, private workers: number) {
+  constructor(private db: DB, private log: Logger, private workers: number, private opts: QueueOptions = {}) {
+    this.nodeId = opts.nodeId ?? crypto.randomUUID();
   }
 
   register<K extends JobKindName>(kind: K, def: JobKind<K>): void {
@@ -81,10 +93,17 @@ export class JobQueue {
     this.loadKinds = load;
   }
 
-  /** Jobs a crash left running are pending again; then the workers start. */
+  /** Jobs a crash left running are pending again (on PostgreSQL: those whose lease ran out); then the workers start. */
   async start(): Promise<void> {
-    const requeued = await requeueRunning(this.db);
-    if (requeued) this.log.info({ jobs: requeued }, 'jobs interrupted by a stop run again');
+    if (dialectOf(this.db).engine === 'postgres') {
+      const { startClusterQueue } = await import('./postgres-queue');
+      this.cluster = await startClusterQueue({
+        db: this.db, log: this.log, nodeId: this.nodeId, leaseMs: this.opts.leaseMs ?? 60_000, url: this.opts.url, poke: () => this.poke(),
+      });
+    } else {
+      const requeued = await requeueRunning(this.db);
+      if (requeued) this.log.info({ jobs: requeued }, 'jobs interrupted by a stop run again');
+    }
     this.stopped = false;
     running.add(this);
     this.poke();
@@ -100,6 +119,8 @@ export class JobQueue {
     // PostgreSQL): it ends first, then the jobs it started.
     await this.lastTick;
     while (this.active.size) await Promise.allSettled([...this.active]);
+    await this.cluster?.stop();
+    this.cluster = null;
   }
 
   /** Runs a tick soon: a job was added or a worker freed. */
@@ -126,12 +147,14 @@ export class JobQueue {
     this.ticking = true;
     try {
       const free = this.workers - this.active.size;
-      if (free > 0) {
+      if (free > 0 && this.cluster) {
+        // Claimed already: they run, stopping or not (a stop waits for them).
+        const jobs = await this.cluster.claim(free, Date.now());
+        if (jobs.length) await this.ensureKinds();
+        for (const job of jobs) this.launch(job);
+      } else if (free > 0) {
         const jobs = await dueJobs(this.db, Date.now(), free, [...this.busyKeys.keys()]);
-        if (jobs.length && this.loadKinds) {
-          await this.loadKinds();
-          this.loadKinds = null;
-        }
+        if (jobs.length) await this.ensureKinds();
         for (const job of jobs) if (!this.stopped && (await this.take(job))) this.launch(job);
       }
       await this.sleepUntilNext();
@@ -147,6 +170,12 @@ export class JobQueue {
     }
   }
 
+  private async ensureKinds(): Promise<void> {
+    if (!this.loadKinds) return;
+    await this.loadKinds();
+    this.loadKinds = null;
+  }
+
   /**
    * Wakes when the next job is due (at most a minute later: a lost poke costs no more). Due
    * jobs that wait behind a busy key or a full pool are started by the poke of a finishing worker.
@@ -154,11 +183,13 @@ export class JobQueue {
   private async sleepUntilNext(): Promise<void> {
     if (this.stopped) return;
     const at = await nextRunAt(this.db);
-    if (at === null) return;
-    const wait = at - Date.now();
-    if (wait <= 0 && this.active.size) return;
+    // Another node's jobs (behind a key it holds, or added while a NOTIFY was lost) are polled for.
+    const cap = this.cluster ? CLUSTER_POLL_MS : 60_000;
+    if (at === null && !this.cluster) return;
+    const wait = at === null ? cap : at - Date.now();
+    if (wait <= 0 && this.active.size && !this.cluster) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { void this.tick(); }, Math.min(60_000, Math.max(wait, 50)));
+    this.timer = setTimeout(() => { void this.tick(); }, Math.min(cap, Math.max(wait, 50)));
     this.timer.unref();
   }
 
@@ -179,10 +210,22 @@ export class JobQueue {
   }
 
   private async run(job: Job): Promise<void> {
+    const cluster = this.cluster;
+    const release = cluster?.hold(job);
+    try {
+      await this.runOnce(job, cluster ? this.nodeId : undefined);
+    } finally {
+      release?.();
+    }
+    await cluster?.ended(job).catch((err: unknown) => this.log.warn({ err }, 'job end not announced'));
+  }
+
+  private async runOnce(job: Job, owner: string | undefined): Promise<void> {
     const kind = this.kinds.get(job.kind);
-    const attempt = job.attempts + 1;
+    // A claimed row counts its attempt already (SQLite's rows were read before their claim).
+    const attempt = owner !== undefined ? job.attempts : job.attempts + 1;
     if (!kind) {
-      await failJob(this.db, job.id, `no handler for job kind ${job.kind}`);
+      await failJob(this.db, job.id, `no handler for job kind ${job.kind}`, owner);
       this.log.error({ job: job.id, kind: job.kind }, 'job of an unknown kind');
       return;
     }
@@ -190,23 +233,23 @@ export class JobQueue {
       // Jobs act as the system, not as the request whose wake() happened to start the worker.
       // The payload was written by enqueueJob for this kind: its shape is the map's.
       await runAsActor(SYSTEM_ACTOR, () => kind.handler(JSON.parse(job.payload) as never, { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id }));
-      await deleteJob(this.db, job.id);
+      await deleteJob(this.db, job.id, owner);
       countJob(job.kind, 'success');
     } catch (err) {
-      await this.failed(job, kind, attempt, err);
+      await this.failed(job, kind, attempt, err, owner);
     }
   }
 
-  private async failed(job: Job, kind: JobKind<never>, attempt: number, err: unknown): Promise<void> {
+  private async failed(job: Job, kind: JobKind<never>, attempt: number, err: unknown, owner: string | undefined): Promise<void> {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof RetryableError && attempt < job.max_attempts) {
       const delay = Math.min(MAX_BACKOFF_MS, kind.backoff() * 1000 * 2 ** (attempt - 1));
-      await retryJob(this.db, job.id, Date.now() + delay, message);
+      await retryJob(this.db, job.id, Date.now() + delay, message, owner);
       countJob(job.kind, 'retry');
       this.log.info({ job: job.id, kind: job.kind, attempt, retryInMs: delay, reason: message }, 'job will be retried');
       return;
     }
-    await failJob(this.db, job.id, message);
+    await failJob(this.db, job.id, message, owner);
     // Kept a week for the statistics and a look at last_error, then dropped: a webhook whose
     // receiver is gone for good fails once per event, for as long as the server runs.
     await deleteFailedJobsBefore(this.db, Date.now() - FAILED_KEPT_MS);

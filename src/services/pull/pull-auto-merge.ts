@@ -13,7 +13,7 @@ import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { gitRun } from '../../git/exec';
 import { recordEvent } from '../issue/issue-events';
-import { queueFollowUp } from './pull-follow-queue';
+import { queueFollowUp, runFollowUp, type FollowUpJob } from './pull-follow-queue';
 import { enqueueJob } from '../jobs/queue';
 import { emit } from '../events/bus';
 import { refsSettled } from '../repo/refs-lock';
@@ -127,15 +127,20 @@ export async function autoMergeAfterReview(db: DB, repoId: number, issueId: numb
   if (pr?.auto_merge && !pr.has_merged) await enqueueAutoMerge(db, repoId, issueId);
 }
 
+/** refreshPullsAfterPush after the answer, as a durable job per repository (pull-follow-queue.ts). */
+export function followPush(h: Hearth, repoId: number, pusherId: number): Promise<void> {
+  return queueFollowUp(h.db, { repoId, pusherId });
+}
+
 /**
- * refreshPullsAfterPush after the answer, queued per repository (pull-follow-queue.ts), once the
- * ref writer of the moment is done (a merge records itself before its base's pulls are re-tested).
+ * The follow-up job: once the ref writer of the moment is done (a merge records itself before
+ * its base's pulls are re-tested), the repository's pull requests follow. Never throws.
  */
-export function followPush(h: Hearth, repoId: number, pusherId: number): void {
-  queueFollowUp(repoId, 'refresh', async () => {
+export async function runFollowPush(h: Hearth, { repoId, pusherId }: FollowUpJob, jobId: number): Promise<void> {
+  await runFollowUp(h.db, repoId, jobId, async () => {
     await refsSettled(repoId);
     await refreshPullsAfterPush(h, repoId, pusherId);
-  });
+  }).catch((err: unknown) => backgroundError({ err, repo: repoId }, 'updating pull requests after a push failed'));
 }
 
 /** Re-tests run side by side, one git process per core (measured on 2 cores: 3 at once gained nothing). */

@@ -1,39 +1,87 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { backgroundError } from '../../lib/background-log';
-import { whenAllFree, whenFree, withKeyLock } from '../../lib/keyed-lock';
+import { EventEmitter } from 'node:events';
+import type { DB } from '../../db/connect';
+import { hasPendingJob, unfinishedJobIds } from '../../models/job';
+import { enqueueJob } from '../jobs/queue';
 
 // What a push, an API commit or a merge does to the repository's other pull requests (re-test
 // each, stale reviews, scheduled and manual merges) takes ~20 ms a pull request: with 50 open it
-// held a `git push` for over a second. It runs after the answer instead, queued per repository,
-// and API calls on the repository wait for the queue first, so what they read follows the push.
-// Scheduled merges that a status or a review may complete queue here too (as Gitea's queue).
+// held a `git push` for over a second. It runs after the answer instead, as a durable job keyed
+// per repository (one repository's follow-ups run one at a time, in order, and survive a crash
+// or a stop), and API calls on the repository wait for the follow-ups this process queued first,
+// so what they read follows the push.
+
+export const FOLLOW_UP_JOB = 'pull.follow-up';
+export type FollowUpJob = { repoId: number; pusherId: number };
 
 const inFollowUp = new AsyncLocalStorage<true>();
-const lockKey = (repoId: number) => `follow-up:${repoId}`;
+const keyOf = (repoId: number) => `follow-up:${repoId}`;
+/** How often a wait asks the database, should another node run the job (no local end to hear). */
+const POLL_MS = 100;
 
-/** Follow-ups queued but not started, by repository and kind: the queued one will see the newest state. */
-const waiting = new Set<string>();
+/** The follow-up jobs this process queued and has not seen end, by server (its database handle) and repository. */
+const servers = new WeakMap<DB, Map<number, Set<number>>>();
+function queuedOf(db: DB): Map<number, Set<number>> {
+  let m = servers.get(db);
+  if (!m) servers.set(db, (m = new Map()));
+  return m;
+}
+const ended = new EventEmitter();
+ended.setMaxListeners(0);
 
 /**
- * Runs `task` after the repository's earlier follow-ups, without making the caller wait; a
- * second task of the same kind while one still waits to start is dropped (pushes in a burst
- * re-test once).
+ * Queues the repository's follow-up after its earlier ones, without making the caller wait; one
+ * already waiting to start is enough (it reads the newest state: pushes in a burst re-test once).
  */
-export function queueFollowUp(repoId: number, kind: string, task: () => Promise<void>): void {
-  const key = `${repoId}:${kind}`;
-  if (waiting.has(key)) return;
-  waiting.add(key);
-  withKeyLock(lockKey(repoId), () => {
-    waiting.delete(key);
-    return inFollowUp.run(true, task);
-  }).catch((err: unknown) => backgroundError({ err, repo: repoId }, 'updating pull requests after a push failed'));
+export async function queueFollowUp(db: DB, payload: FollowUpJob): Promise<void> {
+  const key = keyOf(payload.repoId);
+  if (await hasPendingJob(db, key)) return;
+  const id = await enqueueJob(db, { kind: FOLLOW_UP_JOB, key, payload });
+  const queued = queuedOf(db);
+  const ids = queued.get(payload.repoId) ?? new Set<number>();
+  ids.add(id);
+  queued.set(payload.repoId, ids);
 }
 
-/** Waits for the repository's queued follow-ups (at once from inside one: it would wait on itself). */
-export async function followUpsSettled(repoId: number): Promise<void> {
+/** Runs a follow-up job's work: the waits inside it do not wait on itself. */
+export async function runFollowUp(db: DB, repoId: number, jobId: number, task: () => Promise<void>): Promise<void> {
+  try {
+    await inFollowUp.run(true, task);
+  } finally {
+    forget(db, repoId, jobId);
+  }
+}
+
+function forget(db: DB, repoId: number, jobId: number): void {
+  const queued = queuedOf(db);
+  const ids = queued.get(repoId);
+  if (!ids?.delete(jobId)) return;
+  if (!ids.size) queued.delete(repoId);
+  ended.emit('end');
+}
+
+/**
+ * Waits for the follow-ups this process queued on the repository (at once from inside one: it
+ * would wait on itself). No statement unless one is queued: reads right after a push pay, others not.
+ */
+export async function followUpsSettled(db: DB, repoId: number): Promise<void> {
   if (inFollowUp.getStore()) return;
-  await whenFree(lockKey(repoId));
+  const queued = queuedOf(db);
+  while (queued.has(repoId)) {
+    const ids = [...queued.get(repoId)!];
+    const open = new Set(await unfinishedJobIds(db, ids));
+    for (const id of ids) if (!open.has(id)) forget(db, repoId, id);
+    if (!queued.has(repoId)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => { clearTimeout(timer); resolve(); };
+      const timer = setTimeout(() => { ended.off('end', done); resolve(); }, POLL_MS);
+      ended.once('end', done);
+    });
+  }
 }
 
-/** Every queued follow-up, for a clean shutdown. */
-export const allFollowUpsSettled = (): Promise<void> => whenAllFree('follow-up:');
+/** Every follow-up this process queued, for a clean shutdown (the job queue still runs). */
+export async function allFollowUpsSettled(db: DB): Promise<void> {
+  const queued = queuedOf(db);
+  while (queued.size) await Promise.all([...queued.keys()].map((repoId) => followUpsSettled(db, repoId)));
+}

@@ -1,8 +1,9 @@
-import { attemptAutoMerge, AUTO_MERGE_JOB, autoMergeAfterReview, autoMergeAt, followPush } from './pull-auto-merge';
+import { attemptAutoMerge, AUTO_MERGE_JOB, autoMergeAfterReview, autoMergeAt, followPush, runFollowPush } from './pull-auto-merge';
+import { FOLLOW_UP_JOB } from './pull-follow-queue';
 import type { Hearth } from '../../hearth';
 
-// Pull requests follow the domain events: moved refs re-test them (after the answer, queued
-// per repository), and a success status, an approval or a dismissal may complete the checks
+// Pull requests follow the domain events: moved refs re-test them (after the answer, a durable
+// job per repository), and a success status, an approval or a dismissal may complete the checks
 // of a scheduled merge, which then runs from the durable job queue (Gitea's automerge queue).
 
 export function subscribePulls(h: Hearth): void {
@@ -14,4 +15,5 @@ export function subscribePulls(h: Hearth): void {
     backoff: () => 10,
     handler: async ({ issueId, sha }) => { await attemptAutoMerge(h, issueId, sha); },
   });
+  h.jobs.register(FOLLOW_UP_JOB, { backoff: () => 10, handler: (payload, ctx) => runFollowPush(h, payload, ctx.jobId) });
 }

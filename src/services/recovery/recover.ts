@@ -1,15 +1,55 @@
-import { listPendingOps, removePendingOp } from '../../models/pending-op';
+import type { PendingOp } from '../../db/schema';
+import { dialectOf } from '../../db/dialect';
+import { listPendingOps, ownAllPendingOps, removePendingOp } from '../../models/pending-op';
+import { NODE_STALE_MS } from '../cluster/node';
+import { ownIntents } from './intent';
 import type { RECOVERIES } from './handlers';
 import type { Hearth } from '../../hearth';
 
+/** How long an adopter's claim on a dead node's intent holds before another node may take it. */
+export const ADOPT_LEASE_MS = 5 * 60_000;
+
 /**
  * Finishes or undoes the two-step work a crash interrupted (intent.ts): run at start, before the
- * server listens, so no request sees a half-moved repository. A recovery that fails keeps its row
- * (tried again at the next start) and is logged; the others go on.
+ * server listens, so no request sees a half-moved repository. On SQLite this node is the only one:
+ * every row is its own. On PostgreSQL it adopts the rows of nodes whose heartbeat expired (its
+ * own earlier runs included); a live node's rows are its own business. A recovery that fails
+ * keeps its row (tried again at the next start, or by the node that adopts it) and is logged.
  */
 export async function recoverPendingOps(h: Hearth): Promise<number> {
-  let done = 0;
+  ownIntents(h.db, h.nodeId);
+  if (dialectOf(h.db).engine === 'postgres') return adoptOrphanedIntents(h);
   const pending = await listPendingOps(h.db);
+  if (pending.length) await ownAllPendingOps(h.db, h.nodeId);
+  return runRecoveries(h, pending);
+}
+
+/** PostgreSQL: claims and recovers the intents of dead nodes; how many were recovered. */
+export async function adoptOrphanedIntents(h: Hearth, staleMs = NODE_STALE_MS): Promise<number> {
+  const { adoptPendingOps } = await import('../../db/postgres/intents');
+  const adopted = await adoptPendingOps(h.db, h.nodeId, staleMs, ADOPT_LEASE_MS);
+  return runRecoveries(h, adopted);
+}
+
+/**
+ * Adopts dead nodes' intents every `everyMs` while this node runs (PostgreSQL; nothing on SQLite,
+ * where the start did it all). Returns the stop, which waits for a round under way.
+ */
+export function watchOrphanedIntents(h: Hearth, everyMs = NODE_STALE_MS): () => Promise<void> {
+  if (dialectOf(h.db).engine !== 'postgres') return async () => {};
+  let round: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    round = adoptOrphanedIntents(h).catch((err: unknown) => h.log.warn({ err }, 'adopting intents of dead nodes failed'));
+  }, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await round;
+  };
+}
+
+async function runRecoveries(h: Hearth, pending: PendingOp[]): Promise<number> {
+  let done = 0;
   // The recoveries (and the services they call) load only when a crash left work behind.
   const recoveries: Partial<typeof RECOVERIES> = pending.length ? (await import('./handlers')).RECOVERIES : {};
   for (const op of pending) {

@@ -1,6 +1,7 @@
 import type { Hearth } from '../../hearth';
 import { listRepoDirs } from '../../git/repo';
-import { removeStaleLocks } from '../../git/stale-locks';
+import { removeStaleLocks, STALE_LOCK_MS } from '../../git/stale-locks';
+import { dialectOf } from '../../db/dialect';
 import { enqueueJob, type JobQueue } from '../jobs/queue';
 
 // After a stop that was not clean (the pid lock of a killed process was taken over), refs that
@@ -27,12 +28,22 @@ export function registerRecoveryJobs(jobs: JobQueue, h: Hearth): void {
 
 /**
  * Called at a start that took over a killed process's lock, before the server listens: the git
- * lock files the killed process's git children left (none of ours can be running yet) are
- * removed, then the branch rows are resynced in the background.
+ * lock files the killed process's git children left are removed, then the branch rows are
+ * resynced in the background.
  */
 export async function resyncAfterUncleanStop(h: Hearth): Promise<void> {
-  const startedAt = Date.now() - process.uptime() * 1000;
-  const removed = listRepoDirs(h.config.repository.root).flatMap((dir) => removeStaleLocks(dir, startedAt));
+  const removed = removeDebrisLocks(h);
   if (removed.length) h.log.warn({ files: removed }, 'removed git lock files a killed process left');
   await enqueueJob(h.db, { kind: RESYNC_JOB, payload: {} });
+}
+
+/**
+ * The git lock files no running git can hold. On SQLite this server is the only one writing the
+ * repositories (the pid lock), and none of its git children runs yet: every lock older than this
+ * process is debris. On PostgreSQL the repositories may be shared with live nodes pushing right
+ * now: only locks past STALE_LOCK_MS go (git holds one for milliseconds).
+ */
+export function removeDebrisLocks(h: Hearth): string[] {
+  const before = dialectOf(h.db).engine === 'postgres' ? Date.now() - STALE_LOCK_MS : Date.now() - process.uptime() * 1000;
+  return listRepoDirs(h.config.repository.root).flatMap((dir) => removeStaleLocks(dir, before));
 }

@@ -115,7 +115,7 @@ export async function openReleaseAsset(
 export async function storeFormAsset(
   h: Hearth, access: RepoAccess, doer: User, release: Release, file: { buffer: Buffer; originalName: string },
 ): Promise<Attachment> {
-  const dir = uploadTmpDir(h.config);
+  const dir = uploadTmpDir(h);
   fs.mkdirSync(dir, { recursive: true });
   const tmpPath = path.join(dir, `web-${crypto.randomUUID()}`);
   fs.writeFileSync(tmpPath, file.buffer);

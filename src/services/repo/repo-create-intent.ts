@@ -47,7 +47,7 @@ export function createRepoFilesFirst(
         const repo = await insertRow(trx);
         await clearIntent(trx, intent);
         const sync: CreateSyncIntent = { step: 'sync', repoId: repo.id, doerId: target.doerId, forkOf: target.forkOf ?? null };
-        return { repo, intent: await recordIntent(trx, 'repo.create', sync) };
+        return { repo, intent: await recordIntent(trx, 'repo.create', sync, db) };
       });
     } catch (err) {
       // The row was rolled back (or never inserted): the files go with it.

@@ -43,7 +43,7 @@ function handlers(kind: Kind) {
       const { config } = req.ctx;
       // Who may upload is settled before the body is read, as Gitea answers 404/403 first.
       const t = await target(req, kind, true);
-      const file = await receiveFile(req, res, { field: 'attachment', tmpDir: uploadTmpDir(config), maxBytes: config.attachment.max_size * 1024 * 1024 });
+      const file = await receiveFile(req, res, { field: 'attachment', tmpDir: uploadTmpDir(req.ctx.h), maxBytes: config.attachment.max_size * 1024 * 1024 });
       const a = await svc.storeAttachment(req.ctx.h, t, doerOf(req), file, queryString(req, 'name'));
       res.status(201).json(toApiAttachment(config, a));
     },

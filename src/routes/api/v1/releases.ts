@@ -119,7 +119,7 @@ export async function createAsset(req: Request, res: Response): Promise<void> {
   const access = repoOf(req);
   // The release is settled before the body is read: 404 comes first, as in Gitea.
   const release = await read.visibleRelease(db, access, req.ctx.doer, idParam(req, 'id'));
-  const limits = { tmpDir: uploadTmpDir(config), maxBytes: config.attachment.max_size * 1024 * 1024 };
+  const limits = { tmpDir: uploadTmpDir(req.ctx.h), maxBytes: config.attachment.max_size * 1024 * 1024 };
   const multipart = /^multipart\/form-data/i.test(String(req.headers['content-type'] ?? ''));
   const file = multipart ? await receiveFile(req, res, { field: 'attachment', ...limits }) : await receiveRawBody(req, limits);
   const asset = await assets.storeAsset(req.ctx.h, access, doerOf(req), release, file, queryString(req, 'name'));

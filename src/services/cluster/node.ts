@@ -1,0 +1,44 @@
+import os from 'node:os';
+import type { Hearth } from '../../hearth';
+import { dialectOf } from '../../db/dialect';
+
+// This node's membership of the cluster (issue 35). On PostgreSQL each running server is a row of
+// the node table, its heartbeat written every HEARTBEAT_MS in database time and its row removed on
+// a clean stop; other nodes read a row silent for NODE_STALE_MS as a node that died. On SQLite
+// there is one node by construction (the data directory's pid lock): nothing is written.
+
+export const HEARTBEAT_MS = 10_000;
+/** Three missed heartbeats: the node is gone. */
+export const NODE_STALE_MS = 30_000;
+/** Rows of nodes silent this long are dropped by whichever node beats next. */
+const NODE_FORGOTTEN_MS = 24 * 3_600_000;
+
+export type NodeMembership = { id: string; stop: () => Promise<void> };
+
+/** Registers this node and keeps its heartbeat (PostgreSQL); a no-op on SQLite. */
+export async function joinCluster(h: Hearth, opts: { heartbeatMs?: number } = {}): Promise<NodeMembership> {
+  if (dialectOf(h.db).engine !== 'postgres') return { id: h.nodeId, stop: async () => {} };
+  const cluster = await import('../../db/postgres/cluster');
+  const me = { id: h.nodeId, host: os.hostname(), pid: process.pid };
+  await cluster.insertNode(h.db, me);
+  let beating: Promise<void> = Promise.resolve();
+  const beat = async () => {
+    try {
+      await cluster.beatNode(h.db, me);
+      await cluster.deleteStaleNodes(h.db, NODE_FORGOTTEN_MS);
+    } catch (err) {
+      h.log.warn({ err }, 'node heartbeat failed');
+    }
+  };
+  const timer = setInterval(() => { beating = beat(); }, opts.heartbeatMs ?? HEARTBEAT_MS);
+  timer.unref();
+  let stopped: Promise<void> | null = null;
+  return {
+    id: me.id,
+    stop: () => (stopped ??= (async () => {
+      clearInterval(timer);
+      await beating;
+      await cluster.deleteNode(h.db, me.id).catch((err: unknown) => h.log.warn({ err }, 'node row not removed'));
+    })()),
+  };
+}
