@@ -11,6 +11,25 @@ export async function getRepoByOwnerAndName(db: DB, ownerId: number, name: strin
     .where('owner_id', '=', ownerId).where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
 }
 
+/**
+ * The repository by owner and name with whether a transfer of it is pending, in one statement
+ * (a probe of repo_transfer's unique repo_id index): the repository guard reads it, and
+ * GET /repos/{owner}/{repo} then reads the transfer only when there is one.
+ */
+export async function getRepoWithTransferFlag(
+  db: DB, ownerId: number, name: string,
+): Promise<{ repo: Repository; transferPending: boolean } | undefined> {
+  const row = await db.selectFrom('repository').selectAll('repository')
+    .select((eb) => eb.exists(
+      eb.selectFrom('repo_transfer').select('repo_transfer.repo_id').whereRef('repo_transfer.repo_id', '=', 'repository.id'),
+    ).as('transfer_pending'))
+    .where('repository.owner_id', '=', ownerId).where('repository.lower_name', '=', name.toLowerCase()).executeTakeFirst();
+  if (!row) return undefined;
+  // SQLite answers EXISTS with 0/1, PostgreSQL with a boolean.
+  const { transfer_pending: pending, ...repo } = row;
+  return { repo, transferPending: Boolean(pending) };
+}
+
 export async function getRedirect(db: DB, ownerId: number, name: string): Promise<number | undefined> {
   const row = await db.selectFrom('repo_redirect').select('redirect_repo_id')
     .where('owner_id', '=', ownerId).where('lower_name', '=', name.toLowerCase()).executeTakeFirst();

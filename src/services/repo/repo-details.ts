@@ -9,5 +9,7 @@ export type RepoDetails = RepoWithParent & { pending: PendingTransfer | null };
 export async function repoDetails(db: DB, access: RepoAccess, viewer: User | null): Promise<RepoDetails> {
   // The guard read the access already: only a fork's parent (and a mirror's row) is left to load.
   const mirror = await mirrorOf(db, access.repo);
-  return { ...access, mirror, parent: await parentOf(db, access.repo, viewer), pending: await pendingTransfer(db, access.repo) };
+  // The guard's read says whether a transfer is pending: none (the usual case) costs no statement.
+  const pending = access.transferPending === false ? null : await pendingTransfer(db, access.repo);
+  return { ...access, mirror, parent: await parentOf(db, access.repo, viewer), pending };
 }

@@ -2,7 +2,7 @@ import type { DB } from '../../db/connect';
 import type { Mirror, Repository, User } from '../../db/schema';
 import { getMirrorByRepoId } from '../../models/mirror';
 import { NotFoundError } from '../../lib/errors';
-import { getRedirect, getRepoById, getRepoByOwnerAndName } from '../../models/repo';
+import { getRedirect, getRepoById, getRepoWithTransferFlag } from '../../models/repo';
 import { searchRepos, type RepoSearch } from '../../models/repo-search';
 import { getUserById, getUserByName } from '../../models/user';
 import { getUserRedirect } from '../../models/user-redirect';
@@ -16,6 +16,8 @@ export type RepoAccess = {
   grants?: { viewerId: number; grants: Grants };
   /** A pull mirror's row, for the views of repositories that are mirrors (see mirrorOf). */
   mirror?: Mirror | null;
+  /** Whether a transfer was pending when the guard read the row; unknown (undefined) otherwise. */
+  transferPending?: boolean;
 };
 export type RepoLookup = RepoAccess | { redirectTo: { owner: string; name: string } };
 
@@ -30,8 +32,8 @@ export async function lookupRepo(db: DB, ownerName: string, repoName: string, vi
   const owner = viewer && viewer.lower_name === ownerName.toLowerCase() ? viewer : await getUserByName(db, ownerName);
   const name = repoName.endsWith('.git') ? repoName.slice(0, -4) : repoName;
   if (!owner) return renamedOwnerRepo(db, ownerName, name, viewer);
-  const repo = await getRepoByOwnerAndName(db, owner.id, name);
-  if (!repo) {
+  const found = await getRepoWithTransferFlag(db, owner.id, name);
+  if (!found) {
     const redirectId = await getRedirect(db, owner.id, name);
     const target = redirectId ? await getRepoById(db, redirectId) : undefined;
     if (!target) throw notFound();
@@ -39,10 +41,11 @@ export async function lookupRepo(db: DB, ownerName: string, repoName: string, vi
     if (access.mode === ACCESS.none) throw notFound();
     return { redirectTo: { owner: access.owner.name, name: target.name } };
   }
+  const { repo, transferPending } = found;
   const grants: Grants = {};
   const mode = await accessMode(db, viewer, repo, owner, undefined, grants);
   if (mode === ACCESS.none) throw notFound();
-  return { repo, owner, mode, ...(viewer ? { grants: { viewerId: viewer.id, grants } } : {}) };
+  return { repo, owner, mode, transferPending, ...(viewer ? { grants: { viewerId: viewer.id, grants } } : {}) };
 }
 
 /**
