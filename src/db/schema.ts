@@ -379,6 +379,13 @@ export type Job = Selectable<JobTable>;
 /** A live hearth node on PostgreSQL (0052): its heartbeat (unix ms, database time) every few seconds. */
 export interface NodeTable { id: string; host: string; pid: number; started: number; heartbeat: number }
 
+/** One cron run of the cluster (0053): unique per task and slot; times in unix ms. */
+export interface CronRunTable {
+  id: Generated<number>; task: string; slot: string; node: Generated<string>; reason: Generated<string>;
+  status: Generated<string>; message: Generated<string>; started: number; finished: Generated<number>; ms: Generated<number>;
+}
+export type CronRun = Selectable<CronRunTable>;
+
 /** A webhook (0020): of a repository, an owner (organization or user), or the site (default or system). */
 export interface WebhookTable {
   id: Generated<number>; repo_id: Generated<number>; owner_id: Generated<number>; is_system_webhook: Generated<number>;
@@ -638,6 +645,7 @@ export interface Database {
   pull_viewed_file: PullViewedFileTable;
   job: JobTable;
   node: NodeTable;
+  cron_run: CronRunTable;
   webhook: WebhookTable;
   hook_task: HookTaskTable;
   mirror: MirrorTable;

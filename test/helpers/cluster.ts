@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/load';
 import { openHearth, type Hearth } from '../../src/hearth';
-import { quietLog } from './database';
+import { createLogger } from '../../src/lib/logger';
 import type { TempPostgres } from './postgres';
 
 // Several hearth nodes on one PostgreSQL database (issue 35), in this process: each node is a
@@ -31,5 +31,5 @@ export const clusterEnv = (url: string, extra: Record<string, string> = {}): Rec
 export async function openNode(url: string, env: Record<string, string> = {}): Promise<Hearth> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-node-'));
   const config = loadConfig(null, { dataDir }, clusterEnv(url, env));
-  return openHearth(config, quietLog());
+  return openHearth(config, createLogger('silent'));
 }

@@ -37,6 +37,7 @@ import * as m0048 from './0048-pull-viewed-files';
 import * as m0049 from './0049-review-threads';
 import * as m0051 from './0051-user-redirects';
 import * as m0052 from './0052-cluster-nodes';
+import * as m0053 from './0053-cron-runs';
 import * as m0055 from './0055-pending-op-owner';
 
 // Two engines, one list. SQLite runs every migration below. PostgreSQL starts from its baseline
@@ -90,5 +91,6 @@ export const migrations: Record<string, Migration> = {
   '0049-review-threads': m0049,
   '0051-user-redirects': m0051,
   '0052-cluster-nodes': m0052,
+  '0053-cron-runs': m0053,
   '0055-pending-op-owner': m0055,
 };

@@ -40,7 +40,7 @@ export async function requeueExpiredLeases(db: DB): Promise<number> {
   return Number(r.numUpdatedRows);
 }
 
-/** Wakes every node's queue (delivered when the caller's transaction commits, if it is in one). */
-export async function notifyJobs(db: DB): Promise<void> {
-  await sql`SELECT pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
+/** Wakes every node's queue but `from`'s own (delivered when the caller's transaction commits, if it is in one). */
+export async function notifyJobs(db: DB, from: string): Promise<void> {
+  await sql`SELECT pg_notify(${JOBS_CHANNEL}, ${from})`.execute(db);
 }

@@ -1,11 +1,13 @@
 import os from 'node:os';
 import type { Hearth } from '../../hearth';
 import { dialectOf } from '../../db/dialect';
+import { useClusterKeyLock } from '../../lib/keyed-lock';
 
 // This node's membership of the cluster (issue 35). On PostgreSQL each running server is a row of
 // the node table, its heartbeat written every HEARTBEAT_MS in database time and its row removed on
 // a clean stop; other nodes read a row silent for NODE_STALE_MS as a node that died. On SQLite
 // there is one node by construction (the data directory's pid lock): nothing is written.
+// A member's withKeyLock also takes the key's advisory lock (db/postgres/key-locks.ts).
 
 export const HEARTBEAT_MS = 10_000;
 /** Three missed heartbeats: the node is gone. */
@@ -18,9 +20,12 @@ export type NodeMembership = { id: string; stop: () => Promise<void> };
 /** Registers this node and keeps its heartbeat (PostgreSQL); a no-op on SQLite. */
 export async function joinCluster(h: Hearth, opts: { heartbeatMs?: number } = {}): Promise<NodeMembership> {
   if (dialectOf(h.db).engine !== 'postgres') return { id: h.nodeId, stop: async () => {} };
-  const cluster = await import('../../db/postgres/cluster');
+  const [cluster, { openKeyLocks }] = await Promise.all([import('../../db/postgres/cluster'), import('../../db/postgres/key-locks')]);
   const me = { id: h.nodeId, host: os.hostname(), pid: process.pid };
   await cluster.insertNode(h.db, me);
+  // withKeyLock holds its keys across the nodes too, from here until the stop.
+  const keyLocks = openKeyLocks(h.config.database.url);
+  const unregister = useClusterKeyLock((key, fn) => keyLocks.withLock(key, fn));
   let beating: Promise<void> = Promise.resolve();
   const beat = async () => {
     try {
@@ -37,6 +42,8 @@ export async function joinCluster(h: Hearth, opts: { heartbeatMs?: number } = {}
     id: me.id,
     stop: () => (stopped ??= (async () => {
       clearInterval(timer);
+      unregister();
+      await keyLocks.close().catch(() => undefined);
       await beating;
       await cluster.deleteNode(h.db, me.id).catch((err: unknown) => h.log.warn({ err }, 'node row not removed'));
     })()),

@@ -4,9 +4,9 @@ import { cronOf } from './scheduler';
 import type { CronRow } from './types';
 import { recordAudit } from '../audit/record';
 
-/** The tasks of the running scheduler (none when the server runs without one). */
-export function listCronTasks(db: DB): CronRow[] {
-  return cronOf(db)?.list() ?? [];
+/** The tasks of the running scheduler (none when the server runs without one), with the cluster's last runs on PostgreSQL. */
+export async function listCronTasks(db: DB): Promise<CronRow[]> {
+  return (await cronOf(db)?.listRuns()) ?? [];
 }
 
 /**

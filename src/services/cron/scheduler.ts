@@ -1,12 +1,17 @@
 import type { DB } from '../../db/connect';
 import type { Hearth } from '../../hearth';
-import { timers, toTrigger, type Timer } from './schedule';
+import { claimCronSlot, finishCronRun, lastCronRuns } from '../../models/cron-run';
+import { timers, toTrigger, type Timer, type Trigger } from './schedule';
+import type { Leadership } from './cluster-cron';
 import { CRON_TASKS } from './tasks';
 import type { BaseCronSettings, CronResult, CronRow, CronTask } from './types';
 
 export type RunReason = 'schedule' | 'start' | 'manual';
-/** What asking for a run did: `running` and `stopped` mean it was skipped. */
-export type RunOutcome = 'started' | 'running' | 'stopped';
+/** What asking for a run did: `running`, `stopped` and `follower` (not the cluster's cron leader) mean it was skipped. */
+export type RunOutcome = 'started' | 'running' | 'stopped' | 'follower';
+
+/** `leaderRetryMs`: on PostgreSQL, how often a node that is not the cron leader tries to become it. */
+export type SchedulerOptions = { leaderRetryMs?: number };
 
 type Entry = {
   name: string;
@@ -32,8 +37,12 @@ export class CronScheduler {
   private readonly entries = new Map<string, Entry>();
   private readonly abort = new AbortController();
   private state: 'new' | 'started' | 'stopped' = 'new';
+  /** PostgreSQL: the scheduled runs are the cron leader's alone, each slot once (cluster-cron.ts). */
+  private clustered = false;
+  private leadership: Leadership | null = null;
+  private campaigning: Promise<void> = Promise.resolve();
 
-  constructor(private readonly deps: SchedulerDeps, tasks: Record<string, CronTask> = CRON_TASKS) {
+  constructor(private readonly deps: SchedulerDeps, tasks: Record<string, CronTask> = CRON_TASKS, private readonly opts: SchedulerOptions = {}) {
     const configured = deps.config.cron as Record<string, Record<string, unknown> | undefined>;
     for (const [name, task] of Object.entries(tasks)) {
       const overrides = Object.entries(configured[name] ?? {}).filter(([, v]) => v !== undefined);
@@ -57,7 +66,28 @@ export class CronScheduler {
     // On the next turn of the event loop, not in the start's own: the runs read the database
     // synchronously (better-sqlite3), and a request already waiting is answered first.
     const atStart = [...this.entries.values()].filter((e) => e.settings.enabled && e.settings.run_at_start);
-    if (atStart.length) setImmediate(() => { for (const e of atStart) this.run(e.name, 'start'); });
+    const runAtStart = () => { for (const e of atStart) this.run(e.name, 'start'); };
+    if (this.deps.config.database.driver === 'postgres') {
+      this.clustered = true;
+      this.campaigning = this.campaign(runAtStart);
+    } else if (atStart.length) setImmediate(runAtStart);
+  }
+
+  /** Runs for cron leadership; run_at_start tasks run when this node leads a cluster it started alone. */
+  private async campaign(runAtStart: () => void): Promise<void> {
+    try {
+      const { campaign, LEADER_RETRY_MS } = await import('./cluster-cron');
+      const leadership = await campaign(this.deps, this.opts.leaderRetryMs ?? LEADER_RETRY_MS, (first) => { if (first) runAtStart(); });
+      if (this.state === 'stopped') await leadership.stop();
+      else this.leadership = leadership;
+    } catch (err) {
+      this.deps.log.error({ err }, 'cron leadership could not start: scheduled tasks do not run on this node');
+    }
+  }
+
+  /** Whether this node runs the scheduled tasks: always on SQLite, the leader's alone on PostgreSQL. */
+  isLeader(): boolean {
+    return !this.clustered || (this.leadership?.isLeader() ?? false);
   }
 
   /** Clears every timer, cancels the runs in progress and waits for them to end. */
@@ -71,6 +101,10 @@ export class CronScheduler {
     }
     this.abort.abort();
     await this.idle();
+    // Leadership last: another node takes over once this one runs nothing.
+    await this.campaigning;
+    await this.leadership?.stop();
+    this.leadership = null;
   }
 
   has(name: string): boolean {
@@ -83,6 +117,7 @@ export class CronScheduler {
     if (!e) return undefined;
     const log = this.deps.log;
     if (this.state === 'stopped') return 'stopped';
+    if (reason === 'schedule' && !this.isLeader()) return 'follower';
     if (e.running) {
       log.info({ task: name, reason, by }, 'cron task still running: this run is skipped');
       return 'running';
@@ -120,6 +155,11 @@ export class CronScheduler {
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     log.debug({ reason, by }, 'cron task started');
+    const slot = this.clustered ? slotOf(e, reason, this.deps.nodeId) : null;
+    if (slot !== null && !(await this.claim(e.name, slot, reason))) {
+      log.info({ reason, slot }, 'cron slot already run by another node: skipped');
+      return;
+    }
     try {
       const message = await e.task.run({ ...this.deps, log, signal: this.abort.signal }, e.settings);
       e.last = { status: 'finished', message, finished: new Date(), ms: ms() };
@@ -129,12 +169,48 @@ export class CronScheduler {
       e.last = { status, message: (err as Error)?.message ?? String(err), finished: new Date(), ms: ms() };
       log.error({ reason, by, ms: e.last.ms, outcome: status, err }, `cron task ${status === 'error' ? 'failed' : 'cancelled'}`);
     }
+    if (slot !== null && e.last) {
+      const { status, message, finished, ms } = e.last;
+      await finishCronRun(this.deps.db, e.name, slot, { status, message, finished: finished.getTime(), ms })
+        .catch((err: unknown) => log.warn({ err }, 'cron run not recorded'));
+    }
+  }
+
+  private async claim(task: string, slot: string, reason: RunReason): Promise<boolean> {
+    return claimCronSlot(this.deps.db, { task, slot, node: this.deps.nodeId, reason, started: Date.now() });
+  }
+
+  /** list() with each task's last run of the cluster (PostgreSQL: whichever node ran it). */
+  async listRuns(): Promise<CronRow[]> {
+    const rows = this.list();
+    if (!this.clustered) return rows;
+    const runs = new Map((await lastCronRuns(this.deps.db)).map((r) => [r.task, r]));
+    return rows.map((row) => {
+      const r = runs.get(row.name);
+      if (!r) return row;
+      const last = r.status === 'running' ? row.last
+        : { status: r.status as NonNullable<CronRow['last']>['status'], message: r.message, finished: new Date(r.finished), ms: r.ms };
+      return { ...row, prev: new Date(r.started), running: row.running || r.status === 'running', last };
+    });
   }
 }
 
+/**
+ * The slot a run takes: a scheduled one, its time (the interval's bucket, or the minute of a cron
+ * expression), the same on every node; a start or a manual run, one of this node's own.
+ */
+function slotOf(e: Entry, reason: RunReason, nodeId: string): string {
+  const now = Date.now();
+  if (reason === 'start') return `start:${nodeId}`;
+  if (reason === 'manual') return `manual:${nodeId}:${now}`;
+  const trigger: Trigger = toTrigger(e.settings.schedule);
+  const step = trigger.kind === 'every' ? trigger.ms : 60_000;
+  return new Date(Math.floor(now / step) * step).toISOString();
+}
+
 /** Starts the scheduler of a running server; stop() it when the server closes. */
-export function startCron(deps: SchedulerDeps): CronScheduler {
-  const scheduler = new CronScheduler(deps);
+export function startCron(deps: SchedulerDeps, opts: SchedulerOptions = {}): CronScheduler {
+  const scheduler = new CronScheduler(deps, CRON_TASKS, opts);
   scheduler.start();
   return scheduler;
 }

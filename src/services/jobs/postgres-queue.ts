@@ -31,7 +31,7 @@ export async function startClusterQueue(o: ClusterQueueOptions): Promise<Cluster
       const n = await jobs.requeueExpiredLeases(o.db);
       if (n) {
         o.log.info({ jobs: n }, 'jobs whose node stopped renewing their lease run again');
-        await jobs.notifyJobs(o.db);
+        await jobs.notifyJobs(o.db, '');
       }
     } catch (err) {
       o.log.warn({ err }, 'job lease sweep failed');
@@ -40,7 +40,8 @@ export async function startClusterQueue(o: ClusterQueueOptions): Promise<Cluster
   await sweep();
   const sweeper = setInterval(() => { void sweep(); }, Math.min(SWEEP_MS, o.leaseMs));
   sweeper.unref();
-  const listener = o.url ? await listen(o.url, o.log, o.poke, jobs.JOBS_CHANNEL) : null;
+  // A node's own announcements are skipped: its workers' ends poke it already.
+  const listener = o.url ? await listen(o.url, o.log, (from) => { if (from !== o.nodeId) o.poke(); }, jobs.JOBS_CHANNEL) : null;
   return {
     async claim(n, now) {
       const claimed: Job[] = [];
@@ -61,7 +62,7 @@ export async function startClusterQueue(o: ClusterQueueOptions): Promise<Cluster
       return () => clearInterval(timer);
     },
     async ended(job) {
-      if (job.key) await jobs.notifyJobs(o.db);
+      if (job.key) await jobs.notifyJobs(o.db, o.nodeId);
     },
     async stop() {
       clearInterval(sweeper);
@@ -71,7 +72,7 @@ export async function startClusterQueue(o: ClusterQueueOptions): Promise<Cluster
 }
 
 /** LISTENs on one dedicated connection, connecting again while the queue runs if it drops. */
-async function listen(url: string, log: Logger, poke: () => void, channel: string): Promise<{ close: () => Promise<void> }> {
+async function listen(url: string, log: Logger, poke: (from: string) => void, channel: string): Promise<{ close: () => Promise<void> }> {
   const { openDedicatedClient } = await import('../../db/postgres/dedicated');
   let client: pg.Client | null = null;
   let closed = false;
@@ -80,21 +81,23 @@ async function listen(url: string, log: Logger, poke: () => void, channel: strin
     try {
       const c = await openDedicatedClient(url);
       if (closed) { await c.end().catch(() => undefined); return; }
-      c.on('notification', () => poke());
+      c.on('notification', (n) => poke(n.payload ?? ''));
       c.on('end', () => {
         if (closed) return;
         log.warn('job notifications connection lost: polling until it is back');
         client = null;
         retry = setTimeout(() => { void connect(); }, RELISTEN_MS);
+        retry.unref();
       });
       await c.query(`LISTEN ${channel}`);
       client = c;
       // Jobs added while no one listened are found now.
-      poke();
+      poke('');
     } catch (err) {
       if (closed) return;
       log.warn({ err }, 'job notifications unavailable: polling until they are back');
       retry = setTimeout(() => { void connect(); }, RELISTEN_MS);
+      retry.unref();
     }
   };
   await connect();

@@ -187,7 +187,7 @@ export class JobQueue {
     const cap = this.cluster ? CLUSTER_POLL_MS : 60_000;
     if (at === null && !this.cluster) return;
     const wait = at === null ? cap : at - Date.now();
-    if (wait <= 0 && this.active.size && !this.cluster) return;
+    if (wait <= 0 && this.active.size) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => { void this.tick(); }, Math.min(cap, Math.max(wait, 50)));
     this.timer.unref();

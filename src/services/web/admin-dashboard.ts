@@ -15,7 +15,7 @@ export type Dashboard = { version: string; uptimeSeconds: number; stats: Statist
 
 export async function adminDashboard(db: DB, doer: User | null): Promise<Dashboard> {
   assertSiteAdmin(doer);
-  return { version: serverVersion(), uptimeSeconds: Math.floor(process.uptime()), stats: await countStatistics(db), cron: listCronTasks(db) };
+  return { version: serverVersion(), uptimeSeconds: Math.floor(process.uptime()), stats: await countStatistics(db), cron: await listCronTasks(db) };
 }
 
 /** The admin users list: every individual account, the keyword over names and e-mail addresses. */

@@ -15,9 +15,9 @@ const toApiCron = (t: CronRow) => ({
 });
 
 /** GET /admin/cron: a page of the task table; X-Total-Count only, as Gitea (no Link). */
-export function list(req: Request, res: Response): void {
+export async function list(req: Request, res: Response): Promise<void> {
   const page = pageOf(req);
-  const tasks = listCronTasks(req.ctx.db);
+  const tasks = await listCronTasks(req.ctx.db);
   setTotalCount(res, tasks.length);
   res.json(tasks.slice(page.offset, page.offset + page.limit).map(toApiCron));
 }
