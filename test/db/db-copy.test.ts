@@ -128,6 +128,29 @@ function sqliteCounts(file: string): Record<string, number> {
     expect(missing.err.trim().split('\n')).toEqual([expect.stringMatching(/^hearth: db copy: .*database "nowhere" does not exist/)]);
   }, 180_000);
 
+  it('refuses a row PostgreSQL cannot hold (a NUL byte in text, text in an integer column) in one line naming it; the target stays empty', async () => {
+    const s = await startTestServer();
+    dirs.push(s.dataDir);
+    await createUser(s, 'alice');
+    await s.close();
+    const file = path.join(s.dataDir, 'hearth.db');
+    const tamper = (statement: string) => { const db = new SQLite(file); try { db.exec(statement); } finally { db.close(); } };
+    const copy = () => runHearth(['admin', 'db', 'copy', '--data', s.dataDir, '--to', urlOf('refused')]);
+    await withClient('postgres', (c) => c.query('CREATE DATABASE refused'));
+
+    tamper("UPDATE \"user\" SET full_name = 'Al' || char(0) || 'ice' WHERE lower_name = 'alice'");
+    const nul = await copy();
+    expect(nul.code).toBe(1);
+    expect(nul.err.trim().split('\n')).toEqual([expect.stringMatching(/^hearth: db copy: table user, row \d+ \(id \d+\): column full_name holds text with a NUL byte \(\\u0000\), which PostgreSQL cannot store; correct or remove it/)]);
+
+    tamper("UPDATE \"user\" SET full_name = 'Alice', num_repos = 'many' WHERE lower_name = 'alice'");
+    const text = await copy();
+    expect(text.code).toBe(1);
+    expect(text.err.trim().split('\n')).toEqual([expect.stringMatching(/^hearth: db copy: table user, row \d+ \(id \d+\): column num_repos holds "many" where PostgreSQL's column is an integer;/)]);
+    // The copy is one transaction: nothing of it stayed.
+    expect(await withClient('refused', async (c) => (await c.query('SELECT COUNT(*)::int AS n FROM "user"')).rows[0].n)).toBe(0);
+  }, 120_000);
+
   it('refuses a URL that is not PostgreSQL\'s, in one line', async () => {
     const r = await runHearth(['admin', 'db', 'copy', '--data', '/nonexistent', '--to', 'mysql://x@y/z']);
     expect(r.code).toBe(1);

@@ -53,8 +53,30 @@ async function foreignKeyOrder(target: AnyDb, names: string[]): Promise<string[]
   return order;
 }
 
+const INTEGER_TYPES = new Set(['int2', 'int4', 'int8']);
+
+/**
+ * What PostgreSQL would refuse in a row SQLite took: text with a NUL byte, or a value that is no
+ * integer in an integer column (SQLite's type affinity keeps text there). Told as one line
+ * naming the table, the row and the column, instead of the server's error for a whole batch.
+ */
+function checkRow(table: string, row: Record<string, unknown>, columns: string[], integers: ReadonlySet<string>): void {
+  for (const c of columns) {
+    const v = row[c];
+    let why: string | undefined;
+    if (typeof v === 'string' && v.includes('\0')) why = 'holds text with a NUL byte (\\u0000), which PostgreSQL cannot store';
+    else if (integers.has(c) && v !== null && typeof v !== 'bigint' && !Number.isInteger(v)) {
+      why = `holds ${JSON.stringify(typeof v === 'string' ? v.slice(0, 40) : String(v))} where PostgreSQL's column is an integer`;
+    }
+    if (why) {
+      const id = row.id !== undefined ? ` (id ${String(row.id)})` : '';
+      throw new CopyRefusedError(`table ${table}, row ${String(row.__rowid)}${id}: column ${c} ${why}; correct or remove it in the SQLite database, then copy again`);
+    }
+  }
+}
+
 /** One table's rows, read by rowid a page at a time and written a batch per INSERT. */
-async function copyTable(source: DB, trx: AnyDb, table: string, columns: string[]): Promise<number> {
+async function copyTable(source: DB, trx: AnyDb, table: string, columns: string[], integers: ReadonlySet<string>): Promise<number> {
   const per = Math.max(1, Math.min(BATCH, Math.floor(MAX_PARAMS / columns.length)));
   const list = sql.join(columns.map((c) => sql.ref(c)));
   let after = Number.MIN_SAFE_INTEGER;
@@ -64,6 +86,7 @@ async function copyTable(source: DB, trx: AnyDb, table: string, columns: string[
       WHERE rowid > ${after} ORDER BY rowid LIMIT ${per}`.execute(source);
     if (!rows.length) return copied;
     after = Number(rows[rows.length - 1]!.__rowid);
+    for (const r of rows) checkRow(table, r, columns, integers);
     const values = rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c]])));
     await trx.insertInto(table).values(values).execute();
     copied += rows.length;
@@ -90,7 +113,9 @@ export async function copyDatabase(source: DB, target: AnyDb, progress: (line: s
     throw new CopyRefusedError(`the target database already holds rows (${held.slice(0, 3).join(', ')}${held.length > 3 ? ', ...' : ''}): db copy fills an empty database only`);
   }
   await migrate(target as DB);
-  const targetTables = new Map((await target.introspection.getTables()).map((t) => [t.name, t.columns.map((c) => c.name)]));
+  const introspected = await target.introspection.getTables();
+  const targetTables = new Map(introspected.map((t) => [t.name, t.columns.map((c) => c.name)]));
+  const integerColumns = new Map(introspected.map((t) => [t.name, new Set(t.columns.filter((c) => INTEGER_TYPES.has(c.dataType)).map((c) => c.name))]));
   const sourceTables = (await source.introspection.getTables()).filter((t) => !t.isView && !MIGRATIONS.test(t.name) && !t.name.startsWith('sqlite_'));
   const skipped = sourceTables.filter((t) => SQLITE_ONLY.test(t.name)).map((t) => t.name);
   const copied = sourceTables.filter((t) => !SQLITE_ONLY.test(t.name));
@@ -107,7 +132,7 @@ export async function copyDatabase(source: DB, target: AnyDb, progress: (line: s
   const tables = await target.transaction().execute(async (trx) => {
     const done: CopyResult['tables'] = [];
     for (const name of order) {
-      const rows = await copyTable(source, trx, name, byName.get(name)!.columns);
+      const rows = await copyTable(source, trx, name, byName.get(name)!.columns, integerColumns.get(name)!);
       done.push({ name, rows });
       progress(`${name}: ${rows} rows`);
     }

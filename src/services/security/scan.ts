@@ -1,4 +1,5 @@
 import type { DB } from '../../db/connect';
+import { lockRow } from '../../db/dialect';
 import type { DependencyAlert, Repository } from '../../db/schema';
 import { blobsBytes } from '../../git/blob';
 import { gitRun } from '../../git/exec';
@@ -65,6 +66,9 @@ export async function scanRepository(h: Hearth, repo: Repository): Promise<Depen
   const deps = repo.is_empty ? [] : await dependenciesAt(dir, `refs/heads/${repo.default_branch}`);
   const matches = deps.length ? await matchesOf(h.db, deps) : [];
   const opened = await h.db.transaction().execute(async (trx) => {
+    // A push's scan and an import's may run at once: the repository's row first, so the second
+    // sees the alerts the first opened (on PostgreSQL both read none and opened each its own).
+    await lockRow(trx, 'repository', repo.id);
     const existing = new Map((await alertsOfRepo(trx, repo.id)).map((a) => [keyOf(a), a]));
     const now = nowUnix();
     const created: DependencyAlert[] = [];
