@@ -5,6 +5,8 @@ import type { Config } from './config/schema';
 import { migrate, openConfiguredDatabase, pendingMigrations, type DB } from './db/connect';
 import { createLogger, type Logger } from './lib/logger';
 import { makeDirectory } from './lib/pid-lock';
+import { openBlobStorage } from './lib/blob-storage/open';
+import type { BlobStorage } from './lib/blob-storage/storage';
 import { maskUrlPassword } from './lib/url-password';
 import { eventBus, type EventBus } from './services/events/bus';
 import { JobQueue } from './services/jobs/queue';
@@ -29,7 +31,8 @@ export type Hearth = {
   jobs: JobQueue;
   /** The domain event bus: subscribers register in setUpBackground; services emit after their commit. */
   events: EventBus;
-  // The blob store (issue 35) goes here: LFS objects, package files and attachments behind one interface.
+  /** Package files and LFS objects: local disk or an S3-compatible bucket ([storage]). */
+  blobs: BlobStorage;
 };
 
 /** The same instance with `db` (a transaction) as its database: how services compose inside one transaction. */
@@ -72,7 +75,7 @@ export async function openHearth(
     config, db, log, secret: config.security.secret_key || loadOrCreateSecret(config.server.data_dir),
     // Made here, started (if at all) by setUpBackground: a command that never starts the workers
     // still enqueues into the same table.
-    jobs: new JobQueue(db, log, config.queue.workers), events: eventBus(db),
+    jobs: new JobQueue(db, log, config.queue.workers), events: eventBus(db), blobs: await openBlobStorage(config),
   };
 }
 
@@ -92,5 +95,6 @@ function loadOrCreateSecret(dataDir: string): string {
 }
 
 export async function closeHearth(h: Hearth): Promise<void> {
+  await h.blobs.close();
   await h.db.destroy();
 }

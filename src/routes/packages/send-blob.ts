@@ -46,9 +46,8 @@ export async function sendPackageBlob(req: Request, res: Response, o: SendOption
   if (span) res.setHeader('Content-Range', `bytes ${span.start}-${span.end}/${o.blob.size}`);
   res.status(span ? 206 : 200);
   if (req.method === 'HEAD') { res.end(); return; }
-  const dataDir = req.ctx.config.server.data_dir;
   try {
-    await pipeline(openBlob(dataDir, o.blob.hash_sha256, span ?? undefined), res);
+    await pipeline(await openBlob(req.ctx.h.blobs, o.blob.hash_sha256, span ?? undefined), res);
   } catch (err) {
     if (!res.headersSent) throw err;
     res.destroy();

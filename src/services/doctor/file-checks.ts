@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../../db/connect';
 import { attachmentPath } from '../issue/attachment-files';
-import { blobPath } from '../packages/blob-store';
+import { blobKey } from '../packages/blob-store';
+import { openBlobStorage } from '../../lib/blob-storage/open';
 import { listAttachmentFiles, listPackageBlobs, listUploadedAvatars } from '../../models/maintenance';
 import { reportOnly, type DoctorContext, type Findings } from './types';
 
@@ -27,15 +28,21 @@ export async function checkAvatarFiles(db: DB, ctx: DoctorContext): Promise<Find
 
 export async function checkPackageBlobFiles(db: DB, ctx: DoctorContext): Promise<Findings> {
   const problems: string[] = [];
-  for (const b of await listPackageBlobs(db)) {
-    let file: string;
-    try {
-      file = blobPath(ctx.config.server.data_dir, b.hash_sha256);
-    } catch {
-      problems.push(`package blob ${b.id}: not a sha256: ${b.hash_sha256}`);
-      continue;
+  // The configured store ([storage]): on disk a stat per file, in a bucket a HEAD per object.
+  const store = await openBlobStorage(ctx.config);
+  try {
+    for (const b of await listPackageBlobs(db)) {
+      let key: string;
+      try {
+        key = blobKey(b.hash_sha256);
+      } catch {
+        problems.push(`package blob ${b.id}: not a sha256: ${b.hash_sha256}`);
+        continue;
+      }
+      if (!(await store.stat(key))) problems.push(`package blob ${b.id} (sha256 ${b.hash_sha256.slice(0, 12)}): file missing`);
     }
-    if (!fs.existsSync(file)) problems.push(`package blob ${b.id} (sha256 ${b.hash_sha256.slice(0, 12)}): file missing`);
+  } finally {
+    await store.close();
   }
   return reportOnly(problems);
 }

@@ -71,7 +71,7 @@ export async function recoverRepoDelete(h: Hearth, payload: RepoDeletePayload): 
   for (const uuid of payload.attachments ?? []) {
     if (uuid.length >= 2 && !(await getAttachmentByUuid(h.db, uuid))) removeFile(attachmentPath(h.config, uuid));
   }
-  await removeOrphanObjects(h.db, h.config.server.data_dir, payload.lfsOids ?? []);
+  await removeOrphanObjects(h.db, h.blobs, payload.lfsOids ?? []);
   if (payload.avatar) removeAvatarHash(h.config, 'repo', payload.avatar);
   return `finished: removed ${payload.moves.map((m) => m.to).join(', ')}`;
 }

@@ -175,7 +175,7 @@ export async function deleteRepository(h: Hearth, access: RepoAccess, doer?: Use
   // Attachment files go once the rows are gone for good.
   for (const uuid of files) removeFile(attachmentPath(h.config, uuid));
   // LFS meta objects went with the row (ON DELETE CASCADE); bytes no other repository uses go too.
-  await removeOrphanObjects(h.db, h.config.server.data_dir, payload.lfsOids);
+  await removeOrphanObjects(h.db, h.blobs, payload.lfsOids);
   removeRepoAvatarFile(h.config, repo);
   if (intent !== null) await clearIntent(h.db, intent);
   if (doer) await emit(h.db, 'repo.deleted', { repo, doer, owner });
