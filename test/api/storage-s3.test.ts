@@ -57,6 +57,23 @@ describe('package files in an S3 bucket', () => {
     }
   });
 
+  it('an issue attachment goes to the bucket under attachments/ and is served whole and by range', async () => {
+    expect((await s.request(`api/v1/user/repos`, { method: 'POST', auth: as(alice), json: { name: 'files', auto_init: true } })).status).toBe(201);
+    expect((await s.request(`api/v1/repos/${alice.username}/files/issues`, { method: 'POST', auth: as(alice), json: { title: 'with a file' } })).status).toBe(201);
+    const form = new FormData();
+    form.append('attachment', new Blob([Buffer.from('hello bucket')]), 'notes.txt');
+    const up = await s.request(`api/v1/repos/${alice.username}/files/issues/1/assets`, { method: 'POST', auth: as(alice), body: form });
+    expect(up.status).toBe(201);
+    const { uuid } = (await up.json()) as { uuid: string };
+    expect(await keysIn('attachments/')).toEqual([`attachments/${uuid[0]}/${uuid[1]}/${uuid}`]);
+    expect(fs.existsSync(path.join(s.dataDir, 'attachments'))).toBe(false);
+    expect(await (await s.request(`attachments/${uuid}`, { auth: as(alice) })).text()).toBe('hello bucket');
+    const part = await s.request(`attachments/${uuid}`, { auth: as(alice), headers: { Range: 'bytes=6-11' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 6-11/12');
+    expect(await part.text()).toBe('bucket');
+  });
+
   it('deleting the package version and cleanup_packages remove the object from the bucket', async () => {
     const body = Buffer.from('short-lived package\n');
     const sha = crypto.createHash('sha256').update(body).digest('hex');

@@ -45,6 +45,18 @@ export class LocalBlobStorage implements BlobStorage {
     }
   }
 
+  async putFile(key: string, file: string): Promise<void> {
+    const dest = this.pathOf(key);
+    try {
+      fsyncFile(file);
+      fs.mkdirSync(path.dirname(dest), { recursive: true });
+      moveFile(file, dest);
+    } catch (err) {
+      fs.rmSync(file, { force: true });
+      throw err;
+    }
+  }
+
   async open(key: string, range?: ByteRange): Promise<Readable> {
     const file = this.pathOf(key);
     // Opened before the stream is handed out, so a missing file rejects here rather than mid-pipe.

@@ -63,16 +63,27 @@ export class S3BlobStorage implements BlobStorage {
         await this.touch(key);
         return { key, size, hashes, created: false };
       }
-      // One PUT below the part size, else a multipart upload of 8 MiB parts, two in flight.
-      const upload = new Upload({
-        client: this.client, params: { Bucket: this.bucket, Key: this.objectKey(key), Body: fs.createReadStream(file), ContentLength: size },
-        queueSize: 2, partSize: 8 * 1024 * 1024, leavePartsOnError: false,
-      });
-      await upload.done();
+      await this.upload(key, file, size);
       return { key, size, hashes, created: true };
     } finally {
       fs.rmSync(file, { force: true });
     }
+  }
+
+  async putFile(key: string, file: string): Promise<void> {
+    try {
+      await this.upload(key, file, fs.statSync(file).size);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }
+
+  /** One PUT below the part size, else a multipart upload of 8 MiB parts, two in flight. */
+  private async upload(key: string, file: string, size: number): Promise<void> {
+    await new Upload({
+      client: this.client, params: { Bucket: this.bucket, Key: this.objectKey(key), Body: fs.createReadStream(file), ContentLength: size },
+      queueSize: 2, partSize: 8 * 1024 * 1024, leavePartsOnError: false,
+    }).done();
   }
 
   /** Marks an object fresh (its LastModified now): a copy onto itself with its metadata replaced. */

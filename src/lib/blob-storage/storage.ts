@@ -42,6 +42,8 @@ export interface BlobStorage {
    * local disk it is renamed into place, for a bucket uploaded and removed. The file is gone afterwards either way.
    */
   adopt(key: KeyOf, file: string, hashed: { size: number; hashes: BlobHashes }): Promise<PutResult>;
+  /** Stores a complete local file under a fixed key (replacing what is there), taking it over as adopt does. */
+  putFile(key: string, file: string): Promise<void>;
   /** The bytes, whole or the inclusive range; NotFoundError-free: a missing key rejects with code 'ENOENT'. */
   open(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<BlobStat | null>;

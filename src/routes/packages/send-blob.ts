@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import type { PackageBlob } from '../../db/schema';
 import { openBlob } from '../../services/packages/blob-store';
-import { notModified } from '../blob-send';
+import { notModified, spanOf } from '../blob-send';
 
 // Serving a package file as Gitea's helper.ServePackageFile (http.ServeContent): Content-Length,
 // Last-Modified, ETag = the sha256, one byte range (206; 416 outside the file), HEAD without a
@@ -20,14 +20,6 @@ export type SendOptions = {
 function attachment(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-function spanOf(req: Request, size: number): { start: number; end: number } | null | 'unsatisfiable' {
-  if (!req.headers.range || size === 0) return null;
-  const ranges = req.range(size, { combine: true });
-  if (ranges === -1) return 'unsatisfiable';
-  if (ranges === -2 || ranges === undefined || ranges.type !== 'bytes' || ranges.length !== 1) return null;
-  return { start: ranges[0]!.start, end: ranges[0]!.end };
 }
 
 /** Streams a blob from the store; a read error after the first byte cuts the connection. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../../db/connect';
-import { attachmentPath } from '../issue/attachment-files';
+import { attachmentKey } from '../issue/attachment-files';
 import { blobKey } from '../packages/blob-store';
 import { openBlobStorage } from '../../lib/blob-storage/open';
 import { listAttachmentFiles, listPackageBlobs, listUploadedAvatars } from '../../models/maintenance';
@@ -11,10 +11,16 @@ import { reportOnly, type DoctorContext, type Findings } from './types';
 // rows (issue attachments, release assets, package files) is for an administrator to decide.
 
 export async function checkAttachmentFiles(db: DB, ctx: DoctorContext): Promise<Findings> {
-  const rows = await listAttachmentFiles(db);
-  return reportOnly(rows
-    .filter((a) => a.uuid.length < 2 || !fs.existsSync(attachmentPath(ctx.config, a.uuid)))
-    .map((a) => `attachment ${a.id} (${a.name}, ${a.uuid}): file missing`));
+  const problems: string[] = [];
+  const store = await openBlobStorage(ctx.config);
+  try {
+    for (const a of await listAttachmentFiles(db)) {
+      if (a.uuid.length < 2 || !(await store.stat(attachmentKey(a.uuid)))) problems.push(`attachment ${a.id} (${a.name}, ${a.uuid}): file missing`);
+    }
+  } finally {
+    await store.close();
+  }
+  return reportOnly(problems);
 }
 
 /** Uploaded avatars live at <data_dir>/avatars/<hash>, earlier at avatars/<user id> (src/services/user/avatars.ts). */
