@@ -31,7 +31,7 @@ export type Hearth = {
   jobs: JobQueue;
   /** The domain event bus: subscribers register in setUpBackground; services emit after their commit. */
   events: EventBus;
-  /** Package files, LFS objects and attachments: local disk or an S3-compatible bucket ([storage]). */
+  /** Package files, LFS objects, attachments and avatars: local disk or an S3-compatible bucket ([storage]). */
   blobs: BlobStorage;
 };
 

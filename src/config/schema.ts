@@ -175,7 +175,7 @@ export const configSchema = z.strictObject({
     max_attempts: z.number().int().min(1).max(50).default(5),
     retry_backoff: z.number().min(0).default(10),
   }),
-  // Where package files, LFS objects and attachments (avatars and artifacts still on disk) are kept:
+  // Where package files, LFS objects, attachments and avatars (Actions artifacts still on disk) are kept:
   // "local" under data_dir as always, or an S3-compatible bucket that several nodes share.
   storage: z.strictObject({
     type: z.enum(['local', 's3']).default('local'),

@@ -74,6 +74,18 @@ describe('package files in an S3 bucket', () => {
     expect(await part.text()).toBe('bucket');
   });
 
+  it('an uploaded avatar is kept in the bucket and served from it', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    expect((await s.request('api/v1/user/avatar', { method: 'POST', auth: as(alice), json: { image: png.toString('base64') } })).status).toBe(204);
+    const keys = await keysIn('avatars/');
+    expect(keys).toHaveLength(1);
+    expect(fs.existsSync(path.join(s.dataDir, 'avatars'))).toBe(false);
+    const hash = keys[0]!.split('/').pop()!;
+    const res = await s.request(`avatars/${hash}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+  });
+
   it('deleting the package version and cleanup_packages remove the object from the bucket', async () => {
     const body = Buffer.from('short-lived package\n');
     const sha = crypto.createHash('sha256').update(body).digest('hex');

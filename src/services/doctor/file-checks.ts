@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { DB } from '../../db/connect';
 import { attachmentKey } from '../issue/attachment-files';
 import { blobKey } from '../packages/blob-store';
@@ -23,13 +21,19 @@ export async function checkAttachmentFiles(db: DB, ctx: DoctorContext): Promise<
   return reportOnly(problems);
 }
 
-/** Uploaded avatars live at <data_dir>/avatars/<hash>, earlier at avatars/<user id> (src/services/user/avatars.ts). */
+/** Uploaded avatars are avatars/<hash>, earlier avatars/<user id>, in the blob storage (src/services/user/avatars.ts). */
 export async function checkAvatarFiles(db: DB, ctx: DoctorContext): Promise<Findings> {
-  const users = await listUploadedAvatars(db);
-  const dir = path.join(ctx.config.server.data_dir, 'avatars');
-  return reportOnly(users
-    .filter((u) => !fs.existsSync(path.join(dir, u.avatar)) && !fs.existsSync(path.join(dir, String(u.id))))
-    .map((u) => `avatar of ${u.name} (user ${u.id}): file missing`));
+  const problems: string[] = [];
+  const store = await openBlobStorage(ctx.config);
+  try {
+    for (const u of await listUploadedAvatars(db)) {
+      const found = (/^[0-9a-f]{32}$/.test(u.avatar) && (await store.stat(`avatars/${u.avatar}`))) || (await store.stat(`avatars/${u.id}`));
+      if (!found) problems.push(`avatar of ${u.name} (user ${u.id}): file missing`);
+    }
+  } finally {
+    await store.close();
+  }
+  return reportOnly(problems);
 }
 
 export async function checkPackageBlobFiles(db: DB, ctx: DoctorContext): Promise<Findings> {

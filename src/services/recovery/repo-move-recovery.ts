@@ -72,6 +72,6 @@ export async function recoverRepoDelete(h: Hearth, payload: RepoDeletePayload): 
     if (uuid.length >= 2 && !(await getAttachmentByUuid(h.db, uuid))) await removeAttachmentFile(h, uuid);
   }
   await removeOrphanObjects(h.db, h.blobs, payload.lfsOids ?? []);
-  if (payload.avatar) removeAvatarHash(h.config, 'repo', payload.avatar);
+  if (payload.avatar) await removeAvatarHash(h, 'repo', payload.avatar);
   return `finished: removed ${payload.moves.map((m) => m.to).join(', ')}`;
 }

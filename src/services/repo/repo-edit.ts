@@ -176,7 +176,7 @@ export async function deleteRepository(h: Hearth, access: RepoAccess, doer?: Use
   for (const uuid of files) await removeAttachmentFile(h, uuid);
   // LFS meta objects went with the row (ON DELETE CASCADE); bytes no other repository uses go too.
   await removeOrphanObjects(h.db, h.blobs, payload.lfsOids);
-  removeRepoAvatarFile(h.config, repo);
+  await removeRepoAvatarFile(h, repo);
   if (intent !== null) await clearIntent(h.db, intent);
   if (doer) await emit(h.db, 'repo.deleted', { repo, doer, owner });
 }
