@@ -5,6 +5,8 @@ import type { Config } from './config/schema';
 import { migrate, openConfiguredDatabase, pendingMigrations, type DB } from './db/connect';
 import { createLogger, type Logger } from './lib/logger';
 import { makeDirectory } from './lib/pid-lock';
+import { openBlobStorage } from './lib/blob-storage/open';
+import type { BlobStorage } from './lib/blob-storage/storage';
 import { maskUrlPassword } from './lib/url-password';
 import { eventBus, type EventBus } from './services/events/bus';
 import { JobQueue } from './services/jobs/queue';
@@ -31,7 +33,8 @@ export type Hearth = {
   events: EventBus;
   /** This process's node id: its row of the node table on PostgreSQL, the owner of the job leases it takes. */
   nodeId: string;
-  // The blob store (issue 35) goes here: LFS objects, package files and attachments behind one interface.
+  /** Package files, LFS objects, attachments and avatars: local disk or an S3-compatible bucket ([storage]). */
+  blobs: BlobStorage;
 };
 
 /** The same instance with `db` (a transaction) as its database: how services compose inside one transaction. */
@@ -77,7 +80,7 @@ export async function openHearth(
     // still enqueues into the same table.
     jobs: new JobQueue(db, log, config.queue.workers, {
       nodeId, leaseMs: config.queue.lease * 1000, url: config.database.driver === 'postgres' ? config.database.url : undefined,
-    }), events: eventBus(db), nodeId,
+    }), events: eventBus(db), nodeId, blobs: await openBlobStorage(config),
   };
 }
 
@@ -97,5 +100,6 @@ function loadOrCreateSecret(dataDir: string): string {
 }
 
 export async function closeHearth(h: Hearth): Promise<void> {
+  await h.blobs.close();
   await h.db.destroy();
 }

@@ -146,4 +146,19 @@ describe('configuration', () => {
     expect(maskUrlPassword('postgresql://u:p@h/d')).toBe('postgresql://u:******@h/d');
     expect(maskUrlPassword('not a url: a:b@c')).toBe('not a url: a:b@c');
   });
+
+  it('[storage]: local by default, s3 needs a bucket, and the secret key is masked in the summary', () => {
+    expect(loadConfig(null, {}, {}).storage).toMatchObject({ type: 'local', region: 'us-east-1', path_style: false, prefix: '' });
+    expect(() => loadConfig(null, {}, { HEARTH__STORAGE__TYPE: 's3' })).toThrow(/storage\.bucket/);
+    expect(() => loadConfig(null, {}, { HEARTH__STORAGE__TYPE: 'gcs' })).toThrow(/storage\.type/);
+    const c = loadConfig(null, {}, {
+      HEARTH__STORAGE__TYPE: 's3', HEARTH__STORAGE__BUCKET: 'forge', HEARTH__STORAGE__ENDPOINT: 'http://minio:9000',
+      HEARTH__STORAGE__SECRET_ACCESS_KEY: 'very-secret-value', HEARTH__STORAGE__PATH_STYLE: 'true',
+    });
+    expect(c.storage).toMatchObject({ type: 's3', bucket: 'forge', path_style: true });
+    const rows = configSummary(c, { is_admin: 1 } as User);
+    expect(rows.find((r) => r.key === 'storage.secret_access_key')?.value).toBe('******');
+    expect(rows.find((r) => r.key === 'storage.bucket')?.value).toBe('forge');
+    expect(JSON.stringify(rows)).not.toContain('very-secret-value');
+  });
 });

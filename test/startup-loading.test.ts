@@ -68,6 +68,12 @@ describe('what a start evaluates', () => {
     expect(reachedPackages.filter((f) => /^node_modules\/(pg|pg-[a-z-]+|pgpass)\//.test(f))).toEqual([]);
   });
 
+  it('leaves the S3 store and the AWS SDK to a start whose [storage] type is s3', () => {
+    expect(reached).toContain('src/lib/blob-storage/local.ts');
+    expect(reached).not.toContain('src/lib/blob-storage/s3.ts');
+    expect(reachedPackages.filter((f) => /^node_modules\/@(aws-sdk|smithy|aws-crypto)\//.test(f))).toEqual([]);
+  });
+
   it('stays a small part of the sources (a new eager import of a whole area shows here first)', () => {
     // 449 modules before the areas above loaded lazily; 163 after.
     expect(reached.length).toBeLessThan(200);

@@ -31,6 +31,9 @@ const checkDatabaseUrl = (d: { driver: string; url: string }, ctx: z.RefinementC
     : !/^postgres(?:ql)?:\/\//i.test(d.url) ? 'expected a postgres:// URL (postgres://user:password@host:port/database)' : '';
   if (message) ctx.addIssue({ code: 'custom', path: ['url'], message });
 };
+const checkStorage = (s: { type: string; bucket: string }, ctx: z.RefinementCtx) => {
+  if (s.type === 's3' && !s.bucket) ctx.addIssue({ code: 'custom', path: ['bucket'], message: 'type "s3" needs a bucket' });
+};
 const cronTask = <T extends z.ZodRawShape>(extra: T) => z.strictObject({
   enabled: z.boolean().optional(),
   run_at_start: z.boolean().optional(),
@@ -172,6 +175,21 @@ export const configSchema = z.strictObject({
     max_attempts: z.number().int().min(1).max(50).default(5),
     retry_backoff: z.number().min(0).default(10),
   }),
+  // Where package files, LFS objects, attachments and avatars (Actions artifacts still on disk) are kept:
+  // "local" under data_dir as always, or an S3-compatible bucket that several nodes share.
+  storage: z.strictObject({
+    type: z.enum(['local', 's3']).default('local'),
+    // Empty: AWS's endpoint for the region; else the server's URL (http://minio:9000).
+    endpoint: z.string().default(''),
+    bucket: z.string().default(''),
+    region: z.string().default('us-east-1'),
+    access_key_id: z.string().default(''),
+    secret_access_key: z.string().default(''),
+    // Path-style addressing (endpoint/bucket/key), which most self-hosted servers need.
+    path_style: boolDefault(false),
+    // Prepended to every object's name ("hearth/"), so one bucket may hold several things.
+    prefix: z.string().default(''),
+  }).superRefine(checkStorage).prefault({} as never),
   queue: section({
     workers: z.number().int().min(1).max(64).default(4),
     // PostgreSQL: seconds a node's claim on a running job holds unless renewed (every third of it);

@@ -1,5 +1,7 @@
 import type { Request, Response } from 'express';
+import { pipeline } from 'node:stream/promises';
 import { openAttachment, type Download } from '../services/issue/attachment-download';
+import { spanOf } from './blob-send';
 
 // /attachments/{uuid}: uploaded files, outside the API as in Gitea. User content on the site's
 // origin: never rendered as a page (HTML and XML are served as text), and sandboxed.
@@ -17,7 +19,7 @@ export async function downloadAttachment(req: Request, res: Response): Promise<v
 
 /** Serves an opened attachment with the headers above (also used by release downloads). */
 export async function sendAttachmentFile(req: Request, res: Response, d: Download): Promise<void> {
-  const { attachment, file, contentType } = d;
+  const { attachment, contentType } = d;
   const safeType = /^text\/(?:html|xml)/.test(contentType) ? 'text/plain; charset=utf-8' : contentType;
   res.setHeader('Content-Type', safeType);
   res.setHeader('Content-Disposition', disposition(INLINE.test(safeType) ? 'inline' : 'attachment', attachment.name));
@@ -29,7 +31,18 @@ export async function sendAttachmentFile(req: Request, res: Response, d: Downloa
     res.status(304).end();
     return;
   }
-  await new Promise<void>((resolve, reject) => {
-    res.sendFile(file, { etag: false, lastModified: false, dotfiles: 'allow' }, (err) => (err ? reject(err) : resolve()));
-  });
+  res.setHeader('Accept-Ranges', 'bytes');
+  const span = spanOf(req, d.size);
+  if (span === 'unsatisfiable') { res.status(416).setHeader('Content-Range', `bytes */${d.size}`).end(); return; }
+  res.setHeader('Content-Length', String(span ? span.end - span.start + 1 : d.size));
+  if (span) res.setHeader('Content-Range', `bytes ${span.start}-${span.end}/${d.size}`);
+  res.status(span ? 206 : 200);
+  if (req.method === 'HEAD' || d.size === 0) { res.end(); return; }
+  try {
+    await pipeline(await d.open(span ?? undefined), res);
+  } catch (err) {
+    // Past the first byte the answer cannot change: the connection is cut.
+    if (!res.headersSent) throw err;
+    res.destroy();
+  }
 }

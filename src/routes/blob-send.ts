@@ -41,6 +41,15 @@ function disposition(type: string, name: string): string {
  * it: that directive is for caches (fetch() adds it to every conditional request), and Go's
  * http.ServeContent, which Gitea uses, ignores it too.
  */
+/** The one byte range a request asks for, null for the whole, or 'unsatisfiable' (416). */
+export function spanOf(req: Request, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!req.headers.range || size === 0) return null;
+  const ranges = req.range(size, { combine: true });
+  if (ranges === -1) return 'unsatisfiable';
+  if (ranges === -2 || ranges === undefined || ranges.type !== 'bytes' || ranges.length !== 1) return null;
+  return { start: ranges[0]!.start, end: ranges[0]!.end };
+}
+
 export function notModified(req: Request, etag: string, lastModified: Date | null): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const inm = req.headers['if-none-match'];

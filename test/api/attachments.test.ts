@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
+import { attachmentKey } from '../../src/services/issue/attachment-files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
 import { as, createToken, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
@@ -54,8 +54,8 @@ describe('issue attachments', () => {
     expect(body.browser_download_url).toBe(`${s.hearth.config.server.root_url}attachments/${body.uuid}`);
     id = body.id;
     uuid = body.uuid;
-    const file = path.join(s.dataDir, 'attachments', uuid[0]!, uuid[1]!, uuid);
-    expect(fs.readFileSync(file, 'utf8')).toBe('hello world');
+    // In the blob storage under Gitea's layout (the data directory's attachments/ on local disk).
+    expect(await s.hearth.blobs.withFile(attachmentKey(uuid), (f) => fs.readFileSync(f, 'utf8'))).toBe('hello world');
   });
 
   it('takes the name from ?name=', async () => {
@@ -99,7 +99,7 @@ describe('issue attachments', () => {
     expect(renamed.name).toBe('renamed.txt');
     await ok(await call(`pub/issues/1/assets/${id}`, 'DELETE'), 204);
     expect((await call(`pub/issues/1/assets/${id}`)).status).toBe(404);
-    expect(fs.existsSync(path.join(s.dataDir, 'attachments', uuid[0]!, uuid[1]!, uuid))).toBe(false);
+    expect(await s.hearth.blobs.stat(attachmentKey(uuid))).toBeNull();
     expect((await s.request(`attachments/${uuid}`)).status).toBe(404);
   });
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cronOf } from '../../src/services/cron/scheduler';
-import { blobPath } from '../../src/services/packages/blob-store';
+import { blobKey } from '../../src/services/packages/blob-store';
 import { createRepo, git, remoteUrl, tempDir } from '../helpers/git';
 import { as, basicHeader, createUser, json, ok, startTestServer, type TestServer } from '../helpers/server';
 import { expectContentsShape } from '../helpers/contents';
@@ -61,8 +61,8 @@ describe('push and clone with git-lfs', () => {
     await git(dir, 'commit', '-q', '-m', 'a big file');
     await git(dir, 'remote', 'add', 'origin', remoteUrl(s, 'alice', 'big', alice.username, alice.password));
     await git(dir, 'push', '-q', 'origin', 'main');
-    // The object is in the shared blob store, addressed by its oid.
-    expect(fs.statSync(blobPath(s.hearth.config.server.data_dir, bigOid)).size).toBe(BIG);
+    // The object is in the shared blob store (the data directory, or a bucket), addressed by its oid.
+    expect((await s.hearth.blobs.stat(blobKey(bigOid)))?.size).toBe(BIG);
   }, 120_000);
 
   it('a clone into another directory gets the same bytes back', async () => {
@@ -284,15 +284,15 @@ describe('gc_lfs and deletion', () => {
       const orphan = Buffer.from('nobody points at me\n');
       const put = await t.request(`dora/gc.git/info/lfs/objects/${sha256(orphan)}/${orphan.length}`, { method: 'PUT', auth: as(owner), body: orphan });
       expect(put.status).toBe(200);
-      const dataDir = t.hearth.config.server.data_dir;
-      expect(fs.existsSync(blobPath(dataDir, sha256(orphan)))).toBe(true);
+      const stored = async (b: Buffer) => (await t.hearth.blobs.stat(blobKey(sha256(b)))) !== null;
+      expect(await stored(orphan)).toBe(true);
       expect((await t.request('api/v1/admin/cron/gc_lfs', { method: 'POST', auth: as(t.admin) })).status).toBe(204);
       await cronOf(t.hearth.db)!.idle();
-      expect(fs.existsSync(blobPath(dataDir, sha256(orphan)))).toBe(false);
-      expect(fs.existsSync(blobPath(dataDir, sha256(kept)))).toBe(true);
+      expect(await stored(orphan)).toBe(false);
+      expect(await stored(kept)).toBe(true);
       // Deleting the repository drops its meta objects and the bytes no one else uses.
       await ok(await t.request('api/v1/repos/dora/gc', { method: 'DELETE', auth: as(owner) }), 204);
-      expect(fs.existsSync(blobPath(dataDir, sha256(kept)))).toBe(false);
+      expect(await stored(kept)).toBe(false);
       expect(await t.hearth.db.selectFrom('lfs_meta_object').selectAll().execute()).toEqual([]);
     } finally {
       await t.stop();

@@ -101,7 +101,7 @@ beforeAll(async () => {
   }, {
     items: { labels: true, milestones: true, issues: true, pull_requests: true, releases: true },
     log, signal: new AbortController().signal, dispatcher: migrationDispatcher(config), maxAttempts: 3, retryBackoffMs: 10,
-    attachmentsDir: path.join(config.server.data_dir, 'attachments'), gitDir: dir,
+    blobs: dst.hearth.blobs, spoolDir: path.join(config.server.data_dir, 'tmp', 'uploads'), gitDir: dir,
   });
 }, 60_000);
 
@@ -213,7 +213,7 @@ describe('the source API reader', () => {
       const opts = {
         items: { labels: true, milestones: false, issues: false, pull_requests: false, releases: false },
         log, signal: new AbortController().signal, dispatcher: migrationDispatcher(config), maxAttempts: 3, retryBackoffMs: 5,
-        attachmentsDir: path.join(config.server.data_dir, 'attachments'),
+        blobs: dst.hearth.blobs, spoolDir: path.join(config.server.data_dir, 'tmp', 'uploads'),
       };
       expect(await importFromGitea(db, { repo, owner, doer: owner }, source, opts)).toMatchObject({ labels: 1 });
       expect(seen.filter((r) => r.url.startsWith('/api/v1/repos/o/r/labels?')).length).toBe(2);

@@ -91,10 +91,10 @@ describe('the core, over the new registries', () => {
     expect((await s.request(`api/packages/${carol.username}/helm/api/charts`, { method: 'POST', body: first, auth: as(carol) })).status).toBe(201);
     const [old] = await s.hearth.db.selectFrom('package_blob').select('hash_sha256').orderBy('id', 'desc').limit(1).execute();
     expect((await s.request(`api/packages/${carol.username}/helm/api/charts`, { method: 'POST', body: chart('3.0.0', 'second'), auth: as(carol) })).status).toBe(201);
-    expect(blobExists(s.dataDir, old!.hash_sha256)).toBe(true);
+    expect(await blobExists(s.hearth.blobs, old!.hash_sha256)).toBe(true);
     await wait(1100);
-    await cleanupPackages(s.hearth.db, s.dataDir, 0);
-    expect(blobExists(s.dataDir, old!.hash_sha256)).toBe(false);
+    await cleanupPackages(s.hearth.db, s.hearth.blobs, s.dataDir, 0);
+    expect(await blobExists(s.hearth.blobs, old!.hash_sha256)).toBe(false);
     const dl = await s.request(`api/packages/${carol.username}/helm/c-3.0.0.tgz`);
     expect(dl.status).toBe(200);
   });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config/load';
 import { startServer, type RunningServer } from '../../src/server';
 import { createTestPostgresDatabase } from './test-database';
+import { s3Pass, startTestS3 } from './s3';
 
 export type TestServer = RunningServer & {
   dataDir: string;
@@ -43,11 +44,14 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const pg = await createTestPostgresDatabase();
   // A small pool: test files run side by side on one cluster (a test may still ask for more).
   const onPg = pg ? { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: pg.url, HEARTH__DATABASE__POOL_SIZE: '4' } : {};
+  // HEARTH_TEST_STORAGE=s3: package files and LFS objects in a bucket of an S3 server of its own.
+  const s3 = s3Pass() && !env.HEARTH__STORAGE__TYPE ? await startTestS3() : null;
+  const onS3 = s3 ? s3.env() : {};
   // An empty value drops a default of SSH_OFF (the SSH port: its own default then applies).
-  const vars = Object.fromEntries(Object.entries({ HEARTH__LOG__LEVEL: 'silent', ...SSH_OFF, ...onPg, ...env }).filter(([, v]) => v !== ''));
+  const vars = Object.fromEntries(Object.entries({ HEARTH__LOG__LEVEL: 'silent', ...SSH_OFF, ...onPg, ...onS3, ...env }).filter(([, v]) => v !== ''));
   const config = loadConfig(null, { port: 0, dataDir }, vars);
   config.server.http_addr = '127.0.0.1';
-  const running = await startServer(config).catch(async (err: unknown) => { await pg?.drop(); throw err; });
+  const running = await startServer(config).catch(async (err: unknown) => { await pg?.drop(); await s3?.stop(); throw err; });
   if (!running.initialAdmin) throw new Error('expected a first admin on a fresh data dir');
   const request: TestServer['request'] = (p, init = {}) => {
     const { auth, json, ...rest } = init;
@@ -75,6 +79,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     stop: async () => {
       await running.close();
       await pg?.drop();
+      await s3?.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

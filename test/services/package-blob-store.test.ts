@@ -11,16 +11,20 @@ import {
   appendUploadChunk, createUploadSession, deleteUploadSession, finishUploadSession, getUploadSession,
 } from '../../src/services/packages/upload-session';
 import { tempDatabase } from '../helpers/database';
+import { LocalBlobStorage } from '../../src/lib/blob-storage/local';
+import { spoolDir } from '../../src/lib/blob-storage/open';
 
 // The package blob store and chunked upload sessions, over a migrated temp database and data dir.
 
 let db: DB;
 let close: () => Promise<void>;
 let dataDir: string;
+let store: LocalBlobStorage;
 
 beforeEach(async () => {
   ({ db, close } = await tempDatabase());
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-blobs-'));
+  store = new LocalBlobStorage(dataDir, spoolDir(dataDir));
 });
 afterEach(async () => {
   await close();
@@ -35,40 +39,40 @@ const temps = () => (fs.existsSync(tempDir(dataDir)) ? fs.readdirSync(tempDir(da
 describe('storeBlob', () => {
   it('computes md5, sha1, sha256, sha512 and the size, and stores under aa/bb/<sha256>', async () => {
     const data = Buffer.from('hello package world');
-    const blob = await storeBlob(dataDir, chunks('hello ', 'package ', 'world'));
+    const blob = await storeBlob(store, chunks('hello ', 'package ', 'world'));
     expect(blob.size).toBe(data.length);
     expect(blob.hashes).toEqual({ md5: hash('md5', data), sha1: hash('sha1', data), sha256: hash('sha256', data), sha512: hash('sha512', data) });
     const file = blobPath(dataDir, blob.hashes.sha256);
     expect(file).toBe(path.join(dataDir, 'packages', 'blobs', blob.hashes.sha256.slice(0, 2), blob.hashes.sha256.slice(2, 4), blob.hashes.sha256));
     expect(fs.readFileSync(file)).toEqual(data);
-    expect(await read(openBlob(dataDir, blob.hashes.sha256, { start: 6, end: 12 }))).toEqual(Buffer.from('package'));
+    expect(await read(await openBlob(store, blob.hashes.sha256, { start: 6, end: 12 }))).toEqual(Buffer.from('package'));
     expect(temps()).toEqual([]);
   });
 
   it('stores the same bytes once (dedupe) and drops the second temp file', async () => {
-    const a = await storeBlob(dataDir, chunks('same'));
-    const b = await storeBlob(dataDir, chunks('sa', 'me'));
+    const a = await storeBlob(store, chunks('same'));
+    const b = await storeBlob(store, chunks('sa', 'me'));
     expect([a.created, b.created]).toEqual([true, false]);
     expect(b.hashes.sha256).toBe(a.hashes.sha256);
     expect(temps()).toEqual([]);
   });
 
   it('past maxSize rejects with 413 and leaves no temp file and no blob', async () => {
-    await expect(storeBlob(dataDir, chunks('12345', '67890'), { maxSize: 8 })).rejects.toMatchObject({ status: 413 });
+    await expect(storeBlob(store, chunks('12345', '67890'), { maxSize: 8 })).rejects.toMatchObject({ status: 413 });
     expect(temps()).toEqual([]);
     expect(fs.existsSync(path.join(dataDir, 'packages', 'blobs'))).toBe(false);
   });
 
   it('an input that fails mid-stream (client abort) leaves no temp file', async () => {
     const broken = new Readable({ read() { this.push(Buffer.from('partial')); this.destroy(new Error('aborted')); } });
-    await expect(storeBlob(dataDir, broken)).rejects.toThrow('aborted');
+    await expect(storeBlob(store, broken)).rejects.toThrow('aborted');
     expect(temps()).toEqual([]);
   });
 
   it('removeBlobFile removes the file and tolerates a missing one', async () => {
-    const blob = await storeBlob(dataDir, chunks('gone'));
-    removeBlobFile(dataDir, blob.hashes.sha256);
-    removeBlobFile(dataDir, blob.hashes.sha256);
+    const blob = await storeBlob(store, chunks('gone'));
+    await removeBlobFile(store, blob.hashes.sha256);
+    await removeBlobFile(store, blob.hashes.sha256);
     expect(fs.existsSync(blobPath(dataDir, blob.hashes.sha256))).toBe(false);
   });
 
@@ -83,7 +87,7 @@ describe('chunked upload sessions', () => {
     await appendUploadChunk(db, dataDir, s.id, chunks('abc'), 0);
     expect((await appendUploadChunk(db, dataDir, s.id, chunks('def'))).bytesReceived).toBe(6);
     const data = Buffer.from('abcdef');
-    const blob = await finishUploadSession(db, dataDir, s.id, hash('sha256', data));
+    const blob = await finishUploadSession(db, store, dataDir, s.id, hash('sha256', data));
     expect(blob.size).toBe(6);
     expect(fs.readFileSync(blobPath(dataDir, blob.hashes.sha256))).toEqual(data);
     await expect(getUploadSession(db, s.id)).rejects.toMatchObject({ status: 404 });
@@ -100,7 +104,7 @@ describe('chunked upload sessions', () => {
   it('a digest mismatch is a 400 and keeps the session; delete drops it', async () => {
     const s = await createUploadSession(db, dataDir);
     await appendUploadChunk(db, dataDir, s.id, chunks('abc'), 0);
-    await expect(finishUploadSession(db, dataDir, s.id, '0'.repeat(64))).rejects.toMatchObject({ status: 400 });
+    await expect(finishUploadSession(db, store, dataDir, s.id, '0'.repeat(64))).rejects.toMatchObject({ status: 400 });
     expect((await getUploadSession(db, s.id)).bytesReceived).toBe(3);
     await deleteUploadSession(db, dataDir, s.id);
     await expect(getUploadSession(db, s.id)).rejects.toMatchObject({ status: 404 });
@@ -110,8 +114,8 @@ describe('chunked upload sessions', () => {
 
 describe('cleanupPackages', () => {
   it('removes blobs no file references and stale upload sessions, keeping referenced blobs', async () => {
-    const orphan = await storeBlob(dataDir, chunks('orphan'));
-    const kept = await storeBlob(dataDir, chunks('kept'));
+    const orphan = await storeBlob(store, chunks('orphan'));
+    const kept = await storeBlob(store, chunks('kept'));
     const row = (b: typeof orphan) => ({ size: b.size, hash_md5: b.hashes.md5, hash_sha1: b.hashes.sha1, hash_sha256: b.hashes.sha256, hash_sha512: b.hashes.sha512, created_unix: 1 });
     await db.insertInto('package_blob').values(row(orphan)).execute();
     const keptRow = await db.insertInto('package_blob').values(row(kept)).returningAll().executeTakeFirstOrThrow();
@@ -126,7 +130,7 @@ describe('cleanupPackages', () => {
     const s = await createUploadSession(db, dataDir);
     await db.updateTable('package_blob_upload').set({ updated_unix: 1 }).where('id', '=', s.id).execute();
 
-    const result = await cleanupPackages(db, dataDir, 3_600_000);
+    const result = await cleanupPackages(db, store, dataDir, 3_600_000);
     expect(result).toMatch(/removed 1 unreferenced package blob\(s\), 1 stale upload session/);
     expect(fs.existsSync(blobPath(dataDir, orphan.hashes.sha256))).toBe(false);
     expect(fs.existsSync(blobPath(dataDir, kept.hashes.sha256))).toBe(true);
@@ -135,13 +139,13 @@ describe('cleanupPackages', () => {
   });
 
   it('keeps an unreferenced blob an upload just stored again (its file is fresh)', async () => {
-    const blob = await storeBlob(dataDir, chunks('again'));
+    const blob = await storeBlob(store, chunks('again'));
     const b = blob.hashes;
     await db.insertInto('package_blob').values({ size: blob.size, hash_md5: b.md5, hash_sha1: b.sha1, hash_sha256: b.sha256, hash_sha512: b.sha512, created_unix: 1 }).execute();
     const old = new Date(Date.now() - 7_200_000);
     fs.utimesSync(blobPath(dataDir, b.sha256), old, old);
-    expect((await storeBlob(dataDir, chunks('again'))).created).toBe(false);
-    expect(await cleanupPackages(db, dataDir, 3_600_000)).toMatch(/removed 0 unreferenced/);
+    expect((await storeBlob(store, chunks('again'))).created).toBe(false);
+    expect(await cleanupPackages(db, store, dataDir, 3_600_000)).toMatch(/removed 0 unreferenced/);
     expect(fs.existsSync(blobPath(dataDir, b.sha256))).toBe(true);
   });
 });

@@ -42,10 +42,10 @@ async function splitPublishBody(req: Request): Promise<{ json: unknown; crateSiz
 }
 
 async function publish(req: Request, res: Response): Promise<void> {
-  const { config, doer } = req.ctx;
+  const { doer } = req.ctx;
   const body = await splitPublishBody(req);
   const crate = parseCargoPublish(body.json);
-  const blob = await storeTypedBlob(config, doer, CARGO, body.crate);
+  const blob = await storeTypedBlob(req.ctx.h, doer, CARGO, body.crate);
   await publishCargo(req.ctx.h, { owner: packageOwner(req), doer: doer!, crate, blob, declaredSize: body.crateSize });
   res.json({ ok: true });
 }

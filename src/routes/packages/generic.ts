@@ -30,7 +30,7 @@ async function upload(req: Request, res: Response): Promise<void> {
   if (version !== version.trim()) throw new BadRequestError('invalid package version');
   const { config, doer } = req.ctx;
   // Cut an upload over the type's limit while it streams, with Gitea's quota answer (403).
-  const blob = await storeBlob(config.server.data_dir, req, {
+  const blob = await storeBlob(req.ctx.h.blobs, req, {
     maxSize: uploadSizeLimit(config, doer, TYPE), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
   await createPackageAndAddFile(req.ctx.h, {

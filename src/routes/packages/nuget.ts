@@ -85,7 +85,7 @@ async function uploadedBlob(req: Request): Promise<StoredBlob> {
   const { config, doer } = req.ctx;
   const content = firstPartContent(boundary);
   req.on('error', (err) => content.destroy(err));
-  return storeBlob(config.server.data_dir, req.pipe(content), {
+  return storeBlob(req.ctx.h.blobs, req.pipe(content), {
     maxSize: uploadSizeLimit(config, doer, NUGET), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
 }

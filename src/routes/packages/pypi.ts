@@ -21,7 +21,7 @@ type UploadedFile = Express.Multer.File & { blob?: StoredBlob };
 const blobStorage: StorageEngine = {
   _handleFile(req, file, cb) {
     const { config, doer } = req.ctx;
-    storeBlob(config.server.data_dir, file.stream, {
+    storeBlob(req.ctx.h.blobs, file.stream, {
       maxSize: uploadSizeLimit(config, doer, PYPI), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
     }).then((blob) => cb(null, { blob, size: blob.size } as Partial<UploadedFile>), (err: Error) => cb(err));
   },

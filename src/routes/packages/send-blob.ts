@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import type { PackageBlob } from '../../db/schema';
 import { openBlob } from '../../services/packages/blob-store';
-import { notModified } from '../blob-send';
+import { notModified, spanOf } from '../blob-send';
 
 // Serving a package file as Gitea's helper.ServePackageFile (http.ServeContent): Content-Length,
 // Last-Modified, ETag = the sha256, one byte range (206; 416 outside the file), HEAD without a
@@ -22,14 +22,6 @@ function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-function spanOf(req: Request, size: number): { start: number; end: number } | null | 'unsatisfiable' {
-  if (!req.headers.range || size === 0) return null;
-  const ranges = req.range(size, { combine: true });
-  if (ranges === -1) return 'unsatisfiable';
-  if (ranges === -2 || ranges === undefined || ranges.type !== 'bytes' || ranges.length !== 1) return null;
-  return { start: ranges[0]!.start, end: ranges[0]!.end };
-}
-
 /** Streams a blob from the store; a read error after the first byte cuts the connection. */
 export async function sendPackageBlob(req: Request, res: Response, o: SendOptions): Promise<void> {
   const etag = `"${o.blob.hash_sha256}"`;
@@ -46,9 +38,8 @@ export async function sendPackageBlob(req: Request, res: Response, o: SendOption
   if (span) res.setHeader('Content-Range', `bytes ${span.start}-${span.end}/${o.blob.size}`);
   res.status(span ? 206 : 200);
   if (req.method === 'HEAD') { res.end(); return; }
-  const dataDir = req.ctx.config.server.data_dir;
   try {
-    await pipeline(openBlob(dataDir, o.blob.hash_sha256, span ?? undefined), res);
+    await pipeline(await openBlob(req.ctx.h.blobs, o.blob.hash_sha256, span ?? undefined), res);
   } catch (err) {
     if (!res.headersSent) throw err;
     res.destroy();

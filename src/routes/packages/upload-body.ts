@@ -10,7 +10,7 @@ import { sendPackageBlob } from './send-blob';
 
 export function storeUploadBody(req: Request, type: string): Promise<StoredBlob> {
   const { config, doer } = req.ctx;
-  return storeBlob(config.server.data_dir, req, {
+  return storeBlob(req.ctx.h.blobs, req, {
     maxSize: uploadSizeLimit(config, doer, type), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
 }

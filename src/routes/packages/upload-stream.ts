@@ -14,7 +14,7 @@ type UploadedFile = Express.Multer.File & { blob?: StoredBlob };
 
 const storage = (type: string): StorageEngine => ({
   _handleFile(req, file, cb) {
-    storeTypedBlob(req.ctx.config, req.ctx.doer, type, file.stream)
+    storeTypedBlob(req.ctx.h, req.ctx.doer, type, file.stream)
       .then((blob) => cb(null, { blob, size: blob.size } as Partial<UploadedFile>), (err: Error) => cb(err));
   },
   _removeFile(req, file, cb) {
@@ -51,7 +51,7 @@ const isForm = (req: Request) => /^(multipart\/form-data|application\/x-www-form
  * any name) or the raw body. 400 when a form carries no file.
  */
 export async function storeUpload(req: Request, res: Response, type: string, field?: string): Promise<StoredUpload> {
-  if (!isForm(req)) return { blob: await storeTypedBlob(req.ctx.config, req.ctx.doer, type, req), filename: '', fields: {} };
+  if (!isForm(req)) return { blob: await storeTypedBlob(req.ctx.h, req.ctx.doer, type, req), filename: '', fields: {} };
   await parseForm(req, res, type, field);
   const file = (req.file ?? (Array.isArray(req.files) ? req.files[0] : undefined)) as UploadedFile | undefined;
   const fields = Object.fromEntries(Object.entries((req.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)]));

@@ -9,7 +9,7 @@ import {
 } from '../../models/attachment';
 import { getCommentById } from '../../models/comment';
 import { commentAttachments, getIssueById, issueAttachments } from '../../models/issue';
-import { attachmentPath, moveIntoStore, readHead, removeFile } from './attachment-files';
+import { moveIntoStore, readHead, removeAttachmentFile, removeFile } from './attachment-files';
 import { canRead, canWrite, issueCtx, readableIssue } from './issue-access';
 import { ACCESS } from '../permissions';
 import type { RepoAccess } from '../repo/repos';
@@ -66,12 +66,13 @@ export async function storeAttachment(
   h: Hearth, t: AttachmentTarget, doer: User, file: Upload, name: string | undefined,
 ): Promise<Attachment> {
   const uuid = crypto.randomUUID();
-  let stored: string | null = null;
+  let stored = false;
   try {
     const fileName = name || file.originalName;
     const refused = checkAllowedType(readHead(file.tmpPath), fileName, h.config.attachment.allowed_types);
     if (refused) throw new InvalidError(refused);
-    stored = moveIntoStore(h.config, file.tmpPath, uuid);
+    await moveIntoStore(h, file.tmpPath, uuid);
+    stored = true;
     const now = nowUnix();
     const commentId = t.kind === 'comment' ? t.comment.id : 0;
     const row = await h.db.transaction().execute(async (tx) => {
@@ -82,11 +83,11 @@ export async function storeAttachment(
       await touchAttachmentOwner(tx, { issueId: t.issue.id, commentId }, now);
       return inserted;
     });
-    stored = null;
+    stored = false;
     return row;
   } finally {
     removeFile(file.tmpPath);
-    if (stored) removeFile(stored);
+    if (stored) await removeAttachmentFile(h, uuid);
   }
 }
 
@@ -104,5 +105,5 @@ export async function editAttachment(h: Hearth, t: AttachmentTarget, id: number,
 export async function deleteAttachment(h: Hearth, t: AttachmentTarget, id: number): Promise<void> {
   const a = await getAttachment(h.db, t, id);
   await deleteAttachmentRow(h.db, a.id);
-  removeFile(attachmentPath(h.config, a.uuid));
+  await removeAttachmentFile(h, a.uuid);
 }

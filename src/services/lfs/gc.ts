@@ -6,6 +6,7 @@ import { nowUnix } from '../../lib/time';
 import * as lfs from '../../models/lfs';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
+import type { BlobStorage } from '../../lib/blob-storage/storage';
 import { blobTouchedAt, removeBlobFile } from '../packages/blob-store';
 import { parseDuration } from '../cron/duration';
 import type { CronContext } from '../cron/types';
@@ -47,8 +48,8 @@ async function gcRepo(ctx: CronContext, repoId: number, s: GcLfsSettings, before
   for (const m of metas.filter((x) => !used.has(x.oid))) {
     await lfs.deleteMetaObject(ctx.db, repoId, m.oid);
     // A file stored again since (a new upload of the same bytes) stays for its row to come.
-    const fresh = blobTouchedAt(ctx.config.server.data_dir, m.oid) >= before * 1000;
-    if (!fresh && !(await lfs.oidInUse(ctx.db, m.oid))) removeBlobFile(ctx.config.server.data_dir, m.oid);
+    const fresh = (await blobTouchedAt(ctx.blobs, m.oid)) >= before * 1000;
+    if (!fresh && !(await lfs.oidInUse(ctx.db, m.oid))) await removeBlobFile(ctx.blobs, m.oid);
     removed++;
   }
   return removed;
@@ -69,6 +70,6 @@ export async function gcLfs(ctx: CronContext, s: GcLfsSettings): Promise<string>
 }
 
 /** After a repository's rows are gone: the bytes of its objects no one else uses. */
-export async function removeOrphanObjects(db: DB, dataDir: string, oids: string[]): Promise<void> {
-  for (const oid of oids) if (!(await lfs.oidInUse(db, oid))) removeBlobFile(dataDir, oid);
+export async function removeOrphanObjects(db: DB, store: BlobStorage, oids: string[]): Promise<void> {
+  for (const oid of oids) if (!(await lfs.oidInUse(db, oid))) await removeBlobFile(store, oid);
 }

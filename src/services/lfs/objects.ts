@@ -4,6 +4,8 @@ import type { DB } from '../../db/connect';
 import { InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import * as lfs from '../../models/lfs';
+import type { BlobStorage } from '../../lib/blob-storage/storage';
+import { deferredStream } from '../../lib/deferred-stream';
 import { blobExists, openBlob, removeBlobFile, storeBlob } from '../packages/blob-store';
 import { authorizeGit, type GitCaller } from '../repo/git-access';
 import type { RepoAccess } from '../repo/repos';
@@ -79,7 +81,7 @@ async function objectAccessible(db: DB, doer: User | null, oid: string): Promise
 /** Objects in the store that the repository does not hold yet but the caller may reach: tied to it now. */
 async function linkReachable(h: Hearth, access: RepoAccess, doer: User | null, pointers: Pointer[], held: Set<string>): Promise<void> {
   for (const p of pointers) {
-    if (held.has(p.oid) || !blobExists(h.config.server.data_dir, p.oid) || !(await objectAccessible(h.db, doer, p.oid))) continue;
+    if (held.has(p.oid) || !(await blobExists(h.blobs, p.oid)) || !(await objectAccessible(h.db, doer, p.oid))) continue;
     await lfs.upsertMetaObject(h.db, access.repo.id, p.oid, p.size, nowUnix());
   }
 }
@@ -90,8 +92,9 @@ export async function batch(h: Hearth, access: RepoAccess, body: BatchRequest, a
   const oids = pointers.map((p) => p.oid);
   if (upload) await linkReachable(h, access, doer, pointers, new Set((await lfs.metaObjectsIn(h.db, access.repo.id, oids)).map((m) => m.oid)));
   const metas = new Map((await lfs.metaObjectsIn(h.db, access.repo.id, oids)).map((m) => [m.oid, m]));
-  const dataDir = h.config.server.data_dir;
   const max = h.config.server.lfs_max_file_size;
+  const inStore = new Set<string>();
+  for (const m of metas.values()) if (await blobExists(h.blobs, m.oid)) inStore.add(m.oid);
   return body.objects.map((o) => {
     const raw = (o ?? {}) as Record<string, unknown>;
     if (!isValidPointer(raw)) {
@@ -99,7 +102,7 @@ export async function batch(h: Hearth, access: RepoAccess, body: BatchRequest, a
     }
     const meta = metas.get(raw.oid);
     if (meta && meta.size !== raw.size) return objectAnswer(h.config, access, raw, '', { code: 422, message: `Object ${raw.oid} is not ${raw.size} bytes` });
-    const stored = !!meta && blobExists(dataDir, raw.oid);
+    const stored = !!meta && inStore.has(raw.oid);
     if (!upload) return objectAnswer(h.config, access, raw, authorization, stored ? 'download' : { code: 404, message: 'Not Found' });
     if (stored) return { oid: raw.oid, size: raw.size };
     if (max > 0 && raw.size > max) return objectAnswer(h.config, access, raw, '', { code: 422, message: `Size must be less than or equal to ${max}` });
@@ -117,16 +120,15 @@ export async function uploadObject(h: Hearth, access: RepoAccess, p: { oid: stri
   if (!isValidPointer(p)) throw new InvalidError('Oid or size are invalid');
   const max = h.config.server.lfs_max_file_size;
   if (max > 0 && p.size > max) throw new InvalidError(`Size must be less than or equal to ${max}`);
-  const dataDir = h.config.server.data_dir;
   // Bytes the caller may already reach need no proof: Gitea ties them without reading the body.
-  if (blobExists(dataDir, p.oid) && (await objectAccessible(h.db, doer, p.oid))) {
+  if ((await blobExists(h.blobs, p.oid)) && (await objectAccessible(h.db, doer, p.oid))) {
     body.resume();
     await lfs.upsertMetaObject(h.db, access.repo.id, p.oid, p.size, nowUnix());
     return;
   }
-  const stored = await storeBlob(dataDir, body, { maxSize: p.size, tooLarge: () => new InvalidError('lfs: size mismatch') });
+  const stored = await storeBlob(h.blobs, body, { maxSize: p.size, tooLarge: () => new InvalidError('lfs: size mismatch') });
   if (stored.size !== p.size || stored.hashes.sha256 !== p.oid) {
-    if (stored.created && !(await lfs.oidInUse(h.db, stored.hashes.sha256))) removeBlobFile(dataDir, stored.hashes.sha256);
+    if (stored.created && !(await lfs.oidInUse(h.db, stored.hashes.sha256))) await removeBlobFile(h.blobs, stored.hashes.sha256);
     throw new InvalidError(stored.size !== p.size ? 'lfs: size mismatch' : 'lfs: hash mismatch');
   }
   await lfs.upsertMetaObject(h.db, access.repo.id, p.oid, p.size, nowUnix());
@@ -138,16 +140,18 @@ export type StoredObject = Pointer & { open: (range?: { start: number; end: numb
 export async function storedObject(h: Hearth, repoId: number, oid: string): Promise<StoredObject | null> {
   if (!/^[0-9a-f]{64}$/.test(oid)) return null;
   const meta = await lfs.metaObject(h.db, repoId, oid);
-  if (!meta || !blobExists(h.config.server.data_dir, oid)) return null;
-  return { oid, size: meta.size, open: (range) => openBlob(h.config.server.data_dir, oid, range) };
+  if (!meta || !(await blobExists(h.blobs, oid))) return null;
+  return { oid, size: meta.size, open: (range) => deferredStream(openBlob(h.blobs, oid, range)) };
 }
 
 export const hasLfsObjects = async (db: DB, repoId: number): Promise<boolean> => (await lfs.countMetaOf(db, repoId, 1)) > 0;
 
 /** Which of `oids` the repository holds with their bytes in the store. */
-export async function storedOids(db: DB, config: Config, repoId: number, oids: string[]): Promise<Set<string>> {
-  const metas = await lfs.metaObjectsIn(db, repoId, [...new Set(oids)]);
-  return new Set(metas.filter((m) => blobExists(config.server.data_dir, m.oid)).map((m) => m.oid));
+export async function storedOids(h: { db: DB; blobs: BlobStorage }, repoId: number, oids: string[]): Promise<Set<string>> {
+  const metas = await lfs.metaObjectsIn(h.db, repoId, [...new Set(oids)]);
+  const out = new Set<string>();
+  for (const m of metas) if (await blobExists(h.blobs, m.oid)) out.add(m.oid);
+  return out;
 }
 
 /** GET .../objects/{oid}: the object, 404 when the repository does not hold it. */

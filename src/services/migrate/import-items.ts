@@ -10,6 +10,7 @@ import { importIssues, refreshCounters } from './upload/issues';
 import { importLabels, importMilestones } from './upload/labels';
 import { importPulls } from './upload/pulls';
 import { importReleases } from './upload/releases';
+import type { BlobStorage } from '../../lib/blob-storage/storage';
 import { importTopics } from './upload/topics';
 
 // The uploader (Gitea's gitea_uploader): reads a source's labels, milestones, issues, pull
@@ -32,8 +33,10 @@ export type ImportOptions = {
   dispatcher: import('undici').Dispatcher;
   maxAttempts: number;
   retryBackoffMs: number;
-  /** The attachment store, `<data_dir>/attachments`: release assets are written there. */
-  attachmentsDir: string;
+  /** The instance's blob storage: release assets are stored there as uploads are. */
+  blobs: BlobStorage;
+  /** Where assets are downloaded to before they go into the store (node-local). */
+  spoolDir: string;
   /**
    * The target's bare git directory. With it, pull request heads are kept as refs/pull/N/head
    * and releases get their tag's commit; without it both are left as they are.
@@ -49,7 +52,7 @@ export async function importFromSource(
   db: DB, target: { repo: Repository; owner: User; doer: User }, source: Downloader, opts: ImportOptions,
 ): Promise<ImportCounts> {
   const ctx: ImportContext = {
-    db, ...target, source, log: opts.log, signal: opts.signal, gitDir: opts.gitDir, attachmentsDir: opts.attachmentsDir,
+    db, ...target, source, log: opts.log, signal: opts.signal, gitDir: opts.gitDir, blobs: opts.blobs, spoolDir: opts.spoolDir,
     authors: new AuthorMap(db, target.doer),
     labels: await repoLabelIdsByName(db, target.repo.id),
     milestones: await repoMilestoneIdsByName(db, target.repo.id), imported: new Map(),

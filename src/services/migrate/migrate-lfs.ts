@@ -8,6 +8,7 @@ import { smallBlobsInRefs } from '../../git/small-blobs';
 import type { Logger } from '../../lib/logger';
 import { nowUnix } from '../../lib/time';
 import * as lfs from '../../models/lfs';
+import type { BlobStorage } from '../../lib/blob-storage/storage';
 import { removeBlobFile, storeBlob } from '../packages/blob-store';
 import { LFS_MEDIA_TYPE, storedOids } from '../lfs/objects';
 import { parsePointer, POINTER_MAX_SIZE, type Pointer } from '../lfs/pointer';
@@ -20,7 +21,7 @@ import type { RemoteAuth } from './remote-git';
 // source does not have is skipped with a warning; the repository is migrated all the same.
 
 export type LfsMigration = {
-  db: DB; config: Config; log: Logger; dispatcher: Dispatcher; signal: AbortSignal;
+  db: DB; config: Config; log: Logger; blobs: BlobStorage; dispatcher: Dispatcher; signal: AbortSignal;
   repo: Repository; gitDir: string; address: string; endpoint?: string; auth: RemoteAuth;
 };
 
@@ -61,10 +62,9 @@ async function fetchObject(m: LfsMigration, p: Pointer, action: Action): Promise
     await res.body.dump();
     return false;
   }
-  const dataDir = m.config.server.data_dir;
-  const stored = await storeBlob(dataDir, res.body as unknown as Readable, { maxSize: p.size, tooLarge: () => new Error('larger than its pointer says') });
+  const stored = await storeBlob(m.blobs, res.body as unknown as Readable, { maxSize: p.size, tooLarge: () => new Error('larger than its pointer says') });
   if (stored.hashes.sha256 !== p.oid || stored.size !== p.size) {
-    if (stored.created && !(await lfs.oidInUse(m.db, stored.hashes.sha256))) removeBlobFile(dataDir, stored.hashes.sha256);
+    if (stored.created && !(await lfs.oidInUse(m.db, stored.hashes.sha256))) await removeBlobFile(m.blobs, stored.hashes.sha256);
     return false;
   }
   await lfs.upsertMetaObject(m.db, m.repo.id, p.oid, p.size, nowUnix());
@@ -78,7 +78,7 @@ async function missingPointers(m: LfsMigration): Promise<Pointer[]> {
     const p = parsePointer(bytes);
     if (p) found.set(p.oid, p);
   }
-  const have = await storedOids(m.db, m.config, m.repo.id, [...found.keys()]);
+  const have = await storedOids(m, m.repo.id, [...found.keys()]);
   return [...found.values()].filter((p) => !have.has(p.oid));
 }
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Config } from '../../config/schema';
 import type { Repository, User } from '../../db/schema';
 import { repoDir } from '../../git/repo';
@@ -24,6 +23,7 @@ import { dropTemporaryRefs, MIRROR_REFSPECS, RemoteGitError, redact, remoteGit, 
 import { migrateWiki } from './migrate-wiki';
 import { migrateLfs } from './migrate-lfs';
 import { syncRepoLicenses } from '../repo/licenses';
+import { uploadTmpDir } from '../issue/attachment-files';
 import type { Hearth } from '../../hearth';
 
 // POST /repos/migrate: a repository cloned from another server (any git remote; from a forge
@@ -109,7 +109,7 @@ async function importItems(deps: MigrateDeps, plan: Plan, repo: Repository): Pro
   const counts = await importFromSource(deps.db, { repo, owner: plan.owner, doer: plan.doer }, plan.source, {
     items: plan.input.items, log: deps.log, signal: plan.signal, dispatcher: migrationDispatcher(deps.config),
     maxAttempts: deps.config.migrations.max_attempts, retryBackoffMs: deps.config.migrations.retry_backoff * 1000,
-    attachmentsDir: path.join(deps.config.server.data_dir, 'attachments'), gitDir, onStage: (s) => plan.progress.stage(s),
+    blobs: deps.blobs, spoolDir: uploadTmpDir(deps), gitDir, onStage: (s) => plan.progress.stage(s),
   });
   await dropTemporaryRefs(gitDir);
   plan.progress.counts(counts);

@@ -150,7 +150,7 @@ export async function deleteOrganization(h: Hearth, org: User, purge = false): P
     await deleteRedirectsToUser(trx, org.id);
     await recordAudit(trx, { op: 'org.delete', target: userTarget(org), owner: org });
   });
-  removeAvatarFile(h.config, org);
+  await removeAvatarFile(h, org);
   removeEmptyDir(ownerDir(h.config.repository.root, org.name));
 }
 

@@ -1,126 +1,71 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
-import { PayloadTooLargeError } from '../../lib/errors';
-import { moveFile } from '../../lib/move-file';
+import type { BlobStorage, BlobHashes, ByteRange, PutOptions } from '../../lib/blob-storage/storage';
+import { removeStaleFiles } from '../../lib/blob-storage/spool';
+import { spoolDir } from '../../lib/blob-storage/open';
 
-// Package blobs on disk, content-addressed by SHA-256: <data_dir>/packages/blobs/<aa>/<bb>/<sha256>.
-// Uploads stream into a temp file under the data dir (same file system: the rename is atomic)
-// while every hash is computed; nothing is ever held whole in memory.
+// Package blobs (and LFS objects, which share them) in the instance's blob storage,
+// content-addressed by SHA-256 under the key packages/blobs/<aa>/<bb>/<sha256>: on local disk
+// that is <data_dir>/packages/blobs/..., the layout data directories have always had. Uploads
+// stream into a temp file while every hash is computed; nothing is ever held whole in memory.
 
-export type BlobHashes = { md5: string; sha1: string; sha256: string; sha512: string };
-/** A stored blob: its hashes and size; the file is at blobPath(dataDir, hashes.sha256). */
+export { HashingCounter } from '../../lib/blob-storage/hashing';
+export type { BlobHashes } from '../../lib/blob-storage/storage';
+/** A stored blob: its hashes and size; its key is blobKey(hashes.sha256). */
 export type StoredBlob = { hashes: BlobHashes; size: number; /** false: the same bytes were already stored. */ created: boolean };
-export type StoreOptions = {
-  /** Bytes allowed (-1 or undefined: no limit); past it the upload is cut and PayloadTooLargeError thrown. */
-  maxSize?: number;
-  /** The error thrown past maxSize (default PayloadTooLargeError, 413). */
-  tooLarge?: () => Error;
-};
+export type StoreOptions = PutOptions;
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
 export const packagesDir = (dataDir: string) => path.join(dataDir, 'packages');
-export const tempDir = (dataDir: string) => path.join(packagesDir(dataDir), 'tmp');
+export const tempDir = (dataDir: string) => spoolDir(dataDir);
 
-/** Where a blob's bytes live; throws on anything but a lowercase hex sha256 (no path tricks). */
-export function blobPath(dataDir: string, sha256: string): string {
+/** A blob's key in the storage; throws on anything but a lowercase hex sha256 (no path tricks). */
+export function blobKey(sha256: string): string {
   if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256}`);
-  return path.join(packagesDir(dataDir), 'blobs', sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  return `packages/blobs/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
 }
 
-/** Hashes (md5, sha1, sha256, sha512) and counts what passes through, failing past maxSize. */
-export class HashingCounter extends Transform {
-  private readonly hashes = ['md5', 'sha1', 'sha256', 'sha512'].map((a) => crypto.createHash(a));
-  size = 0;
-  constructor(private readonly maxSize = -1, private readonly tooLarge: () => Error = () => new PayloadTooLargeError()) { super(); }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {
-    this.size += chunk.length;
-    if (this.maxSize >= 0 && this.size > this.maxSize) return done(this.tooLarge());
-    for (const h of this.hashes) h.update(chunk);
-    done(null, chunk);
-  }
-  digests(): BlobHashes {
-    const [md5, sha1, sha256, sha512] = this.hashes.map((h) => h.digest('hex')) as [string, string, string, string];
-    return { md5, sha1, sha256, sha512 };
-  }
-}
+/** Where a blob's bytes are with [storage] type = "local" (the data directory's layout). */
+export const blobPath = (dataDir: string, sha256: string): string => path.join(dataDir, ...blobKey(sha256).split('/'));
 
-const tempName = (dataDir: string) => path.join(tempDir(dataDir), `${Date.now()}-${crypto.randomUUID()}`);
-
-/** fsyncs a file so a crash after the rename cannot leave an empty or torn blob. */
-function fsyncFile(file: string): void {
-  const fd = fs.openSync(file, 'r');
-  try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
-}
-
-/** Moves a complete temp file to the blob's place, or drops it when that blob already exists. */
-export function commitTempFile(dataDir: string, temp: string, sha256: string): boolean {
-  const dest = blobPath(dataDir, sha256);
-  if (fs.existsSync(dest)) {
-    fs.rmSync(temp, { force: true });
-    // Fresh again: cleanup_packages leaves blobs whose file changed within older_than alone.
-    const now = new Date();
-    fs.utimesSync(dest, now, now);
-    return false;
-  }
-  fsyncFile(temp);
-  fs.mkdirSync(path.dirname(dest), { recursive: true });
-  moveFile(temp, dest);
-  return true;
-}
+const byContent = (h: BlobHashes) => blobKey(h.sha256);
 
 /**
- * Streams `input` into the store. Errors (a client abort, maxSize) remove the temp file and
- * reject; the blob's file is in place once this resolves. It has no database row yet: the
- * package service adds it (createPackageAndAddFile), or cleanup_packages never sees it: a file
- * without a row is removed by removeBlobFile when the caller's transaction fails.
+ * Streams `input` into the store. Errors (a client abort, maxSize) leave nothing behind and
+ * reject; the blob is in place once this resolves. It has no database row yet: the package
+ * service adds it (createPackageAndAddFile), or cleanup_packages never sees it: a blob without
+ * a row is removed by removeBlobFile when the caller's transaction fails.
  */
-export async function storeBlob(dataDir: string, input: Readable, opts: StoreOptions = {}): Promise<StoredBlob> {
-  fs.mkdirSync(tempDir(dataDir), { recursive: true });
-  const temp = tempName(dataDir);
-  const counter = new HashingCounter(opts.maxSize ?? -1, opts.tooLarge);
-  try {
-    // Opened here, not by the stream: a stream destroyed while still opening (a first chunk
-    // already too large) would create the file after the removal below.
-    await pipeline(input, counter, fs.createWriteStream(temp, { fd: fs.openSync(temp, 'w') }));
-  } catch (err) {
-    fs.rmSync(temp, { force: true });
-    throw err;
-  }
-  const hashes = counter.digests();
-  const created = commitTempFile(dataDir, temp, hashes.sha256);
-  return { hashes, size: counter.size, created };
+export async function storeBlob(store: BlobStorage, input: Readable, opts: StoreOptions = {}): Promise<StoredBlob> {
+  const r = await store.put(byContent, input, opts);
+  return { hashes: r.hashes, size: r.size, created: r.created };
+}
+
+/** Stores a complete, hashed local file (a finished upload session), which is consumed. */
+export async function adoptBlobFile(store: BlobStorage, file: string, hashed: { size: number; hashes: BlobHashes }): Promise<StoredBlob> {
+  const r = await store.adopt(byContent, file, hashed);
+  return { hashes: r.hashes, size: r.size, created: r.created };
 }
 
 /** A read stream of a blob, whole or the inclusive byte range. */
-export function openBlob(dataDir: string, sha256: string, range?: { start: number; end: number }): fs.ReadStream {
-  return fs.createReadStream(blobPath(dataDir, sha256), range ? { start: range.start, end: range.end } : {});
+export const openBlob = (store: BlobStorage, sha256: string, range?: ByteRange): Promise<Readable> => store.open(blobKey(sha256), range);
+
+export const blobExists = async (store: BlobStorage, sha256: string): Promise<boolean> => (await store.stat(blobKey(sha256))) !== null;
+
+/** When the blob was last stored (written or deduplicated), unix ms; 0 when missing. */
+export async function blobTouchedAt(store: BlobStorage, sha256: string): Promise<number> {
+  return (await store.stat(blobKey(sha256)))?.modifiedMs ?? 0;
 }
 
-export const blobExists = (dataDir: string, sha256: string) => fs.existsSync(blobPath(dataDir, sha256));
-
-/** When the blob's file was last stored (written or deduplicated), unix ms; 0 when missing. */
-export function blobTouchedAt(dataDir: string, sha256: string): number {
-  try { return fs.statSync(blobPath(dataDir, sha256)).mtimeMs; } catch { return 0; }
+/** Removes a blob (missing is fine); the caller has checked no row references it. */
+export async function removeBlobFile(store: BlobStorage, sha256: string): Promise<void> {
+  await store.remove(blobKey(sha256));
 }
 
-/** Removes a blob's file (missing is fine); the caller has checked no row references it. */
-export function removeBlobFile(dataDir: string, sha256: string): void {
-  fs.rmSync(blobPath(dataDir, sha256), { force: true });
-}
+/** Runs `fn` with a local file of the blob's bytes, for the parsers that read archives. */
+export const withBlobFile = <T>(store: BlobStorage, sha256: string, fn: (file: string) => Promise<T> | T): Promise<T> =>
+  store.withFile(blobKey(sha256), fn);
 
 /** Temp files older than `olderThanMs` (uploads cut short by a crash), for cleanup_packages. */
-export function removeStaleTempFiles(dataDir: string, olderThanMs: number): number {
-  const dir = tempDir(dataDir);
-  if (!fs.existsSync(dir)) return 0;
-  let removed = 0;
-  for (const name of fs.readdirSync(dir)) {
-    const file = path.join(dir, name);
-    if (Date.now() - fs.statSync(file).mtimeMs > olderThanMs) { fs.rmSync(file, { force: true }); removed++; }
-  }
-  return removed;
-}
+export const removeStaleTempFiles = (dataDir: string, olderThanMs: number): number => removeStaleFiles(spoolDir(dataDir), olderThanMs);

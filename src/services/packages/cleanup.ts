@@ -1,4 +1,5 @@
 import type { DB } from '../../db/connect';
+import type { BlobStorage } from '../../lib/blob-storage/storage';
 import { deleteBlobRow, isBlobReferenced, unreferencedBlobs } from '../../models/package';
 import { oidInUse } from '../../models/lfs';
 import { blobTouchedAt, removeBlobFile, removeStaleTempFiles } from './blob-store';
@@ -9,12 +10,12 @@ import { queueAllIndexRebuilds } from './repo-index/jobs';
 // sessions untouched for older_than go, with temp files of uploads a crash cut short. Only old
 // ones: a younger blob may be between its file's write and its row's commit.
 
-export async function cleanupPackages(db: DB, dataDir: string, olderThanMs: number): Promise<string> {
+export async function cleanupPackages(db: DB, store: BlobStorage, dataDir: string, olderThanMs: number): Promise<string> {
   const before = Math.floor((Date.now() - olderThanMs) / 1000);
   let blobs = 0;
   for (const blob of await unreferencedBlobs(db, before)) {
     // An upload of the same bytes may be about to reference it again (storeBlob touched it).
-    if (blobTouchedAt(dataDir, blob.hash_sha256) > before * 1000) continue;
+    if ((await blobTouchedAt(store, blob.hash_sha256)) > before * 1000) continue;
     const gone = await db.transaction().execute(async (trx) => {
       if (await isBlobReferenced(trx, blob.id)) return false;
       await deleteBlobRow(trx, blob.id);
@@ -23,7 +24,7 @@ export async function cleanupPackages(db: DB, dataDir: string, olderThanMs: numb
     if (!gone) continue;
     blobs++;
     // The store is shared with LFS: the same bytes may be an object of some repository.
-    if (!(await oidInUse(db, blob.hash_sha256))) removeBlobFile(dataDir, blob.hash_sha256);
+    if (!(await oidInUse(db, blob.hash_sha256))) await removeBlobFile(store, blob.hash_sha256);
   }
   const uploads = await removeStaleUploads(db, dataDir, before);
   const temps = removeStaleTempFiles(dataDir, olderThanMs);

@@ -98,7 +98,7 @@ async function addFile(h: Hearth, pkg: Package, version: PackageVersion, { owner
  * same bytes) references it. A blob row left without files is cleanup_packages' work.
  */
 async function dropOrphanBlob(h: Hearth, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) await removeBlobFile(h.blobs, blob.hashes.sha256);
 }
 
 /**

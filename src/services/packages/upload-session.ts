@@ -6,12 +6,13 @@ import { pipeline } from 'node:stream/promises';
 import type { DB } from '../../db/connect';
 import { BadRequestError, NotFoundError, RangeNotSatisfiableError } from '../../lib/errors';
 import { deleteUploadRow, findUpload, insertUpload, setUploadReceived, staleUploads } from '../../models/package-search';
-import { commitTempFile, HashingCounter, packagesDir, type StoredBlob } from './blob-store';
+import type { BlobStorage } from '../../lib/blob-storage/storage';
+import { adoptBlobFile, HashingCounter, packagesDir, type StoredBlob } from './blob-store';
 
 // Chunked upload sessions (the container registry's blob uploads): a row in package_blob_upload
 // and the bytes so far in <data_dir>/packages/uploads/<id>. Chunks append at the exact offset
 // received so far; finishing hashes the file once more (node cannot persist a hash's state, so
-// hash_state stays '') and moves it into the blob store.
+// hash_state stays '') and moves it into the blob store (uploads it, for a bucket).
 
 export type UploadSession = { id: string; bytesReceived: number };
 const nowUnix = () => Math.floor(Date.now() / 1000);
@@ -66,7 +67,7 @@ export async function appendUploadChunk(db: DB, dataDir: string, id: string, inp
  * bytes, else BadRequestError (400) and the session stays so the client may retry or delete it.
  * The blob has no row yet: pass it on to createPackageAndAddFile / addFileToExistingVersion.
  */
-export async function finishUploadSession(db: DB, dataDir: string, id: string, expectedSha256?: string): Promise<StoredBlob> {
+export async function finishUploadSession(db: DB, store: BlobStorage, dataDir: string, id: string, expectedSha256?: string): Promise<StoredBlob> {
   await getUploadSession(db, id);
   const file = uploadPath(dataDir, id);
   const counter = new HashingCounter();
@@ -75,9 +76,9 @@ export async function finishUploadSession(db: DB, dataDir: string, id: string, e
   if (expectedSha256 !== undefined && expectedSha256.toLowerCase() !== hashes.sha256) {
     throw new BadRequestError('digest does not match the uploaded content');
   }
-  const created = commitTempFile(dataDir, file, hashes.sha256);
+  const blob = await adoptBlobFile(store, file, { size: counter.size, hashes });
   await deleteUploadRow(db, id);
-  return { hashes, size: counter.size, created };
+  return blob;
 }
 
 /** Drops a session and its bytes (missing is fine). */

@@ -3,7 +3,7 @@ import { ownerDir, removeRepoDir, repoDir } from '../../git/repo';
 import { getAttachmentByUuid } from '../../models/attachment';
 import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
-import { attachmentPath, removeFile } from '../issue/attachment-files';
+import { removeAttachmentFile } from '../issue/attachment-files';
 import { removeOrphanObjects } from '../lfs/gc';
 import { moveIfPresent, type DirMove } from '../repo/dir-moves';
 import { removeAvatarHash } from '../user/avatars';
@@ -69,9 +69,9 @@ export async function recoverRepoDelete(h: Hearth, payload: RepoDeletePayload): 
   }
   for (const m of payload.moves) removeRepoDir(m.to);
   for (const uuid of payload.attachments ?? []) {
-    if (uuid.length >= 2 && !(await getAttachmentByUuid(h.db, uuid))) removeFile(attachmentPath(h.config, uuid));
+    if (uuid.length >= 2 && !(await getAttachmentByUuid(h.db, uuid))) await removeAttachmentFile(h, uuid);
   }
-  await removeOrphanObjects(h.db, h.config.server.data_dir, payload.lfsOids ?? []);
-  if (payload.avatar) removeAvatarHash(h.config, 'repo', payload.avatar);
+  await removeOrphanObjects(h.db, h.blobs, payload.lfsOids ?? []);
+  if (payload.avatar) await removeAvatarHash(h, 'repo', payload.avatar);
   return `finished: removed ${payload.moves.map((m) => m.to).join(', ')}`;
 }

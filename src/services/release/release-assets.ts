@@ -12,7 +12,7 @@ import {
 import { getReleaseRowByTag, latestReleaseRow } from '../../models/release';
 import { assetByName, assetsOfReleases } from '../../models/release-asset';
 import type { Download } from '../issue/attachment-download';
-import { attachmentPath, moveIntoStore, readHead, removeFile, uploadTmpDir } from '../issue/attachment-files';
+import { attachmentKey, moveIntoStore, readHead, removeAttachmentFile, removeFile, storedHead, uploadTmpDir } from '../issue/attachment-files';
 import { ACCESS } from '../permissions';
 import { mayWriteReleases, releaseMode, visibleRelease } from './releases';
 import type { RepoAccess } from '../repo/repos';
@@ -51,21 +51,22 @@ export async function storeAsset(
   h: Hearth, access: RepoAccess, doer: User, release: Release, file: ReceivedUpload, name: string | undefined,
 ): Promise<Attachment> {
   const uuid = crypto.randomUUID();
-  let stored: string | null = null;
+  let stored = false;
   try {
     const fileName = name || file.originalName;
     if (!fileName) throw new BadRequestError('Could not determine name of attachment.');
     const refused = checkAllowedType(readHead(file.tmpPath), fileName, RELEASE_ALLOWED_TYPES);
     if (refused) throw new BadRequestError(refused);
-    stored = moveIntoStore(h.config, file.tmpPath, uuid);
+    await moveIntoStore(h, file.tmpPath, uuid);
+    stored = true;
     const row = await insertAttachment(h.db, {
       uuid, repo_id: access.repo.id, release_id: release.id, uploader_id: doer.id, name: fileName, size: file.size, created_unix: nowUnix(),
     });
-    stored = null;
+    stored = false;
     return row;
   } finally {
     removeFile(file.tmpPath);
-    if (stored) removeFile(stored);
+    if (stored) await removeAttachmentFile(h, uuid);
   }
 }
 
@@ -84,7 +85,7 @@ export async function renameAsset(
 export async function deleteAsset(h: Hearth, access: RepoAccess, doer: User, releaseId: number, assetId: number): Promise<void> {
   const { asset } = await getAsset(h.db, access, doer, releaseId, assetId);
   await deleteAttachmentRow(h.db, asset.id);
-  removeFile(attachmentPath(h.config, asset.uuid));
+  await removeAttachmentFile(h, asset.uuid);
 }
 
 /** The release of `tag` for a download; "latest" names the latest release when no tag has that name, as Gitea. */
@@ -105,10 +106,14 @@ export async function openReleaseAsset(
   const release = await downloadRelease(h.db, access, viewer, tag);
   const asset = release ? await assetByName(h.db, release.id, name) : undefined;
   if (!asset) throw new NotFoundError();
-  const file = attachmentPath(h.config, asset.uuid);
-  if (!fs.existsSync(file)) throw new NotFoundError();
+  const stat = await h.blobs.stat(attachmentKey(asset.uuid));
+  if (!stat) throw new NotFoundError();
+  const contentType = detectContentType(await storedHead(h, asset.uuid));
   await countDownload(h.db, asset.id);
-  return { attachment: { ...asset, download_count: asset.download_count + 1 }, file, contentType: detectContentType(readHead(file)) };
+  return {
+    attachment: { ...asset, download_count: asset.download_count + 1 }, size: stat.size, contentType,
+    open: (range) => h.blobs.open(attachmentKey(asset.uuid), range),
+  };
 }
 
 /** A file of the release form (held in memory by the page's multipart parser): spooled, then stored as an upload is. */

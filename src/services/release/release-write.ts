@@ -9,7 +9,7 @@ import { ConflictError, InvalidError, NotFoundError } from '../../lib/errors';
 import { nowUnix } from '../../lib/time';
 import { deleteReleaseRow, getReleaseRow, getReleaseRowByTag, insertReleaseRow, updateReleaseRow } from '../../models/release';
 import { deleteAssetsOfRelease } from '../../models/release-asset';
-import { attachmentPath, removeFile } from '../issue/attachment-files';
+import { removeAttachmentFile } from '../issue/attachment-files';
 import { releaseView, syncReleaseCounter, type ReleaseView } from './releases';
 import type { RepoAccess } from '../repo/repos';
 import { createTag, deleteTag } from '../repo/tags';
@@ -143,7 +143,7 @@ export async function deleteRelease(h: Hearth, access: RepoAccess, rel: Release,
     else await deleteReleaseRow(trx, rel.id);
     return removed;
   });
-  for (const uuid of uuids) removeFile(attachmentPath(h.config, uuid));
+  for (const uuid of uuids) await removeAttachmentFile(h, uuid);
   // A draft was never published: nobody was told of it (Gitea notifies deletions of releases only).
   if (doer && !rel.is_draft) await emit(h.db, 'release.deleted', { repo: access.repo, doer, release: rel });
 }

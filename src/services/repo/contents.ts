@@ -6,7 +6,6 @@ import { commitInfos } from '../../git/refs';
 import { NotFoundError } from '../../lib/errors';
 import { checkReadPath, checkTreePath, dirOfRepo, resolveRefCommit, type RefCommit } from './contents-paths';
 import type { RepoAccess } from './repos';
-import type { DB } from '../../db/connect';
 import { parsePointer, POINTER_MAX_SIZE, type Pointer } from '../lfs/pointer';
 import { hasLfsObjects, storedOids } from '../lfs/objects';
 import type { Hearth } from '../../hearth';
@@ -74,25 +73,25 @@ async function describe(dir: string, commit: string, entries: Entry[], fill: Fil
  * Marks the files that are pointers of LFS objects the repository holds (Gitea's lfs_oid).
  * Only repositories with LFS objects have their small files read: listings elsewhere pay nothing.
  */
-export async function withLfs(db: DB | undefined, config: Config, access: RepoAccess, items: (ContentItem | null)[]): Promise<void> {
+export async function withLfs(h: Hearth | undefined, access: RepoAccess, items: (ContentItem | null)[]): Promise<void> {
   const small = items.filter((i): i is ContentItem => i?.type === 'file' && i.entry.size <= POINTER_MAX_SIZE);
-  if (!db || !small.length || !(await hasLfsObjects(db, access.repo.id))) return;
+  if (!h || !small.length || !(await hasLfsObjects(h.db, access.repo.id))) return;
   const unread = small.filter((i) => !i.content).map((i) => i.entry.sha);
-  const bytes = unread.length ? await blobsBytes(dirOfRepo(config, access), unread) : new Map<string, Buffer>();
+  const bytes = unread.length ? await blobsBytes(dirOfRepo(h.config, access), unread) : new Map<string, Buffer>();
   const pointers = new Map<ContentItem, Pointer>();
   for (const i of small) {
     const p = parsePointer(i.content ?? bytes.get(i.entry.sha) ?? Buffer.alloc(0));
     if (p) pointers.set(i, p);
   }
-  const stored = await storedOids(db, config, access.repo.id, [...pointers.values()].map((p) => p.oid));
+  const stored = await storedOids(h, access.repo.id, [...pointers.values()].map((p) => p.oid));
   for (const [i, p] of pointers) if (stored.has(p.oid)) i.lfs = p;
 }
 
 /** getContents with LFS objects marked (the API's answers). */
 export async function getContentsWithLfs(h: Hearth, access: RepoAccess, filepath: string, ref?: string, fileContent = true) {
   const view = await getContents(h.config, access, filepath, ref, fileContent);
-  if ('file' in view) await withLfs(h.db, h.config, access, [view.file]);
-  if ('dir' in view) await withLfs(h.db, h.config, access, view.dir);
+  if ('file' in view) await withLfs(h, access, [view.file]);
+  if ('dir' in view) await withLfs(h, access, view.dir);
   return view;
 }
 
@@ -153,11 +152,11 @@ export async function contentsAt(config: Config, dir: string, rc: RefCommit, pat
   return out;
 }
 
-export async function getFileContents(config: Config, access: RepoAccess, paths: string[], ref?: string, db?: DB) {
+export async function getFileContents(config: Config, access: RepoAccess, paths: string[], ref?: string, h?: Hearth) {
   const dir = dirOfRepo(config, access);
   const rc = await resolveRefCommit(dir, access.repo, ref);
   const items = await contentsAt(config, dir, rc, paths);
-  await withLfs(db, config, access, items);
+  await withLfs(h, access, items);
   return { ref: rc, items };
 }
 

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/schema';
 import type { Repository } from '../../db/schema';
 import { updateRepo } from '../../models/repo';
 import { hashAvatar, prepareAvatar, removeAvatarHash, writeAvatarFile } from '../user/avatars';
@@ -11,18 +10,18 @@ export async function uploadRepoAvatar(h: Hearth, repo: Repository, image: strin
   const { original, stored } = await prepareAvatar(h.config, image);
   const hash = hashAvatar(repo.id, original);
   if (hash === repo.avatar) return;
-  writeAvatarFile(h.config, 'repo', hash, stored);
+  await writeAvatarFile(h, 'repo', hash, stored);
   await updateRepo(h.db, repo.id, { avatar: hash });
-  if (repo.avatar) removeAvatarHash(h.config, 'repo', repo.avatar);
+  if (repo.avatar) await removeAvatarHash(h, 'repo', repo.avatar);
 }
 
 export async function deleteRepoAvatar(h: Hearth, repo: Repository): Promise<void> {
   if (!repo.avatar) return;
   await updateRepo(h.db, repo.id, { avatar: '' });
-  removeRepoAvatarFile(h.config, repo);
+  await removeRepoAvatarFile(h, repo);
 }
 
 /** For repository deletion: the row goes, so does its picture. */
-export function removeRepoAvatarFile(config: Config, repo: Repository): void {
-  if (repo.avatar) removeAvatarHash(config, 'repo', repo.avatar);
+export async function removeRepoAvatarFile(h: Hearth, repo: Repository): Promise<void> {
+  if (repo.avatar) await removeAvatarHash(h, 'repo', repo.avatar);
 }

@@ -22,7 +22,7 @@ import { attachmentUuidsOfRepo, deleteAttachmentsOfRepo } from '../../models/att
 import { uncountRepoOnTeams } from '../../models/team';
 import { updateMirror, type MirrorPatch } from '../../models/mirror';
 import { nextUpdateAt, parseMirrorInterval } from '../mirror/pull-mirror-interval';
-import { attachmentPath, removeFile } from '../issue/attachment-files';
+import { removeAttachmentFile } from '../issue/attachment-files';
 import type { RepoAccess } from './repos';
 import { emit } from '../events/bus';
 import { recordAudit, repoTarget } from '../audit/record';
@@ -173,10 +173,10 @@ export async function deleteRepository(h: Hearth, access: RepoAccess, doer?: Use
   crashPoint('repo.delete.after-commit');
   for (const a of asides) removeRepoDir(a.to);
   // Attachment files go once the rows are gone for good.
-  for (const uuid of files) removeFile(attachmentPath(h.config, uuid));
+  for (const uuid of files) await removeAttachmentFile(h, uuid);
   // LFS meta objects went with the row (ON DELETE CASCADE); bytes no other repository uses go too.
-  await removeOrphanObjects(h.db, h.config.server.data_dir, payload.lfsOids);
-  removeRepoAvatarFile(h.config, repo);
+  await removeOrphanObjects(h.db, h.blobs, payload.lfsOids);
+  await removeRepoAvatarFile(h, repo);
   if (intent !== null) await clearIntent(h.db, intent);
   if (doer) await emit(h.db, 'repo.deleted', { repo, doer, owner });
 }

@@ -67,7 +67,7 @@ export async function adminDeleteUser(h: Hearth, doer: User, user: User, purge =
     await purgeOwnership(h, user);
   }
   await deleteUser(h.db, user);
-  removeAvatarFile(h.config, user);
+  await removeAvatarFile(h, user);
 }
 
 /**

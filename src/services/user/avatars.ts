@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { Config } from '../../config/schema';
 import type { User } from '../../db/schema';
 import { AvatarImageError } from '../../lib/image/avatar-image';
@@ -22,11 +21,9 @@ const HASH = /^[0-9a-f]{32}$/;
 
 export type AvatarKind = 'user' | 'repo';
 
-const avatarDir = (config: Config, kind: AvatarKind) =>
-  kind === 'user' ? path.join(config.server.data_dir, 'avatars') : path.join(config.server.data_dir, 'avatars', 'repo');
-
-export const avatarPath = (config: Config, kind: AvatarKind, hash: string) => path.join(avatarDir(config, kind), hash);
-const legacyUserAvatar = (config: Config, userId: number) => path.join(config.server.data_dir, 'avatars', String(userId));
+// Keys in the blob storage ([storage]): on local disk, the same paths under the data directory.
+const avatarKey = (kind: AvatarKind, hash: string) => (kind === 'user' ? `avatars/${hash}` : `avatars/repo/${hash}`);
+const legacyUserAvatarKey = (userId: number) => `avatars/${userId}`;
 
 export const imageType = (data: Buffer): string | undefined => {
   const kind = imageKind(data);
@@ -58,16 +55,13 @@ export const hashAvatar = (ownerId: number, original: Buffer): string => {
   return crypto.createHash('md5').update(inner).digest('hex');
 };
 
-/** Writes the file first (a row never names a missing file), atomically. */
-export function writeAvatarFile(config: Config, kind: AvatarKind, hash: string, data: Buffer): void {
-  const file = avatarPath(config, kind, hash);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(`${file}.tmp`, data);
-  fs.renameSync(`${file}.tmp`, file);
+/** Writes the file first (a row never names a missing file), atomically (the store spools, then renames or uploads). */
+export async function writeAvatarFile(h: Hearth, kind: AvatarKind, hash: string, data: Buffer): Promise<void> {
+  await h.blobs.put(avatarKey(kind, hash), Readable.from([data]));
 }
 
-export function removeAvatarHash(config: Config, kind: AvatarKind, hash: string): void {
-  if (HASH.test(hash)) fs.rmSync(avatarPath(config, kind, hash), { force: true });
+export async function removeAvatarHash(h: Hearth, kind: AvatarKind, hash: string): Promise<void> {
+  if (HASH.test(hash)) await h.blobs.remove(avatarKey(kind, hash));
 }
 
 /** Stores the image, then points the user (or organization) at it. */
@@ -75,41 +69,45 @@ export async function uploadAvatar(h: Hearth, user: User, image: string): Promis
   const { original, stored } = await prepareAvatar(h.config, image);
   const hash = hashAvatar(user.id, original);
   if (hash !== user.avatar) {
-    writeAvatarFile(h.config, 'user', hash, stored);
+    await writeAvatarFile(h, 'user', hash, stored);
     await updateUser(h.db, user.id, { avatar: hash });
-    removeAvatarFile(h.config, user);
+    await removeAvatarFile(h, user);
   }
   return (await getUserById(h.db, user.id))!;
 }
 
 export async function deleteAvatar(h: Hearth, user: User): Promise<void> {
   await updateUser(h.db, user.id, { avatar: '' });
-  removeAvatarFile(h.config, user);
+  await removeAvatarFile(h, user);
 }
 
 /** The user's uploaded avatar file, whichever layout it was written in. */
-export function removeAvatarFile(config: Config, user: User): void {
-  if (user.avatar) removeAvatarHash(config, 'user', user.avatar);
-  fs.rmSync(legacyUserAvatar(config, user.id), { force: true });
+export async function removeAvatarFile(h: Hearth, user: User): Promise<void> {
+  if (user.avatar) await removeAvatarHash(h, 'user', user.avatar);
+  await h.blobs.remove(legacyUserAvatarKey(user.id));
 }
 
 /** The uploaded image an avatar URL names, if any. */
 export async function findUploadedAvatar(h: Hearth, kind: AvatarKind, hash: string): Promise<{ data: Buffer; type: string } | null> {
   if (!HASH.test(hash)) return null;
-  const data = readIfExists(avatarPath(h.config, kind, hash))
+  const data = (await readIfExists(h, avatarKey(kind, hash)))
     ?? (kind === 'user' ? await readLegacyAvatar(h, hash) : undefined);
   return data ? { data, type: imageType(data) ?? 'application/octet-stream' } : null;
 }
 
 async function readLegacyAvatar(h: Hearth, hash: string): Promise<Buffer | undefined> {
   const id = await getUserIdByAvatar(h.db, hash);
-  return id === undefined ? undefined : readIfExists(legacyUserAvatar(h.config, id));
+  return id === undefined ? undefined : readIfExists(h, legacyUserAvatarKey(id));
 }
 
-function readIfExists(file: string): Buffer | undefined {
+/** An avatar is small (limited by avatar_max_file_size): read whole. */
+async function readIfExists(h: Hearth, key: string): Promise<Buffer | undefined> {
   try {
-    return fs.readFileSync(file);
-  } catch {
-    return undefined;
+    const out: Buffer[] = [];
+    for await (const c of await h.blobs.open(key)) out.push(c as Buffer);
+    return Buffer.concat(out);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
 }

@@ -92,7 +92,7 @@ async function fileAt(h: Hearth, access: RepoAccess, viewer: User | null, t: Web
   const dir = dirOfRepo(h.config, access);
   const latest = item.last ? (await commitSummaries(dir, [item.last.sha])).get(item.last.sha) ?? null : null;
   const page: FilePage = { kind: 'file', target: t, tips: t.tips, item, latest, display: 'binary', lines: null, rendered: null };
-  await withLfs(h.db, h.config, access, [item]);
+  await withLfs(h, access, [item]);
   if (item.lfs) return { ...page, display: 'lfs' };
   if (IMAGE.test(item.entry.name)) return { ...page, display: 'image' };
   if (item.type !== 'file' || item.entry.size > DISPLAY_MAX) return { ...page, display: item.type === 'file' ? 'large' : 'binary' };

@@ -35,7 +35,7 @@ export const getFilesSchema = named('GetFilesOptions', z.object({ files: z.array
 async function fileContents(req: Request, res: Response, body: unknown): Promise<void> {
   const access = repoOf(req);
   const { files } = parseBody(getFilesSchema, body);
-  const { ref, items } = await getFileContents(req.ctx.config, access, files ?? [], refOf(req), req.ctx.db);
+  const { ref, items } = await getFileContents(req.ctx.config, access, files ?? [], refOf(req), req.ctx.h);
   res.json(toContentsList(req.ctx.config, access, ref, items));
 }
 

@@ -81,7 +81,7 @@ export const CRON_TASKS: CronTaskRegistry = {
   },
   cleanup_packages: {
     defaults: { ...base(true, true, '@midnight'), older_than: '24h' },
-    run: (ctx, s) => cleanupPackages(ctx.db, ctx.config.server.data_dir, parseDuration(s.older_than)),
+    run: (ctx, s) => cleanupPackages(ctx.db, ctx.blobs, ctx.config.server.data_dir, parseDuration(s.older_than)),
   },
   sync_repo_licenses: {
     defaults: base(false, false, '@annually'),

@@ -2,6 +2,7 @@ import type { DB } from '../../../db/connect';
 import type { Repository, User } from '../../../db/schema';
 import type { Logger } from '../../../lib/logger';
 import { usersByNames } from '../../../models/user-lookup';
+import type { BlobStorage } from '../../../lib/blob-storage/storage';
 import type { Downloader, SourceUser } from '../downloader';
 
 // What every per-kind importer shares: the target, the source's downloader, the author mapping, and
@@ -21,7 +22,8 @@ export type ImportContext = {
   signal: AbortSignal;
   /** The target's bare repository, when the caller gave it (refs/pull/N/head, release commits). */
   gitDir: string | undefined;
-  attachmentsDir: string;
+  blobs: BlobStorage;
+  spoolDir: string;
   authors: AuthorMap;
   labels: Map<string, number>;
   milestones: Map<string, number>;

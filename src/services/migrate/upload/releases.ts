@@ -8,11 +8,12 @@ import { getTag } from '../../../git/refs';
 import { insertAttachment } from '../../../models/attachment';
 import { getReleaseRowByTag, insertReleaseRow, updateReleaseRow } from '../../../models/release';
 import { syncReleaseCounter } from '../../release/releases';
+import { attachmentKey } from '../../issue/attachment-files';
 import type { SourceAsset, SourceRelease } from '../downloader';
 import { unix, type ImportContext } from './context';
 
-// Releases with their assets (Gitea's GetReleases / CreateReleases). Asset files are streamed into
-// the attachment store (<attachmentsDir>/<u[0]>/<u[1]>/<uuid>, as release uploads) before the
+// Releases with their assets (Gitea's GetReleases / CreateReleases). Asset files are downloaded to
+// a spool file and put into the blob storage (attachments/<u[0]>/<u[1]>/<uuid>, as release uploads) before the
 // page's rows are written; only assets under the source's root are downloaded (Gitea refuses
 // others too), so a release cannot point the importer at another host.
 
@@ -20,7 +21,6 @@ type Stored = { asset: SourceAsset; uuid: string; file: string; size: number };
 
 export type ReleaseCounts = { releases: number; assets: number };
 
-const storePath = (dir: string, uuid: string) => path.join(dir, uuid[0]!, uuid[1]!, uuid);
 
 async function downloadAssets(ctx: ImportContext, rel: SourceRelease, stored: Stored[]): Promise<Stored[]> {
   const out: Stored[] = [];
@@ -30,12 +30,13 @@ async function downloadAssets(ctx: ImportContext, rel: SourceRelease, stored: St
       continue;
     }
     const uuid = crypto.randomUUID();
-    const file = storePath(ctx.attachmentsDir, uuid);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(ctx.spoolDir, { recursive: true });
+    const file = path.join(ctx.spoolDir, `migrate-${uuid}`);
     const entry = { asset, uuid, file, size: 0 };
     // Registered before the download: a failure removes the partial file with the others.
     stored.push(entry);
     entry.size = await ctx.source.downloadAsset(asset, file);
+    await ctx.blobs.putFile(attachmentKey(uuid), file);
     out.push(entry);
   }
   return out;
@@ -95,7 +96,10 @@ export async function importReleases(ctx: ImportContext): Promise<ReleaseCounts>
       stored.length = 0;
     } finally {
       // Files of a page whose rows were not written.
-      for (const s of stored) fs.rmSync(s.file, { force: true });
+      for (const s of stored) {
+        fs.rmSync(s.file, { force: true });
+        await ctx.blobs.remove(attachmentKey(s.uuid));
+      }
     }
     ctx.log.info({ repo: ctx.repo.id, ...counts }, 'migration: releases imported');
   }

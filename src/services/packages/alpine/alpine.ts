@@ -2,7 +2,7 @@ import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
 import { blobBySha256 } from '../../../models/package';
-import { blobPath, removeBlobFile, type StoredBlob } from '../blob-store';
+import { removeBlobFile, withBlobFile, type StoredBlob } from '../blob-store';
 import { createPackageAndAddFile, deletePackageFile, deleteVersion } from '../packages';
 import { getFileOfVersion, getFilesOfVersion, getVersion } from '../queries';
 import { ownerPublicKey } from '../signing/owner-keys';
@@ -27,9 +27,9 @@ export async function uploadAlpinePackage(h: Hearth, i: { owner: User; creator: 
   let apk;
   try {
     if (!SEGMENT.test(i.branch) || !SEGMENT.test(i.repository)) throw new BadRequestError('invalid branch or repository');
-    apk = await readApk(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
+    apk = await withBlobFile(h.blobs, i.blob.hashes.sha256, readApk);
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) await removeBlobFile(h.blobs, i.blob.hashes.sha256);
     throw err;
   }
   await createPackageAndAddFile(h, {

@@ -39,5 +39,5 @@ export async function buildAlpineIndex(deps: IndexDeps, owner: User, scope: stri
     const signature = gzip(sigTar.subarray(0, sigTar.length - 1024));
     out.push({ path: `${arch}/APKINDEX.tar.gz`, data: Buffer.concat([signature, index]) });
   }
-  await publishIndex(deps.db, deps.config.server.data_dir, owner.id, ALPINE, scope, out);
+  await publishIndex(deps.db, deps.blobs, owner.id, ALPINE, scope, out);
 }

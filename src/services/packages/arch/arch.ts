@@ -3,7 +3,7 @@ import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
 import { blobBySha256 } from '../../../models/package';
-import { blobPath, removeBlobFile, type StoredBlob } from '../blob-store';
+import { removeBlobFile, withBlobFile, type StoredBlob } from '../blob-store';
 import { createPackageAndAddFile, deletePackageFile, deleteVersion } from '../packages';
 import { getFileOfVersion, getFilesOfVersion, getVersion } from '../queries';
 import { readArchPackage } from './pkginfo';
@@ -25,13 +25,12 @@ export async function uploadArchPackage(h: Hearth, i: { owner: User; creator: Us
   let read;
   try {
     checkRepository(i.repository);
-    read = await readArchPackage(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
+    read = await withBlobFile(h.blobs, i.blob.hashes.sha256, async (f) => ({ ...(await readArchPackage(f)), compression: sniffExt(f) }));
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) await removeBlobFile(h.blobs, i.blob.hashes.sha256);
     throw err;
   }
-  const { pkg, files } = read;
-  const compression = sniffExt(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
+  const { pkg, files, compression } = read;
   await createPackageAndAddFile(h, {
     owner: i.owner, creator: i.creator, type: ARCH, name: pkg.name, version: pkg.version, versionMetadata: pkg.metadata, blob: i.blob,
     file: {

@@ -53,5 +53,5 @@ export async function buildArchIndex(deps: IndexDeps, owner: User, repository: s
       out.push({ path: `${arch}/${name}.tar.gz`, data }, { path: `${arch}/${name}.tar.gz.sig`, data: (await signer.signDetached(data, 'binary')) as Buffer });
     }
   }
-  await publishIndex(deps.db, deps.config.server.data_dir, owner.id, ARCH, repository, out);
+  await publishIndex(deps.db, deps.blobs, owner.id, ARCH, repository, out);
 }

@@ -7,7 +7,7 @@ import type { StoredBlob } from '../blob-store';
 import { compareVersions } from '../npm/semver';
 import { createPackageAndAddFile, deleteVersion } from '../packages';
 import { getFilesOfVersion, getPackage, getVersion, getVersionsOfPackage, searchPackages } from '../queries';
-import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import { readStoredBlob, withStoredBlob } from '../stored-upload';
 import type { Hearth } from '../../../hearth';
 
 // Gitea's Chef registry (routers/api/packages/chef, modules/packages/chef): cookbooks shared
@@ -45,7 +45,7 @@ export async function parseCookbook(file: string): Promise<{ name: string; versi
 /** Stores a shared cookbook: 400 when it is none, 409 when the version exists. */
 export async function uploadCookbook(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }): Promise<void> {
   await withStoredBlob(h, i.blob, async () => {
-    const c = await parseCookbook(storedBlobPath(h.config, i.blob));
+    const c = await readStoredBlob(h, i.blob, parseCookbook);
     await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: CHEF, name: c.name, version: c.version, semverCompatible: true, failIfVersionExists: true,
       versionMetadata: c.metadata, file: { name: `${c.version}.tar.gz`, isLead: true }, blob: i.blob,

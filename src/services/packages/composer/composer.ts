@@ -8,7 +8,7 @@ import type { StoredBlob } from '../blob-store';
 import { compareVersions } from '../npm/semver';
 import { createPackageAndAddFile } from '../packages';
 import { getFilesOfVersion, getPackage, getProperties, getVersionsOfPackage, packageView, searchPackages } from '../queries';
-import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import { readStoredBlob, withStoredBlob } from '../stored-upload';
 import { parseComposerZip, type ComposerMetadata, type ComposerPackage } from './metadata';
 import type { Hearth } from '../../../hearth';
 
@@ -29,7 +29,7 @@ export function composerServiceIndex(config: Config, owner: User) {
 /** Stores an uploaded zip: 400 when it is no Composer package, 409 when the version exists. */
 export async function uploadComposer(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob; version: string }): Promise<ComposerPackage> {
   return withStoredBlob(h, i.blob, async () => {
-    const p = await parseComposerZip(storedBlobPath(h.config, i.blob), i.version);
+    const p = await readStoredBlob(h, i.blob, (f) => parseComposerZip(f, i.version));
     await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: COMPOSER, name: p.name, version: p.version, semverCompatible: true,
       versionMetadata: p.metadata, versionProperties: { [TYPE_PROPERTY]: p.type }, failIfVersionExists: true,

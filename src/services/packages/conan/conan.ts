@@ -4,7 +4,7 @@ import type { PackageVersion, User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
 import { blobBySha256 } from '../../../models/package';
 import { filePropertyMaps, indexedFiles } from '../../../models/package-index';
-import { blobPath, removeBlobFile, type StoredBlob } from '../blob-store';
+import { removeBlobFile, withBlobFile, type StoredBlob } from '../blob-store';
 import { createPackageAndAddFile, deletePackageFile, deleteVersion } from '../packages';
 import { getFilesOfVersion, getVersion, type FileWithBlob } from '../queries';
 import {
@@ -23,14 +23,15 @@ export type Target = { rrev: string; pref?: string; prev?: string };
 
 export async function uploadConanFile(h: Hearth, i: { owner: User; creator: User; ref: RecipeRef; target: Target; filename: string; blob: StoredBlob }): Promise<void> {
   const isPackage = i.target.pref !== undefined;
-  const file = blobPath(h.config.server.data_dir, i.blob.hashes.sha256);
   let extra: { metadata?: Record<string, unknown>; info?: string } = {};
   try {
     if (!(isPackage ? PACKAGE_FILES : RECIPE_FILES).has(i.filename)) throw new BadRequestError('invalid file name');
-    if (i.filename === 'conanfile.py' && i.blob.size < 1 << 20) extra = { metadata: conanfileMetadata(fs.readFileSync(file, 'utf8')) };
-    if (i.filename === 'conaninfo.txt' && i.blob.size < 1 << 20) extra = { info: fs.readFileSync(file, 'utf8') };
+    const small = i.blob.size < 1 << 20;
+    const text = () => withBlobFile(h.blobs, i.blob.hashes.sha256, (f) => fs.readFileSync(f, 'utf8'));
+    if (i.filename === 'conanfile.py' && small) extra = { metadata: conanfileMetadata(await text()) };
+    if (i.filename === 'conaninfo.txt' && small) extra = { info: await text() };
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) await removeBlobFile(h.blobs, i.blob.hashes.sha256);
     throw err;
   }
   const t = i.target;

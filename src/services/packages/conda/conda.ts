@@ -7,7 +7,7 @@ import { indexedFiles } from '../../../models/package-index';
 import { decompress, MAX_METADATA_BYTES } from '../archive/decompress';
 import { readTarMembers } from '../archive/tar';
 import { readZipMembers } from '../archive/zip';
-import { blobPath, removeBlobFile, type StoredBlob } from '../blob-store';
+import { removeBlobFile, withBlobFile, type StoredBlob } from '../blob-store';
 import { createPackageAndAddFile } from '../packages';
 import { getFileOfVersion, getVersion } from '../queries';
 import type { Hearth } from '../../../hearth';
@@ -44,10 +44,10 @@ export async function uploadCondaPackage(h: Hearth, i: { owner: User; creator: U
   try {
     if (!CHANNEL.test(i.channel)) throw new BadRequestError('invalid channel');
     if (!FILENAME.test(i.filename)) throw new BadRequestError('invalid package file name');
-    info = await readInfo(blobPath(h.config.server.data_dir, i.blob.hashes.sha256), i.filename.endsWith('.conda'));
+    info = await withBlobFile(h.blobs, i.blob.hashes.sha256, (f) => readInfo(f, i.filename.endsWith('.conda')));
     if (!info.index.name || !/^[a-z0-9_.-]+$/.test(info.index.name) || !info.index.version) throw new BadRequestError('invalid package name or version');
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) await removeBlobFile(h.blobs, i.blob.hashes.sha256);
     throw err;
   }
   const { index, about } = info;

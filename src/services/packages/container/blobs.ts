@@ -41,13 +41,13 @@ export async function saveBlob(h: Hearth, ref: ImageRef, doer: User, blob: Store
 }
 
 async function dropUnreferenced(h: Hearth, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) await removeBlobFile(h.blobs, blob.hashes.sha256);
 }
 
 /** A monolithic upload (POST ?digest= with the body): the bytes must hash to `digest`. */
 export async function uploadMonolithic(h: Hearth, ref: ImageRef, doer: User, input: Readable, digest: string): Promise<string> {
   const hex = digestHex(digest);
-  const blob = await storeBlob(h.config.server.data_dir, input, {
+  const blob = await storeBlob(h.blobs, input, {
     maxSize: uploadSizeLimit(h.config, doer, TYPE), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
   if (blob.hashes.sha256 !== hex) {
@@ -78,7 +78,7 @@ export async function finishUpload(h: Hearth, ref: ImageRef, doer: User, id: str
   if (last) await appendUploadChunk(h.db, h.config.server.data_dir, id, last, undefined, uploadSizeLimit(h.config, doer, TYPE));
   let blob: StoredBlob;
   try {
-    blob = await finishUploadSession(h.db, h.config.server.data_dir, id, hex);
+    blob = await finishUploadSession(h.db, h.blobs, h.config.server.data_dir, id, hex);
   } catch (err) {
     if ((err as { status?: number }).status === 400) throw OCI.digestInvalid();
     throw err;

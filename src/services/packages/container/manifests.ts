@@ -80,7 +80,7 @@ export async function putManifest(h: Hearth, ref: ImageRef, doer: User, referenc
   if (!isDigest(reference) && !TAG.test(reference)) throw OCI.manifestInvalid('invalid tag');
   const links = await referencedBlobs(h.db, ref, doc);
   const tagged = !isDigest(reference);
-  const blob = await storeBlob(h.config.server.data_dir, Readable.from([body]));
+  const blob = await storeBlob(h.blobs, Readable.from([body]));
   const pkg = await findPackage(h.db, ref.owner.id, TYPE, ref.image);
   const existing = pkg && (await findVersion(h.db, pkg.id, reference));
   if (existing) {

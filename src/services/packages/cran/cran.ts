@@ -4,7 +4,7 @@ import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
 import { blobBySha256 } from '../../../models/package';
 import { indexedFiles, type IndexedFile } from '../../../models/package-index';
-import { blobPath, removeBlobFile, type StoredBlob } from '../blob-store';
+import { removeBlobFile, withBlobFile, type StoredBlob } from '../blob-store';
 import { gzip } from '../repo-index/compress';
 import { createPackageAndAddFile } from '../packages';
 import { getFileOfVersion, getVersion } from '../queries';
@@ -36,15 +36,18 @@ function startsWithZipMagic(file: string): boolean {
 export async function uploadCranPackage(h: Hearth, i: { owner: User; creator: User; blob: StoredBlob; binary?: { platform: string; rversion: string } }): Promise<void> {
   let pkg;
   let ext = 'tar.gz';
-  const file = blobPath(h.config.server.data_dir, i.blob.hashes.sha256);
   try {
     if (i.binary && (!SEGMENT.test(i.binary.platform) || !SEGMENT.test(i.binary.rversion))) throw new BadRequestError('invalid platform or R version');
     // Windows binaries are zips, macOS ones gzipped tars.
-    const isZip = !!i.binary && startsWithZipMagic(file);
+    const binary = !!i.binary;
+    let isZip = false;
+    pkg = await withBlobFile(h.blobs, i.blob.hashes.sha256, (file) => {
+      isZip = binary && startsWithZipMagic(file);
+      return readCranPackage(file, isZip);
+    });
     if (i.binary) ext = isZip ? 'zip' : 'tgz';
-    pkg = await readCranPackage(file, isZip);
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) await removeBlobFile(h.blobs, i.blob.hashes.sha256);
     throw err;
   }
   const fields: Record<string, string> = {};

@@ -72,7 +72,7 @@ export async function buildDebianIndex(deps: IndexDeps, owner: User, distributio
   const signer = await ownerPgpSigner(deps, owner, 'Debian package registry');
   const inRelease = await signer.signCleartext(release);
   const releaseGpg = (await signer.signDetached(Buffer.from(release), 'armored')) as string;
-  await publishIndex(deps.db, deps.config.server.data_dir, owner.id, DEBIAN, distribution, [
+  await publishIndex(deps.db, deps.blobs, owner.id, DEBIAN, distribution, [
     ...indexFiles,
     { path: 'Release', data: Buffer.from(release) },
     { path: 'InRelease', data: Buffer.from(inRelease) },

@@ -1,7 +1,7 @@
 import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
-import { blobPath, removeBlobFile, type StoredBlob } from '../blob-store';
+import { removeBlobFile, withBlobFile, type StoredBlob } from '../blob-store';
 import { blobBySha256 } from '../../../models/package';
 import { createPackageAndAddFile, deletePackageFile, deleteVersion } from '../packages';
 import { getFileOfVersion, getFilesOfVersion, getVersion } from '../queries';
@@ -24,14 +24,14 @@ export function checkDistComponent(distribution: string, component: string): voi
 
 /** Dropped when the upload is refused before its rows exist (the bytes may be another's). */
 async function discard(h: Hearth, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) await removeBlobFile(h.blobs, blob.hashes.sha256);
 }
 
 export async function uploadDebianPackage(h: Hearth, i: { owner: User; creator: User; distribution: string; component: string; blob: StoredBlob }): Promise<void> {
   let control;
   try {
     checkDistComponent(i.distribution, i.component);
-    control = await readDebControl(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
+    control = await withBlobFile(h.blobs, i.blob.hashes.sha256, readDebControl);
   } catch (err) {
     await discard(h, i.blob);
     throw err;

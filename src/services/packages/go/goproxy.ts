@@ -6,7 +6,7 @@ import { zipEntries } from '../archive/zip';
 import type { StoredBlob } from '../blob-store';
 import { createPackageAndAddFile } from '../packages';
 import { getFileOfVersion, getPackage, getProperties, getVersion, getVersionsOfPackage, type FileWithBlob } from '../queries';
-import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import { readStoredBlob, withStoredBlob } from '../stored-upload';
 import type { Hearth } from '../../../hearth';
 
 // Gitea's Go registry (routers/api/packages/goproxy, modules/packages/goproxy): module zips
@@ -48,7 +48,7 @@ export async function parseGoModuleZip(file: string): Promise<GoModule> {
 /** Stores an uploaded module: 400 when the zip is no module, 409 when the version exists. */
 export async function uploadGoModule(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }): Promise<GoModule> {
   return withStoredBlob(h, i.blob, async () => {
-    const mod = await parseGoModuleZip(storedBlobPath(h.config, i.blob));
+    const mod = await readStoredBlob(h, i.blob, parseGoModuleZip);
     await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: GO, name: mod.name, version: mod.version, failIfVersionExists: true,
       versionProperties: { [GO_MOD]: mod.goMod }, file: { name: `${mod.version}.zip`, isLead: true }, blob: i.blob,

@@ -8,7 +8,7 @@ import type { StoredBlob } from '../blob-store';
 import { parseSemver } from '../npm/semver';
 import { createPackageAndAddFile } from '../packages';
 import { getFileOfVersion, getFilesOfVersion, searchPackages } from '../queries';
-import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import { readStoredBlob, withStoredBlob } from '../stored-upload';
 import type { Hearth } from '../../../hearth';
 
 // Gitea's Helm registry (routers/api/packages/helm, modules/packages/helm): chart archives
@@ -43,7 +43,7 @@ export const chartFilename = (m: { name: string; version: string }) => `${m.name
 /** Stores an uploaded chart (replacing the version's archive when pushed again). */
 export async function uploadChart(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }): Promise<ChartMetadata> {
   return withStoredBlob(h, i.blob, async () => {
-    const meta = await parseChartArchive(storedBlobPath(h.config, i.blob));
+    const meta = await readStoredBlob(h, i.blob, parseChartArchive);
     await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: HELM, name: meta.name, version: meta.version, semverCompatible: true,
       versionMetadata: meta, file: { name: chartFilename(meta), isLead: true }, blob: i.blob, overwrite: true,

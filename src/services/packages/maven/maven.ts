@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { Config } from '../../../config/schema';
 import type { DB } from '../../../db/connect';
 import type { PackageBlob, PackageFile, PackageVersion, User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
 import { blobBySha256, findPackage, setVersionMetadata, versionsOf } from '../../../models/package';
-import { blobPath, removeBlobFile, storeBlob, type StoredBlob } from '../blob-store';
+import { removeBlobFile, withBlobFile, storeBlob, type StoredBlob } from '../blob-store';
 import { PackageQuotaError, QUOTA, uploadSizeLimit } from '../limits';
 import { createPackageAndAddFile } from '../packages';
 import { getFileOfVersion, getVersion } from '../queries';
@@ -47,25 +46,25 @@ async function verifyChecksum(db: DB, i: UploadInput, ext: ChecksumExt): Promise
 }
 
 /** The pom's metadata, read back from the stored blob (400 when it is not a pom). */
-function pomMetadata(config: Config, blob: StoredBlob): MavenMetadata {
+async function pomMetadata(h: Hearth, blob: StoredBlob): Promise<MavenMetadata> {
   if (blob.size > MAX_POM_SIZE) throw new BadRequestError('pom file is too large');
-  return parsePom(fs.readFileSync(blobPath(config.server.data_dir, blob.hashes.sha256)));
+  return withBlobFile(h.blobs, blob.hashes.sha256, (f) => parsePom(fs.readFileSync(f)));
 }
 
 /** The blob's file goes when nothing committed references it (as the core does for its failures). */
 async function dropOrphan(h: Hearth, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) await removeBlobFile(h.blobs, blob.hashes.sha256);
 }
 
 /** Stores a file of a version (creating package and version); a pom also sets the version's metadata. */
 async function storeFile(h: Hearth, i: UploadInput): Promise<void> {
-  const blob = await storeBlob(h.config.server.data_dir, i.body, {
+  const blob = await storeBlob(h.blobs, i.body, {
     maxSize: uploadSizeLimit(h.config, i.doer, MAVEN), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
   const isPom = i.coords.filename.endsWith('.pom');
   let metadata: MavenMetadata | undefined;
   try {
-    if (isPom) metadata = pomMetadata(h.config, blob);
+    if (isPom) metadata = await pomMetadata(h, blob);
   } catch (err) {
     await dropOrphan(h, blob);
     throw err;

@@ -27,7 +27,7 @@ function assertTag(tag: string): void {
 export async function publishNpm(h: Hearth, i: { owner: User; doer: User; document: unknown }): Promise<void> {
   const upload = parseNpmUpload(i.document);
   upload.distTags.forEach(assertTag);
-  const blob = await storeBlob(h.config.server.data_dir, Readable.from([upload.data]), {
+  const blob = await storeBlob(h.blobs, Readable.from([upload.data]), {
     maxSize: uploadSizeLimit(h.config, i.doer, NPM), tooLarge: () => new PackageQuotaError(QUOTA.typeSize),
   });
   const { version } = await createPackageAndAddFile(h, {

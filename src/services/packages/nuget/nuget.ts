@@ -5,7 +5,7 @@ import { BadRequestError, NotFoundError } from '../../../lib/errors';
 import { blobBySha256 } from '../../../models/package';
 import { indexedFiles, type IndexedFile } from '../../../models/package-index';
 import { readZipMembers } from '../archive/zip';
-import { blobPath, removeBlobFile, storeBlob, type StoredBlob } from '../blob-store';
+import { removeBlobFile, withBlobFile, storeBlob, type StoredBlob } from '../blob-store';
 import { addFileToExistingVersion, createPackageAndAddFile, deleteVersion } from '../packages';
 import { getFileOfVersion, getPackage, getVersion, getVersionsOfPackage, searchPackages } from '../queries';
 import { readNupkg } from './nuspec';
@@ -19,13 +19,13 @@ import type { Hearth } from '../../../hearth';
 
 export const NUGET = 'nuget';
 const drop = async (h: Hearth, blob: StoredBlob) => {
-  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) await removeBlobFile(h.blobs, blob.hashes.sha256);
 };
 
 export async function publishNupkg(h: Hearth, i: { owner: User; creator: User; blob: StoredBlob }): Promise<void> {
   let pkg;
   try {
-    pkg = await readNupkg(blobPath(h.config.server.data_dir, i.blob.hashes.sha256));
+    pkg = await withBlobFile(h.blobs, i.blob.hashes.sha256, readNupkg);
     if (pkg.symbols) throw new BadRequestError('a symbol package goes to the symbolpackage endpoint');
   } catch (err) {
     await drop(h, i.blob);
@@ -36,7 +36,7 @@ export async function publishNupkg(h: Hearth, i: { owner: User; creator: User; b
     owner: i.owner, creator: i.creator, type: NUGET, name: pkg.id, version: pkg.version, versionMetadata: pkg.metadata, failIfVersionExists: true,
     blob: i.blob, file: { name: `${lower}.nupkg`, isLead: true },
   });
-  const nuspec = await storeBlob(h.config.server.data_dir, Readable.from([pkg.nuspec]));
+  const nuspec = await storeBlob(h.blobs, Readable.from([pkg.nuspec]));
   await addFileToExistingVersion(h, {
     owner: i.owner, creator: i.creator, type: NUGET, name: pkg.id, version: pkg.version, blob: nuspec, file: { name: `${pkg.id.toLowerCase()}.nuspec`, isLead: false },
   });
@@ -46,10 +46,11 @@ export async function publishSnupkg(h: Hearth, i: { owner: User; creator: User; 
   let pkg;
   let pdbs: Map<string, Buffer>;
   try {
-    const file = blobPath(h.config.server.data_dir, i.blob.hashes.sha256);
-    pkg = await readNupkg(file);
-    if (!pkg.symbols) throw new BadRequestError('not a symbol package');
-    pdbs = await readZipMembers(file, (n) => n.toLowerCase().endsWith('.pdb'));
+    ({ pkg, pdbs } = await withBlobFile(h.blobs, i.blob.hashes.sha256, async (file) => {
+      const read = await readNupkg(file);
+      if (!read.symbols) throw new BadRequestError('not a symbol package');
+      return { pkg: read, pdbs: await readZipMembers(file, (n) => n.toLowerCase().endsWith('.pdb')) };
+    }));
     await getVersion(h.db, i.owner, NUGET, pkg.id, pkg.version);
   } catch (err) {
     await drop(h, i.blob);
@@ -60,7 +61,7 @@ export async function publishSnupkg(h: Hearth, i: { owner: User; creator: User; 
   for (const [path, data] of pdbs) {
     const name = path.split('/').pop()!;
     const id = portablePdbId(data);
-    const blob = await storeBlob(h.config.server.data_dir, Readable.from([data]));
+    const blob = await storeBlob(h.blobs, Readable.from([data]));
     await addFileToExistingVersion(h, {
       ...base, blob, file: { name, compositeKey: id, isLead: false, properties: { 'nuget.symbol.id': id, 'nuget.symbol.filename': name.toLowerCase() } },
     });

@@ -8,7 +8,7 @@ import type { StoredBlob } from '../blob-store';
 import { compareVersions, parseSemver } from '../npm/semver';
 import { createPackageAndAddFile } from '../packages';
 import { getFilesOfVersion, getPackage, getVersion, getVersionsOfPackage } from '../queries';
-import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import { readStoredBlob, withStoredBlob } from '../stored-upload';
 import type { Hearth } from '../../../hearth';
 
 // Gitea's Pub registry (routers/api/packages/pub, modules/packages/pub): Dart's hosted
@@ -49,7 +49,7 @@ export async function parsePubArchive(file: string): Promise<{ name: string; ver
 /** Stores an uploaded archive: 400 when it is no pub package, 409 when the version exists. */
 export async function uploadPub(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }) {
   return withStoredBlob(h, i.blob, async () => {
-    const p = await parsePubArchive(storedBlobPath(h.config, i.blob));
+    const p = await readStoredBlob(h, i.blob, parsePubArchive);
     await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: PUB, name: p.name, version: p.version, semverCompatible: true, failIfVersionExists: true,
       versionMetadata: p.metadata, file: { name: `${p.version}.tar.gz`.toLowerCase(), isLead: true }, blob: i.blob,

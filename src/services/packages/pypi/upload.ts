@@ -25,7 +25,7 @@ export type PypiUpload = {
 
 /** Removes a stored blob's file when no row references it (a refused or failed upload). */
 export async function discardPypiBlob(h: Hearth, blob: StoredBlob): Promise<void> {
-  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, blob.hashes.sha256);
+  if (blob.created && !(await blobBySha256(h.db, blob.hashes.sha256))) await removeBlobFile(h.blobs, blob.hashes.sha256);
 }
 
 /** The checks Gitea makes, in its order: the digest, then name and version; plus the file name. */

@@ -4,6 +4,7 @@ import type { PackageBlob } from '../../../db/schema';
 import { NotFoundError } from '../../../lib/errors';
 import * as m from '../../../models/package';
 import { deleteFilesWithKey, indexFileRows, renameFileKey } from '../../../models/package-index';
+import type { BlobStorage } from '../../../lib/blob-storage/storage';
 import { removeBlobFile, storeBlob, type StoredBlob } from '../blob-store';
 
 // The built index files of a package repository (apt's dists/, dnf's repodata/, pacman's and
@@ -33,9 +34,9 @@ async function ensureScope(db: DB, ownerId: number, type: string, scope: string)
 }
 
 /** Makes `files` the scope's index at once; the set before stays reachable by hash for one generation. */
-export async function publishIndex(db: DB, dataDir: string, ownerId: number, type: string, scope: string, files: IndexFileInput[]): Promise<void> {
+export async function publishIndex(db: DB, store: BlobStorage, ownerId: number, type: string, scope: string, files: IndexFileInput[]): Promise<void> {
   const stored: { path: string; blob: StoredBlob }[] = [];
-  for (const f of files) stored.push({ path: f.path, blob: await storeBlob(dataDir, Readable.from([f.data])) });
+  for (const f of files) stored.push({ path: f.path, blob: await storeBlob(store, Readable.from([f.data])) });
   try {
     await db.transaction().execute(async (trx) => {
       const version = await ensureScope(trx, ownerId, type, scope);
@@ -47,7 +48,7 @@ export async function publishIndex(db: DB, dataDir: string, ownerId: number, typ
       }
     });
   } catch (err) {
-    for (const s of stored) if (s.blob.created && !(await m.blobBySha256(db, s.blob.hashes.sha256))) removeBlobFile(dataDir, s.blob.hashes.sha256);
+    for (const s of stored) if (s.blob.created && !(await m.blobBySha256(db, s.blob.hashes.sha256))) await removeBlobFile(store, s.blob.hashes.sha256);
     throw err;
   }
 }

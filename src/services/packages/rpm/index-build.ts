@@ -37,5 +37,5 @@ export async function buildRpmIndex(deps: IndexDeps, owner: User, group: string)
   const asc = (await signer.signDetached(md, 'armored')) as string;
   const out: IndexFileInput[] = parts.map((p) => ({ path: `repodata/${p.type}.xml.gz`, data: p.gz }));
   out.push({ path: 'repodata/repomd.xml', data: md }, { path: 'repodata/repomd.xml.asc', data: Buffer.from(asc) });
-  await publishIndex(deps.db, deps.config.server.data_dir, owner.id, RPM, group, out);
+  await publishIndex(deps.db, deps.blobs, owner.id, RPM, group, out);
 }

@@ -2,7 +2,7 @@ import type { DB } from '../../../db/connect';
 import type { User } from '../../../db/schema';
 import { BadRequestError, NotFoundError } from '../../../lib/errors';
 import { blobBySha256 } from '../../../models/package';
-import { blobPath, removeBlobFile, type StoredBlob } from '../blob-store';
+import { removeBlobFile, withBlobFile, type StoredBlob } from '../blob-store';
 import { createPackageAndAddFile, deletePackageFile, deleteVersion } from '../packages';
 import { getFilesOfVersion, getVersion, getProperties } from '../queries';
 import { PROPERTY_REF } from '../../../models/package';
@@ -26,9 +26,9 @@ export async function uploadRpmPackage(h: Hearth, i: { owner: User; creator: Use
   let rpm;
   try {
     checkGroup(i.group);
-    rpm = readRpm(blobPath(h.config.server.data_dir, i.blob.hashes.sha256), Math.floor(Date.now() / 1000));
+    rpm = await withBlobFile(h.blobs, i.blob.hashes.sha256, (f) => readRpm(f, Math.floor(Date.now() / 1000)));
   } catch (err) {
-    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) removeBlobFile(h.config.server.data_dir, i.blob.hashes.sha256);
+    if (i.blob.created && !(await blobBySha256(h.db, i.blob.hashes.sha256))) await removeBlobFile(h.blobs, i.blob.hashes.sha256);
     throw err;
   }
   const arch = rpm.fileMetadata.architecture;

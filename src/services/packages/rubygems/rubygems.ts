@@ -6,7 +6,7 @@ import { NotFoundError } from '../../../lib/errors';
 import type { StoredBlob } from '../blob-store';
 import { createPackageAndAddFile, deleteVersion } from '../packages';
 import { getFileOfVersion, getPackage, getVersion, searchPackages, type FileWithBlob } from '../queries';
-import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import { readStoredBlob, withStoredBlob } from '../stored-upload';
 import { gemVersion, marshalDump, sym, type RubyValue } from './marshal';
 import { compareGemVersions, isPrerelease, parseGemFile, type GemMetadata, type Requirement } from './metadata';
 import type { Hearth } from '../../../hearth';
@@ -28,7 +28,7 @@ export function gemFilename(name: string, version: string, platform: string): st
 /** Stores a pushed gem: 400 when it is no gem, 409 when the version exists. */
 export async function pushGem(h: Hearth, i: { owner: User; doer: User; blob: StoredBlob }): Promise<void> {
   await withStoredBlob(h, i.blob, async () => {
-    const gem = await parseGemFile(storedBlobPath(h.config, i.blob));
+    const gem = await readStoredBlob(h, i.blob, parseGemFile);
     await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: RUBYGEMS, name: gem.name, version: gem.version, semverCompatible: true,
       versionMetadata: gem.metadata, failIfVersionExists: true,

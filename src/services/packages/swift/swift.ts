@@ -7,7 +7,7 @@ import type { StoredBlob } from '../blob-store';
 import { compareVersions, parseSemver } from '../npm/semver';
 import { createPackageAndAddFile } from '../packages';
 import { getFilesOfVersion, getPackage, getVersion, getVersionsOfPackage, searchPackages } from '../queries';
-import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import { readStoredBlob, withStoredBlob } from '../stored-upload';
 import type { Hearth } from '../../../hearth';
 
 // Gitea's Swift registry (routers/api/packages/swift, modules/packages/swift): SE-0292's
@@ -75,7 +75,7 @@ export async function publishSwift(h: Hearth, i: { owner: User; doer: User; scop
     const v = parseSemver(i.version);
     if (!SCOPE.test(i.scope) || !NAME.test(i.name) || !v) throw new BadRequestError('invalid scope, name or version');
     const version = `${v.major}.${v.minor}.${v.patch}`;
-    const { meta, urls } = await parseSwiftArchive(storedBlobPath(h.config, i.blob), i.metadata);
+    const { meta, urls } = await readStoredBlob(h, i.blob, (f) => parseSwiftArchive(f, i.metadata));
     await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: SWIFT, name: `${i.scope}.${i.name}`, version, semverCompatible: true, failIfVersionExists: true,
       versionMetadata: meta, packageProperties: { 'swift.scope': i.scope, 'swift.name': i.name }, versionProperties: { [REPOSITORY_URL]: urls },

@@ -6,7 +6,7 @@ import type { StoredBlob } from '../blob-store';
 import { compareVersions, parseSemver } from '../npm/semver';
 import { createPackageAndAddFile } from '../packages';
 import { getFilesOfVersion, getPackage, getProperties, getVersionsOfPackage } from '../queries';
-import { storedBlobPath, withStoredBlob } from '../stored-upload';
+import { readStoredBlob, withStoredBlob } from '../stored-upload';
 import type { Hearth } from '../../../hearth';
 
 // Gitea's Vagrant registry (routers/api/packages/vagrant, modules/packages/vagrant): a box per
@@ -39,7 +39,7 @@ export async function uploadBox(h: Hearth, i: { owner: User; doer: User; name: s
     if (!/^[a-zA-Z0-9][a-zA-Z0-9._-]*$/.test(i.name)) throw new BadRequestError('box name is invalid');
     if (!parseSemver(i.version)) throw new BadRequestError('box version is invalid');
     if (!i.provider.endsWith('.box') || i.provider === '.box') throw new BadRequestError('the provider must be a .box file name');
-    const metadata = await boxInfo(storedBlobPath(h.config, i.blob));
+    const metadata = await readStoredBlob(h, i.blob, boxInfo);
     await createPackageAndAddFile(h, {
       owner: i.owner, creator: i.doer, type: VAGRANT, name: i.name, version: i.version, semverCompatible: true, versionMetadata: metadata,
       file: { name: i.provider.toLowerCase(), isLead: true, properties: { [PROVIDER]: i.provider.slice(0, -4) } }, blob: i.blob,
