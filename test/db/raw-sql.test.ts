@@ -26,6 +26,8 @@ const COUNTED: Record<string, number> = {
   'src/db/postgres/copy.ts': 5,
   // Several nodes (issue 35): database time, the SKIP LOCKED claim and NOTIFY, PostgreSQL's alone.
   'src/db/postgres/cluster.ts': 3, 'src/db/postgres/jobs.ts': 3,
+  // intents: adopting the rows of nodes whose heartbeat stopped (SKIP LOCKED, database time).
+  'src/db/postgres/intents.ts': 4,
 };
 
 /** SQLite's own checks and its full-text index, which have no PostgreSQL counterpart to translate to. */
