@@ -36,6 +36,8 @@ export type RouteMeta = {
   /** Longer text for the swagger description (lists and enumerations a summary cannot hold). */
   description?: string;
   params?: Readonly<Record<string, PathParamType>>;
+  /** Path parameters typed as integers that, as in Gitea, also take a name when not a number. */
+  namesToo?: readonly string[];
   query?: readonly QueryParam[];
   body?: BodySpec;
   form?: readonly FormField[];
@@ -155,7 +157,8 @@ export function mountGroups(routes: readonly ApiRoute[]): Map<string, ApiRoute[]
  * id gives. Passed on, PostgreSQL would refuse it as a bigint, where SQLite only matched nothing.
  */
 function withNumericParams(r: ApiRoute): RequestHandler[] {
-  const numeric = Object.entries(r.params ?? {}).filter(([, t]) => t === 'integer' || t === 'int64').map(([n]) => n.replace(/-/g, '_'));
+  const numeric = Object.entries(r.params ?? {})
+    .filter(([n, t]) => (t === 'integer' || t === 'int64') && !r.namesToo?.includes(n)).map(([n]) => n.replace(/-/g, '_'));
   if (!numeric.length) return r.chain;
   const check: RequestHandler = (req, _res, next) => {
     const bad = numeric.some((n) => {

@@ -49,6 +49,9 @@ const LANDED: Record<string, string> = {
   '0048-pull-viewed-files.ts': 'cd4a2c2650729369bfed82b7b119f54bf72a82d8cb577a1365742e7e1846b63d',
   '0049-review-threads.ts': '8dd5d5231a7a8ffaad074374e735ec7b80159d93120c70e75e9179b0156c8b3e',
   '0051-user-redirects.ts': '8f6aa5aa5f83f9783efd49ad69f86ee35ecd60133387d1ead88ad68c2bdd254a',
+  '0052-cluster-nodes.ts': '8ed22562fa4c23f1c99370a1f91e72b316be06923a98ccd5632194eb0af3a665',
+  '0053-cron-runs.ts': '552d9492f9e28dcd9c882beccc48855378ab7bf525cb7ff9fedaf91190a3ea38',
+  '0055-pending-op-owner.ts': '2534c90da4daa8efe2ec12d7e439a3d63240920acece6dee808514129d915397',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');

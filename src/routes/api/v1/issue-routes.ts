@@ -102,7 +102,7 @@ export const issueRoutes: RouteGroup[] = [
     }, issueComments.listRepo),
     get('/labels', { id: 'issueListLabels', tag: 'issue', summary: 'The repository\'s labels', query: paging, responses: { 200: ['Label'] } }, labels.list),
     get('/labels/{id}', {
-      id: 'issueGetLabel', tag: 'issue', summary: 'One of the repository\'s labels', params: { id: 'int64' }, responses: { 200: 'Label' },
+      id: 'issueGetLabel', tag: 'issue', summary: 'One of the repository\'s labels', params: { id: 'int64' }, namesToo: ['id'], responses: { 200: 'Label' },
     }, labels.get),
     get('/milestones', {
       id: 'issueGetMilestonesList', tag: 'issue', summary: 'The repository\'s milestones (open ones unless asked otherwise)',

@@ -168,7 +168,7 @@ export const orgRoutes: RouteGroup[] = [
       responses: { 204: null },
     }, orgMembership.check),
     get('/orgs/{org}/labels/{id}', {
-      id: 'orgGetLabel', tag: 'organization', summary: 'One organization label', params: { id: 'int64' }, responses: { 200: 'Label' },
+      id: 'orgGetLabel', tag: 'organization', summary: 'One organization label', params: { id: 'int64' }, namesToo: ['id'], responses: { 200: 'Label' },
     }, orgLabels.get),
   ]),
   group({ name: 'organization members', guards: orgMembers }, [
