@@ -7,10 +7,7 @@ import { sql } from 'kysely';
 import { closeHearth } from '../src/hearth';
 import { enqueueJob } from '../src/services/jobs/queue';
 import { freshDatabase, openNode } from '../test/helpers/cluster';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { startPostgres } from './postgres.mjs';
 
 const N = Number(process.argv[2] ?? 2000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -18,33 +15,6 @@ const keyOf = (n) => (n % 4 === 0 ? '' : `k${n % 50}`);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 let databases = 0;
-
-/**
- * A throwaway cluster on a Unix socket (test/helpers/postgres.ts's, which imports vitest and so
- * cannot load outside it): Debian's server binaries, as the postgres user when run as root.
- */
-function startPostgres() {
-  const root = '/usr/lib/postgresql';
-  const version = fs.readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => b - a)[0];
-  const bin = (name) => path.join(root, version, 'bin', name);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-pg-'));
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) execFileSync('chown', ['postgres:', dir]);
-  fs.chmodSync(dir, 0o700);
-  const run = (cmd, args) => (asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { cwd: dir, stdio: 'ignore' })
-    : execFileSync(cmd, args, { cwd: dir, stdio: 'ignore' }));
-  const data = path.join(dir, 'data');
-  run(bin('initdb'), ['-D', data, '-U', 'hearth', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-  run(bin('pg_ctl'), ['-D', data, '-w', '-s', '-l', path.join(dir, 'log'), '-o',
-    `-k ${dir} -p 5432 -c listen_addresses= -c fsync=off -c synchronous_commit=off -c max_connections=100`, 'start']);
-  return {
-    url: (database = 'postgres') => `postgres://hearth@/${database}?host=${encodeURIComponent(dir)}&port=5432`,
-    stop() {
-      try { run(bin('pg_ctl'), ['-D', data, '-m', 'immediate', '-s', 'stop']); } catch { /* stopped */ }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Jobs/s of `count` nodes draining N jobs; throws nothing on duplicates: they are counted. */
 async function drain(server, count) {
@@ -83,7 +53,9 @@ async function drain(server, count) {
   return { rate: N / seconds, duplicates, orderBreaks };
 }
 
-const server = startPostgres();
+// bench/postgres.mjs's throwaway cluster; test/helpers/cluster.ts asks it for a URL per database.
+const cluster = startPostgres();
+const server = { url: (database = 'postgres') => cluster.urlOf(database), stop: () => cluster.stop() };
 try {
   const one = [];
   const two = [];

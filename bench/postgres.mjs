@@ -46,6 +46,8 @@ export function startPostgres() {
   run(serverBin('createdb'), ['-h', dir, '-p', String(port), '-U', user, 'hearth']);
   return {
     socketDir: dir, port, user, database: 'hearth', url: url('hearth'),
+    /** The URL of another database of this cluster (one made with CREATE DATABASE). */
+    urlOf: url,
     /** The environment that points hearth at this cluster. */
     env: { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: url('hearth') },
     stop() {
