@@ -29,6 +29,8 @@ export type PairCall = (p: string, opts?: { method?: string; json?: unknown; nod
 export type ClusterPair = {
   nodes: HearthProcess[];
   dataDir: string;
+  /** The database's URL (clusterEnv(databaseUrl) points a hearth command at it). */
+  databaseUrl: string;
   proxy: RoundRobinProxy;
   proxyUrl: string;
   /** The nodes' database, for assertions. */
@@ -80,7 +82,7 @@ export async function startClusterPair(opts: PairOptions = {}): Promise<ClusterP
     await n.exited;
   };
   return {
-    nodes, dataDir, proxy, proxyUrl: proxy.url, db, password, call, kill,
+    nodes, dataDir, databaseUrl: url, proxy, proxyUrl: proxy.url, db, password, call, kill,
     async restart(i, env = {}) {
       await kill(i);
       const n = await startHearthProcess(dataDir, envOf(i, env));
