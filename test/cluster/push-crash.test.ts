@@ -96,6 +96,14 @@ withPostgres('a node killed in the middle of a push', () => {
       // The same push again, through the balancer: git finds every ref already there.
       const retry = await gitOut(wt, 'push', 'origin', 'main', 'topic');
       expect(retry.stderr).toContain('Everything up-to-date');
+
+      // A comes back, the balancer takes turns again: nothing of the push is recovered or sent twice.
+      await pair.restart(0);
+      pair.proxy.pin(null);
+      for (let i = 0; i < 2; i++) expect((await gitOut(wt, 'push', 'origin', 'main', 'topic')).stderr).toContain('Everything up-to-date');
+      expect(pair.nodes[0]!.out()).not.toMatch(/recovered work a crash interrupted/);
+      expect((await pair.db.selectFrom('hook_task').select('id').where('event', '=', 'push').execute()).length).toBe(tasks.length);
+      expect(await branchRows(pair, repo.id)).toEqual(await gitBranches(pair, 'root/proj.git'));
     } finally {
       await pair.stop();
       for (const rx of receivers) await rx.close();
