@@ -7,6 +7,7 @@ import { runAsActor, SYSTEM_ACTOR } from '../audit/actor';
 import type { JobKindName, JobPayloads } from './payloads';
 import type { ClusterQueue } from './postgres-queue';
 import { dialectOf } from '../../db/dialect';
+import { afterCommit } from '../../db/commit-hooks';
 
 // The durable job queue: work that may be slow or must survive a crash (webhook deliveries,
 // scheduled merges) is a row in the job table, inserted in the transaction of the change that
@@ -40,8 +41,8 @@ export const FAILED_KEPT_MS = 7 * 24 * 3_600_000;
 
 /**
  * Adds a job. `db` may be a transaction: the job then exists only if the transaction commits,
- * and the workers are woken (their query waits for the commit on SQLite's one connection; on
- * PostgreSQL the caller wakes them after its commit with wakeJobQueues()).
+ * and the workers are woken once it has (a worker's query on another connection would not see
+ * it before; on PostgreSQL the INSERT's NOTIFY goes out at the commit too).
  */
 export async function enqueueJob<K extends JobKindName>(db: DB, spec: JobSpec<K>): Promise<number> {
   const now = Date.now();
@@ -49,7 +50,7 @@ export async function enqueueJob<K extends JobKindName>(db: DB, spec: JobSpec<K>
     kind: spec.kind, key: spec.key ?? '', payload: JSON.stringify(spec.payload ?? {}),
     runAt: now + (spec.delayMs ?? 0), maxAttempts: spec.maxAttempts ?? 1, now,
   });
-  wake();
+  await afterCommit(db, wake);
   return id;
 }
 
@@ -58,14 +59,6 @@ const running = new Set<JobQueue>();
 function wake(): void {
   for (const q of running) q.poke();
 }
-
-/**
- * Wakes the workers once the transaction that queued jobs committed. On PostgreSQL the wake of
- * enqueueJob inside a transaction comes too early: the workers' query runs on another pool
- * connection and does not see the uncommitted job, and with no other job waiting nothing wakes
- * them again (on SQLite that query waits for the commit on the one connection).
- */
-export const wakeJobQueues = (): void => wake();
 
 export class JobQueue {
   private kinds = new Map<string, JobKind<never>>();
