@@ -10,7 +10,7 @@ import { eventually } from '../helpers/wait';
 // node whose worker holds the running delivery is SIGKILLed mid-request. Its lease runs out, the
 // other node takes the job back and sends it again, then the rest, in the order of the events.
 
-const LEASE_S = 4;
+const LEASE_S = 6;
 const HOLD_MS = 3_000;
 const COMMENTS = 5;
 

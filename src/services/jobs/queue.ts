@@ -17,7 +17,11 @@ import { afterCommit } from '../../db/commit-hooks';
 // share the table: postgres-queue.ts claims under leases instead (a crash's jobs run again once
 // their lease runs out, on any node, rather than when this node restarts).
 
-export type JobContext = { db: DB; log: Logger; attempt: number; maxAttempts: number; jobId: number };
+/**
+ * `signal` aborts when this node lost the job's lease (PostgreSQL): another node may be running
+ * it now, so a handler that can stop (an HTTP request) stops, and records nothing more.
+ */
+export type JobContext = { db: DB; log: Logger; attempt: number; maxAttempts: number; jobId: number; signal: AbortSignal };
 export type JobHandler<K extends JobKindName = JobKindName> = (payload: JobPayloads[K], ctx: JobContext) => Promise<void>;
 export type JobKind<K extends JobKindName = JobKindName> = {
   handler: JobHandler<K>;
@@ -204,16 +208,17 @@ export class JobQueue {
 
   private async run(job: Job): Promise<void> {
     const cluster = this.cluster;
-    const release = cluster?.hold(job);
+    const lease = new AbortController();
+    const release = cluster?.hold(job, () => lease.abort(new Error('job lease lost')));
     try {
-      await this.runOnce(job, cluster ? this.nodeId : undefined);
+      await this.runOnce(job, cluster ? this.nodeId : undefined, lease.signal);
     } finally {
       release?.();
     }
     await cluster?.ended(job).catch((err: unknown) => this.log.warn({ err }, 'job end not announced'));
   }
 
-  private async runOnce(job: Job, owner: string | undefined): Promise<void> {
+  private async runOnce(job: Job, owner: string | undefined, signal: AbortSignal): Promise<void> {
     const kind = this.kinds.get(job.kind);
     // A claimed row counts its attempt already (SQLite's rows were read before their claim).
     const attempt = owner !== undefined ? job.attempts : job.attempts + 1;
@@ -225,12 +230,25 @@ export class JobQueue {
     try {
       // Jobs act as the system, not as the request whose wake() happened to start the worker.
       // The payload was written by enqueueJob for this kind: its shape is the map's.
-      await runAsActor(SYSTEM_ACTOR, () => kind.handler(JSON.parse(job.payload) as never, { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id }));
+      const ctx: JobContext = { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id, signal };
+      await runAsActor(SYSTEM_ACTOR, () => kind.handler(JSON.parse(job.payload) as never, ctx));
+      // Still under this node's lease (owner), or another node's now: then the row is left to it.
       await deleteJob(this.db, job.id, owner);
       countJob(job.kind, 'success');
     } catch (err) {
-      await this.failed(job, kind, attempt, err, owner);
+      if (signal.aborted) await this.interrupted(job, owner);
+      else await this.failed(job, kind, attempt, err, owner);
     }
+  }
+
+  /**
+   * The handler stopped because the lease was lost: not a failure of the job's. A row still under
+   * this node's lease (no renewal got through, but none was refused) is pending again at once;
+   * one another node took back is that node's.
+   */
+  private async interrupted(job: Job, owner: string | undefined): Promise<void> {
+    await retryJob(this.db, job.id, Date.now(), 'job lease lost', owner);
+    this.log.warn({ job: job.id, kind: job.kind }, 'job stopped: its lease was lost');
   }
 
   private async failed(job: Job, kind: JobKind<never>, attempt: number, err: unknown, owner: string | undefined): Promise<void> {
