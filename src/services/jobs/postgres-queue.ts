@@ -23,6 +23,8 @@ export type ClusterQueue = {
    * a whole lease (the database unreachable, this process stalled), so another node may run it.
    */
   hold(job: Job, lost: () => void): () => void;
+  /** Renews the job's lease through `db` (a transaction: the row stays locked until it ends); false when lost. */
+  renew(db: DB, job: Job): Promise<boolean>;
   /** A job ended: the jobs queued behind its key, on any node, may go. */
   ended(job: Job): Promise<void>;
   stop(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startClusterQueue(o: ClusterQueueOptions): Promise<Cluster
       leasedAt.delete(job.id);
       return held;
     },
+    renew: (db, job) => jobs.renewLease(db, job.id, o.nodeId, o.leaseMs),
     async ended(job) {
       if (job.key) await jobs.notifyJobs(o.db, o.nodeId);
     },

@@ -20,8 +20,14 @@ import { afterCommit } from '../../db/commit-hooks';
 /**
  * `signal` aborts when this node lost the job's lease (PostgreSQL): another node may be running
  * it now, so a handler that can stop (an HTTP request) stops, and records nothing more.
+ * `holdsLease(trx)`, called first in the transaction that records the job's outcome, fences that
+ * write: true while this node still holds the job (on PostgreSQL the lease is renewed and the row
+ * stays locked until the transaction ends, so no sweep takes it meanwhile); false once it lost it
+ * (the signal aborts then). Always true on SQLite, where one process runs the jobs.
  */
-export type JobContext = { db: DB; log: Logger; attempt: number; maxAttempts: number; jobId: number; signal: AbortSignal };
+export type JobContext = {
+  db: DB; log: Logger; attempt: number; maxAttempts: number; jobId: number; signal: AbortSignal; holdsLease: (trx: DB) => Promise<boolean>;
+};
 export type JobHandler<K extends JobKindName = JobKindName> = (payload: JobPayloads[K], ctx: JobContext) => Promise<void>;
 export type JobKind<K extends JobKindName = JobKindName> = {
   handler: JobHandler<K>;
@@ -209,16 +215,22 @@ export class JobQueue {
   private async run(job: Job): Promise<void> {
     const cluster = this.cluster;
     const lease = new AbortController();
-    const release = cluster?.hold(job, () => lease.abort(new Error('job lease lost')));
+    const lose = () => lease.abort(new Error('job lease lost'));
+    const release = cluster?.hold(job, lose);
+    const holdsLease = async (trx: DB) => {
+      const held = !cluster || (await cluster.renew(trx, job));
+      if (!held) lose();
+      return held;
+    };
     try {
-      await this.runOnce(job, cluster ? this.nodeId : undefined, lease.signal);
+      await this.runOnce(job, cluster ? this.nodeId : undefined, { signal: lease.signal, holdsLease });
     } finally {
       release?.();
     }
     await cluster?.ended(job).catch((err: unknown) => this.log.warn({ err }, 'job end not announced'));
   }
 
-  private async runOnce(job: Job, owner: string | undefined, signal: AbortSignal): Promise<void> {
+  private async runOnce(job: Job, owner: string | undefined, lease: Pick<JobContext, 'signal' | 'holdsLease'>): Promise<void> {
     const kind = this.kinds.get(job.kind);
     // A claimed row counts its attempt already (SQLite's rows were read before their claim).
     const attempt = owner !== undefined ? job.attempts : job.attempts + 1;
@@ -230,13 +242,13 @@ export class JobQueue {
     try {
       // Jobs act as the system, not as the request whose wake() happened to start the worker.
       // The payload was written by enqueueJob for this kind: its shape is the map's.
-      const ctx: JobContext = { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id, signal };
+      const ctx: JobContext = { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id, ...lease };
       await runAsActor(SYSTEM_ACTOR, () => kind.handler(JSON.parse(job.payload) as never, ctx));
       // Still under this node's lease (owner), or another node's now: then the row is left to it.
       await deleteJob(this.db, job.id, owner);
       countJob(job.kind, 'success');
     } catch (err) {
-      if (signal.aborted) await this.interrupted(job, owner);
+      if (lease.signal.aborted) await this.interrupted(job, owner);
       else await this.failed(job, kind, attempt, err, owner);
     }
   }
