@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, sql, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import { loadSqliteAddon } from '../lib/native-sqlite';
 import { dialectOf } from './dialect';
+import { withCommitHooks } from './commit-hooks';
 import { migrations } from './migrations';
 import { withStatementCache, type StatementStats } from './statement-cache';
 import type { Database } from './schema';
@@ -25,7 +26,7 @@ export function openDatabase(opts: OpenOptions): DB {
   // instead of keeping its largest size on disk for good.
   sqlite.pragma('journal_size_limit = 67108864');
   const stats: StatementStats = { executed: 0, prepared: 0 };
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, stats) }) });
+  const db = new Kysely<Database>({ dialect: withCommitHooks(new SqliteDialect({ database: withStatementCache(sqlite, stats) })) });
   statsOf.set(db, stats);
   return db;
 }

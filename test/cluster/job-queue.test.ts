@@ -16,7 +16,7 @@ import { eventually } from '../helpers/wait';
 // other once its lease runs out. Each test has a database of its own on one throwaway cluster.
 
 declare module '../../src/services/jobs/payloads' {
-  interface JobPayloads { tally: { n: number }; hang: Record<string, never> }
+  interface JobPayloads { tally: { n: number }; hang: Record<string, never>; leased: Record<string, never> }
 }
 
 let server: TempPostgres;
@@ -105,7 +105,59 @@ withPostgres('job queue on two nodes over one PostgreSQL', () => {
       try { process.kill(worker.child.pid!, 'SIGKILL'); } catch { /* gone */ }
     }
   }, 60_000);
+
+  // A node that is alive but lost a running job's lease (another node's sweep took it back after
+  // a stall, or its renewals cannot get through) must not keep running the job beside the node
+  // that runs it next: the job's signal aborts, and the row is left to whoever holds it.
+  it('aborts a running job whose lease was taken back, and runs it again once, after', async () => {
+    const { nodes: [a] } = await cluster(1, { HEARTH__QUEUE__LEASE: '2' });
+    const ran: string[] = [];
+    a!.jobs.register('leased', { backoff: () => 1, handler: leasedHandler(ran) });
+    await a!.jobs.start();
+    const id = await enqueueJob(a!.db, { kind: 'leased', payload: {} });
+    await eventually(async () => ran.includes('1 started'), 10_000, 'first run started');
+    // What another node's sweep does to an expired lease.
+    await a!.db.updateTable('job').set({ state: 'pending', locked_by: '', lease_until: 0 }).where('id', '=', id).execute();
+    await eventually(async () => (await remaining(a!)) === 0, 15_000, 'job run again and done');
+    expect(ran).toEqual(['1 started', '1 aborted', '2 started', '2 done']);
+  }, 60_000);
+
+  it('aborts a running job when no lease renewal gets through for a whole lease, and hands the row back', async () => {
+    const { nodes: [a, other] } = await cluster(2, { HEARTH__QUEUE__LEASE: '2' });
+    const ran: string[] = [];
+    a!.jobs.register('leased', { backoff: () => 1, handler: leasedHandler(ran) });
+    await a!.jobs.start();
+    const id = await enqueueJob(a!.db, { kind: 'leased', payload: {} });
+    await eventually(async () => ran.includes('1 started'), 10_000, 'first run started');
+    // The row locked from another connection: a's renewals wait, none gets through.
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    const locking = other!.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('job').select('id').where('id', '=', id).forUpdate().execute();
+      await held;
+    });
+    const since = Date.now();
+    await eventually(async () => ran.includes('1 aborted'), 10_000, 'run aborted');
+    expect(Date.now() - since).toBeLessThan(4_000);
+    release();
+    await locking;
+    await eventually(async () => (await remaining(a!)) === 0, 15_000, 'job run again and done');
+    expect(ran).toEqual(['1 started', '1 aborted', '2 started', '2 done']);
+  }, 60_000);
 });
+
+/** The first attempt waits for its lease to be lost; the next ones end at once. */
+function leasedHandler(ran: string[]) {
+  return async (_p: Record<string, never>, ctx: { attempt: number; signal: AbortSignal }) => {
+    ran.push(`${ctx.attempt} started`);
+    if (ctx.attempt === 1) {
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      ran.push(`${ctx.attempt} aborted`);
+      ctx.signal.throwIfAborted();
+    }
+    ran.push(`${ctx.attempt} done`);
+  };
+}
 
 const tsxLoader = pathToFileURL(path.join(__dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
 

@@ -15,7 +15,8 @@ export type Receiver = {
   close: () => Promise<void>;
 };
 
-export async function startReceiver(): Promise<Receiver> {
+/** `holdMs`: how long each answer waits (a slow receiver), counted from the request's arrival. */
+export async function startReceiver(opts: { holdMs?: number } = {}): Promise<Receiver> {
   const requests: Received[] = [];
   let decide: (req: Received, n: number) => number | 'hang' = () => 200;
   const server = http.createServer((req, res) => {
@@ -26,7 +27,10 @@ export async function startReceiver(): Promise<Receiver> {
       const status = decide(r, requests.length);
       requests.push(r);
       if (status === 'hang') return;
-      res.writeHead(status, { 'Content-Type': 'text/plain', 'X-Receiver': 'test' }).end(`answered ${status}`);
+      const answer = () => res.writeHead(status, { 'Content-Type': 'text/plain', 'X-Receiver': 'test' }).end(`answered ${status}`);
+      // A sender killed meanwhile has closed the socket: the late answer goes nowhere.
+      if (opts.holdMs) setTimeout(() => { if (!res.destroyed) answer(); }, opts.holdMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

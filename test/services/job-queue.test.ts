@@ -11,7 +11,7 @@ import { eventually } from '../helpers/wait';
 declare module '../../src/services/jobs/payloads' {
   interface JobPayloads {
     echo: { n: number }; flaky: Record<string, never>; broken: { n?: number }; bad: Record<string, never>;
-    step: { key: string; n: number }; later: { x: number }; kept: Record<string, never>; dropped: Record<string, never>; slow: Record<string, never>;
+    step: { key: string; n: number }; later: { x: number }; kept: Record<string, never>; woken: { n: number }; dropped: Record<string, never>; slow: Record<string, never>;
   }
 }
 
@@ -33,6 +33,7 @@ function queue(workers = 4): JobQueue {
   queues.push(q);
   return q;
 }
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rows = () => db.selectFrom('job').selectAll().orderBy('id').execute();
 
 describe('job queue', () => {
@@ -142,6 +143,43 @@ describe('job queue', () => {
       throw new Error('rollback');
     })).rejects.toThrow('rollback');
     expect((await rows()).map((r) => r.kind)).toEqual(['kept']);
+  });
+
+  // On PostgreSQL the workers query on another pool connection: woken before the commit they
+  // would find nothing and sleep until their poll (10 s). This queue has no LISTEN connection,
+  // so only the in-process wake-up can start the job within the second.
+  it('wakes the workers once the transaction that enqueued a job commits, not before', async () => {
+    const q = queue();
+    const ran: number[] = [];
+    q.register('woken', { backoff: () => 0, handler: async (p) => { ran.push(p.n); } });
+    await q.start();
+    await pause(300);
+    await db.transaction().execute(async (trx) => {
+      await enqueueJob(trx, { kind: 'woken', payload: { n: 1 } });
+      // Long enough for a wake-up sent at the enqueue to have run its query and gone back to sleep.
+      await pause(300);
+      expect(ran).toEqual([]);
+    });
+    const committed = Date.now();
+    await eventually(async () => ran.length === 1, 5_000, 'job run after the commit');
+    expect(Date.now() - committed).toBeLessThan(1_000);
+    expect(ran).toEqual([1]);
+  });
+
+  it('runs nothing when the transaction that enqueued a job rolls back', async () => {
+    const q = queue();
+    const ran: number[] = [];
+    q.register('woken', { backoff: () => 0, handler: async (p) => { ran.push(p.n); } });
+    await q.start();
+    await expect(db.transaction().execute(async (trx) => {
+      await enqueueJob(trx, { kind: 'woken', payload: { n: 2 } });
+      throw new Error('rollback');
+    })).rejects.toThrow('rollback');
+    // A job committed after it runs: the queue is awake and the rolled-back one never existed.
+    await enqueueJob(db, { kind: 'woken', payload: { n: 3 } });
+    await eventually(async () => ran.length === 1 && (await rows()).length === 0, 5_000, 'committed job run');
+    await pause(300);
+    expect(ran).toEqual([3]);
   });
 
   it('waits for running jobs on stop and leaves the pending ones in the table', async () => {

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import type { Database } from '../schema';
 import type { StatementStats } from '../statement-cache';
 import { trackStatements, type DB } from '../connect';
+import { withCommitHooks } from '../commit-hooks';
 import { NotFoundError, NulByteError } from '../../lib/errors';
 import { connectFailure, describeTarget, type PostgresTarget } from './errors';
 
@@ -59,7 +60,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<DB> {
     throw connectFailure(err, target);
   }
   const stats: StatementStats = { executed: 0, prepared: 0 };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, stats, opts.namedStatements ?? true) }) });
+  const dialect = new PostgresDialect({ pool: withNamedStatements(pool, stats, opts.namedStatements ?? true) });
+  const db = new Kysely<Database>({ dialect: withCommitHooks(dialect) });
   trackStatements(db, stats);
   return db;
 }

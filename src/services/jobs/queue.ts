@@ -7,6 +7,7 @@ import { runAsActor, SYSTEM_ACTOR } from '../audit/actor';
 import type { JobKindName, JobPayloads } from './payloads';
 import type { ClusterQueue } from './postgres-queue';
 import { dialectOf } from '../../db/dialect';
+import { afterCommit } from '../../db/commit-hooks';
 
 // The durable job queue: work that may be slow or must survive a crash (webhook deliveries,
 // scheduled merges) is a row in the job table, inserted in the transaction of the change that
@@ -16,7 +17,17 @@ import { dialectOf } from '../../db/dialect';
 // share the table: postgres-queue.ts claims under leases instead (a crash's jobs run again once
 // their lease runs out, on any node, rather than when this node restarts).
 
-export type JobContext = { db: DB; log: Logger; attempt: number; maxAttempts: number; jobId: number };
+/**
+ * `signal` aborts when this node lost the job's lease (PostgreSQL): another node may be running
+ * it now, so a handler that can stop (an HTTP request) stops, and records nothing more.
+ * `holdsLease(trx)`, called first in the transaction that records the job's outcome, fences that
+ * write: true while this node still holds the job (on PostgreSQL the lease is renewed and the row
+ * stays locked until the transaction ends, so no sweep takes it meanwhile); false once it lost it
+ * (the signal aborts then). Always true on SQLite, where one process runs the jobs.
+ */
+export type JobContext = {
+  db: DB; log: Logger; attempt: number; maxAttempts: number; jobId: number; signal: AbortSignal; holdsLease: (trx: DB) => Promise<boolean>;
+};
 export type JobHandler<K extends JobKindName = JobKindName> = (payload: JobPayloads[K], ctx: JobContext) => Promise<void>;
 export type JobKind<K extends JobKindName = JobKindName> = {
   handler: JobHandler<K>;
@@ -40,8 +51,8 @@ export const FAILED_KEPT_MS = 7 * 24 * 3_600_000;
 
 /**
  * Adds a job. `db` may be a transaction: the job then exists only if the transaction commits,
- * and the workers are woken (their query waits for the commit on SQLite's one connection; on
- * PostgreSQL the caller wakes them after its commit with wakeJobQueues()).
+ * and the workers are woken once it has (a worker's query on another connection would not see
+ * it before; on PostgreSQL the INSERT's NOTIFY goes out at the commit too).
  */
 export async function enqueueJob<K extends JobKindName>(db: DB, spec: JobSpec<K>): Promise<number> {
   const now = Date.now();
@@ -49,7 +60,7 @@ export async function enqueueJob<K extends JobKindName>(db: DB, spec: JobSpec<K>
     kind: spec.kind, key: spec.key ?? '', payload: JSON.stringify(spec.payload ?? {}),
     runAt: now + (spec.delayMs ?? 0), maxAttempts: spec.maxAttempts ?? 1, now,
   });
-  wake();
+  await afterCommit(db, wake);
   return id;
 }
 
@@ -58,14 +69,6 @@ const running = new Set<JobQueue>();
 function wake(): void {
   for (const q of running) q.poke();
 }
-
-/**
- * Wakes the workers once the transaction that queued jobs committed. On PostgreSQL the wake of
- * enqueueJob inside a transaction comes too early: the workers' query runs on another pool
- * connection and does not see the uncommitted job, and with no other job waiting nothing wakes
- * them again (on SQLite that query waits for the commit on the one connection).
- */
-export const wakeJobQueues = (): void => wake();
 
 export class JobQueue {
   private kinds = new Map<string, JobKind<never>>();
@@ -211,16 +214,23 @@ export class JobQueue {
 
   private async run(job: Job): Promise<void> {
     const cluster = this.cluster;
-    const release = cluster?.hold(job);
+    const lease = new AbortController();
+    const lose = () => lease.abort(new Error('job lease lost'));
+    const release = cluster?.hold(job, lose);
+    const holdsLease = async (trx: DB) => {
+      const held = !cluster || (await cluster.renew(trx, job));
+      if (!held) lose();
+      return held;
+    };
     try {
-      await this.runOnce(job, cluster ? this.nodeId : undefined);
+      await this.runOnce(job, cluster ? this.nodeId : undefined, { signal: lease.signal, holdsLease });
     } finally {
       release?.();
     }
     await cluster?.ended(job).catch((err: unknown) => this.log.warn({ err }, 'job end not announced'));
   }
 
-  private async runOnce(job: Job, owner: string | undefined): Promise<void> {
+  private async runOnce(job: Job, owner: string | undefined, lease: Pick<JobContext, 'signal' | 'holdsLease'>): Promise<void> {
     const kind = this.kinds.get(job.kind);
     // A claimed row counts its attempt already (SQLite's rows were read before their claim).
     const attempt = owner !== undefined ? job.attempts : job.attempts + 1;
@@ -232,12 +242,25 @@ export class JobQueue {
     try {
       // Jobs act as the system, not as the request whose wake() happened to start the worker.
       // The payload was written by enqueueJob for this kind: its shape is the map's.
-      await runAsActor(SYSTEM_ACTOR, () => kind.handler(JSON.parse(job.payload) as never, { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id }));
+      const ctx: JobContext = { db: this.db, log: this.log, attempt, maxAttempts: job.max_attempts, jobId: job.id, ...lease };
+      await runAsActor(SYSTEM_ACTOR, () => kind.handler(JSON.parse(job.payload) as never, ctx));
+      // Still under this node's lease (owner), or another node's now: then the row is left to it.
       await deleteJob(this.db, job.id, owner);
       countJob(job.kind, 'success');
     } catch (err) {
-      await this.failed(job, kind, attempt, err, owner);
+      if (lease.signal.aborted) await this.interrupted(job, owner);
+      else await this.failed(job, kind, attempt, err, owner);
     }
+  }
+
+  /**
+   * The handler stopped because the lease was lost: not a failure of the job's. A row still under
+   * this node's lease (no renewal got through, but none was refused) is pending again at once;
+   * one another node took back is that node's.
+   */
+  private async interrupted(job: Job, owner: string | undefined): Promise<void> {
+    await retryJob(this.db, job.id, Date.now(), 'job lease lost', owner);
+    this.log.warn({ job: job.id, kind: job.kind }, 'job stopped: its lease was lost');
   }
 
   private async failed(job: Job, kind: JobKind<never>, attempt: number, err: unknown, owner: string | undefined): Promise<void> {

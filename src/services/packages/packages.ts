@@ -8,7 +8,6 @@ import { removeBlobFile, type StoredBlob } from './blob-store';
 import { checkCountQuota, checkSizeQuota } from './limits';
 import { notifyPackage } from './notify';
 import { queueIndexRebuildsOfFiles } from './repo-index/jobs';
-import { wakeJobQueues } from '../jobs/queue';
 import { type Hearth, withDb } from '../../hearth';
 
 // Creating and deleting package versions and files (Gitea's services/packages/packages.go).
@@ -119,7 +118,6 @@ export async function createPackageAndAddFile(h: Hearth, i: CreateInput): Promis
     await dropOrphanBlob(h, i.blob);
     throw err;
   }
-  wakeJobQueues();
   if (out.versionCreated) await notifyPackage(h, 'created', i.creator, out.pkg, out.version);
   return out;
 }
@@ -129,7 +127,7 @@ export async function addFileToExistingVersion(h: Hearth, i: {
   owner: User; creator: User; type: string; name: string; version: string; file: FileInput; blob: StoredBlob; overwrite?: boolean;
 }): Promise<{ pkg: Package; version: PackageVersion; file: PackageFile }> {
   try {
-    const added = await h.db.transaction().execute(async (trx) => {
+    return await h.db.transaction().execute(async (trx) => {
       const pkg = await m.findPackage(trx, i.owner.id, i.type, i.name);
       const version = pkg && (await m.findVersion(trx, pkg.id, i.version));
       if (!pkg || !version) throw new NotFoundError('package does not exist');
@@ -137,8 +135,6 @@ export async function addFileToExistingVersion(h: Hearth, i: {
       await queueIndexRebuildsOfFiles(trx, pkg, [file.id]);
       return { pkg, version, file };
     });
-    wakeJobQueues();
-    return added;
   } catch (err) {
     await dropOrphanBlob(h, i.blob);
     throw err;
@@ -162,7 +158,6 @@ export async function deleteVersion(h: Hearth, doer: User, version: PackageVersi
       await m.deletePackageRow(trx, pkg.id);
     }
   });
-  wakeJobQueues();
   if (pkg) await notifyPackage(h, 'deleted', doer, pkg, version);
 }
 
@@ -175,7 +170,6 @@ export async function deletePackageFile(db: DB, file: PackageFile): Promise<void
     await deleteProperties(trx, REF.file, [file.id]);
     await m.deleteFileRow(trx, file.id);
   });
-  wakeJobQueues();
 }
 
 export type { PackageBlob };

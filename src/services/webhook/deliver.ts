@@ -56,12 +56,12 @@ type Sent = { status: number; headers: Record<string, string>; body: string; err
 
 type Sender = { dispatcher: () => Dispatcher; config: Config };
 
-async function send({ dispatcher, config }: Sender, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Sent> {
+async function send({ dispatcher, config }: Sender, url: string, method: string, headers: Record<string, string>, body: string | undefined, lease: AbortSignal): Promise<Sent> {
   const timeout = config.webhook.deliver_timeout * 1000;
   try {
     const res = await undici().request(url, {
       method: method as Dispatcher.HttpMethod, headers, body, dispatcher: dispatcher(), headersTimeout: timeout, bodyTimeout: timeout,
-      signal: AbortSignal.timeout(timeout),
+      signal: AbortSignal.any([AbortSignal.timeout(timeout), lease]),
     });
     const chunks: Buffer[] = [];
     let size = 0;
@@ -99,17 +99,25 @@ export function deliverJob(h: Hearth, instanceSecret: string) {
     const headers = headersOf(task, hook, secret, authorization, req.signedBody, req.defaultHeaders);
     if (req.body) headers['Content-Type'] = req.contentType;
     const started = Date.now();
-    const sent = await send(sender, req.url, req.method, headers, req.body || undefined);
+    const sent = await send(sender, req.url, req.method, headers, req.body || undefined, ctx.signal);
+    // This node lost the job's lease meanwhile: the delivery is another node's to send and record.
+    ctx.signal.throwIfAborted();
     const durationMs = Date.now() - started;
     const succeeded = sent.status >= 200 && sent.status < 300;
     countWebhookDelivery(succeeded);
     const shown = { ...headers, ...(headers.Authorization ? { Authorization: '***' } : {}) };
-    await recordHookDelivery(h.db, task.id, {
-      attempts: ctx.attempt, succeeded, statusCode: sent.status, durationMs, at: Date.now(),
-      request: JSON.stringify({ url: req.url, http_method: req.method, headers: shown, body: req.signedBody.slice(0, KEEP_BODY) }),
-      response: JSON.stringify({ status: sent.status, headers: sent.headers, body: sent.error ? sent.error : sent.body }),
+    // Recorded only under this node's lease: a node that stalled past it must not write its late
+    // outcome over the one of the node that sent the delivery again meanwhile.
+    await h.db.transaction().execute(async (trx) => {
+      if (!(await ctx.holdsLease(trx))) return;
+      await recordHookDelivery(trx, task.id, {
+        attempts: ctx.attempt, succeeded, statusCode: sent.status, durationMs, at: Date.now(),
+        request: JSON.stringify({ url: req.url, http_method: req.method, headers: shown, body: req.signedBody.slice(0, KEEP_BODY) }),
+        response: JSON.stringify({ status: sent.status, headers: sent.headers, body: sent.error ? sent.error : sent.body }),
+      });
+      await setWebhookLastStatus(trx, hook.id, succeeded ? 1 : 2);
     });
-    await setWebhookLastStatus(h.db, hook.id, succeeded ? 1 : 2);
+    ctx.signal.throwIfAborted();
     if (retryable(sent)) throw new RetryableError(sent.error || `HTTP ${sent.status}`);
   };
 }

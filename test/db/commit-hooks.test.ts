@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DB } from '../../src/db/connect';
+import { afterCommit } from '../../src/db/commit-hooks';
+import { tempDatabase } from '../helpers/database';
+
+// afterCommit on the database hearth opens (SQLite, or PostgreSQL in its pass): a hook waits for
+// its transaction's COMMIT, after which another connection sees the rows, and a rollback drops it.
+
+let db: DB;
+let close: () => Promise<void>;
+beforeEach(async () => { ({ db, close } = await tempDatabase()); });
+afterEach(async () => { await close(); });
+
+const setting = (trx: DB, name: string) => trx.insertInto('topic').values({ name, created_unix: 0, updated_unix: 0 }).execute();
+const visible = async (name: string) => Boolean(await db.selectFrom('topic').select('id').where('name', '=', name).executeTakeFirst());
+
+describe('afterCommit', () => {
+  it('runs at once outside a transaction', async () => {
+    let ran = false;
+    await afterCommit(db, () => { ran = true; });
+    expect(ran).toBe(true);
+  });
+
+  it('runs a transaction\'s hooks after its commit, in the order they were added', async () => {
+    const ran: string[] = [];
+    let seenInside = false;
+    await db.transaction().execute(async (trx) => {
+      await setting(trx, 'hooked');
+      await afterCommit(trx, () => ran.push('first'));
+      await afterCommit(trx, () => ran.push('second'));
+      seenInside = ran.length > 0;
+    });
+    expect(seenInside).toBe(false);
+    expect(ran).toEqual(['first', 'second']);
+    // When the hooks ran, the commit was done: a query on the pool sees the row.
+    expect(await visible('hooked')).toBe(true);
+  });
+
+  it('drops the hooks of a transaction that rolls back, for good', async () => {
+    const ran: string[] = [];
+    await expect(db.transaction().execute(async (trx) => {
+      await setting(trx, 'dropped');
+      await afterCommit(trx, () => ran.push('dropped'));
+      throw new Error('rollback');
+    })).rejects.toThrow('rollback');
+    // The next transaction (on SQLite the same connection) commits only its own hooks.
+    await db.transaction().execute(async (trx) => { await afterCommit(trx, () => ran.push('next')); });
+    expect(ran).toEqual(['next']);
+    expect(await visible('dropped')).toBe(false);
+  });
+
+  it('keeps a committed transaction committed when a hook throws', async () => {
+    const ran: string[] = [];
+    await db.transaction().execute(async (trx) => {
+      await setting(trx, 'kept');
+      await afterCommit(trx, () => { throw new Error('hook failed'); });
+      await afterCommit(trx, () => ran.push('after'));
+    });
+    expect(ran).toEqual(['after']);
+    expect(await visible('kept')).toBe(true);
+  });
+});
