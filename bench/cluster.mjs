@@ -17,6 +17,7 @@ import { MIX, runPhase } from './cluster-load.mjs';
 import { seed, startNode } from './cluster-nodes.mjs';
 import { startPostgres } from './postgres.mjs';
 import { startRoundRobinProxy } from './round-robin-proxy.mjs';
+import { cpuNs } from './web-lib.mjs';
 
 const SECONDS = Number(process.argv[2] ?? 20);
 const CLIENTS = Number(process.argv[3] ?? 12);
@@ -25,9 +26,10 @@ const pct = (xs, p) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.le
 
 /** Phase results of one kind summed: operations per class over the seconds of all its phases. */
 function sum(results) {
-  const out = { seconds: 0, classes: Object.fromEntries(MIX.map(([n]) => [n, { n: 0, ms: [] }])), errors: [] };
+  const out = { seconds: 0, cpuMs: 0, classes: Object.fromEntries(MIX.map(([n]) => [n, { n: 0, ms: [] }])), errors: [] };
   for (const r of results) {
     out.seconds += r.seconds;
+    out.cpuMs += r.cpuMs;
     out.errors.push(...r.errors);
     for (const [n, c] of Object.entries(r.classes)) { out.classes[n].n += c.n; out.classes[n].ms.push(...c.ms); }
   }
@@ -43,6 +45,9 @@ function report(one, two) {
     console.log(`${n.padEnd(16)} ${a.toFixed(1).padStart(12)} ${pct(one.classes[n].ms, 0.5).toFixed(1).padStart(7)} | ${b.toFixed(1).padStart(13)} ${pct(two.classes[n].ms, 0.5).toFixed(1).padStart(7)} | ${(b / a).toFixed(2)}x`);
   }
   console.log(`${'all'.padEnd(16)} ${total(one).toFixed(1).padStart(12)} ${''.padStart(7)} | ${total(two).toFixed(1).padStart(13)} ${''.padStart(7)} | ${(total(two) / total(one)).toFixed(2)}x`);
+  // CPU per operation holds on a loaded machine where req/s does not: time waiting for a core is not in it.
+  const cpu = (r) => r.cpuMs / (total(r) * r.seconds);
+  console.log(`hearth CPU ms per operation (all nodes, git children not counted): 1 node ${cpu(one).toFixed(1)}, 2 nodes ${cpu(two).toFixed(1)} (${(cpu(two) / cpu(one)).toFixed(2)}x)`);
   for (const [label, r] of [['1 node', one], ['2 nodes', two]]) {
     console.log(`errors through ${label}: ${r.errors.length} (must be 0)`);
     const kinds = new Map();
@@ -66,9 +71,12 @@ try {
   nodes.push(await startNode(path.join(tmp, 'node-b'), env));
   proxy = await startRoundRobinProxy(nodes.map((n) => n.base));
   const rec = { issues: [], comments: [], commits: [] };
-  const phase = (name, backends) => {
+  const nodesCpu = () => nodes.reduce((t, n) => t + (cpuNs(n.child.pid) ?? 0), 0);
+  const phase = async (name, backends) => {
     proxy.setBackends(backends.map((n) => n.base));
-    return runPhase({ base: proxy.base, world, clients: CLIENTS, seconds: name === 'warm' ? 5 : SECONDS, phase: name, rec, gitRoot: path.join(tmp, 'clients') });
+    const cpu0 = nodesCpu();
+    const r = await runPhase({ base: proxy.base, world, clients: CLIENTS, seconds: name === 'warm' ? 5 : SECONDS, phase: name, rec, gitRoot: path.join(tmp, 'clients') });
+    return { ...r, cpuMs: (nodesCpu() - cpu0) / 1e6 };
   };
   // Both nodes warmed (JIT, statement caches, pools) before anything is timed.
   const warm = await phase('warm', nodes);
