@@ -1,7 +1,6 @@
 // The nodes of bench/cluster: `hearth web` processes (dist/hearth when built, else the source
-// through tsx's loader) on one PostgreSQL database, each with a data directory of its own and
-// `[repository] root` on one shared repositories directory (two nodes may not share one data
-// directory's pid lock), the same instance secret key, and the seeded users and repositories.
+// through tsx's loader) on one PostgreSQL database and one data directory, and the seeded users
+// and repositories.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,14 +1,13 @@
 // Several nodes under a mixed load (issue 35's last figure): requests/s of API reads, issue and
 // comment creates, contents-API commits and git clones/fetches, through one node and through two,
 // in one run, over one PostgreSQL (a throwaway cluster, bench/postgres.mjs). Both phases go
-// through the same round-robin proxy (bench/round-robin-proxy.mjs), with one backend or two, so
-// each pays the same hop. The nodes share one repositories directory and the instance key. The
-// phases alternate (one, two; then two, one) so the machine's drift falls on both. Then the check
+// through the same round-robin proxy (test/helpers/round-robin-proxy.ts, pinned to the first node
+// for one node), so each pays the same hop. The nodes share one data directory. The phases alternate (one, two; then two, one) so the machine's drift falls on both. Then the check
 // (bench/cluster-check.mjs): every created issue and comment exists once, counters equal counts,
 // every commit is on its branch. Errors (non-2xx, connection errors, failed git) and problems
 // must both be 0: the exit code is 1 otherwise. On a 2-core machine two nodes cannot double the
 // throughput; the point is that they lose nothing and add no errors.
-// Usage: node bench/cluster.mjs [seconds per phase=20] [clients=12] [rounds=2]
+// Usage: npx tsx bench/cluster.mjs [seconds per phase=20] [clients=12] [rounds=2]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,7 @@ import { checkNothingLost } from './cluster-check.mjs';
 import { MIX, runPhase } from './cluster-load.mjs';
 import { seed, startNode } from './cluster-nodes.mjs';
 import { startPostgres } from './postgres.mjs';
-import { startRoundRobinProxy } from './round-robin-proxy.mjs';
+import { startRoundRobinProxy } from '../test/helpers/round-robin-proxy';
 import { cpuNs } from './web-lib.mjs';
 
 const SECONDS = Number(process.argv[2] ?? 20);
@@ -61,35 +60,35 @@ const pgServer = startPostgres();
 const nodes = [];
 let proxy;
 try {
-  const reposRoot = path.join(tmp, 'shared', 'repositories');
-  const env = {
-    HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: pgServer.url,
-    HEARTH__REPOSITORY__ROOT: reposRoot, HEARTH__SECURITY__SECRET_KEY: 'bench-cluster-instance-key-0123456789',
-  };
-  nodes.push(await startNode(path.join(tmp, 'node-a'), env));
+  // One data directory for both nodes (the shared POSIX directory: repositories, blobs, the
+  // instance key the first start wrote); the second starts once the first has seeded.
+  const dataDir = path.join(tmp, 'data');
+  const env = { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: pgServer.url };
+  nodes.push(await startNode(dataDir, env));
   const world = await seed(nodes[0]);
-  nodes.push(await startNode(path.join(tmp, 'node-b'), env));
+  nodes.push(await startNode(dataDir, env));
   proxy = await startRoundRobinProxy(nodes.map((n) => n.base));
+  const base = `${proxy.url}/`;
   const rec = { issues: [], comments: [], commits: [] };
   const nodesCpu = () => nodes.reduce((t, n) => t + (cpuNs(n.child.pid) ?? 0), 0);
-  const phase = async (name, backends) => {
-    proxy.setBackends(backends.map((n) => n.base));
+  const phase = async (name, count) => {
+    proxy.pin(count === 1 ? 0 : null);
     const cpu0 = nodesCpu();
-    const r = await runPhase({ base: proxy.base, world, clients: CLIENTS, seconds: name === 'warm' ? 5 : SECONDS, phase: name, rec, gitRoot: path.join(tmp, 'clients') });
+    const r = await runPhase({ base, world, clients: CLIENTS, seconds: name === 'warm' ? 5 : SECONDS, phase: name, rec, gitRoot: path.join(tmp, 'clients') });
     return { ...r, cpuMs: (nodesCpu() - cpu0) / 1e6 };
   };
   // Both nodes warmed (JIT, statement caches, pools) before anything is timed.
-  const warm = await phase('warm', nodes);
+  const warm = await phase('warm', 2);
   const results = { one: [], two: [] };
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? ['one', 'two'] : ['two', 'one'];
-    for (const kind of order) results[kind].push(await phase(`${kind}${r}`, kind === 'one' ? [nodes[0]] : nodes));
+    for (const kind of order) results[kind].push(await phase(`${kind}${r}`, kind === 'one' ? 1 : 2));
   }
   console.log(`mixed load, ${CLIENTS} clients, ${ROUNDS} x ${SECONDS} s per setting (phases alternated), ${nodes[0].label} on PostgreSQL, through a round-robin proxy`);
   const [one, two] = [sum(results.one), sum(results.two)];
   report(one, two);
   if (warm.errors.length) console.log(`errors while warming: ${warm.errors.length}: ${warm.errors.slice(0, 3).map((e) => `${e.op} ${e.status} ${e.text}`).join('; ')}`);
-  const problems = await checkNothingLost({ url: pgServer.url, reposRoot, world, rec });
+  const problems = await checkNothingLost({ url: pgServer.url, reposRoot: path.join(dataDir, 'repositories'), world, rec });
   console.log(`made: ${rec.issues.length} issues, ${rec.comments.length} comments, ${rec.commits.length} commits; lost, doubled or miscounted: ${problems.length} (must be 0)`);
   for (const p of problems.slice(0, 20)) console.log(`  ${p}`);
   if (one.errors.length || two.errors.length || warm.errors.length || problems.length) process.exitCode = 1;
