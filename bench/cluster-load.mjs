@@ -1,6 +1,6 @@
 // The mixed load of bench/cluster: `clients` loops, each a user of the seeded instance, drawing
-// one operation at a time by weight (mostly API reads, issue and comment creates, a contents-API
-// commit and a git clone/fetch now and then) against one base URL for a number of seconds. Every
+// one operation at a time by weight (mostly API reads, issue and comment creates, an issue closed
+// or reopened, a contents-API commit and a git clone/fetch now and then) against one base URL for a number of seconds. Every
 // create is recorded (its unique title or body) so the check afterwards can find each one once.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +13,7 @@ const run = promisify(execFile);
 /** [class, weight]: the classes printed, in this order. */
 export const MIX = [
   ['GET repo', 18], ['GET issues', 16], ['GET contents', 16], ['GET user', 14],
-  ['POST issue', 12], ['POST comment', 18], ['contents commit', 4], ['git clone/fetch', 2],
+  ['POST issue', 12], ['POST comment', 16], ['close/reopen', 3], ['contents commit', 4], ['git clone/fetch', 2],
 ];
 const TOTAL = MIX.reduce((t, [, w]) => t + w, 0);
 
@@ -59,6 +59,12 @@ const OPS = {
     const res = await call(base, user.token, 'POST', `repos/${r.owner}/${r.name}/issues/${number}/comments`, { body });
     if (res.status === 201) rec.comments.push({ repo: r, number, id: res.json.id, body });
     return res;
+  },
+  // The repository's closed-issue counter under concurrent closes and reopens (checked afterwards).
+  // The owner may close any issue of its repository (others only their own: 403, as Gitea).
+  'close/reopen': ({ base, user }) => {
+    const r = user.repo;
+    return call(base, user.token, 'PATCH', `repos/${r.owner}/${r.name}/issues/${pick(r.numbers)}`, { state: Math.random() < 0.5 ? 'closed' : 'open' });
   },
   async 'contents commit'({ base, user, tag, rec }) {
     // Only the owner writes: each user commits to its own repository's default branch.
