@@ -87,6 +87,12 @@ try {
   console.log(`mixed load, ${CLIENTS} clients, ${ROUNDS} x ${SECONDS} s per setting (phases alternated), ${nodes[0].label} on PostgreSQL, through a round-robin proxy`);
   const [one, two] = [sum(results.one), sum(results.two)];
   report(one, two);
+  // A 500 names its request id: the node's log line for it says what failed.
+  for (const e of [...warm.errors, ...one.errors, ...two.errors]) {
+    const id = /request id ([0-9a-f-]+)/.exec(e.text)?.[1];
+    const line = id && nodes.flatMap((n) => n.out().split('\n')).find((l) => l.includes(id));
+    if (line) console.log(`  log of ${id}: ${line.slice(0, 3000)}`);
+  }
   if (warm.errors.length) console.log(`errors while warming: ${warm.errors.length}: ${warm.errors.slice(0, 3).map((e) => `${e.op} ${e.status} ${e.text}`).join('; ')}`);
   const problems = await checkNothingLost({ url: pgServer.url, reposRoot: path.join(dataDir, 'repositories'), world, rec });
   console.log(`made: ${rec.issues.length} issues, ${rec.comments.length} comments, ${rec.commits.length} commits; lost, doubled or miscounted: ${problems.length} (must be 0)`);
