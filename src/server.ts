@@ -30,6 +30,9 @@ export type RunningServer = {
   close: () => Promise<void>;
 };
 
+/** How long an idle keep-alive connection stays open. */
+const KEEP_ALIVE_MS = 65_000;
+
 /** The lock file naming the process that serves a data directory. */
 export const pidFileOf = (config: Config) => path.join(config.server.data_dir, 'hearth.pid');
 
@@ -61,7 +64,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   locateGit();
   const gate = requestGate();
   const server = http.createServer(gate.handle);
-  server.keepAliveTimeout = 5_000;
+  // Idle connections outlive the 60 s idle timeout load balancers commonly use (nginx's upstream
+  // keepalive_timeout, AWS ALB's), so the balancer is the one that closes them: closing first,
+  // hearth raced requests the balancer was sending on them (a 502 each, bench/cluster).
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   const host = opts.host ?? config.server.http_addr;
   await listen(server, opts.port ?? config.server.http_port, host);
   const address = server.address() as AddressInfo;
@@ -203,7 +210,10 @@ async function serve({ hearth, server, address, background, lock, node, initialA
     // the embedded runner cancels its jobs and reports them while the server still answers
     await runner?.stop();
     await Promise.all([ssh?.then((started) => started.close()), new Promise<void>((resolve) => {
-      server.close(() => resolve());
+      // A connection whose request was in flight turns idle once answered: closed then, not
+      // a keep-alive timeout later.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      server.close(() => { clearInterval(sweep); resolve(); });
       server.closeIdleConnections();
     })]);
     // Every timer cleared, runs in progress cancelled and waited for: they use the database.

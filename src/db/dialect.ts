@@ -41,6 +41,10 @@ export type Dialect = {
    * statements each read a fresh snapshot, so a recount after this lock sees every child the
    * previous holder wrote. Call it before the transaction's first write: a child insert takes a
    * key-share lock on its parent, and two of those wanting to turn into this lock deadlock.
+   * PostgreSQL takes it FOR NO KEY UPDATE (no locker changes an id): writers still take turns,
+   * while the key-share checks of other transactions' child rows pass it (an issue written twice
+   * checks its repository's key; with FOR UPDATE, a comment holding its issue waited there on a
+   * close holding the repository and waiting for that issue: a deadlock).
    */
   lockRow(db: AnyDb, table: LockedTable, id: number): Promise<void>;
   /**
@@ -100,7 +104,7 @@ const postgres: Dialect = {
   async lockRow(db, table, id) {
     // Outside a transaction the lock would end with its own statement: a caller's mistake.
     if (!db.isTransaction) throw new Error(`lockRow(${table}) outside a transaction holds nothing`);
-    await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR UPDATE`.execute(db);
+    await sql`SELECT 1 FROM ${sql.table(table)} WHERE id = ${id} FOR NO KEY UPDATE`.execute(db);
   },
   jobsWakeUp: () => sql`pg_notify(${JOBS_CHANNEL}, '')`,
 };

@@ -66,7 +66,7 @@ describe('statements per request', () => {
     await ok(await s.request('api/v1/repos/countorg/orgrepo/issues', { method: 'POST', auth: as(bob), json: { title: 'x' } }), 201);
     const n = await counted(async (i) => ok(await s.request('api/v1/repos/countorg/orgrepo/issues/1', { method: 'PATCH', auth: as(bob), json: { title: `x${i}` } }), 201));
     // 31 when the overall mode and the issues and pulls unit modes each read the team rows again.
-    // PostgreSQL also takes the edit's parent rows FOR UPDATE (lockRow: repository, issue and its
+    // PostgreSQL also takes the edit's parent rows FOR NO KEY UPDATE (lockRow: repository, issue and its
     // milestone), statements SQLite, whose writers are serialized, does not run.
     expect(n).toBeLessThanOrEqual(testsOnPostgres ? 28 : 25);
   });

@@ -105,6 +105,30 @@ withPostgres('recounts on PostgreSQL under 200 concurrent writers', () => {
     expect(row.num_comments).toBe(rows);
   }, 120_000);
 
+  it('comments, closes, reopens and new issues of one repository mixed at once: none deadlocks, counters equal rows', async () => {
+    // A comment locks its issue, then its second write of that issue row checks the row's
+    // repository key (a key-share lock); a close locks the repository, then the issue. Counter
+    // locks that exclude key-share locks (FOR UPDATE) turned that into a deadlock (a 500).
+    const [owner] = await users(1);
+    const access = await accessOf(db, await repoOf(owner!), owner!);
+    for (let i = 0; i < 3; i++) await createIssue(db, access, owner!, { title: `issue ${i}` });
+    const results = await Promise.allSettled(Array.from({ length: N }, (_, i) => {
+      const index = (i % 3) + 1;
+      if (i % 4 === 0) return createIssue(db, access, owner!, { title: `more ${i}` });
+      if (i % 4 === 3) return editIssue(db, access, owner!, index, { state: i % 8 === 3 ? 'closed' : 'open' });
+      return createComment(db, access, owner!, index, `comment ${i}`);
+    }));
+    expect(results.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []))).toEqual([]);
+    const repo = await db.selectFrom('repository').selectAll().where('id', '=', access.repo.id).executeTakeFirstOrThrow();
+    const issues = await db.selectFrom('issue').selectAll().where('repo_id', '=', repo.id).execute();
+    expect(repo.num_issues).toBe(issues.length);
+    expect(repo.num_closed_issues).toBe(issues.filter((i) => i.is_closed).length);
+    for (const issue of issues) {
+      expect(issue.num_comments).toBe(await count(db.selectFrom('comment').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('issue_id', '=', issue.id).where('type', '=', COMMENT_TYPE.comment).executeTakeFirstOrThrow()));
+    }
+  }, 180_000);
+
   it('milestones of one repository: num_milestones', async () => {
     const [owner] = await users(1);
     const access = await accessOf(db, await repoOf(owner!), owner!);
