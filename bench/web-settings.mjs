@@ -5,7 +5,10 @@
 // - settings general: GET /repos/{o}/{r} (name, description, website, visibility, template,
 //   units, merge styles, default branch, trackers: all of the page's forms), and a second row
 //   adding GET .../branches, whose names fill the page's default-branch select;
-// - webhooks: GET .../hooks; releases: GET .../releases?limit=10 (the page's ten, with assets);
+// - webhooks: GET .../hooks; releases: GET .../releases?limit=10 (the page's ten, with assets;
+//   the page renders each one's notes, the API returns them as text: the rendered notes come
+//   from the markdown cache, keyed by the text, once a page showed them); one release's page:
+//   GET .../releases/tags/{tag};
 // - branch protection: GET .../branch_protections.
 // Target (issue 33): each page within 1.5x of its twin.
 // Usage: node bench/web-settings.mjs [requests=100]   (build first: npm run build)
@@ -45,17 +48,18 @@ try {
     ['settings: general (+branches)', [page('settings')], [twin(''), twin('/branches')]],
     ['settings: webhooks', [page('settings/hooks')], [twin('/hooks')]],
     ['releases', [page('releases')], [twin('/releases?limit=10')]],
+    ['release (one, with assets)', [page('releases/tag/v1.5')], [twin('/releases/tags/v1.5')]],
     ['settings: branch protection', [page('settings/branches')], [twin('/branch_protections')]],
   ];
   // The pages as measured: signed in, with the admin's forms.
   for (const who of [owner, collaborator]) {
-    await b.expectPages([[page('settings'), 'Danger zone'], [page('releases'), 'New release'], [page('releases'), 'app-1.9.tar.gz']], who.pageHeaders);
+    await b.expectPages([[page('settings'), 'Danger zone'], [page('releases'), 'New release'], [page('releases'), 'app-1.9.tar.gz'], [page('releases/tag/v1.5'), 'app-1.5.tar.gz']], who.pageHeaders);
   }
   console.log(`${N} sequential requests each after a warm-up, ${b.label}, pages signed in with Accept-Encoding: br, API twins plain JSON`);
   console.log('as the owner (page signed in as root; twins with root\'s token):');
   await b.compare(rows, { runs: N, pageHeaders: owner.pageHeaders, twinHeaders: owner.twinHeaders, width: 30 });
   console.log('as an admin collaborator (page and twins as bench):');
-  await b.compare(rows.filter(([name]) => name === 'settings: general' || name === 'releases').map(([name, ...rest]) => [`${name} (collab.)`, ...rest]),
+  await b.compare(rows.filter(([name]) => ['settings: general', 'releases', 'release (one, with assets)'].includes(name)).map(([name, ...rest]) => [`${name} (collab.)`, ...rest]),
     { runs: N, pageHeaders: collaborator.pageHeaders, twinHeaders: collaborator.twinHeaders, width: 30 });
 } finally {
   await b.close();

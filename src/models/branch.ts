@@ -1,8 +1,16 @@
 import type { DB } from '../db/connect';
+import { precompiled } from '../db/precompiled';
 import type { Branch } from '../db/schema';
 
 export async function listBranchRows(db: DB, repoId: number): Promise<Branch[]> {
   return db.selectFrom('branch').selectAll().where('repo_id', '=', repoId).orderBy('name').execute();
+}
+
+/** The names of a repository's branches (a form's select of them), compiled once. */
+const branchNamesStatement = precompiled(1, (db: DB, repoId: number) => db.selectFrom('branch').select('name').where('repo_id', '=', repoId));
+
+export async function listBranchNames(db: DB, repoId: number): Promise<string[]> {
+  return (await branchNamesStatement(db, repoId)).map((b) => b.name);
 }
 
 export async function getBranchRow(db: DB, repoId: number, name: string): Promise<Branch | undefined> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { precompiled } from '../db/precompiled';
 import type { User } from '../db/schema';
 
 // Stars and watches share one shape: (uid, repo_id, created_unix), keyed by both ids.
@@ -11,14 +12,17 @@ export async function getMark(db: DB, table: Mark, uid: number, repoId: number):
 
 /**
  * Whether the user watches and stars the repository, and whether a transfer of it is pending,
- * in one statement (the repository header asks all three on every page).
+ * in one statement (the repository header asks all three on every page), compiled once.
  */
+const marksStatement = precompiled(2, (db: DB, uid: number, repoId: number) => db.selectNoFrom((eb) => [
+  eb.exists(eb.selectFrom('watch').select('uid').where('uid', '=', uid).where('repo_id', '=', repoId)).as('watch'),
+  eb.exists(eb.selectFrom('star').select('uid').where('uid', '=', uid).where('repo_id', '=', repoId)).as('star'),
+  eb.exists(eb.selectFrom('repo_transfer').select('repo_id').where('repo_id', '=', repoId)).as('transfer'),
+]));
+
 export async function marksOf(db: DB, uid: number, repoId: number): Promise<{ watch: boolean; star: boolean; transfer: boolean }> {
-  const row = await db.selectNoFrom((eb) => [
-    eb.exists(eb.selectFrom('watch').select('uid').where('uid', '=', uid).where('repo_id', '=', repoId)).as('watch'),
-    eb.exists(eb.selectFrom('star').select('uid').where('uid', '=', uid).where('repo_id', '=', repoId)).as('star'),
-    eb.exists(eb.selectFrom('repo_transfer').select('repo_id').where('repo_id', '=', repoId)).as('transfer'),
-  ]).executeTakeFirstOrThrow();
+  const [row] = await marksStatement(db, uid, repoId);
+  if (!row) throw new Error('marksOf: no row');
   return { watch: !!row.watch, star: !!row.star, transfer: !!row.transfer };
 }
 

@@ -2,12 +2,17 @@ import type { RequestHandler } from 'express';
 
 /**
  * A handler whose module loads with the first request it serves, for areas most starts never
- * reach (bench/startup: evaluating every module was most of a start's time and memory).
+ * reach (bench/startup: evaluating every module was most of a start's time and memory). Once
+ * loaded it is called directly: every web page passes three of these (LFS, git, the pages), and
+ * a promise's turn through each was a share of a small page's time.
  */
 export function lazyHandler(load: () => Promise<RequestHandler>): RequestHandler {
   let handler: Promise<RequestHandler> | undefined;
+  let loaded: RequestHandler | undefined;
   return (req, res, next) => {
-    (handler ??= load()).then((h) => h(req, res, next)).catch(next);
+    // Express awaits what a handler returns, and catches what it throws.
+    if (loaded) return loaded(req, res, next);
+    (handler ??= load()).then((h) => { loaded = h; return h(req, res, next); }).catch(next);
   };
 }
 

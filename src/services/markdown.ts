@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import path from 'node:path';
 import type { DB } from '../db/connect';
 import type { User } from '../db/schema';
@@ -18,6 +17,20 @@ export type MarkupRequest = { text: string; mode: string; context: string; fileP
 const MODES = new Set(['gfm', 'comment', 'wiki', 'file']);
 const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd', '.livemd']);
 
+// The root URL's path, parsed once per root URL: a page of releases or comments asks for it per
+// text, and URL parsing was a tenth of the notes' share of a releases page in a profile.
+const subpaths = new Map<string, string>();
+function subpathOf(rootUrl: string): string {
+  let subpath = subpaths.get(rootUrl);
+  if (subpath === undefined) {
+    subpath = new URL(rootUrl).pathname;
+    // Tests start servers with many root URLs in one process: keep the memo small.
+    if (subpaths.size >= 16) subpaths.clear();
+    subpaths.set(rootUrl, subpath);
+  }
+  return subpath;
+}
+
 /**
  * The context is a URL path (`/subpath/{owner}/{repo}/src/...`, Gitea's form), possibly without
  * the leading slash or as an absolute URL; relative links resolve against it.
@@ -25,7 +38,7 @@ const MARKDOWN_EXTENSIONS = new Set(['.md', '.markdown', '.mdown', '.mkd', '.liv
 export function parseContext(rootUrl: string, context: string): { linkBase: string; repo: [string, string] | null } {
   let rest = context.trim();
   if (rest.startsWith(rootUrl)) rest = rest.slice(rootUrl.length);
-  const subpath = new URL(rootUrl).pathname;
+  const subpath = subpathOf(rootUrl);
   if (subpath !== '/' && rest.startsWith(subpath)) rest = rest.slice(subpath.length);
   const segments = rest.split('/').filter(Boolean);
   if (!segments.length) return { linkBase: '', repo: null };
@@ -81,7 +94,11 @@ export async function renderMarkup(h: Hearth, viewer: User | null, req: MarkupRe
 // Rendered comments (and other stored texts) by what names them and when they last changed: a
 // page of 200 comments renders once, then comes from here until one is edited. The key also
 // holds the context and the mentions the viewer may see, the only inputs that vary by reader.
-const rendered = new Lru<string, string>(5000, (html) => html.length, 32 * 1024 * 1024);
+// Each entry keeps the text it was rendered from: two edits within one second share an update
+// time, and a hit is used only when its text is the one asked for (a string comparison, where a
+// digest of each text on every page view cost more than the rest of the cache's work).
+type Rendered = { text: string; html: string };
+const rendered = new Lru<string, Rendered>(5000, (r) => r.html.length + r.text.length, 32 * 1024 * 1024);
 
 export type StoredText = { kind: string; id: number; updatedUnix: number };
 
@@ -90,14 +107,12 @@ export async function renderStoredMarkup(h: Hearth, viewer: User | null, stored:
 }
 
 async function renderCached(stored: StoredText, req: MarkupRequest, env: RenderEnv): Promise<string> {
-  // The text's digest too: two edits within one second share an update time.
-  const digest = crypto.createHash('sha1').update(req.text).digest('base64');
-  const key = [stored.kind, stored.id, stored.updatedUnix, digest, req.mode, req.context, [...env.mentionable].sort().join(',')].join('\0');
+  const key = [stored.kind, stored.id, stored.updatedUnix, req.mode, req.context, [...env.mentionable].sort().join(',')].join('\0');
   const hit = rendered.get(key);
-  if (hit !== undefined) return hit;
-  const out = await render(req.text, env);
-  rendered.set(key, out);
-  return out;
+  if (hit !== undefined && hit.text === req.text) return hit.html;
+  const html = await render(req.text, env);
+  rendered.set(key, { text: req.text, html });
+  return html;
 }
 
 /**

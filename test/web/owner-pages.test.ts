@@ -224,6 +224,19 @@ describe('GET /{owner}/{repo}/releases and /releases/tag/{tag}', () => {
     expect(second.html).toContain('rel="prev"');
   });
 
+  it('shows the notes as last saved, edits within one second included', async () => {
+    await createRepo(s, alice, 'edited', { auto_init: true });
+    const rel = await release('edited', { tag_name: 'v1', name: 'Edited', body: 'notes **zero**' });
+    expect((await page('alice/edited/releases')).html).toContain('notes <strong>zero</strong>');
+    // Edits follow each other within a second (one update time): each page shows its own text,
+    // never the rendering cached for the one before.
+    for (const word of ['one', 'two', 'three']) {
+      await ok(await api(`repos/alice/edited/releases/${rel.id}`, { method: 'PATCH', auth: as(alice), json: { body: `notes **${word}**` } }));
+      expect((await page('alice/edited/releases')).html).toContain(`notes <strong>${word}</strong>`);
+      expect((await page('alice/edited/releases/tag/v1')).html).toContain(`notes <strong>${word}</strong>`);
+    }
+  });
+
   it.each(['alice/pub/releases/tag/nope', 'alice/secret-repo/releases', 'alice/pub/releases/tag/release'])('answers %s with 404', async (path) => {
     expect((await page(path)).status).toBe(404);
   });

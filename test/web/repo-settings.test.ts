@@ -74,6 +74,14 @@ describe('general', () => {
     expect(after.external_wiki.external_wiki_url).toBe('https://wiki.example.com/');
   });
 
+  it("lists the repository's branches, sorted, in the default branch select", async () => {
+    await createRepo(s, alice, 'forks-of-road', { auto_init: true });
+    for (const name of ['zeta', 'alpha']) await ok(await api('repos/alice/forks-of-road/branches', 'POST', { new_branch_name: name, old_ref_name: 'main' }), 201);
+    const body = await (await web.get('alice/forks-of-road/settings')).text();
+    const select = /<select id="f-default_branch"[^>]*>(.*?)<\/select>/s.exec(body)?.[1];
+    expect(select).toBe('<option value="alpha">alpha</option><option value="main" selected>main</option><option value="zeta">zeta</option>');
+  });
+
   it('re-renders 422 with the message for a bad website and a bad tracker address, keeping the values', async () => {
     await createRepo(s, alice, 'bad', { auto_init: true, description: 'before' });
     const from = 'alice/bad/settings';

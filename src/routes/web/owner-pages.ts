@@ -164,7 +164,7 @@ function releaseBlock(config: Config, access: RepoAccess, item: ReleaseItem, sho
   const asset = (a: (typeof r.assets)[number]) => html`<li><a href="${a.browser_download_url}">${a.name}</a> <span class="meta">${a.size} bytes</span></li>`;
   return html`<article class="release">
 ${show.heading === 'h1' ? html`<h1>${title}</h1>` : html`<h2>${title}</h2>`}
-<p class="meta"><code>${r.tag_name}</code> · ${publisher} released ${when(r.created_at)}${show.writer ? html` · <a href="${repoLink(config, access, `releases/edit/${encodePath(r.tag_name)}`)}" aria-label="Edit release ${r.tag_name}">Edit</a>` : ''}</p>
+<p class="meta"><code>${r.tag_name}</code> · ${publisher} released ${when(item.release.created_unix)}${show.writer ? html` · <a href="${repoLink(config, access, `releases/edit/${encodePath(r.tag_name)}`)}" aria-label="Edit release ${r.tag_name}">Edit</a>` : ''}</p>
 ${item.notesHtml ? html`<div class="markdown">${raw(item.notesHtml)}</div>` : ''}
 ${r.assets.length || sources ? html`<ul class="list assets">${r.assets.map(asset)}${sources}</ul>` : ''}
 </article>`;

@@ -1,5 +1,5 @@
 import type { DB } from '../../db/connect';
-import { listBranchRows } from '../../models/branch';
+import { listBranchNames } from '../../models/branch';
 import type { RepoAccess } from '../repo/repos';
 
 // What the repository settings and release forms read beside the API's services.
@@ -10,5 +10,5 @@ import type { RepoAccess } from '../repo/repos';
  */
 export async function branchNamesOf(db: DB, access: RepoAccess): Promise<string[]> {
   if (access.repo.is_empty) return [];
-  return (await listBranchRows(db, access.repo.id)).map((b) => b.name).sort();
+  return (await listBranchNames(db, access.repo.id)).sort();
 }
