@@ -6,7 +6,6 @@ import {
 } from '@aws-sdk/client-s3';
 import type { S3BlobStorage } from './s3';
 import { spool } from './spool';
-import { BadRequestError } from '../errors';
 import type { ChunkedUploads, PutOptions } from './storage';
 
 // Chunked uploads in a bucket, so consecutive chunks may reach different nodes: the chunks
@@ -47,18 +46,22 @@ export class S3Chunks implements ChunkedUploads {
     return JSON.stringify({ uploadId: null, parts: [], pending: 0 } satisfies State);
   }
 
-  async append(key: string, stateText: string, _offset: number, input: Readable, opts: PutOptions = {}): Promise<{ state: string; size: number }> {
-    const state = parse(stateText);
-    if (state.done) throw new BadRequestError('the upload is complete already');
+  async append(key: string, stateText: string, offset: number, input: Readable, opts: PutOptions = {}): Promise<{ state: string; size: number }> {
+    let state = parse(stateText);
+    // The bytes the chunk goes after, when they are not parts yet: the pending object or, once
+    // complete() ran (a digest that did not match, then more chunks), the whole object, which
+    // starts over as a new multipart upload (rare: a client retrying after a failed finish).
+    const prefix = state.done ? { key, size: offset } : { key: this.pendingKey(key), size: state.pending };
+    if (state.done) state = { uploadId: null, parts: [], pending: offset };
     const chunk = await spool(this.s3.tempDir, input, opts);
-    const joined = state.pending > 0 ? `${chunk.file}.joined` : chunk.file;
+    const joined = prefix.size > 0 ? `${chunk.file}.joined` : chunk.file;
     try {
-      // The pending bytes, then the chunk: one local file to cut parts from.
-      if (state.pending > 0) {
-        await this.s3.download(this.pendingKey(key), joined);
+      // The prefix, then the chunk: one local file to cut parts from.
+      if (prefix.size > 0) {
+        await this.s3.download(prefix.key, joined);
         await pipeline(fs.createReadStream(chunk.file), fs.createWriteStream(joined, { flags: 'a' }));
       }
-      const total = state.pending + chunk.size;
+      const total = prefix.size + chunk.size;
       if (total < MIN_PART) {
         await this.s3.client.send(new PutObjectCommand({
           Bucket: this.bucket, Key: this.s3.objectKey(this.pendingKey(key)), Body: fs.readFileSync(joined), // under 5 MiB
@@ -101,7 +104,7 @@ export class S3Chunks implements ChunkedUploads {
     if (!state.uploadId) {
       // Never a whole part: the pending bytes (or none) are the object.
       if (state.pending > 0) await this.s3.copy(this.pendingKey(key), key);
-      else await this.s3.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.s3.objectKey(key), Body: '' }));
+      else await this.s3.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.s3.objectKey(key), Body: Buffer.alloc(0) }));
     } else {
       const parts = [...state.parts];
       if (state.pending > 0) {
