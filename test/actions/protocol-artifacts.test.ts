@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Result } from '../../src/lib/actions-proto/runner/v1/messages_pb';
 import { cleanupActions } from '../../src/services/actions/maintenance';
@@ -89,13 +87,14 @@ describe('artifacts v4', () => {
     const db = s.hearth.db;
     const logs = await db.selectFrom('action_artifact').select(['id', 'status']).where('artifact_name', '=', 'logs').executeTakeFirstOrThrow();
     expect(logs.status).toBe('pending');
-    const blocks = path.join(s.hearth.config.server.data_dir, 'actions_artifacts', 'tmpv4', runId, String(logs.id));
-    expect(fs.readdirSync(blocks).length).toBeGreaterThan(0);
+    // The blocks in the data directory, or in the bucket in the S3 pass.
+    const blocks = async () => { const out: string[] = []; for await (const e of s.hearth.blobs.list(`actions_artifacts/tmpv4/${runId}/${logs.id}/`)) out.push(e.key); return out; };
+    expect((await blocks()).length).toBeGreaterThan(0);
     expect(await cleanupActions(s.hearth)).toMatch(/ 0 abandoned upload/);
-    expect(fs.existsSync(blocks)).toBe(true);
+    expect((await blocks()).length).toBeGreaterThan(0);
     await db.updateTable('action_artifact').set({ updated_unix: 1000 }).where('id', '=', logs.id).execute();
     expect(await cleanupActions(s.hearth)).toMatch(/ 1 abandoned upload/);
-    expect(fs.existsSync(blocks)).toBe(false);
+    expect(await blocks()).toEqual([]);
     expect((await db.selectFrom('action_artifact').select('status').where('id', '=', logs.id).executeTakeFirstOrThrow()).status).toBe('expired');
   });
 
