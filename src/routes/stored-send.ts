@@ -1,6 +1,8 @@
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import type { BlobStorage } from '../lib/blob-storage/storage';
+import type { Config } from '../config/schema';
+import { directUrl } from '../lib/blob-storage/direct';
+import type { BlobStorage, SignedUrlOptions } from '../lib/blob-storage/storage';
 import { notModified, spanOf } from './blob-send';
 
 // Serving an object of the blob storage as Go's http.ServeContent does for Gitea's stored
@@ -42,4 +44,21 @@ export async function sendStored(req: Request, res: Response, store: BlobStorage
     if (!res.headersSent) throw err;
     res.destroy();
   }
+}
+
+/**
+ * Gitea's SERVE_DIRECT: a GET answered with a redirect to the bucket (303 as Gitea's
+ * ctx.Redirect, 307 for the container registry, 302 for artifacts); whether it was. A HEAD is
+ * still answered here: a presigned GET URL is for GET (Range headers go along to the bucket).
+ */
+export async function redirectDirect(
+  req: Request, res: Response, config: Config, store: BlobStorage, key: string,
+  opts: Omit<SignedUrlOptions, 'expiresSec'> & { status?: 302 | 303 | 307 } = {},
+): Promise<boolean> {
+  if (req.method !== 'GET') return false;
+  const { status = 303, ...signed } = opts;
+  const url = await directUrl(config, store, key, signed);
+  if (!url) return false;
+  res.redirect(status, url);
+  return true;
 }

@@ -82,7 +82,7 @@ const cancelUpload: Handler = async (req, res, _ref, id) => {
 const serveBlob: Handler = async (req, res, ref, digest) => {
   const { blob } = await getBlob(req.ctx.db, ref, digest);
   res.setHeader('Docker-Content-Digest', digest);
-  await sendPackageBlob(req, res, { blob, contentType: 'application/octet-stream' });
+  await sendPackageBlob(req, res, { blob, contentType: 'application/octet-stream', directStatus: 307 });
 };
 
 const removeBlob: Handler = async (req, res, ref, digest) => {

@@ -7,7 +7,8 @@ import { isV4Artifact } from '../../models/actions-artifacts-v4';
 import * as q from '../../models/actions-run-query';
 import { getRepoByOwnerAndName } from '../../models/repo';
 import { getUserByName } from '../../models/user';
-import { statArtifact } from './artifact-files';
+import { artifactKey, statArtifact } from './artifact-files';
+import { directUrl } from '../../lib/blob-storage/direct';
 import type { Hearth } from '../../hearth';
 
 // Artifacts through the REST API (Gitea's routers/api/v1/repo/action.go). Status values:
@@ -63,6 +64,10 @@ export async function artifactDownloadUrl(
 ): Promise<string> {
   const a = await getArtifact(h.db, repo.id, id);
   if (a.status === 'expired') throw new NotFoundError('Artifact has expired');
+  // [storage] serve_direct: the bucket's presigned URL instead (Gitea's DownloadArtifactV4ServeDirectOnly).
+  const key = artifactKey(a.storage_path);
+  const direct = key ? await directUrl(h.config, h.blobs, key, { filename: `${a.artifact_name}.zip`, contentType: 'application/zip' }) : null;
+  if (direct) return direct;
   const endpoint = rawEndpoint(repo.owner, repo.name, a.id);
   const expires = nowUnix() + SIGNED_URL_SECONDS;
   return `${h.config.server.root_url}${endpoint}?sig=${signature(instanceSecret, endpoint, expires, a.id)}&expires=${expires}`;

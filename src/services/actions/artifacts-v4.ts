@@ -11,6 +11,7 @@ import * as m from '../../models/actions-artifacts-v4';
 import { getTask } from '../../models/actions-tasks';
 import { ARTIFACTS, artifactKey, concatStored, removeUnder } from './artifact-files';
 import { verifyRuntimeToken } from './runtime-token';
+import { directUrl } from '../../lib/blob-storage/direct';
 
 // The artifact v4 protocol of upload-artifact@v4 / download-artifact@v4 (Gitea's
 // routers/api/actions/artifactsv4.go): twirp JSON calls authenticated by the runtime token, and
@@ -183,7 +184,10 @@ export async function listArtifacts(db: DB, c: V4Caller, filter: { name?: string
 export async function downloadUrl(h: Hearth, c: V4Caller, name: string): Promise<string> {
   const a = await m.artifactByName(h.db, c.runId, name);
   if (!a || a.status !== 'confirmed') throw new NotFoundError('Error artifact not found');
-  return signedUrl(h, 'DownloadArtifact', name, c.task.id, a.id);
+  // [storage] serve_direct: the runner fetches from the bucket, as Gitea's getSignedArtifactURL.
+  const key = artifactKey(a.storage_path);
+  const direct = key ? await directUrl(h.config, h.blobs, key, { contentType: 'application/zip' }) : null;
+  return direct ?? signedUrl(h, 'DownloadArtifact', name, c.task.id, a.id);
 }
 
 export async function deleteArtifact(db: DB, c: V4Caller, name: string): Promise<number> {
