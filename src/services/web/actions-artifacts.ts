@@ -15,7 +15,11 @@ import type { RepoAccess } from '../repo/repos';
 // when every file of it is uploaded and not expired. A v4 upload is one zip, answered as it is;
 // a v1-v3 upload is a file per row (some gzip-encoded), zipped on the way out.
 
-export type ArtifactDownload = { filename: string; size?: number; open: () => Readable };
+export type ArtifactDownload = {
+  filename: string; size?: number; open: () => Readable;
+  /** A v4 upload's one stored zip (what [storage] serve_direct may redirect to). */
+  key?: string;
+};
 
 type StoredFile = { row: ActionArtifact; key: string; size: number };
 
@@ -66,7 +70,7 @@ export async function runArtifactDownload(h: Hearth, access: RepoAccess, runInde
   const filename = `${name}.zip`;
   if (files.length === 1 && isV4Artifact(rows[0]!)) {
     const { key, size } = files[0]!;
-    return { filename, size, open: () => concatStored(h.blobs, [key]) };
+    return { filename, size, key, open: () => concatStored(h.blobs, [key]) };
   }
   return { filename, open: () => zipOf(h.blobs, files) };
 }
