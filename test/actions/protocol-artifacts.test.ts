@@ -75,6 +75,23 @@ describe('artifacts v4', () => {
     expect((await fetch(tampered)).status).toBe(401);
   });
 
+  it('with [storage] serve_direct on a bucket, GetSignedArtifactURL hands out the bucket\'s presigned URL (on disk, its own)', async () => {
+    const { signedUploadUrl } = (await (await twirp('CreateArtifact', { ...ids.run(), name: 'direct' })).json()) as { signedUploadUrl: string };
+    expect((await fetch(signedUploadUrl, { method: 'PUT', body: 'direct bytes' })).status).toBe(201);
+    expect((await twirp('FinalizeArtifact', { ...ids.run(), name: 'direct' })).status).toBe(200);
+    const storage = s.hearth.config.storage;
+    storage.serve_direct = true;
+    try {
+      const { signedUrl } = (await (await twirp('GetSignedArtifactURL', { ...ids.run(), name: 'direct' })).json()) as { signedUrl: string };
+      // The S3 pass keeps the server's files in a bucket; otherwise they are on disk and the key is ignored.
+      if (s.hearth.blobs.kind === 's3') expect(new URL(signedUrl).searchParams.get('X-Amz-Expires')).toBe('300');
+      else expect(signedUrl.startsWith(s.hearth.config.server.root_url)).toBe(true);
+      expect(await (await fetch(signedUrl)).text()).toBe('direct bytes');
+    } finally {
+      storage.serve_direct = false;
+    }
+  });
+
   it('appends unblocked uploads in order; a wrong hash is refused', async () => {
     const { signedUploadUrl } = (await (await twirp('CreateArtifact', { ...ids.run(), name: 'logs' })).json()) as { signedUploadUrl: string };
     await fetch(`${signedUploadUrl}&comp=appendBlock`, { method: 'PUT', body: 'one,' });
