@@ -88,6 +88,16 @@ it('an attachment and an LFS object redirect too; the container registry answers
   const got = await redirectOf(lfs, { headers: { Accept: LFS } });
   expect(got.status).toBe(303);
   expect(await (await fetch(got.location)).text()).toBe('large file content');
+  // The batch API hands the bucket's URL itself, without our credentials, as Gitea.
+  const batch = await s.request(`${alice.username}/files.git/info/lfs/objects/batch`, {
+    method: 'POST', auth: as(alice), headers: { Accept: LFS, 'Content-Type': LFS },
+    body: JSON.stringify({ operation: 'download', objects: [{ oid, size: object.length }] }),
+  });
+  const [answer] = ((await batch.json()) as { objects: { actions: { download: { href: string; header?: unknown; expires_in: number } } }[] }).objects;
+  expect(new URL(answer!.actions.download.href).origin).toBe(s3.endpoint);
+  expect(answer!.actions.download.header).toBeUndefined();
+  expect(answer!.actions.download.expires_in).toBe(300);
+  expect(await (await fetch(answer!.actions.download.href)).text()).toBe('large file content');
 
   const blob = Buffer.from('a layer');
   const digest = `sha256:${crypto.createHash('sha256').update(blob).digest('hex')}`;
