@@ -175,7 +175,7 @@ export const configSchema = z.strictObject({
     max_attempts: z.number().int().min(1).max(50).default(5),
     retry_backoff: z.number().min(0).default(10),
   }),
-  // Where package files, LFS objects, attachments and avatars (Actions artifacts still on disk) are kept:
+  // Where package files, LFS objects, attachments, avatars and Actions artifacts are kept:
   // "local" under data_dir as always, or an S3-compatible bucket that several nodes share.
   storage: z.strictObject({
     type: z.enum(['local', 's3']).default('local'),
@@ -189,6 +189,9 @@ export const configSchema = z.strictObject({
     path_style: boolDefault(false),
     // Prepended to every object's name ("hearth/"), so one bucket may hold several things.
     prefix: z.string().default(''),
+    // Gitea's SERVE_DIRECT: downloads answer a redirect to a short-lived presigned URL of the
+    // bucket instead of passing through the node (ignored on local disk).
+    serve_direct: boolDefault(false),
   }).superRefine(checkStorage).prefault({} as never),
   queue: section({
     workers: z.number().int().min(1).max(64).default(4),

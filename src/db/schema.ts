@@ -440,6 +440,8 @@ export interface PackageBlobTable {
 export interface PackagePropertyTable { id: Generated<number>; ref_type: number; ref_id: number; name: string; value: Generated<string> }
 export interface PackageBlobUploadTable {
   id: string; bytes_received: Generated<number>; hash_state: Generated<string>; created_unix: number; updated_unix: number;
+  /** The blob storage's state of the session (migration 0054; '' on local disk). */
+  store_state: Generated<string>;
 }
 /** kind: 'openpgp' (apt, rpm, pacman) or 'rsa' (alpine); the private key sealed (migration 0045). */
 export interface PackageSigningKeyTable {

@@ -59,13 +59,20 @@ export async function searchVersions(db: DB, s: VersionSearch) {
 export const findUpload = (db: DB, id: string) =>
   db.selectFrom('package_blob_upload').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const insertUpload = (db: DB, id: string, nowUnix: number) =>
-  db.insertInto('package_blob_upload').values({ id, created_unix: nowUnix, updated_unix: nowUnix }).execute();
+export const insertUpload = (db: DB, id: string, storeState: string, nowUnix: number) =>
+  db.insertInto('package_blob_upload').values({ id, store_state: storeState, created_unix: nowUnix, updated_unix: nowUnix }).execute();
 
-export const setUploadReceived = (db: DB, id: string, bytes: number, nowUnix: number) =>
-  db.updateTable('package_blob_upload').set({ bytes_received: bytes, updated_unix: nowUnix }).where('id', '=', id).execute();
+/** Moves a session on from `fromBytes` (only if no other chunk did meanwhile): whether it did. */
+export async function setUploadReceived(db: DB, id: string, fromBytes: number, bytes: number, storeState: string, nowUnix: number): Promise<boolean> {
+  const r = await db.updateTable('package_blob_upload').set({ bytes_received: bytes, store_state: storeState, updated_unix: nowUnix })
+    .where('id', '=', id).where('bytes_received', '=', fromBytes).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export const setUploadState = (db: DB, id: string, storeState: string) =>
+  db.updateTable('package_blob_upload').set({ store_state: storeState }).where('id', '=', id).execute();
 
 export const deleteUploadRow = (db: DB, id: string) => db.deleteFrom('package_blob_upload').where('id', '=', id).execute();
 
 export const staleUploads = (db: DB, beforeUnix: number) =>
-  db.selectFrom('package_blob_upload').select('id').where('updated_unix', '<', beforeUnix).execute();
+  db.selectFrom('package_blob_upload').select(['id', 'store_state']).where('updated_unix', '<', beforeUnix).execute();

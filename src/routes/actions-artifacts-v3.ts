@@ -3,6 +3,7 @@ import type { Hearth } from '../hearth';
 import type { V4Caller } from '../services/actions/artifacts-v4';
 import * as v3 from '../services/actions/artifacts-v3';
 import { plainTextErrors } from './actions-artifacts';
+import { sendStored } from './stored-send';
 
 // The artifact v3 protocol at /api/actions_pipeline/ (Gitea's ArtifactsRoutes), what
 // @actions/artifact 1.x calls with ACTIONS_RUNTIME_URL and ACTIONS_RUNTIME_TOKEN:
@@ -62,12 +63,14 @@ export function actionsArtifactsV3Router(h: Hearth): Router {
   });
   router.get(`${BASE}/:id/download`, async (req, res) => {
     const f = await v3.downloadFile(h, callerOf(res), String(req.params.id));
-    // Gzip-encoded uploads are served as stored; the client decodes by this header.
-    if (f.gzip) res.setHeader('Content-Encoding', 'gzip');
-    res.type('application/octet-stream');
-    res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(f.name)}`);
-    res.setHeader('Last-Modified', new Date(f.modified * 1000).toUTCString());
-    res.sendFile(f.file, { lastModified: false, dotfiles: 'allow' });
+    await sendStored(req, res, h.blobs, {
+      key: f.key, size: f.size, contentType: 'application/octet-stream', lastModified: new Date(f.modified * 1000),
+      headers: {
+        'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(f.name)}`,
+        // Gzip-encoded uploads are served as stored; the client decodes by this header.
+        ...(f.gzip ? { 'Content-Encoding': 'gzip' } : {}),
+      },
+    });
   });
   router.use(plainTextErrors);
   return router;

@@ -2,8 +2,9 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import type { Hearth } from '../hearth';
 import { isoTime } from '../lib/time';
 import { AppError, NotFoundError } from '../lib/errors';
-import { artifactFile } from '../services/actions/artifact-files';
+import { statArtifact } from '../services/actions/artifact-files';
 import * as v4 from '../services/actions/artifacts-v4';
+import { sendStored } from './stored-send';
 
 // The artifact v4 protocol at /twirp/github.actions.results.api.v1.ArtifactService/... (Gitea's
 // ArtifactsV4Routes): twirp JSON (protojson: camelCase out, either case in, int64 as strings)
@@ -69,10 +70,9 @@ export function actionsArtifactsRouter(h: Hearth): Router {
   });
   router.get('/DownloadArtifact', async (req, res) => {
     const s = await v4.verifySigned(h, 'DownloadArtifact', req.query as v4.SignedQuery);
-    const file = s.artifact.status === 'confirmed' ? artifactFile(h.config, s.artifact.storage_path) : null;
-    if (!file) throw new NotFoundError('Error artifact not found');
-    res.type('application/zip');
-    res.sendFile(file);
+    const stored = s.artifact.status === 'confirmed' ? await statArtifact(h.blobs, s.artifact.storage_path) : null;
+    if (!stored) throw new NotFoundError('Error artifact not found');
+    await sendStored(req, res, h.blobs, { key: stored.key, size: stored.size, contentType: 'application/zip', lastModified: new Date(stored.modifiedMs) });
   });
   router.use(plainTextErrors);
   return router;

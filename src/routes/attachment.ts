@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { openAttachment, type Download } from '../services/issue/attachment-download';
 import { spanOf } from './blob-send';
+import { redirectDirect } from './stored-send';
 
 // /attachments/{uuid}: uploaded files, outside the API as in Gitea. User content on the site's
 // origin: never rendered as a page (HTML and XML are served as text), and sandboxed.
@@ -21,6 +22,8 @@ export async function downloadAttachment(req: Request, res: Response): Promise<v
 export async function sendAttachmentFile(req: Request, res: Response, d: Download): Promise<void> {
   const { attachment, contentType } = d;
   const safeType = /^text\/(?:html|xml)/.test(contentType) ? 'text/plain; charset=utf-8' : contentType;
+  // [storage] serve_direct: the bucket serves it (its own origin: no page of this site).
+  if (await redirectDirect(req, res, req.ctx.config, req.ctx.h.blobs, d.key, { filename: attachment.name, contentType: safeType })) return;
   res.setHeader('Content-Type', safeType);
   res.setHeader('Content-Disposition', disposition(INLINE.test(safeType) ? 'inline' : 'attachment', attachment.name));
   res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -3,6 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import { toLfsLock } from '../convert/lfs-lock';
 import { AppError, BadRequestError, NotFoundError, RangeNotSatisfiableError, UnauthorizedError, UnsupportedMediaTypeError } from '../lib/errors';
 import { lfsTokenCaller } from '../services/lfs/ssh-token';
+import { redirectDirect } from './stored-send';
+import { blobKey } from '../services/packages/blob-store';
 import { batch, downloadObject, LFS_MEDIA_TYPE, lfsRepo, uploadObject, verifyObject, type BatchRequest } from '../services/lfs/objects';
 import { createLock, listLocks, LockExistsError, unlock, verifyLocks, type LockQuery } from '../services/lfs/locks';
 import type { RepoAccess } from '../services/repo/repos';
@@ -110,6 +112,7 @@ async function putObject(req: Request, res: Response): Promise<void> {
 async function getObject(req: Request, res: Response): Promise<void> {
   const access = await repoOf(req, false);
   const obj = await downloadObject(req.ctx.h, access, String(req.params.oid));
+  if (await redirectDirect(req, res, req.ctx.config, req.ctx.h.blobs, blobKey(obj.oid), { contentType: 'application/octet-stream' })) return;
   const range = /^bytes=(\d+)-(\d*)/.exec(req.get('Range') ?? '');
   let start = 0;
   let end = obj.size - 1;

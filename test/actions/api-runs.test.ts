@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../helpers/git';
 import { createOrg } from '../helpers/orgs';
@@ -242,9 +241,8 @@ describe('artifacts', () => {
     const runId = await dispatch('alice', 'proj');
     const db = s.hearth.db;
     const repoRow = await db.selectFrom('repository').select(['id', 'owner_id']).where('lower_name', '=', 'proj').executeTakeFirstOrThrow();
-    const dir = path.join(s.hearth.config.server.data_dir, 'actions_artifacts', String(runId));
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'dist.zip'), 'PK-zip-bytes');
+    // Stored as an upload would store it: in the data directory, or the bucket in the S3 pass.
+    await s.hearth.blobs.put(`actions_artifacts/${runId}/dist.zip`, Readable.from([Buffer.from('PK-zip-bytes')]));
     const base = { run_id: runId, runner_id: 0, repo_id: repoRow.id, owner_id: repoRow.owner_id, commit_sha: 'abc', created_unix: now(), updated_unix: now() };
     const art = await db.insertInto('action_artifact').values({
       ...base, artifact_name: 'dist', artifact_path: 'dist.zip', storage_path: `${runId}/dist.zip`, file_size: 12,

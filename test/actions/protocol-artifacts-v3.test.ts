@@ -1,12 +1,9 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Result } from '../../src/lib/actions-proto/runner/v1/messages_pb';
 import { cleanupActions } from '../../src/services/actions/maintenance';
-import { artifactFile } from '../../src/services/actions/artifact-files';
 import { createRepo } from '../helpers/git';
 import { as, createUser, startTestServer, type TestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
@@ -83,6 +80,12 @@ function client(t: { runtime: string; runId: number | string }) {
 }
 
 type Client = ReturnType<typeof client>;
+/** The stored objects under a key prefix (the data directory's files, or the bucket's objects in the S3 pass). */
+async function storedKeys(prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of s.hearth.blobs.list(prefix)) out.push(e.key);
+  return out;
+}
 const body = (r: Reply) => JSON.parse(r.body.toString()) as Record<string, any>;
 
 /** uploadFileAsync: gzip when it makes the file smaller, then chunk after chunk. */
@@ -179,8 +182,8 @@ describe('artifacts v3', () => {
     ]);
     // RetentionDays went into the upload address (?retentionDays=5).
     for (const row of rows) expect(Math.abs(row.expired_unix - (Date.now() / 1000 + 5 * 86400))).toBeLessThan(60);
-    expect(fs.existsSync(`${s.hearth.config.server.data_dir}/actions_artifacts/tmpv3/${task.runId}`)).toBe(true);
-    expect(fs.readdirSync(`${s.hearth.config.server.data_dir}/actions_artifacts/tmpv3/${task.runId}`)).toEqual([]);
+    // The chunks went once joined (from the data directory, or the bucket in the S3 pass).
+    expect(await storedKeys(`actions_artifacts/tmpv3/${task.runId}/`)).toEqual([]);
   });
 
   it('does not list an artifact that was uploaded but not confirmed, nor one missing a chunk', async () => {
@@ -216,9 +219,8 @@ describe('artifacts v3', () => {
     other.searchParams.append('itemPath', 'not-checked/a.txt');
     expect((await c.chunk(other.toString(), data, 0, 4)).status).toBe(400); // Invalid artifact hash
     // A body longer than its Content-Range is refused and leaves nothing behind.
-    const tmp = path.join(s.hearth.config.server.data_dir, 'actions_artifacts', 'tmpv3');
-    const chunks = () => (fs.existsSync(tmp) ? fs.readdirSync(tmp, { recursive: true }).map(String) : []).filter((f) => f.endsWith('.chunk')).sort();
-    const before = chunks();
+    const chunks = async () => (await storedKeys('actions_artifacts/tmpv3/')).filter((f) => f.endsWith('.chunk')).sort();
+    const before = await chunks();
     const long = await send('PUT', u.toString(), {
       Authorization: `Bearer ${task.runtime}`, 'Content-Type': 'application/octet-stream', 'Content-Range': 'bytes 0-1/5',
       // The server drops the connection of a body it refuses halfway: not one to reuse.
@@ -226,7 +228,7 @@ describe('artifacts v3', () => {
     }, Buffer.alloc(256 * 1024, 1)).catch((err: NodeJS.ErrnoException) => ({ status: err.code === 'ECONNRESET' || err.code === 'EPIPE' ? 400 : 0 }));
     expect(long.status).toBe(400);
     // The connection may be reset before the server has removed the partial chunk.
-    await eventually(async () => chunks().join() === before.join(), 5000, 'partial chunk removed');
+    await eventually(async () => (await chunks()).join() === before.join(), 5000, 'partial chunk removed');
   });
 
   it('wants the runtime token of a running task of that run', async () => {
@@ -268,11 +270,11 @@ describe('artifacts v3', () => {
     const c = client(task);
     const db = s.hearth.db;
     const rows = await db.selectFrom('action_artifact').selectAll().where('run_id', '=', task.runId).where('artifact_name', '=', 'dist').execute();
-    const stored = rows.map((r) => artifactFile(s.hearth.config, r.storage_path)!);
-    for (const f of stored) expect(fs.existsSync(f)).toBe(true);
+    const stored = rows.map((r) => `actions_artifacts/${r.storage_path}`);
+    for (const k of stored) expect(await s.hearth.blobs.stat(k)).not.toBeNull();
     await db.updateTable('action_artifact').set({ expired_unix: 1000 }).where('run_id', '=', task.runId).where('artifact_name', '=', 'dist').execute();
     await cleanupActions(s.hearth);
-    for (const f of stored) expect(fs.existsSync(f)).toBe(false);
+    for (const k of stored) expect(await s.hearth.blobs.stat(k)).toBeNull();
     const after = await db.selectFrom('action_artifact').select('status').where('run_id', '=', task.runId).where('artifact_name', '=', 'dist').execute();
     expect(after.map((r) => r.status)).toEqual(['expired', 'expired']);
     expect((await c.list()).status).toBe(404);
@@ -282,19 +284,19 @@ describe('artifacts v3', () => {
     const c = client(task);
     await upload(c, 'abandoned', files(), false);
     const db = s.hearth.db;
-    const chunkDir = `${s.hearth.config.server.data_dir}/actions_artifacts/tmpv3/${task.runId}`;
+    const chunkDir = `actions_artifacts/tmpv3/${task.runId}/`;
     const rows = await db.selectFrom('action_artifact').select(['id', 'status']).where('run_id', '=', task.runId).where('artifact_name', '=', 'abandoned').execute();
-    const chunksOf = (ids: number[]) => fs.readdirSync(chunkDir).filter((f) => ids.includes(Number(f.split('-')[0])));
+    const chunksOf = async (ids: number[]) => (await storedKeys(chunkDir)).map((k) => k.slice(chunkDir.length)).filter((f) => ids.includes(Number(f.split('-')[0])));
     expect(rows.map((r) => r.status)).toEqual(['pending', 'pending']);
-    expect(chunksOf(rows.map((r) => r.id)).length).toBeGreaterThan(0);
+    expect((await chunksOf(rows.map((r) => r.id))).length).toBeGreaterThan(0);
     const fresh = await db.selectFrom('action_artifact').select('id').where('artifact_name', '=', 'unconfirmed').execute();
-    const freshChunks = chunksOf(fresh.map((r) => r.id));
+    const freshChunks = await chunksOf(fresh.map((r) => r.id));
     expect(freshChunks.length).toBeGreaterThan(0);
 
     await db.updateTable('action_artifact').set({ updated_unix: 1000 }).where('artifact_name', '=', 'abandoned').execute();
     expect(await cleanupActions(s.hearth)).toMatch(/ 2 abandoned upload\(s\) removed/);
-    expect(chunksOf(rows.map((r) => r.id))).toEqual([]);
-    expect(chunksOf(fresh.map((r) => r.id))).toEqual(freshChunks);
+    expect(await chunksOf(rows.map((r) => r.id))).toEqual([]);
+    expect(await chunksOf(fresh.map((r) => r.id))).toEqual(freshChunks);
     const after = await db.selectFrom('action_artifact').select('status').where('artifact_name', '=', 'abandoned').execute();
     expect(after.map((r) => r.status)).toEqual(['expired', 'expired']);
   });
@@ -305,10 +307,10 @@ describe('artifacts v3', () => {
     expect((await client({ runtime: task.jobToken, runId: task.runId }).list()).status).toBe(401);
 
     // The chunks of 'unconfirmed', never confirmed, wait in tmpv3/<run> until the run goes.
-    const chunks = `${s.hearth.config.server.data_dir}/actions_artifacts/tmpv3/${task.runId}`;
-    expect(fs.readdirSync(chunks).length).toBeGreaterThan(0);
+    const chunks = `actions_artifacts/tmpv3/${task.runId}/`;
+    expect((await storedKeys(chunks)).length).toBeGreaterThan(0);
     const del = await s.request(`api/v1/repos/alice/proj/actions/runs/${task.runId}`, { method: 'DELETE', auth: as(alice) });
     expect(del.status).toBe(204);
-    expect(fs.existsSync(chunks)).toBe(false);
+    expect(await storedKeys(chunks)).toEqual([]);
   });
 });

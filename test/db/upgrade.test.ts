@@ -51,6 +51,7 @@ const LANDED: Record<string, string> = {
   '0051-user-redirects.ts': '8f6aa5aa5f83f9783efd49ad69f86ee35ecd60133387d1ead88ad68c2bdd254a',
   '0052-cluster-nodes.ts': '8ed22562fa4c23f1c99370a1f91e72b316be06923a98ccd5632194eb0af3a665',
   '0053-cron-runs.ts': '552d9492f9e28dcd9c882beccc48855378ab7bf525cb7ff9fedaf91190a3ea38',
+  '0054-upload-store-state.ts': '63257e557ef5088bccea4910b579deb38964b54d92b4b870e23f007680bf7f13',
   '0055-pending-op-owner.ts': '2534c90da4daa8efe2ec12d7e439a3d63240920acece6dee808514129d915397',
 };
 

@@ -83,30 +83,30 @@ describe('storeBlob', () => {
 
 describe('chunked upload sessions', () => {
   it('append chunks at their offsets and finish into a blob with the digest checked', async () => {
-    const s = await createUploadSession(db, dataDir);
-    await appendUploadChunk(db, dataDir, s.id, chunks('abc'), 0);
-    expect((await appendUploadChunk(db, dataDir, s.id, chunks('def'))).bytesReceived).toBe(6);
+    const s = await createUploadSession(db, store);
+    await appendUploadChunk(db, store, s.id, chunks('abc'), 0);
+    expect((await appendUploadChunk(db, store, s.id, chunks('def'))).bytesReceived).toBe(6);
     const data = Buffer.from('abcdef');
-    const blob = await finishUploadSession(db, store, dataDir, s.id, hash('sha256', data));
+    const blob = await finishUploadSession(db, store, s.id, hash('sha256', data));
     expect(blob.size).toBe(6);
     expect(fs.readFileSync(blobPath(dataDir, blob.hashes.sha256))).toEqual(data);
     await expect(getUploadSession(db, s.id)).rejects.toMatchObject({ status: 404 });
   });
 
   it('a chunk at the wrong offset is refused with 416 and changes nothing', async () => {
-    const s = await createUploadSession(db, dataDir);
-    await appendUploadChunk(db, dataDir, s.id, chunks('abc'), 0);
-    await expect(appendUploadChunk(db, dataDir, s.id, chunks('xyz'), 2)).rejects.toMatchObject({ status: 416 });
-    await expect(appendUploadChunk(db, dataDir, s.id, chunks('xyz'), 0)).rejects.toMatchObject({ status: 416 });
+    const s = await createUploadSession(db, store);
+    await appendUploadChunk(db, store, s.id, chunks('abc'), 0);
+    await expect(appendUploadChunk(db, store, s.id, chunks('xyz'), 2)).rejects.toMatchObject({ status: 416 });
+    await expect(appendUploadChunk(db, store, s.id, chunks('xyz'), 0)).rejects.toMatchObject({ status: 416 });
     expect((await getUploadSession(db, s.id)).bytesReceived).toBe(3);
   });
 
   it('a digest mismatch is a 400 and keeps the session; delete drops it', async () => {
-    const s = await createUploadSession(db, dataDir);
-    await appendUploadChunk(db, dataDir, s.id, chunks('abc'), 0);
-    await expect(finishUploadSession(db, store, dataDir, s.id, '0'.repeat(64))).rejects.toMatchObject({ status: 400 });
+    const s = await createUploadSession(db, store);
+    await appendUploadChunk(db, store, s.id, chunks('abc'), 0);
+    await expect(finishUploadSession(db, store, s.id, '0'.repeat(64))).rejects.toMatchObject({ status: 400 });
     expect((await getUploadSession(db, s.id)).bytesReceived).toBe(3);
-    await deleteUploadSession(db, dataDir, s.id);
+    await deleteUploadSession(db, store, s.id);
     await expect(getUploadSession(db, s.id)).rejects.toMatchObject({ status: 404 });
     expect(fs.readdirSync(path.join(dataDir, 'packages', 'uploads'))).toEqual([]);
   });
@@ -127,7 +127,7 @@ describe('cleanupPackages', () => {
     const old = new Date(Date.now() - 7_200_000);
     fs.utimesSync(blobPath(dataDir, orphan.hashes.sha256), old, old);
     fs.utimesSync(blobPath(dataDir, kept.hashes.sha256), old, old);
-    const s = await createUploadSession(db, dataDir);
+    const s = await createUploadSession(db, store);
     await db.updateTable('package_blob_upload').set({ updated_unix: 1 }).where('id', '=', s.id).execute();
 
     const result = await cleanupPackages(db, store, dataDir, 3_600_000);

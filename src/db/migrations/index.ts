@@ -38,6 +38,7 @@ import * as m0049 from './0049-review-threads';
 import * as m0051 from './0051-user-redirects';
 import * as m0052 from './0052-cluster-nodes';
 import * as m0053 from './0053-cron-runs';
+import * as m0054 from './0054-upload-store-state';
 import * as m0055 from './0055-pending-op-owner';
 
 // Two engines, one list. SQLite runs every migration below. PostgreSQL starts from its baseline
@@ -92,5 +93,6 @@ export const migrations: Record<string, Migration> = {
   '0051-user-redirects': m0051,
   '0052-cluster-nodes': m0052,
   '0053-cron-runs': m0053,
+  '0054-upload-store-state': m0054,
   '0055-pending-op-owner': m0055,
 };

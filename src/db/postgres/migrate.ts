@@ -33,8 +33,9 @@ export const postgresMigrations = (): Record<string, Migration> => ({
 export const MIGRATION_LOCK = 0x6865617274; // "heart"
 
 // A plain comparison, as SQLite's migrator: Kysely's default localeCompare loads ICU collation data.
+// Unordered, as SQLite's: branches land migrations out of number order (0054 after 0055).
 const migratorOf = (db: AnyDb) => new Migrator({
-  db, provider: { getMigrations: async () => postgresMigrations() }, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+  db, allowUnorderedMigrations: true, provider: { getMigrations: async () => postgresMigrations() }, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
 });
 
 /** The migrations PostgreSQL has not had yet. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { moveFile } from '../move-file';
+import { LocalChunks } from './local-chunks';
 import { fsyncFile, spool } from './spool';
 import { checkKey, notFound, type BlobEntry, type BlobHashes, type BlobStat, type BlobStorage, type ByteRange, type KeyOf, type PutOptions, type PutResult } from './storage';
 
@@ -11,6 +12,7 @@ import { checkKey, notFound, type BlobEntry, type BlobHashes, type BlobStat, typ
 
 export class LocalBlobStorage implements BlobStorage {
   readonly kind = 'local' as const;
+  readonly chunks = new LocalChunks((key) => this.pathOf(key));
   constructor(readonly root: string, readonly tempDir: string) {}
 
   /** The file of a key (local disk only: code that must have a path asks withFile instead). */
@@ -43,6 +45,10 @@ export class LocalBlobStorage implements BlobStorage {
       fs.rmSync(file, { force: true });
       throw err;
     }
+  }
+
+  async adoptObject(keyOf: KeyOf, from: string, hashed: { size: number; hashes: BlobHashes }): Promise<PutResult> {
+    return this.adopt(keyOf, this.pathOf(from), hashed);
   }
 
   async putFile(key: string, file: string): Promise<void> {

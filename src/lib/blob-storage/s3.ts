@@ -4,10 +4,12 @@ import { pipeline } from 'node:stream/promises';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import {
-  CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client,
+  CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client,
+  UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { S3Chunks } from './s3-chunks';
 import { spool } from './spool';
 import {
   checkKey, notFound, type BlobEntry, type BlobHashes, type BlobStat, type BlobStorage, type ByteRange, type KeyOf, type PutOptions,
@@ -29,12 +31,16 @@ const isMissing = (err: unknown): boolean => {
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 };
 
+const COPY_LIMIT = 5 * 1024 ** 3;
+const COPY_PART = 1024 ** 3;
+
 export class S3BlobStorage implements BlobStorage {
   readonly kind = 's3' as const;
   readonly client: S3Client;
+  readonly chunks: S3Chunks = new S3Chunks(this);
   private readonly prefix: string;
 
-  constructor(readonly settings: S3Settings, private readonly tempDir: string) {
+  constructor(readonly settings: S3Settings, readonly tempDir: string) {
     this.client = new S3Client({
       region: settings.region || 'us-east-1',
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
@@ -86,11 +92,53 @@ export class S3BlobStorage implements BlobStorage {
     }).done();
   }
 
+  async adoptObject(keyOf: KeyOf, from: string, hashed: { size: number; hashes: BlobHashes }): Promise<PutResult> {
+    const { size, hashes } = hashed;
+    const key = typeof keyOf === 'string' ? keyOf : keyOf(hashes);
+    let created = true;
+    if (typeof keyOf !== 'string' && (await this.stat(key))) {
+      await this.touch(key);
+      created = false;
+    } else {
+      await this.copy(from, key, size);
+    }
+    await this.remove(from);
+    return { key, size, hashes, created };
+  }
+
+  /** A server-side copy: one CopyObject up to 5 GiB (S3's limit), else a multipart copy of 1 GiB parts. */
+  async copy(from: string, to: string, size?: number): Promise<void> {
+    const source = this.copySource(from);
+    const bytes = size ?? (await this.stat(from))?.size ?? 0;
+    if (bytes <= COPY_LIMIT) {
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: this.objectKey(to), CopySource: source }));
+      return;
+    }
+    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.objectKey(to) }));
+    const parts: { PartNumber: number; ETag?: string }[] = [];
+    for (let start = 0, n = 1; start < bytes; start += COPY_PART, n++) {
+      const end = Math.min(bytes, start + COPY_PART) - 1;
+      const out = await this.client.send(new UploadPartCopyCommand({
+        Bucket: this.bucket, Key: this.objectKey(to), UploadId, PartNumber: n, CopySource: source, CopySourceRange: `bytes=${start}-${end}`,
+      }));
+      parts.push({ PartNumber: n, ETag: out.CopyPartResult?.ETag });
+    }
+    await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: this.objectKey(to), UploadId, MultipartUpload: { Parts: parts } }));
+  }
+
+  private copySource(key: string): string {
+    return `${this.bucket}/${encodeURIComponent(this.objectKey(key)).replace(/%2F/g, '/')}`;
+  }
+
+  /** Writes the object's bytes to a local file. */
+  async download(key: string, file: string): Promise<void> {
+    await pipeline(await this.open(key), fs.createWriteStream(file));
+  }
+
   /** Marks an object fresh (its LastModified now): a copy onto itself with its metadata replaced. */
   private async touch(key: string): Promise<void> {
-    const k = this.objectKey(key);
     await this.client.send(new CopyObjectCommand({
-      Bucket: this.bucket, Key: k, CopySource: `${this.bucket}/${encodeURIComponent(k).replace(/%2F/g, '/')}`,
+      Bucket: this.bucket, Key: this.objectKey(key), CopySource: this.copySource(key),
       MetadataDirective: 'REPLACE', Metadata: { touched: String(Date.now()) },
     }));
   }
@@ -145,7 +193,7 @@ export class S3BlobStorage implements BlobStorage {
     fs.mkdirSync(this.tempDir, { recursive: true });
     const file = path.join(this.tempDir, `${Date.now()}-${crypto.randomUUID()}.download`);
     try {
-      await pipeline(await this.open(key), fs.createWriteStream(file));
+      await this.download(key, file);
       return await fn(file);
     } finally {
       fs.rmSync(file, { force: true });

@@ -33,6 +33,20 @@ export type KeyOf = string | ((hashes: BlobHashes) => string);
 
 export type SignedUrlOptions = { expiresSec: number; filename?: string; contentType?: string };
 
+/**
+ * An upload that arrives in chunks, possibly each on another node: the store keeps the bytes,
+ * the caller keeps `state` (an opaque string) in the database between calls, with the offset.
+ * The object appears under `key` once complete() resolves; abort() drops whatever was kept.
+ */
+export interface ChunkedUploads {
+  begin(key: string): Promise<string>;
+  /** Appends `input` at `offset` (the bytes so far): the chunk's size and the new state. A failed chunk leaves the old state valid. */
+  append(key: string, state: string, offset: number, input: Readable, opts?: PutOptions): Promise<{ state: string; size: number }>;
+  /** Joins the chunks into the object `key`; the state it returns stays valid for abort(). */
+  complete(key: string, state: string): Promise<string>;
+  abort(key: string, state: string): Promise<void>;
+}
+
 export interface BlobStorage {
   readonly kind: 'local' | 's3';
   /** Streams `input` in, hashing (md5, sha1, sha256, sha512) and counting as it goes; nothing is held whole in memory. */
@@ -58,6 +72,13 @@ export interface BlobStorage {
    * tar, ar): on local disk the file itself, in a bucket a temporary download removed afterwards.
    */
   withFile<T>(key: string, fn: (file: string) => Promise<T> | T): Promise<T>;
+  /**
+   * Moves a stored object to `key` as adopt moves a local file (content-addressed: an object
+   * already there is kept and marked fresh); `from` is gone afterwards.
+   */
+  adoptObject(key: KeyOf, from: string, hashed: { size: number; hashes: BlobHashes }): Promise<PutResult>;
+  /** Chunked uploads whose consecutive chunks may reach different nodes (chunked.ts). */
+  readonly chunks: ChunkedUploads;
   /** Releases connections (the S3 client's sockets). */
   close(): Promise<void>;
 }

@@ -37,7 +37,7 @@ const hasBody = (req: Request) => Number(req.headers['content-length'] ?? 0) > 0
 
 /** POST uploads/: a cross-repository mount, a monolithic upload (?digest=) or a new session. */
 const startUpload: Handler = async (req, res, ref) => {
-  const { db, config, doer } = req.ctx;
+  const { db, doer } = req.ctx;
   const mount = q(req, 'mount');
   if (mount) {
     const digest = await mountBlob(req.ctx.h, ref, doer!, mount);
@@ -45,7 +45,7 @@ const startUpload: Handler = async (req, res, ref) => {
   }
   const digest = q(req, 'digest');
   if (digest) return blobCreated(res, ref, await uploadMonolithic(req.ctx.h, ref, doer!, req, digest));
-  const session = await createUploadSession(db, config.server.data_dir);
+  const session = await createUploadSession(db, req.ctx.h.blobs);
   uploadStatus(res, ref, session.id, 0, 202);
 };
 
@@ -75,14 +75,14 @@ const putUpload: Handler = async (req, res, ref, id) => {
 
 const cancelUpload: Handler = async (req, res, _ref, id) => {
   await sessionOrUnknown(req.ctx.db, id);
-  await deleteUploadSession(req.ctx.db, req.ctx.config.server.data_dir, id);
+  await deleteUploadSession(req.ctx.db, req.ctx.h.blobs, id);
   res.status(204).end();
 };
 
 const serveBlob: Handler = async (req, res, ref, digest) => {
   const { blob } = await getBlob(req.ctx.db, ref, digest);
   res.setHeader('Docker-Content-Digest', digest);
-  await sendPackageBlob(req, res, { blob, contentType: 'application/octet-stream' });
+  await sendPackageBlob(req, res, { blob, contentType: 'application/octet-stream', directStatus: 307 });
 };
 
 const removeBlob: Handler = async (req, res, ref, digest) => {

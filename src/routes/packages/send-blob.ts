@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import type { PackageBlob } from '../../db/schema';
-import { openBlob } from '../../services/packages/blob-store';
+import { blobKey, openBlob } from '../../services/packages/blob-store';
+import { redirectDirect } from '../stored-send';
 import { notModified, spanOf } from '../blob-send';
 
 // Serving a package file as Gitea's helper.ServePackageFile (http.ServeContent): Content-Length,
@@ -15,6 +16,8 @@ export type SendOptions = {
   contentType?: string;
   /** Unix seconds (the file's created_unix). */
   lastModified?: number;
+  /** The redirect's status under [storage] serve_direct (Gitea's: 303; the container registry's 307). */
+  directStatus?: 303 | 307;
 };
 
 function attachment(name: string): string {
@@ -24,6 +27,8 @@ function attachment(name: string): string {
 
 /** Streams a blob from the store; a read error after the first byte cuts the connection. */
 export async function sendPackageBlob(req: Request, res: Response, o: SendOptions): Promise<void> {
+  const direct = { filename: o.filename, contentType: o.contentType, status: o.directStatus ?? 303 };
+  if (await redirectDirect(req, res, req.ctx.config, req.ctx.h.blobs, blobKey(o.blob.hash_sha256), direct)) return;
   const etag = `"${o.blob.hash_sha256}"`;
   const modified = o.lastModified ? new Date(o.lastModified * 1000) : null;
   res.setHeader('ETag', etag);

@@ -6,6 +6,7 @@ import { runArtifactDownload } from '../../services/web/actions-artifacts';
 import { jobLogFrom, jobPage, runPage, runsPage } from '../../services/web/actions-pages';
 import { queryInt, queryString } from '../query';
 import { attachment } from '../stream';
+import { redirectDirect } from '../stored-send';
 import { csrfInput } from './forms';
 import { artifactList, jobRow, logSections, runPath, runRow, statusBadge } from './actions-html';
 import { repoOf, unitsOf } from './guards';
@@ -116,9 +117,11 @@ export async function jobLogJson(req: Request, res: Response): Promise<void> {
   res.json({ status: job.job.status, done, next: lines.length ? lines[lines.length - 1]!.idx + 1 : from, lines: lines.map((l) => l.content) });
 }
 
-/** GET .../runs/{run}/artifacts/{name}: the artifact's zip itself (Gitea's web answers the bytes, not a redirect). */
+/** GET .../runs/{run}/artifacts/{name}: the artifact's zip itself (Gitea's web answers the bytes, not a redirect, unless serve_direct). */
 export async function artifactDownload(req: Request, res: Response): Promise<void> {
   const d = await runArtifactDownload(req.ctx.h, repoOf(req), indexParam(req, 'run'), String(req.params.name));
+  // [storage] serve_direct: a v4 zip comes from the bucket (302, Gitea's DownloadArtifactV4ServeDirectOnly).
+  if (d.key && await redirectDirect(req, res, req.ctx.config, req.ctx.h.blobs, d.key, { filename: d.filename, contentType: 'application/zip', status: 302 })) return;
   res.setHeader('Content-Type', 'application/zip');
   if (d.size !== undefined) res.setHeader('Content-Length', String(d.size));
   res.setHeader('Content-Disposition', attachment(d.filename));

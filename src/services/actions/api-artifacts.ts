@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { DB } from '../../db/connect';
 import type { ActionArtifact } from '../../db/schema';
 import { NotFoundError } from '../../lib/errors';
@@ -8,7 +7,8 @@ import { isV4Artifact } from '../../models/actions-artifacts-v4';
 import * as q from '../../models/actions-run-query';
 import { getRepoByOwnerAndName } from '../../models/repo';
 import { getUserByName } from '../../models/user';
-import { artifactFile } from './artifact-files';
+import { artifactKey, statArtifact } from './artifact-files';
+import { directUrl } from '../../lib/blob-storage/direct';
 import type { Hearth } from '../../hearth';
 
 // Artifacts through the REST API (Gitea's routers/api/v1/repo/action.go). Status values:
@@ -64,12 +64,16 @@ export async function artifactDownloadUrl(
 ): Promise<string> {
   const a = await getArtifact(h.db, repo.id, id);
   if (a.status === 'expired') throw new NotFoundError('Artifact has expired');
+  // [storage] serve_direct: the bucket's presigned URL instead (Gitea's DownloadArtifactV4ServeDirectOnly).
+  const key = artifactKey(a.storage_path);
+  const direct = key ? await directUrl(h.config, h.blobs, key, { filename: `${a.artifact_name}.zip`, contentType: 'application/zip' }) : null;
+  if (direct) return direct;
   const endpoint = rawEndpoint(repo.owner, repo.name, a.id);
   const expires = nowUnix() + SIGNED_URL_SECONDS;
   return `${h.config.server.root_url}${endpoint}?sig=${signature(instanceSecret, endpoint, expires, a.id)}&expires=${expires}`;
 }
 
-export type ArtifactFile = { path: string; size: number; filename: string };
+export type ArtifactFile = { key: string; size: number; modifiedMs: number; filename: string };
 
 /** The bytes behind a signed address: a wrong or expired signature is a 404, as any unknown artifact. */
 export async function signedArtifactFile(
@@ -82,8 +86,7 @@ export async function signedArtifactFile(
   const repo = owner && (await getRepoByOwnerAndName(h.db, owner.id, path.repo));
   if (!repo) throw new NotFoundError('artifact not found');
   const a = await getArtifact(h.db, repo.id, id);
-  const file = artifactFile(h.config, a.storage_path);
-  const stat = file ? fs.statSync(file, { throwIfNoEntry: false }) : undefined;
-  if (!file || !stat?.isFile()) throw new NotFoundError('artifact not found');
-  return { path: file, size: stat.size, filename: `${a.artifact_name}.zip` };
+  const stored = await statArtifact(h.blobs, a.storage_path);
+  if (!stored) throw new NotFoundError('artifact not found');
+  return { key: stored.key, size: stored.size, modifiedMs: stored.modifiedMs, filename: `${a.artifact_name}.zip` };
 }

@@ -16,8 +16,8 @@ export async function deleteRun(h: Hearth, repoId: number, runId: number): Promi
   if (!DONE.has(run.status)) throw new BadRequestError('this workflow run is not done');
   const files = await q.artifactsOfRun(h.db, run.id);
   await q.deleteRunRow(h.db, run.id);
-  for (const a of files) removeArtifactFile(h.config, a.storage_path);
-  removeRunChunks(h.config, run.id);
+  for (const a of files) await removeArtifactFile(h.blobs, a.storage_path);
+  await removeRunChunks(h.blobs, run.id);
 }
 
 /** Gitea's log line: the time with 7 fractional digits, a space, the content. */

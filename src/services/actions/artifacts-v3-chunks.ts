@@ -1,17 +1,15 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { Config } from '../../config/schema';
 import type { ActionArtifact } from '../../db/schema';
+import type { BlobStorage } from '../../lib/blob-storage/storage';
 import { BadRequestError } from '../../lib/errors';
-import { artifactFile, removeArtifactFile } from './artifact-files';
+import { ARTIFACTS, artifactKey, concatStored, removeArtifactFile, removeUnder } from './artifact-files';
 
-// The chunks of v3 uploads (Gitea's artifacts_chunks.go): each PUT is kept as
-// tmpv3/<run>/<artifact>-<start>-<end>.chunk until the PATCH that confirms the artifact joins the
-// chunks of each of its files, in byte order, into <run>/<artifact>-<random>.chunk (.chunk.gz
-// when the client sent it gzip-encoded: it stays so, and is served with Content-Encoding: gzip).
+// The chunks of v3 uploads (Gitea's artifacts_chunks.go): each PUT is kept in the blob storage
+// as actions_artifacts/tmpv3/<run>/<artifact>-<start>-<end>.chunk until the PATCH that confirms
+// the artifact joins the chunks of each of its files, in byte order, into <run>/<artifact>-<random>.chunk
+// (.chunk.gz when the client sent it gzip-encoded: it stays so, and is served with
+// Content-Encoding: gzip). Any node may take any chunk, and any node the PATCH.
 
 export type ChunkRange = { start: number; end: number; total: number };
 
@@ -24,56 +22,36 @@ export function parseContentRange(header: string | undefined): ChunkRange {
   return { start, end, total };
 }
 
-const chunkDir = (config: Config, runId: number) => path.join(config.server.data_dir, 'actions_artifacts', 'tmpv3', String(runId));
+const chunkPrefix = (runId: number) => `${ARTIFACTS}/tmpv3/${runId}/`;
+const sizeMismatch = () => new BadRequestError('Error save upload chunk: size not match');
 
 /**
  * Keeps one chunk. Its bytes must be as many as Content-Length says and, when the client sent
  * x-actions-results-md5 (@actions/artifact 1.1+), hash to it; a chunk that does not is dropped.
  */
 export async function saveChunk(
-  config: Config, runId: number, artifactId: number, range: ChunkRange, body: Readable,
+  store: BlobStorage, runId: number, artifactId: number, range: ChunkRange, body: Readable,
   check: { contentLength?: number; md5?: string },
 ): Promise<void> {
-  const dir = chunkDir(config, runId);
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${artifactId}-${range.start}-${range.end}.chunk`);
-  const md5 = crypto.createHash('md5');
-  let size = 0;
-  // Opened here, not by the stream: a stream destroyed while still opening would create the
-  // file after the removal below.
-  const out = fs.createWriteStream(file, { fd: fs.openSync(file, 'w') });
-  try {
-    await pipeline(body, async function* (src: AsyncIterable<Buffer>) {
-      for await (const b of src) {
-        md5.update(b);
-        size += b.length;
-        // A body longer than its range stops here, not once the disk has taken all of it.
-        if (size > range.end - range.start + 1) throw new BadRequestError('Error save upload chunk: size not match');
-        yield b;
-      }
-    }, out);
-  } catch (err) {
-    // A PUT cut short leaves no half chunk for the merge to pick up.
-    fs.rmSync(file, { force: true });
-    throw err;
-  }
-  const badMd5 = check.md5 !== undefined && check.md5 !== md5.digest('base64');
-  const badSize = (check.contentLength !== undefined && size !== check.contentLength) || size !== range.end - range.start + 1;
+  const key = `${chunkPrefix(runId)}${artifactId}-${range.start}-${range.end}.chunk`;
+  const want = range.end - range.start + 1;
+  // A body longer than its range stops there, not once the store has taken all of it.
+  const r = await store.put(key, body, { maxSize: want, tooLarge: sizeMismatch });
+  const badMd5 = check.md5 !== undefined && check.md5 !== Buffer.from(r.hashes.md5, 'hex').toString('base64');
+  const badSize = (check.contentLength !== undefined && r.size !== check.contentLength) || r.size !== want;
   if (badMd5 || badSize) {
-    fs.rmSync(file, { force: true });
-    throw new BadRequestError(badMd5 ? 'Error save upload chunk: md5 not match' : 'Error save upload chunk: size not match');
+    await store.remove(key);
+    throw badMd5 ? new BadRequestError('Error save upload chunk: md5 not match') : sizeMismatch();
   }
 }
 
-type Chunk = { start: number; end: number; file: string };
+type Chunk = { start: number; end: number; key: string };
 
-function chunksOf(config: Config, runId: number, artifactId: number): Chunk[] {
-  const dir = chunkDir(config, runId);
-  const names = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+async function chunksOf(store: BlobStorage, runId: number, artifactId: number): Promise<Chunk[]> {
   const out: Chunk[] = [];
-  for (const name of names) {
-    const m = /^(\d+)-(\d+)-(-?\d+)\.chunk$/.exec(name);
-    if (m && Number(m[1]) === artifactId) out.push({ start: Number(m[2]), end: Number(m[3]), file: path.join(dir, name) });
+  for await (const e of store.list(`${chunkPrefix(runId)}${artifactId}-`)) {
+    const m = /\/(\d+)-(\d+)-(-?\d+)\.chunk$/.exec(e.key);
+    if (m && Number(m[1]) === artifactId) out.push({ start: Number(m[2]), end: Number(m[3]), key: e.key });
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -83,8 +61,8 @@ function chunksOf(config: Config, runId: number, artifactId: number): Chunk[] {
  * size; the storage path of the result, or null while some are missing (the file stays pending,
  * as Gitea's mergeChunksForArtifact). Repeated chunks (a retried PUT) are used once.
  */
-export function mergeChunks(config: Config, artifact: ActionArtifact): string | null {
-  const chunks = chunksOf(config, artifact.run_id, artifact.id);
+export async function mergeChunks(store: BlobStorage, artifact: ActionArtifact): Promise<string | null> {
+  const chunks = await chunksOf(store, artifact.run_id, artifact.id);
   if (!chunks.length) return null;
   const chain: Chunk[] = [];
   let at = -1;
@@ -96,35 +74,24 @@ export function mergeChunks(config: Config, artifact: ActionArtifact): string | 
   if (at + 1 !== artifact.file_compressed_size) return null;
   const ext = artifact.content_encoding === 'gzip' ? 'chunk.gz' : 'chunk';
   const storagePath = `${artifact.run_id}/${artifact.id}-${crypto.randomBytes(4).toString('hex')}.${ext}`;
-  const target = artifactFile(config, storagePath)!;
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const out = fs.openSync(target, 'w');
-  let written = 0;
-  try {
-    for (const c of chain) {
-      const data = fs.readFileSync(c.file);
-      fs.writeSync(out, data);
-      written += data.length;
-    }
-  } finally {
-    fs.closeSync(out);
-  }
-  if (written !== artifact.file_compressed_size) {
-    fs.rmSync(target, { force: true });
+  const target = artifactKey(storagePath)!;
+  const r = await store.put(target, concatStored(store, chain.map((c) => c.key)));
+  if (r.size !== artifact.file_compressed_size) {
+    await store.remove(target);
     throw new BadRequestError('Error merge chunks: merged file size is not equal to chunk length');
   }
-  for (const c of chunks) fs.rmSync(c.file, { force: true });
+  for (const c of chunks) await store.remove(c.key);
   // A file uploaded again in the same run replaces the one merged before.
-  if (artifact.storage_path) removeArtifactFile(config, artifact.storage_path);
+  if (artifact.storage_path) await removeArtifactFile(store, artifact.storage_path);
   return storagePath;
 }
 
 /** Drops the chunks of one artifact that was never confirmed. */
-export function removeArtifactChunks(config: Config, runId: number, artifactId: number): void {
-  for (const c of chunksOf(config, runId, artifactId)) fs.rmSync(c.file, { force: true });
+export async function removeArtifactChunks(store: BlobStorage, runId: number, artifactId: number): Promise<void> {
+  for (const c of await chunksOf(store, runId, artifactId)) await store.remove(c.key);
 }
 
 /** Drops what is left of a run's v3 uploads (chunks of files never confirmed). */
-export function removeRunChunks(config: Config, runId: number): void {
-  fs.rmSync(chunkDir(config, runId), { recursive: true, force: true });
+export async function removeRunChunks(store: BlobStorage, runId: number): Promise<void> {
+  await removeUnder(store, chunkPrefix(runId));
 }

@@ -10,7 +10,7 @@ import * as m from '../../models/actions-artifacts-v3';
 import { confirmedArtifactsOfRun, insertArtifact } from '../../models/actions-artifacts-v4';
 import { getRunJob } from '../../models/actions-engine';
 import { runningTaskByTokenHash } from '../../models/actions-tasks';
-import { artifactFile } from './artifact-files';
+import { statArtifact } from './artifact-files';
 import { mergeChunks, parseContentRange, saveChunk } from './artifacts-v3-chunks';
 import { v4Caller, type V4Caller, type V4Deps } from './artifacts-v4';
 import { verifyRuntimeToken } from './runtime-token';
@@ -105,7 +105,7 @@ export async function uploadChunk(h: Hearth, c: V4Caller, u: ChunkUpload, body: 
   const expired = expiryOf(h, u.retentionDays);
   const range = parseContentRange(u.contentRange);
   const row = await fileRow(h.db, c, name, filePath, expired);
-  await saveChunk(h.config, c.runId, row.id, range, body, { contentLength: u.contentLength, md5: u.md5 });
+  await saveChunk(h.blobs, c.runId, row.id, range, body, { contentLength: u.contentLength, md5: u.md5 });
   // Without x-tfs-filelength Gitea records the chunk's Content-Length; the file's is the range's total.
   const size = u.fileLength && u.fileLength > 0 ? u.fileLength : range.total;
   const encoding = u.contentEncoding ?? '';
@@ -118,7 +118,7 @@ export async function uploadChunk(h: Hearth, c: V4Caller, u: ChunkUpload, body: 
 export async function confirmArtifact(h: Hearth, c: V4Caller, name: string | undefined): Promise<void> {
   if (!name) throw new BadRequestError('Error artifact name is empty');
   for (const row of await m.rowsOfArtifact(h.db, c.runId, name)) {
-    const storagePath = mergeChunks(h.config, row);
+    const storagePath = await mergeChunks(h.blobs, row);
     if (storagePath) await m.updateV3Artifact(h.db, row.id, { storage_path: storagePath, status: 'confirmed', updated_unix: nowUnix() });
   }
 }
@@ -146,14 +146,14 @@ export async function containerItems(h: Hearth, c: V4Caller, hash: string, itemP
   }));
 }
 
-export type V3File = { file: string; name: string; gzip: boolean; modified: number };
+export type V3File = { key: string; size: number; name: string; gzip: boolean; modified: number };
 
 /** The stored bytes of one file of the run's artifacts, as uploaded (gzip stays gzip). */
 export async function downloadFile(h: Hearth, c: V4Caller, idParam: string): Promise<V3File> {
   const a = /^\d+$/.test(idParam) ? await m.artifactById(h.db, Number(idParam)) : undefined;
   if (!a) throw new NotFoundError(`artifact with ID ${idParam} does not exist`);
   if (a.run_id !== c.runId) throw new BadRequestError('Bad Request');
-  const file = a.status === 'confirmed' ? artifactFile(h.config, a.storage_path) : null;
-  if (!file) throw new NotFoundError(`artifact with ID ${idParam} does not exist`);
-  return { file, name: a.artifact_name, gzip: a.content_encoding === 'gzip', modified: a.created_unix };
+  const stored = a.status === 'confirmed' ? await statArtifact(h.blobs, a.storage_path) : null;
+  if (!stored) throw new NotFoundError(`artifact with ID ${idParam} does not exist`);
+  return { key: stored.key, size: stored.size, name: a.artifact_name, gzip: a.content_encoding === 'gzip', modified: a.created_unix };
 }

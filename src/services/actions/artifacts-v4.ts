@@ -1,10 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { Config } from '../../config/schema';
 import type { DB } from '../../db/connect';
+import type { BlobStorage } from '../../lib/blob-storage/storage';
 import type { Hearth } from '../../hearth';
 import type { ActionArtifact, ActionTask } from '../../db/schema';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors';
@@ -12,13 +9,15 @@ import { nowUnix } from '../../lib/time';
 import { getRunJob } from '../../models/actions-engine';
 import * as m from '../../models/actions-artifacts-v4';
 import { getTask } from '../../models/actions-tasks';
-import { artifactFile } from './artifact-files';
+import { ARTIFACTS, artifactKey, concatStored, removeUnder } from './artifact-files';
 import { verifyRuntimeToken } from './runtime-token';
+import { directUrl } from '../../lib/blob-storage/direct';
 
 // The artifact v4 protocol of upload-artifact@v4 / download-artifact@v4 (Gitea's
 // routers/api/actions/artifactsv4.go): twirp JSON calls authenticated by the runtime token, and
-// blob-style uploads and downloads on signed addresses. Blocks wait under tmpv4/ until
-// FinalizeArtifact joins them (in block-list order) into <run>/<id>-<name>.zip.
+// blob-style uploads and downloads on signed addresses. Blocks wait in the blob storage under
+// actions_artifacts/tmpv4/<run>/<id>/ until FinalizeArtifact joins them (in block-list order)
+// into <run>/<id>-<random>.zip: each block is an object of its own, so any node may take it.
 
 export const V4_BASE = 'twirp/github.actions.results.api.v1.ArtifactService';
 const URL_SECONDS = 3600;
@@ -74,12 +73,11 @@ export async function verifySigned(h: Hearth, endp: string, q: SignedQuery): Pro
   return { task, artifact, runId: job.run_id };
 }
 
-const tmpDir = (config: Config, runId: number, artifactId: number) =>
-  path.join(config.server.data_dir, 'actions_artifacts', 'tmpv4', String(runId), String(artifactId));
+const tmpPrefix = (runId: number, artifactId: number) => `${ARTIFACTS}/tmpv4/${runId}/${artifactId}/`;
 
 /** Drops the blocks of an upload that was never finalized. */
-export function removeUploadBlocks(config: Config, runId: number, artifactId: number): void {
-  fs.rmSync(tmpDir(config, runId, artifactId), { recursive: true, force: true });
+export async function removeUploadBlocks(store: BlobStorage, runId: number, artifactId: number): Promise<void> {
+  await removeUnder(store, tmpPrefix(runId, artifactId));
 }
 
 export async function createArtifact(h: Hearth, c: V4Caller, name: string, expiresAt?: string): Promise<string> {
@@ -97,28 +95,38 @@ export async function createArtifact(h: Hearth, c: V4Caller, name: string, expir
       created_unix: now, updated_unix: now, expired_unix: expired || 0,
     });
   }
-  fs.rmSync(tmpDir(h.config, c.runId, a.id), { recursive: true, force: true });
+  await removeUploadBlocks(h.blobs, c.runId, a.id);
   return signedUrl(h, 'UploadArtifact', name, c.task.id, a.id);
+}
+
+const blockKey = (prefix: string, id: string) => `${prefix}block-${Buffer.from(id).toString('base64url')}`;
+/** Appended bytes (appendBlock, or one whole PUT) are numbered objects, joined in that order. */
+const appendKey = (prefix: string, n: number) => `${prefix}append-${String(n).padStart(8, '0')}`;
+
+async function appendsOf(store: BlobStorage, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const e of store.list(`${prefix}append-`)) keys.push(e.key);
+  return keys.sort();
 }
 
 /** One PUT of the upload: a block (kept by id), the block list, or bytes appended in order. */
 export async function uploadPart(
   deps: V4Deps, s: { artifact: ActionArtifact; runId: number }, comp: string, blockId: string, body: Readable,
 ): Promise<void> {
-  const dir = tmpDir(deps.config, s.runId, s.artifact.id);
-  fs.mkdirSync(dir, { recursive: true });
+  const prefix = tmpPrefix(s.runId, s.artifact.id);
+  const store = deps.blobs;
   if (comp === '') {
-    // A single-shot blob PUT: the whole file at once.
-    await pipeline(body, fs.createWriteStream(path.join(dir, 'append')));
+    // A single-shot blob PUT: the whole file at once, replacing what was appended before.
+    for (const k of await appendsOf(store, prefix)) await store.remove(k);
+    await store.put(appendKey(prefix, 0), body);
     return;
   }
   if (comp === 'block' || comp === 'appendBlock') {
-    const file = blockId ? path.join(dir, `block-${Buffer.from(blockId).toString('base64url')}`) : path.join(dir, 'append');
-    await pipeline(body, fs.createWriteStream(file, { flags: blockId ? 'w' : 'a' }));
+    await store.put(blockId ? blockKey(prefix, blockId) : appendKey(prefix, (await appendsOf(store, prefix)).length), body);
     return;
   }
   if (comp.toLowerCase() === 'blocklist') {
-    await pipeline(body, fs.createWriteStream(path.join(dir, 'blocklist.xml')));
+    await store.put(`${prefix}blocklist.xml`, body, { maxSize: 16 * 1024 * 1024 });
     return;
   }
   throw new BadRequestError(`unknown comp ${comp}`);
@@ -129,38 +137,36 @@ function blockIds(xml: string): string[] {
   return [...xml.matchAll(/<(?:Latest|Committed|Uncommitted)>([^<]*)<\/(?:Latest|Committed|Uncommitted)>/g)].map((x) => x[1]!.trim());
 }
 
+async function readText(store: BlobStorage, key: string): Promise<string | null> {
+  if (!(await store.stat(key))) return null;
+  const out: Buffer[] = [];
+  for await (const c of await store.open(key)) out.push(c as Buffer);
+  return Buffer.concat(out).toString('utf8');
+}
+
+/** The uploaded parts in their order: the block list's, else the appended bytes. */
+async function partKeys(store: BlobStorage, prefix: string): Promise<string[]> {
+  const list = await readText(store, `${prefix}blocklist.xml`);
+  const keys = list !== null ? blockIds(list).map((id) => blockKey(prefix, id)) : await appendsOf(store, prefix);
+  for (const k of keys) if (!(await store.stat(k))) throw new BadRequestError('Error merge chunks');
+  return keys;
+}
+
 /** Joins the uploaded parts into the artifact's file, checks the hash, marks it confirmed. */
 export async function finalizeArtifact(h: Hearth, c: V4Caller, name: string, hash?: string): Promise<number> {
   const a = await m.artifactByName(h.db, c.runId, name);
   if (!a) throw new NotFoundError('Error artifact not found');
-  const dir = tmpDir(h.config, c.runId, a.id);
-  const list = path.join(dir, 'blocklist.xml');
-  const parts = fs.existsSync(list)
-    ? blockIds(fs.readFileSync(list, 'utf8')).map((id) => path.join(dir, `block-${Buffer.from(id).toString('base64url')}`))
-    : [path.join(dir, 'append')];
+  const prefix = tmpPrefix(c.runId, a.id);
+  const parts = await partKeys(h.blobs, prefix);
   const storagePath = `${c.runId}/${a.id}-${crypto.randomBytes(4).toString('hex')}.zip`;
-  const target = artifactFile(h.config, storagePath)!;
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const digest = crypto.createHash('sha256');
-  const out = fs.openSync(target, 'w');
-  let size = 0;
-  try {
-    for (const p of parts) {
-      if (!fs.existsSync(p)) throw new BadRequestError('Error merge chunks');
-      const data = fs.readFileSync(p);
-      digest.update(data);
-      fs.writeSync(out, data);
-      size += data.length;
-    }
-  } finally {
-    fs.closeSync(out);
-  }
-  if (hash && hash.replace(/^sha256:/, '') !== digest.digest('hex')) {
-    fs.rmSync(target, { force: true });
+  const target = artifactKey(storagePath)!;
+  const r = await h.blobs.put(target, concatStored(h.blobs, parts));
+  if (hash && hash.replace(/^sha256:/, '') !== r.hashes.sha256) {
+    await h.blobs.remove(target);
     throw new BadRequestError('Error merge chunks: checksum mismatch');
   }
-  fs.rmSync(dir, { recursive: true, force: true });
-  await m.updateArtifact(h.db, a.id, { status: 'confirmed', file_size: size, file_compressed_size: size, storage_path: storagePath, updated_unix: nowUnix() });
+  await removeUploadBlocks(h.blobs, c.runId, a.id);
+  await m.updateArtifact(h.db, a.id, { status: 'confirmed', file_size: r.size, file_compressed_size: r.size, storage_path: storagePath, updated_unix: nowUnix() });
   return a.id;
 }
 
@@ -178,7 +184,10 @@ export async function listArtifacts(db: DB, c: V4Caller, filter: { name?: string
 export async function downloadUrl(h: Hearth, c: V4Caller, name: string): Promise<string> {
   const a = await m.artifactByName(h.db, c.runId, name);
   if (!a || a.status !== 'confirmed') throw new NotFoundError('Error artifact not found');
-  return signedUrl(h, 'DownloadArtifact', name, c.task.id, a.id);
+  // [storage] serve_direct: the runner fetches from the bucket, as Gitea's getSignedArtifactURL.
+  const key = artifactKey(a.storage_path);
+  const direct = key ? await directUrl(h.config, h.blobs, key, { contentType: 'application/zip' }) : null;
+  return direct ?? signedUrl(h, 'DownloadArtifact', name, c.task.id, a.id);
 }
 
 export async function deleteArtifact(db: DB, c: V4Caller, name: string): Promise<number> {

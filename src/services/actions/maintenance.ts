@@ -43,7 +43,7 @@ export async function cleanupActions(h: Hearth): Promise<string> {
   const logs = days > 0 ? await expireLogs(h.db, now - days * 86400) : 0;
   const artifacts = await artifactsToClean(h.db, now);
   for (const a of artifacts) {
-    removeArtifactFile(h.config, a.storage_path);
+    await removeArtifactFile(h.blobs, a.storage_path);
     await setArtifactStatus(h.db, a.id, a.status === 'pending-deletion' ? 'deleted' : 'expired', now);
   }
   const abandoned = await removeAbandonedUploads(h, now);
@@ -58,9 +58,9 @@ export async function cleanupActions(h: Hearth): Promise<string> {
 async function removeAbandonedUploads(h: Hearth, now: number): Promise<number> {
   const uploads = await abandonedUploads(h.db, now - Math.max(86400, seconds(h.config.actions.endless_task_timeout)));
   for (const a of uploads) {
-    removeArtifactChunks(h.config, a.run_id, a.id);
-    removeUploadBlocks(h.config, a.run_id, a.id);
-    removeArtifactFile(h.config, a.storage_path);
+    await removeArtifactChunks(h.blobs, a.run_id, a.id);
+    await removeUploadBlocks(h.blobs, a.run_id, a.id);
+    await removeArtifactFile(h.blobs, a.storage_path);
     await setArtifactStatus(h.db, a.id, 'expired', now);
   }
   return uploads.length;

@@ -19,6 +19,8 @@ import type { Hearth } from '../../hearth';
 
 export type Download = {
   attachment: Attachment; size: number; contentType: string;
+  /** Where the bytes are in the blob storage (for [storage] serve_direct's redirect). */
+  key: string;
   /** The bytes, whole or the inclusive range (from the blob storage). */
   open: (range?: ByteRange) => Promise<Readable>;
 };
@@ -41,7 +43,7 @@ export async function openAttachment(h: Hearth, uuid: string, viewer: User | nul
   const contentType = detectContentType(await storedHead(h, a.uuid));
   await countDownload(h.db, a.id);
   return {
-    attachment: { ...a, download_count: a.download_count + 1 }, size: stat.size, contentType,
+    attachment: { ...a, download_count: a.download_count + 1 }, size: stat.size, contentType, key: attachmentKey(a.uuid),
     open: (range) => h.blobs.open(attachmentKey(a.uuid), range),
   };
 }

@@ -6,7 +6,8 @@ import { nowUnix } from '../../lib/time';
 import * as lfs from '../../models/lfs';
 import type { BlobStorage } from '../../lib/blob-storage/storage';
 import { deferredStream } from '../../lib/deferred-stream';
-import { blobExists, openBlob, removeBlobFile, storeBlob } from '../packages/blob-store';
+import { blobExists, blobKey, openBlob, removeBlobFile, storeBlob } from '../packages/blob-store';
+import { DIRECT_URL_SECONDS, directUrl } from '../../lib/blob-storage/direct';
 import { authorizeGit, type GitCaller } from '../repo/git-access';
 import type { RepoAccess } from '../repo/repos';
 import { ACCESS, accessMode } from '../permissions';
@@ -95,6 +96,13 @@ export async function batch(h: Hearth, access: RepoAccess, body: BatchRequest, a
   const max = h.config.server.lfs_max_file_size;
   const inStore = new Set<string>();
   for (const m of metas.values()) if (await blobExists(h.blobs, m.oid)) inStore.add(m.oid);
+  const directUrls = new Map<string, string>();
+  if (!upload) {
+    for (const oid of inStore) {
+      const url = await directUrl(h.config, h.blobs, blobKey(oid));
+      if (url) directUrls.set(oid, url);
+    }
+  }
   return body.objects.map((o) => {
     const raw = (o ?? {}) as Record<string, unknown>;
     if (!isValidPointer(raw)) {
@@ -103,6 +111,9 @@ export async function batch(h: Hearth, access: RepoAccess, body: BatchRequest, a
     const meta = metas.get(raw.oid);
     if (meta && meta.size !== raw.size) return objectAnswer(h.config, access, raw, '', { code: 422, message: `Object ${raw.oid} is not ${raw.size} bytes` });
     const stored = !!meta && inStore.has(raw.oid);
+    // [storage] serve_direct: the client fetches from the bucket (no credentials of ours go there).
+    const direct = directUrls.get(raw.oid);
+    if (!upload && stored && direct) return { oid: raw.oid, size: raw.size, actions: { download: { href: direct, expires_in: DIRECT_URL_SECONDS } } };
     if (!upload) return objectAnswer(h.config, access, raw, authorization, stored ? 'download' : { code: 404, message: 'Not Found' });
     if (stored) return { oid: raw.oid, size: raw.size };
     if (max > 0 && raw.size > max) return objectAnswer(h.config, access, raw, '', { code: 422, message: `Size must be less than or equal to ${max}` });

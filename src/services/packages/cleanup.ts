@@ -26,7 +26,7 @@ export async function cleanupPackages(db: DB, store: BlobStorage, dataDir: strin
     // The store is shared with LFS: the same bytes may be an object of some repository.
     if (!(await oidInUse(db, blob.hash_sha256))) await removeBlobFile(store, blob.hash_sha256);
   }
-  const uploads = await removeStaleUploads(db, dataDir, before);
+  const uploads = await removeStaleUploads(db, store, before);
   const temps = removeStaleTempFiles(dataDir, olderThanMs);
   // The signed repository indexes (apt, rpm, pacman, apk) are built again: one whose job failed
   // for good (or whose packages a crash changed between two builds) heals by the next run.

@@ -112,6 +112,7 @@ export async function openReleaseAsset(
   await countDownload(h.db, asset.id);
   return {
     attachment: { ...asset, download_count: asset.download_count + 1 }, size: stat.size, contentType,
+    key: attachmentKey(asset.uuid),
     open: (range) => h.blobs.open(attachmentKey(asset.uuid), range),
   };
 }

@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import fs from 'node:fs';
 import { toApiArtifact } from '../../../convert/actions-run';
 import {
   artifactDownloadUrl, deleteArtifact, getArtifact, listArtifacts, signedArtifactFile,
@@ -7,6 +6,7 @@ import {
 import { getRun } from '../../../services/actions/api-runs';
 import { repoOf } from '../../context';
 import { queryString } from '../../query';
+import { sendStored } from '../../stored-send';
 
 // .../actions/artifacts and .../actions/runs/{run}/artifacts; the zip download redirects to a
 // signed address (.../zip/raw?sig=&expires=) that serves the bytes, as Gitea.
@@ -44,8 +44,8 @@ export async function download(req: Request, res: Response): Promise<void> {
 export async function downloadRaw(req: Request, res: Response): Promise<void> {
   const expires = Number(queryString(req, 'expires'));
   const file = await signedArtifactFile(req.ctx.h, req.ctx.secret, { owner: String(req.params.owner ?? ''), repo: String(req.params.repo ?? '') }, idParam(req, 'artifact_id'), queryString(req, 'sig') ?? '', Number.isSafeInteger(expires) ? expires : 0);
-  res.setHeader('Content-Type', 'application/zip');
-  res.setHeader('Content-Length', String(file.size));
-  res.setHeader('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
-  fs.createReadStream(file.path).pipe(res);
+  await sendStored(req, res, req.ctx.h.blobs, {
+    key: file.key, size: file.size, contentType: 'application/zip', lastModified: new Date(file.modifiedMs),
+    headers: { 'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}` },
+  });
 }

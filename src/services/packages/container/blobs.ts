@@ -68,17 +68,17 @@ export async function mountBlob(h: Hearth, ref: ImageRef, doer: User, digest: st
 /** Appends a chunk to a session; the Content-Range start (when sent) must be the bytes so far. */
 export async function appendChunk(h: Hearth, doer: User, id: string, input: Readable, rangeStart?: number) {
   await sessionOrUnknown(h.db, id);
-  return appendUploadChunk(h.db, h.config.server.data_dir, id, input, rangeStart, uploadSizeLimit(h.config, doer, TYPE));
+  return appendUploadChunk(h.db, h.blobs, id, input, rangeStart, uploadSizeLimit(h.config, doer, TYPE));
 }
 
 /** Ends a session: an optional last chunk, the digest check (DIGEST_INVALID), the blob saved. */
 export async function finishUpload(h: Hearth, ref: ImageRef, doer: User, id: string, digest: string, last: Readable | null): Promise<string> {
   const hex = digestHex(digest);
   await sessionOrUnknown(h.db, id);
-  if (last) await appendUploadChunk(h.db, h.config.server.data_dir, id, last, undefined, uploadSizeLimit(h.config, doer, TYPE));
+  if (last) await appendUploadChunk(h.db, h.blobs, id, last, undefined, uploadSizeLimit(h.config, doer, TYPE));
   let blob: StoredBlob;
   try {
-    blob = await finishUploadSession(h.db, h.blobs, h.config.server.data_dir, id, hex);
+    blob = await finishUploadSession(h.db, h.blobs, id, hex);
   } catch (err) {
     if ((err as { status?: number }).status === 400) throw OCI.digestInvalid();
     throw err;
