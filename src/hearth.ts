@@ -88,15 +88,25 @@ export async function openHearth(
 export const databaseName = (config: Config): string =>
   (config.database.driver === 'postgres' ? maskUrlPassword(config.database.url) : `at ${config.database.path}`);
 
+/**
+ * The instance key of the data directory, made on its first start. Written to a private file and
+ * hard-linked into place, so the key file never exists half-written, and two nodes starting at
+ * once on a shared data directory (PostgreSQL) both end up with the one that was linked first.
+ */
 function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret_key');
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    const secret = crypto.randomBytes(32).toString('hex');
-    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-    return secret;
+  if (!fs.existsSync(file)) {
+    const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    fs.writeFileSync(tmp, `${crypto.randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+    try {
+      fs.linkSync(tmp, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
   }
+  return fs.readFileSync(file, 'utf8').trim();
 }
 
 export async function closeHearth(h: Hearth): Promise<void> {

@@ -33,6 +33,16 @@ export type RunningServer = {
 /** The lock file naming the process that serves a data directory. */
 export const pidFileOf = (config: Config) => path.join(config.server.data_dir, 'hearth.pid');
 
+/**
+ * SQLite: the data directory's pid lock, this process the only server on it. PostgreSQL: no
+ * lock, as several nodes share the data directory (repositories, blobs, the secret key) by
+ * design; the node table is each one's identity and a dead node's work is adopted through it.
+ */
+function lockDataDirectory(config: Config): PidLock {
+  if (config.database.driver !== 'postgres') return acquirePidLock(pidFileOf(config));
+  return { file: '', release: () => {}, takenOver: false };
+}
+
 export type StartOptions = {
   host?: string; port?: number;
   /** Shows the first admin's password: called before any request is answered. */
@@ -116,7 +126,7 @@ type Prepared = { hearth: Hearth; background: ReturnType<typeof setUpBackground>
 async function prepare(config: Config): Promise<Prepared> {
   // The directory and the lock: an unwritable data directory fails here, by name.
   makeDirectory(config.server.data_dir);
-  const lock = acquirePidLock(pidFileOf(config));
+  const lock = lockDataDirectory(config);
   let hearth: Hearth;
   try {
     hearth = await openHearth(config);

@@ -196,6 +196,11 @@ export const configSchema = z.strictObject({
     // a job whose node died runs again on another node after this.
     lease: z.number().int().min(1).max(3600).default(60),
   }),
+  cluster: section({
+    // PostgreSQL: seconds without a heartbeat after which a node counts as dead (its intents are
+    // adopted, its temp directory swept); each node beats every third of it.
+    node_timeout: z.number().int().min(3).max(3600).default(30),
+  }),
   log: section({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
     // Empty: standard output. A file is appended to, and reopened on SIGHUP (logrotate).

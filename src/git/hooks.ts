@@ -25,8 +25,10 @@ export function installHooks(dataDir: string): string {
   const file = path.join(dir, 'pre-receive');
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   if (current !== PRE_RECEIVE) {
-    fs.writeFileSync(`${file}.tmp`, PRE_RECEIVE, { mode: 0o755 });
-    fs.renameSync(`${file}.tmp`, file);
+    // A name of this process's own: nodes sharing the data directory may write it at once.
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    fs.writeFileSync(tmp, PRE_RECEIVE, { mode: 0o755 });
+    fs.renameSync(tmp, file);
   }
   return dir;
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import os from 'node:os';
 import { closeHearth } from '../../src/hearth';
-import { joinCluster } from '../../src/services/cluster/node';
+import { loadConfig } from '../../src/config/load';
+import { heartbeatMs, joinCluster, nodeStaleMs } from '../../src/services/cluster/node';
 import { freshDatabase, openNode } from '../helpers/cluster';
 import { postgresInstalled, startPostgres, withPostgres, type TempPostgres } from '../helpers/postgres';
 import { eventually } from '../helpers/wait';
@@ -39,4 +40,14 @@ withPostgres('node identity on PostgreSQL', () => {
       await closeHearth(b);
     }
   });
+});
+
+it('[cluster] node_timeout sets when a node counts as dead, and the heartbeat beats every third of it', () => {
+  const of = (env: Record<string, string>) => ({ config: loadConfig(null, { dataDir: os.tmpdir() }, env) });
+  const byDefault = of({});
+  expect([nodeStaleMs(byDefault), heartbeatMs(byDefault)]).toEqual([30_000, 10_000]);
+  const short = of({ HEARTH__CLUSTER__NODE_TIMEOUT: '6' });
+  expect([nodeStaleMs(short), heartbeatMs(short)]).toEqual([6_000, 2_000]);
+  // Under three seconds a heartbeat would come more often than once a second: refused.
+  expect(() => of({ HEARTH__CLUSTER__NODE_TIMEOUT: '1' })).toThrow(/node_timeout/);
 });

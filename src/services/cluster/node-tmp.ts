@@ -48,8 +48,8 @@ export function sweepNodeTmp(h: NodeOf, live: string[]): string[] {
 export async function sweepTmpAtStart(h: NodeOf & { db: DB; log: Logger }): Promise<void> {
   let live: string[] = [];
   if (dialectOf(h.db).engine === 'postgres') {
-    const [{ liveNodes }, { NODE_STALE_MS }] = await Promise.all([import('../../db/postgres/cluster'), import('./node')]);
-    live = (await liveNodes(h.db, NODE_STALE_MS)).map((n) => n.id);
+    const [{ liveNodes }, { nodeStaleMs }] = await Promise.all([import('../../db/postgres/cluster'), import('./node')]);
+    live = (await liveNodes(h.db, nodeStaleMs(h))).map((n) => n.id);
   }
   const removed = sweepNodeTmp(h, live);
   if (removed.length) h.log.info({ removed: removed.length }, 'removed uploads and push handshakes that stopped nodes left');

@@ -1,17 +1,21 @@
 import os from 'node:os';
+import type { Config } from '../../config/schema';
 import type { Hearth } from '../../hearth';
 import { dialectOf } from '../../db/dialect';
 import { useClusterKeyLock } from '../../lib/keyed-lock';
 
 // This node's membership of the cluster (issue 35). On PostgreSQL each running server is a row of
-// the node table, its heartbeat written every HEARTBEAT_MS in database time and its row removed on
-// a clean stop; other nodes read a row silent for NODE_STALE_MS as a node that died. On SQLite
-// there is one node by construction (the data directory's pid lock): nothing is written.
-// A member's withKeyLock also takes the key's advisory lock (db/postgres/key-locks.ts).
+// the node table, its heartbeat written every third of `[cluster] node_timeout` in database time
+// and its row removed on a clean stop; other nodes read a row silent for node_timeout as a node
+// that died. On SQLite there is one node by construction (the data directory's pid lock): nothing
+// is written. A member's withKeyLock also takes the key's advisory lock (db/postgres/key-locks.ts).
 
-export const HEARTBEAT_MS = 10_000;
-/** Three missed heartbeats: the node is gone. */
-export const NODE_STALE_MS = 30_000;
+type ClusterConfig = { config: Pick<Config, 'cluster'> };
+
+/** How long a node's heartbeat may be silent before it counts as dead (three missed beats). */
+export const nodeStaleMs = (h: ClusterConfig): number => h.config.cluster.node_timeout * 1000;
+/** How often a node writes its heartbeat. */
+export const heartbeatMs = (h: ClusterConfig): number => Math.floor(nodeStaleMs(h) / 3);
 /** Rows of nodes silent this long are dropped by whichever node beats next. */
 const NODE_FORGOTTEN_MS = 24 * 3_600_000;
 
@@ -35,7 +39,7 @@ export async function joinCluster(h: Hearth, opts: { heartbeatMs?: number } = {}
       h.log.warn({ err }, 'node heartbeat failed');
     }
   };
-  const timer = setInterval(() => { beating = beat(); }, opts.heartbeatMs ?? HEARTBEAT_MS);
+  const timer = setInterval(() => { beating = beat(); }, opts.heartbeatMs ?? heartbeatMs(h));
   timer.unref();
   let stopped: Promise<void> | null = null;
   return {

@@ -1,5 +1,5 @@
 import type { Hearth } from '../../hearth';
-import { NODE_STALE_MS } from '../cluster/node';
+import { nodeStaleMs } from '../cluster/node';
 
 // Cron on several nodes over one PostgreSQL (issue 35), loaded only there: one leader at a time,
 // the holder of a session advisory lock on a dedicated connection (TCP keepalives: a vanished
@@ -19,7 +19,7 @@ export type Leadership = { isLeader: () => boolean; stop: () => Promise<void> };
  */
 export async function campaign(h: Hearth, retryMs: number, elected: (first: boolean) => void): Promise<Leadership> {
   const [{ sessionLock }, { liveNodes }] = await Promise.all([import('../../db/postgres/session-lock'), import('../../db/postgres/cluster')]);
-  const alone = (await liveNodes(h.db, NODE_STALE_MS)).every((n) => n.id === h.nodeId);
+  const alone = (await liveNodes(h.db, nodeStaleMs(h))).every((n) => n.id === h.nodeId);
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let electedBefore = false;

@@ -1,7 +1,7 @@
 import type { PendingOp } from '../../db/schema';
 import { dialectOf } from '../../db/dialect';
 import { listPendingOps, ownAllPendingOps, removePendingOp } from '../../models/pending-op';
-import { NODE_STALE_MS } from '../cluster/node';
+import { nodeStaleMs } from '../cluster/node';
 import { ownIntents } from './intent';
 import type { RECOVERIES } from './handlers';
 import type { Hearth } from '../../hearth';
@@ -25,17 +25,18 @@ export async function recoverPendingOps(h: Hearth): Promise<number> {
 }
 
 /** PostgreSQL: claims and recovers the intents of dead nodes; how many were recovered. */
-export async function adoptOrphanedIntents(h: Hearth, staleMs = NODE_STALE_MS): Promise<number> {
+export async function adoptOrphanedIntents(h: Hearth, staleMs = nodeStaleMs(h)): Promise<number> {
   const { adoptPendingOps } = await import('../../db/postgres/intents');
   const adopted = await adoptPendingOps(h.db, h.nodeId, staleMs, ADOPT_LEASE_MS);
   return runRecoveries(h, adopted);
 }
 
 /**
- * Adopts dead nodes' intents every `everyMs` while this node runs (PostgreSQL; nothing on SQLite,
- * where the start did it all). Returns the stop, which waits for a round under way.
+ * Adopts dead nodes' intents every `everyMs` (by default the node timeout) while this node runs
+ * (PostgreSQL; nothing on SQLite, where the start did it all). Returns the stop, which waits for
+ * a round under way.
  */
-export function watchOrphanedIntents(h: Hearth, everyMs = NODE_STALE_MS): () => Promise<void> {
+export function watchOrphanedIntents(h: Hearth, everyMs = nodeStaleMs(h)): () => Promise<void> {
   if (dialectOf(h.db).engine !== 'postgres') return async () => {};
   let round: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {

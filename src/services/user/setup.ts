@@ -15,9 +15,14 @@ export async function ensureInitialAdmin(h: Hearth): Promise<InitialAdmin | null
   if ((await countAdmins(h.db)) > 0) return null;
   const password = randomPassword();
   const username = h.config.service.initial_admin_username;
-  const admin = await createUser(h.db, h.config, {
-    username, email: h.config.service.initial_admin_email, password, isAdmin: true,
-  });
+  let admin: Awaited<ReturnType<typeof createUser>>;
+  try {
+    admin = await createUser(h.db, h.config, { username, email: h.config.service.initial_admin_email, password, isAdmin: true });
+  } catch (err) {
+    // Nodes starting at once on one PostgreSQL database: the first one made the admin and printed it.
+    if ((await countAdmins(h.db)) > 0) return null;
+    throw err;
+  }
   await markPasswordPrinted(h.db, admin.id);
   return { username, password };
 }
