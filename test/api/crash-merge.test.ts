@@ -162,4 +162,18 @@ describe('recoverMerge', () => {
     expect(await mergeEvents()).toHaveLength(1);
     expect(await s.hearth.db.selectFrom('pending_op').select('id').where('kind', '=', 'pull.merge').execute()).toEqual([]);
   });
+
+  it('an API commit while the intent of a landed merge is left finishes that merge first (regression: its push was never announced)', async () => {
+    const { api, pr, bare, before, landed, intent, mergeEvents } = await pullWithIntent('carol');
+    await git(bare, 'update-ref', 'refs/heads/main', landed, before);
+    await addPendingOp(s.hearth.db, 'pull.merge', intent, 'a-dead-node');
+    const body = await ok(await api('contents/later.txt', 'POST', { branch: 'main', content: Buffer.from('later\n').toString('base64') }), 201);
+    expect((await git(bare, 'rev-parse', 'main^')).trim()).toBe(landed);
+    expect((await ok(await api(`pulls/${pr.number}`))).merge_commit_sha).toBe(landed);
+    expect(await mergeEvents()).toHaveLength(1);
+    // Two pushes in the feed, in order: the merge's (from the old base), then the commit's.
+    const feed = await ok(await api('activities/feeds')) as { op_type: string; content: string }[];
+    const heads = feed.filter((a) => a.op_type === 'commit_repo').map((a) => JSON.parse(a.content).HeadCommit.Sha1);
+    expect(heads.slice(0, 2)).toEqual([body.commit.sha, landed]);
+  });
 });

@@ -2,7 +2,6 @@ import { isAncestor } from '../../git/refs';
 import { revParse } from '../../git/repo';
 import { getBranchRow } from '../../models/branch';
 import { getIssueById } from '../../models/issue';
-import { listPendingOpsOfKind, removePendingOp } from '../../models/pending-op';
 import { getPullByIssueId } from '../../models/pull';
 import { getRepoById } from '../../models/repo';
 import type { Repository } from '../../db/schema';
@@ -56,17 +55,3 @@ export async function finishMerge(h: Hearth, repo: Repository, payload: MergeInt
   return `finished the merge of pull request #${payload.index} (${payload.commit})${synced ? ', base already synced' : ''}`;
 }
 
-/**
- * A merge of pull request `index` whose node moved the base and then died (its intent not adopted
- * yet) or failed its bookkeeping: finished first, under the caller's refs lock, so a retry of the
- * merge finds the pull request merged instead of merging it a second time.
- */
-export async function finishLeftMerges(h: Hearth, repo: Repository, index: number): Promise<void> {
-  for (const row of await listPendingOpsOfKind(h.db, 'pull.merge')) {
-    const payload = JSON.parse(row.payload) as MergeIntent;
-    if (payload.repoId !== repo.id || payload.index !== index) continue;
-    const outcome = await finishMerge(h, repo, payload, row.id);
-    await removePendingOp(h.db, row.id);
-    h.log.warn({ op: row.kind, owner: row.owner, payload: row.payload, outcome }, 'finished a merge left behind before merging again');
-  }
-}
