@@ -47,6 +47,9 @@ withPostgres('merges and API commits racing across two nodes', () => {
       ] } })),
       // Both carry the sha twin.txt has now: one lands, the other then names a sha the file no longer has.
       twins: [put('twin.txt', 'twin A\n', sha['twin.txt']!), put('twin.txt', 'twin B\n', sha['twin.txt']!)],
+      // The issue counters race too: two closed, two more opened, on both nodes.
+      closed: issues.slice(0, 2).map((i) => answer(call(`repos/root/races/issues/${i.body.number}`, { method: 'PATCH', json: { state: 'closed' } }))),
+      opened: [3, 4].map((i) => answer(call('repos/root/races/issues', { method: 'POST', json: { title: `issue ${i}` } }))),
       stale: [put('stale.txt', 'stale\n', sha['stale.txt']!),
         answer(call('repos/root/races/contents/stale.txt', { method: 'DELETE', json: { branch: 'main', sha: sha['stale.txt'] } }))],
     };
@@ -56,6 +59,8 @@ withPostgres('merges and API commits racing across two nodes', () => {
     const [deleted, several] = await Promise.all([burst.deleted, burst.several]);
     const twins = await Promise.all(burst.twins);
     const stale = await Promise.all(burst.stale);
+    const closed = await Promise.all(burst.closed);
+    const opened = await Promise.all(burst.opened);
     // The burst was shared out between both nodes.
     expect(pair.proxy.sent.every((n, i) => n - sentBefore[i]! >= 5), JSON.stringify(pair.proxy.sent)).toBe(true);
 
@@ -65,6 +70,7 @@ withPostgres('merges and API commits racing across two nodes', () => {
     expect([deleted.status, several.status], JSON.stringify([deleted, several])).toEqual([200, 201]);
     expect(twins.map((t) => t.status).sort(), JSON.stringify(twins)).toEqual([200, 422]);
     expect(stale.map((s) => s.status), JSON.stringify(stale)).toEqual([422, 422]);
+    expect([...closed, ...opened].map((i) => i.status)).toEqual([201, 201, 201, 201]);
 
     const bare = bareOf(pair.dataDir, 'races');
     const tip = await tipOf(bare);
