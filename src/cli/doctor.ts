@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config/schema';
-import { openConfiguredDatabase } from '../db/connect';
+import { openConfiguredDatabase, type DB } from '../db/connect';
 import { acquirePidLock, PidLockHeldError, type PidLock } from '../lib/pid-lock';
 import { pidFileOf } from '../server';
 import { parseDuration } from '../services/cron/duration';
@@ -21,6 +21,20 @@ function lockForFix(config: Config): PidLock {
   } catch (err) {
     if (err instanceof PidLockHeldError) throw new CliError(`--fix: ${err.message}`);
     throw err;
+  }
+}
+
+/**
+ * PostgreSQL: servers take no pid lock (nodes share the data directory), so the lock does not
+ * tell whether one runs; the node table does. --fix waits until no node has a live heartbeat.
+ */
+async function refuseWhileNodesRun(config: Config, db: DB): Promise<void> {
+  if (config.database.driver !== 'postgres') return;
+  const [{ liveNodes }, { nodeStaleMs }] = await Promise.all([import('../db/postgres/cluster'), import('../services/cluster/node')]);
+  const live = await liveNodes(db, nodeStaleMs({ config }));
+  if (live.length) {
+    const names = live.map((n) => `pid ${n.pid} on ${n.host}`).join(', ');
+    throw new CliError(`--fix: hearth is running on this database (${names}): stop every node first`);
   }
 }
 
@@ -49,6 +63,7 @@ async function runDoctorCommand(action: string | undefined, opts: DoctorOptions)
   const lock = opts.fix ? lockForFix(config) : null;
   const db = await openConfiguredDatabase(config);
   try {
+    if (opts.fix) await refuseWhileNodesRun(config, db);
     const results = await runDoctor(db, {
       config,
       fix: Boolean(opts.fix),

@@ -58,6 +58,28 @@ withPostgres('intents on PostgreSQL', () => {
     }
   });
 
+  it("a dead node's row goes once, and the node that removed it resyncs the branch rows (as after an unclean stop on SQLite)", async () => {
+    const url = await freshDatabase(server, `intents_${process.pid}_${++counter}`);
+    const [a, b] = [await openNode(url), await openNode(url)];
+    const members = [await joinCluster(a), await joinCluster(b)];
+    const resyncs = () => a.db.selectFrom('job').select('id').where('kind', '=', 'recovery.branch-rows').execute();
+    try {
+      // Live nodes only: nothing removed, nothing resynced.
+      expect(await adoptOrphanedIntents(a)).toBe(0);
+      expect(await resyncs()).toEqual([]);
+      // A node killed a minute ago (its row left behind).
+      await a.db.insertInto('node').values({ id: 'killed-node', host: 'gone', pid: 1, started: 0, heartbeat: sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint - 60000` }).execute();
+      await Promise.all([adoptOrphanedIntents(a), adoptOrphanedIntents(b)]);
+      expect((await a.db.selectFrom('node').select('id').execute()).map((r) => r.id).sort()).toEqual([a.nodeId, b.nodeId].sort());
+      expect((await resyncs()).length).toBe(1);
+      await adoptOrphanedIntents(b);
+      expect((await resyncs()).length).toBe(1);
+    } finally {
+      for (const m of members) await m.stop();
+      for (const h of [a, b]) await closeHearth(h);
+    }
+  });
+
   it('a failed recovery stays with its adopter under a lease: another node does not take it meanwhile', async () => {
     const url = await freshDatabase(server, `intents_${process.pid}_${++counter}`);
     const [a, b] = [await openNode(url), await openNode(url)];

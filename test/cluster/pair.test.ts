@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { clusterEnv } from '../helpers/cluster';
 import { startClusterPair } from '../helpers/cluster-pair';
 import { withPostgres } from '../helpers/postgres';
+import { runHearth } from '../helpers/process';
 import { ok } from '../helpers/server';
 
 // The shared two-node fixture: two `hearth web` processes started at the same moment on one
@@ -29,6 +31,11 @@ withPostgres('two nodes on one data directory', () => {
       const before = [...pair.proxy.sent];
       for (let i = 0; i < 4; i++) await ok(await pair.call('repos/root/shared'));
       expect(pair.proxy.sent.map((n, i) => n - before[i]!)).toEqual([2, 2]);
+
+      // No pid lock to find them by: doctor --fix asks the node table, and refuses while they run.
+      const fix = await runHearth(['doctor', '--fix', '--data', pair.dataDir], clusterEnv(pair.databaseUrl));
+      expect(fix.code).not.toBe(0);
+      expect(fix.err).toMatch(/--fix: hearth is running on this database \(pid \d+ on .+, pid \d+ on .+\): stop every node first/);
     } finally {
       await pair.stop();
     }

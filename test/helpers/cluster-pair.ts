@@ -29,6 +29,8 @@ export type PairCall = (p: string, opts?: { method?: string; json?: unknown; nod
 export type ClusterPair = {
   nodes: HearthProcess[];
   dataDir: string;
+  /** The database's URL (clusterEnv(databaseUrl) points a hearth command at it). */
+  databaseUrl: string;
   proxy: RoundRobinProxy;
   proxyUrl: string;
   /** The nodes' database, for assertions. */
@@ -39,7 +41,10 @@ export type ClusterPair = {
   call: PairCall;
   /** SIGKILL to node `i`; resolves once it is gone. */
   kill: (i: number) => Promise<void>;
-  /** Starts node `i` again over the same data directory and database (killed first if alive). */
+  /**
+   * Starts node `i` again over the same data directory and database (killed first if alive), with
+   * its environment less HEARTH_TEST_CRASH_AT (a node restarted after its crash runs on), plus `env`.
+   */
   restart: (i: number, env?: Record<string, string>) => Promise<HearthProcess>;
   stop: () => Promise<void>;
 };
@@ -80,10 +85,10 @@ export async function startClusterPair(opts: PairOptions = {}): Promise<ClusterP
     await n.exited;
   };
   return {
-    nodes, dataDir, proxy, proxyUrl: proxy.url, db, password, call, kill,
+    nodes, dataDir, databaseUrl: url, proxy, proxyUrl: proxy.url, db, password, call, kill,
     async restart(i, env = {}) {
       await kill(i);
-      const n = await startHearthProcess(dataDir, envOf(i, env));
+      const n = await startHearthProcess(dataDir, envOf(i, { HEARTH_TEST_CRASH_AT: '', ...env }));
       nodes[i] = n;
       proxy.upstreams[i] = n.url;
       return n;

@@ -3,6 +3,7 @@ import { dialectOf } from '../../db/dialect';
 import { listPendingOps, ownAllPendingOps, removePendingOp } from '../../models/pending-op';
 import { nodeStaleMs } from '../cluster/node';
 import { ownIntents } from './intent';
+import { resyncAfterUncleanStop } from './unclean-stop';
 import type { RECOVERIES } from './handlers';
 import type { Hearth } from '../../hearth';
 
@@ -24,11 +25,22 @@ export async function recoverPendingOps(h: Hearth): Promise<number> {
   return runRecoveries(h, pending);
 }
 
-/** PostgreSQL: claims and recovers the intents of dead nodes; how many were recovered. */
+/**
+ * PostgreSQL: claims and recovers the intents of dead nodes; how many were recovered. Then the
+ * rows of dead nodes go, and the node that removed them (one, whichever) does what SQLite does
+ * after an unclean stop: a node killed without a clean stop may have moved refs with no intent
+ * (a branch deleted through the API), so the branch rows are resynced with git in the background.
+ */
 export async function adoptOrphanedIntents(h: Hearth, staleMs = nodeStaleMs(h)): Promise<number> {
-  const { adoptPendingOps } = await import('../../db/postgres/intents');
+  const [{ adoptPendingOps }, { deleteStaleNodes }] = await Promise.all([import('../../db/postgres/intents'), import('../../db/postgres/cluster')]);
   const adopted = await adoptPendingOps(h.db, h.nodeId, staleMs, ADOPT_LEASE_MS);
-  return runRecoveries(h, adopted);
+  const done = await runRecoveries(h, adopted);
+  const dead = await deleteStaleNodes(h.db, staleMs);
+  if (dead > 0) {
+    h.log.warn({ nodes: dead }, 'nodes stopped without a clean stop: branch rows are resynced with git');
+    await resyncAfterUncleanStop(h);
+  }
+  return done;
 }
 
 /**

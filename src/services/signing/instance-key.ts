@@ -60,11 +60,30 @@ async function defaultGpgKey(config: Config): Promise<string> {
 
 async function defaultSshKey(config: Config): Promise<string> {
   const file = sshKeyPath(config);
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', signingIdentity(config).email, '-f', file]);
-  }
+  await makeSshKeyOnce(file, signingIdentity(config).email);
   return file;
+}
+
+/**
+ * An ed25519 key at `file` unless one is there. Generated under a name of this call's own and
+ * hard-linked into place: nodes sharing the data directory may sign their first commit at the
+ * same moment (ssh-keygen on one path would ask whether to overwrite and fail), and the first
+ * link wins, so every node signs with that one key. The public half is read from the private key.
+ */
+export async function makeSshKeyOnce(file: string, comment: string): Promise<void> {
+  if (fs.existsSync(file)) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', comment, '-f', tmp]);
+    fs.linkSync(tmp, file);
+    fs.renameSync(`${tmp}.pub`, `${file}.pub`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+    fs.rmSync(`${tmp}.pub`, { force: true });
+  }
 }
 
 const resolved = new Map<string, Promise<string | null>>();
