@@ -10,7 +10,7 @@ import { loadRules } from './protected-branches';
 import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protection-rules';
 import { moveRefDurably } from './ref-intent';
 import { withRefsLock } from './refs-lock';
-import { finishLeftMerges } from '../recovery/left-merges';
+import { finishLeftRefMoves } from '../recovery/left-ref-moves';
 import type { RepoAccess } from './repos';
 import { hostOf } from '../../lib/url-host';
 import type { Hearth } from '../../hearth';
@@ -119,7 +119,7 @@ export async function landCommit(h: Hearth, access: RepoAccess, doer: User, t: C
  */
 export async function commitUnderLock<T>(h: Hearth, access: RepoAccess, fn: () => Promise<T>): Promise<T> {
   return withRefsLock(access.repo.id, async () => {
-    await finishLeftMerges(h, access.repo);
+    await finishLeftRefMoves(h, access.repo);
     return fn();
   });
 }
