@@ -135,4 +135,27 @@ withPostgres('a node killed mid-merge while the other goes on', () => {
     await expectBranchRowsEqualGit(db, repoId, bare);
     await expectCountersMatchRows(db);
   }, 240_000);
+
+  it('an API commit killed at refs.after-move: the other node commits on top, both announced once, rows equal git', async () => {
+    pair = await startClusterPair({ envOf: (i): Record<string, string> => (i === 0 ? { HEARTH_TEST_CRASH_AT: 'refs.after-move' } : {}), nodeTimeout: 3 });
+    const { call, db } = pair;
+    const repoId = await makeRepo(call, 'crashed');
+    const bare = bareOf(pair.dataDir, 'crashed');
+    const create = (p: string, node: number) =>
+      call(`repos/root/crashed/contents/${p}`, { method: 'POST', json: { branch: 'main', content: b64(`${p}\n`) }, node });
+    await killedBy(pair.nodes[0]!, create('dead.txt', 0));
+    pair.proxy.pin(1);
+    const left = await tipOf(bare);
+    expect(await git(bare, 'show', `${left}:dead.txt`)).toBe('dead.txt\n');
+    const [next, again] = await Promise.all([answer(create('next.txt', 1)), answer(create('dead.txt', 1))]);
+    // The retry of the commit that got no answer finds its file there (Gitea's 422), the other lands on top.
+    expect([next.status, again.status], JSON.stringify([next, again])).toEqual([201, 422]);
+    expect((await git(bare, 'rev-parse', `${next.body.commit.sha}^`)).trim()).toBe(left);
+    for (const c of [left, next.body.commit.sha]) {
+      await eventually(async () => (await pushesOf(pair!, repoId, c)) >= 1, 20_000, `the push of ${c} in the feed`);
+    }
+    await eventually(async () => (await db.selectFrom('pending_op').select('id').execute()).length === 0, 20_000, 'no intent left');
+    expect([await pushesOf(pair, repoId, left), await pushesOf(pair, repoId, next.body.commit.sha)]).toEqual([1, 1]);
+    await expectBranchRowsEqualGit(db, repoId, bare);
+  }, 240_000);
 });
