@@ -19,6 +19,11 @@ export function listPendingOps(db: DB): Promise<PendingOp[]> {
   return db.selectFrom('pending_op').selectAll().orderBy('id').execute();
 }
 
+/** The rows of one kind, oldest first. */
+export function listPendingOpsOfKind(db: DB, kind: string): Promise<PendingOp[]> {
+  return db.selectFrom('pending_op').selectAll().where('kind', '=', kind).orderBy('id').execute();
+}
+
 /** Makes `owner` the owner of every row (SQLite: the one node recovers them all). */
 export async function ownAllPendingOps(db: DB, owner: string): Promise<void> {
   await db.updateTable('pending_op').set({ owner }).where('owner', '<>', owner).execute();

@@ -21,6 +21,15 @@ export async function updatePull(db: DB, id: number, patch: Updateable<PullReque
   await db.updateTable('pull_request').set(patch).where('id', '=', id).execute();
 }
 
+/**
+ * Marks the pull request merged unless it already is; whether this call did. Two nodes finishing
+ * one merge (the merge's retry and the adoption of its intent) must not both record it.
+ */
+export async function setPullMerged(db: DB, id: number, patch: Updateable<PullRequestTable>): Promise<boolean> {
+  const r = await db.updateTable('pull_request').set({ ...patch, has_merged: 1 }).where('id', '=', id).where('has_merged', '=', 0).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
 /** The open pull request from `head` into `base`, if any (Gitea's GetUnmergedPullRequest). */
 export async function findOpenPull(
   db: DB, headRepoId: number, headBranch: string, baseRepoId: number, baseBranch: string,

@@ -4,6 +4,7 @@ import { createRepo, git } from '../helpers/git';
 import { crashTmp, killedBy, startCrashable, stopAndDoctor, type CrashCall, type Crashable } from '../helpers/crash';
 import { as, cloneWork, ok } from '../helpers/pull-fixtures';
 import { createUser, startTestServer, type TestServer } from '../helpers/server';
+import { addPendingOp } from '../../src/models/pending-op';
 import type { MergeIntent } from '../../src/services/pull/pull-merge-land';
 import { recoverMerge } from '../../src/services/recovery/merge-recovery';
 
@@ -101,15 +102,17 @@ describe('recoverMerge', () => {
   beforeAll(async () => { s = await startTestServer(); });
   afterAll(async () => { await s.stop(); });
 
-  it('finishes a merge whose base holds the commit, leaves one whose base never moved, and runs again harmlessly', async () => {
-    const alice = await createUser(s, 'alice');
-    await createRepo(s, alice, 'proj', { auto_init: true, default_branch: 'main' });
-    const work = await cloneWork(s, 'alice', 'proj', alice);
+  /** `owner`/proj (a user of its own) with a pull request of `topic` (two commits) into main, and the intent of merging its first commit. */
+  async function pullWithIntent(owner: string) {
+    const alice = await createUser(s, owner);
+    const name = 'proj';
+    await createRepo(s, alice, name, { auto_init: true, default_branch: 'main' });
+    const work = await cloneWork(s, owner, name, alice);
     const head = await work.branch('topic', { 'x.txt': 'x\n', 'y.txt': 'y\n' });
-    const api = (p: string, method = 'GET', body?: unknown) => s.request(`api/v1/repos/alice/proj/${p}`, { method, auth: as(alice), json: body });
+    const api = (p: string, method = 'GET', body?: unknown) => s.request(`api/v1/repos/${owner}/${name}/${p}`, { method, auth: as(alice), json: body });
     const pr = await ok(await api('pulls', 'POST', { head: 'topic', base: 'main', title: 'Topic' }), 201);
     const issue = await ok(await api(`issues/${pr.number}`));
-    const bare = path.join(s.hearth.config.repository.root, 'alice', 'proj.git');
+    const bare = path.join(s.hearth.config.repository.root, owner, `${name}.git`);
     const before = (await git(bare, 'rev-parse', 'main')).trim();
     const landed = (await git(bare, 'rev-parse', `${head}~1`)).trim();
     const user = await ok(await s.request('api/v1/user', { auth: as(alice) }));
@@ -117,7 +120,12 @@ describe('recoverMerge', () => {
       repoId: pr.base.repo_id, issueId: issue.id, index: pr.number, baseBranch: 'main',
       oldSha: before, commit: landed, doerId: user.id, auto: false, deleteBranch: true,
     };
+    const mergeEvents = async () => ((await ok(await api(`issues/${pr.number}/timeline`))) as { type: string }[]).filter((e) => e.type === 'merge_pull');
+    return { api, pr, bare, before, head, landed, intent, mergeEvents };
+  }
 
+  it('finishes a merge whose base holds the commit, leaves one whose base never moved, and runs again harmlessly', async () => {
+    const { api, pr, bare, before, head, landed, intent, mergeEvents } = await pullWithIntent('alice');
     expect(await recoverMerge(s.hearth, intent)).toContain('never moved');
     expect((await ok(await api(`pulls/${pr.number}`))).merged).toBe(false);
     // The base moved past the merge (it contains it): finished, as the merge would have.
@@ -128,7 +136,44 @@ describe('recoverMerge', () => {
     expect((await ok(await api('branches/main'))).commit.id).toBe(head);
     expect((await api('branches/topic')).status).toBe(404);
     expect(await recoverMerge(s.hearth, intent)).toBe('already merged');
-    const timeline = await ok(await api(`issues/${pr.number}/timeline`)) as { type: string }[];
-    expect(timeline.filter((e) => e.type === 'merge_pull')).toHaveLength(1);
+    expect(await mergeEvents()).toHaveLength(1);
+  });
+
+  it('records the merge once when two nodes finish it at once (regression: both passed the merged check, two merge events)', async () => {
+    const { api, pr, bare, before, head, intent, mergeEvents } = await pullWithIntent('twice');
+    await git(bare, 'update-ref', 'refs/heads/main', head, before);
+    const outcomes = await Promise.all([recoverMerge(s.hearth, intent), recoverMerge(s.hearth, intent)]);
+    expect(outcomes.filter((o) => o.startsWith('finished'))).toHaveLength(1);
+    expect(outcomes).toContain('already merged');
+    expect(await mergeEvents()).toHaveLength(1);
+    expect((await ok(await api(`pulls/${pr.number}`))).merged).toBe(true);
+  });
+
+  it('a merge retried while the intent of a landed merge is left finishes that one (regression: merged a second time)', async () => {
+    const { api, pr, bare, before, landed, intent, mergeEvents } = await pullWithIntent('retry');
+    // A node moved main to the merge, recorded its intent, and died before the bookkeeping.
+    await git(bare, 'update-ref', 'refs/heads/main', landed, before);
+    await addPendingOp(s.hearth.db, 'pull.merge', intent, 'a-dead-node');
+    const retry = await api(`pulls/${pr.number}/merge`, 'POST', { Do: 'merge' });
+    expect(retry.status, await retry.text()).toBe(405);
+    expect((await git(bare, 'rev-parse', 'main')).trim()).toBe(landed);
+    const merged = await ok(await api(`pulls/${pr.number}`));
+    expect([merged.merged, merged.merge_commit_sha]).toEqual([true, landed]);
+    expect(await mergeEvents()).toHaveLength(1);
+    expect(await s.hearth.db.selectFrom('pending_op').select('id').where('kind', '=', 'pull.merge').execute()).toEqual([]);
+  });
+
+  it('an API commit while the intent of a landed merge is left finishes that merge first (regression: its push was never announced)', async () => {
+    const { api, pr, bare, before, landed, intent, mergeEvents } = await pullWithIntent('carol');
+    await git(bare, 'update-ref', 'refs/heads/main', landed, before);
+    await addPendingOp(s.hearth.db, 'pull.merge', intent, 'a-dead-node');
+    const body = await ok(await api('contents/later.txt', 'POST', { branch: 'main', content: Buffer.from('later\n').toString('base64') }), 201);
+    expect((await git(bare, 'rev-parse', 'main^')).trim()).toBe(landed);
+    expect((await ok(await api(`pulls/${pr.number}`))).merge_commit_sha).toBe(landed);
+    expect(await mergeEvents()).toHaveLength(1);
+    // Two pushes in the feed, in order: the merge's (from the old base), then the commit's.
+    const feed = await ok(await api('activities/feeds')) as { op_type: string; content: string }[];
+    const heads = feed.filter((a) => a.op_type === 'commit_repo').map((a) => JSON.parse(a.content).HeadCommit.Sha1);
+    expect(heads.slice(0, 2)).toEqual([body.commit.sha, landed]);
   });
 });

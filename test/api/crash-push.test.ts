@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addPendingOp } from '../../src/models/pending-op';
+import { recoverPush } from '../../src/services/repo/ref-intent';
 import { crashTmp, killedBy, startCrashable, stopAndDoctor } from '../helpers/crash';
-import { git } from '../helpers/git';
+import { createRepo, git } from '../helpers/git';
 import { startReceiver } from '../helpers/receiver';
-import { ok } from '../helpers/server';
+import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 import { eventually } from '../helpers/wait';
 
 // Ref moves killed after git moved the refs and before the database followed: the next start
@@ -76,4 +78,33 @@ describe('ref moves cut short by a crash', () => {
       await rx.close();
     }
   }, 120_000);
+});
+
+describe('an API commit left half-recorded by a dead node', () => {
+  let s: TestServer;
+  beforeAll(async () => { s = await startTestServer(); });
+  afterAll(async () => { await s.stop(); });
+
+  it('is announced before the next commit moves main on, and its recovery still counts it landed (regression: its push was lost)', async () => {
+    const dora = await createUser(s, 'dora');
+    await createRepo(s, dora, 'proj', { auto_init: true, default_branch: 'main' });
+    const api = (p: string, method = 'GET', body?: unknown) => s.request(`api/v1/repos/dora/proj/${p}`, { method, auth: as(dora), json: body });
+    const bare = path.join(s.hearth.config.repository.root, 'dora', 'proj.git');
+    // What a node killed at refs.after-move leaves: main on a commit nobody announced, the intent.
+    const before = (await git(bare, 'rev-parse', 'main')).trim();
+    const left = (await git(bare, 'commit-tree', '-p', before, '-m', 'Left behind', `${before}^{tree}`)).trim();
+    await git(bare, 'update-ref', 'refs/heads/main', left, before);
+    const update = { ref: 'refs/heads/main', oldId: before, newId: left };
+    const intent = { repoId: (await ok(await api(''))).id as number, doerId: dora.id, updates: [update], source: 'commit' as const };
+    await addPendingOp(s.hearth.db, 'push', intent, 'a-dead-node');
+
+    const next = await ok(await api('contents/next.txt', 'POST', { branch: 'main', content: Buffer.from('next\n').toString('base64') }), 201);
+    expect((await git(bare, 'rev-parse', 'main^')).trim()).toBe(left);
+    const feed = await ok(await api('activities/feeds')) as { op_type: string; content: string }[];
+    const heads = feed.filter((a) => a.op_type === 'commit_repo').map((a) => JSON.parse(a.content).HeadCommit.Sha1);
+    expect(heads.slice(0, 2)).toEqual([next.commit.sha, left]);
+    expect(await s.hearth.db.selectFrom('pending_op').select('id').execute()).toEqual([]);
+    // Adopted after main moved on, the recovery still finds it landed (under the newer commit).
+    expect(await recoverPush(s.hearth, intent)).toContain('synced 1 of 1');
+  });
 });

@@ -55,8 +55,8 @@ export async function recordLanded(
     await refsMoved(h.db, repo, doer, dir, [{ ref: `refs/heads/${intent.baseBranch}`, oldId: intent.oldSha, newId: intent.commit }], 'merge');
   }
   crashPoint('merge.after-sync');
-  await markMerged(h.db, { repoId: repo.id, doer, issue, pr, commit: intent.commit, auto: intent.auto, intentId: opts.intentId });
-  if (intent.deleteBranch) await deleteHead(h, pr, doer);
+  const marked = await markMerged(h.db, { repoId: repo.id, doer, issue, pr, commit: intent.commit, auto: intent.auto, intentId: opts.intentId });
+  if (marked && intent.deleteBranch) await deleteHead(h, pr, doer);
 }
 
 export async function headRepoAccess(db: DB, pr: PullRequest, doer: User): Promise<RepoAccess | null> {

@@ -14,6 +14,7 @@ import { loadPull } from './pull-views';
 import { settingsOf } from '../repo/repo-settings';
 import type { RepoAccess } from '../repo/repos';
 import { withRefsLock } from '../repo/refs-lock';
+import { finishLeftRefMoves } from '../recovery/left-ref-moves';
 import { signMerge } from '../signing/sign-rules';
 import type { Hearth } from '../../hearth';
 
@@ -79,6 +80,7 @@ export function mergePull(
 async function mergeNow(
   h: Hearth, access: RepoAccess, doer: User, index: number, input: MergeInput, opts: { auto?: boolean },
 ): Promise<void> {
+  await finishLeftRefMoves(h, access.repo);
   const { issue, pr } = await checkPreconditions(h, access, doer, index, input);
   await checkMergeProtection(h, access, doer, pr, input.force_merge === true);
   const dir = await dirOfRepo(h, access.repo);

@@ -31,7 +31,7 @@ export async function updatePullBranch(h: Hearth, access: RepoAccess, doer: User
   if (head.mode < ACCESS.write && !maintainer) throw new ForbiddenError('user may not push to the head branch');
   if (pr.commits_behind === 0) return;
   // A push to the head branch: queued with the repository's other ref writers, then followed.
-  await commitUnderLock(head, () => rewriteHead(h, access, headRepo, doer, pr, style));
+  await commitUnderLock(h, head, () => rewriteHead(h, access, headRepo, doer, pr, style));
 }
 
 async function rewriteHead(h: Hearth, access: RepoAccess, headRepo: Repository, doer: User, pr: PullRequest, style: UpdateStyle): Promise<void> {

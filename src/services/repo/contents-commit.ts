@@ -10,6 +10,7 @@ import { loadRules } from './protected-branches';
 import { canUserPush, effectiveRule, filePatterns, matchesFile } from './protection-rules';
 import { moveRefDurably } from './ref-intent';
 import { withRefsLock } from './refs-lock';
+import { finishLeftRefMoves } from '../recovery/left-ref-moves';
 import type { RepoAccess } from './repos';
 import { hostOf } from '../../lib/url-host';
 import type { Hearth } from '../../hearth';
@@ -114,8 +115,11 @@ export async function landCommit(h: Hearth, access: RepoAccess, doer: User, t: C
 
 /**
  * An API commit in `fn`, one at a time per repository (the refs it moves are followed through
- * refsMoved, as after a push).
+ * refsMoved, as after a push), after any merge a dead node left half-recorded.
  */
-export async function commitUnderLock<T>(access: RepoAccess, fn: () => Promise<T>): Promise<T> {
-  return withRefsLock(access.repo.id, fn);
+export async function commitUnderLock<T>(h: Hearth, access: RepoAccess, fn: () => Promise<T>): Promise<T> {
+  return withRefsLock(access.repo.id, async () => {
+    await finishLeftRefMoves(h, access.repo);
+    return fn();
+  });
 }

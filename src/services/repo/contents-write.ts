@@ -91,7 +91,7 @@ export async function changeFiles(
 ): Promise<FilesResult> {
   if (!files.length) throw new InvalidError('[files]: at least one file operation is required', 'files');
   const ops = checkPaths(files, h.config.api.default_max_blob_size);
-  return commitUnderLock(access, () => writeFiles(h, access, doer, opts, files, ops));
+  return commitUnderLock(h, access, () => writeFiles(h, access, doer, opts, files, ops));
 }
 
 async function writeFiles(
@@ -117,7 +117,7 @@ async function writeFiles(
 export function applyDiffPatch(
   h: Hearth, access: RepoAccess, doer: User, opts: CommitOptions, patch: string,
 ): Promise<CommitMeta> {
-  return commitUnderLock(access, async () => {
+  return commitUnderLock(h, access, async () => {
     const t = await prepareTarget(h, access, doer, opts, [], false);
     const applied = await applyPatchToTree(t.dir, t.parent!, patch);
     if (!applied.ok) throw new InvalidError(`git apply error: ${applied.error}`);

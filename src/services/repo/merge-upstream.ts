@@ -58,7 +58,7 @@ export async function mergeUpstream(
   // The fork's branch first, as Gitea: a missing one is 404 whatever the parent holds.
   if (!(await refTarget(dir, `refs/heads/${input.branch}`))) throw branchMissing(access.repo.id, input.branch);
   const upstream = await upstreamOf(h, access, doer, input.branch);
-  return commitUnderLock(access, () => syncBranch(h, access, doer, dir, upstream, input));
+  return commitUnderLock(h, access, () => syncBranch(h, access, doer, dir, upstream, input));
 }
 
 async function syncBranch(

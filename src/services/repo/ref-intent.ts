@@ -7,7 +7,7 @@ import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { clearIntent, recordIntent } from '../recovery/intent';
 import type { Repository, User } from '../../db/schema';
-import { landedUpdates } from '../../git/refs';
+import { isAncestor, landedUpdates, refTarget } from '../../git/refs';
 import type { RefSource } from '../events/types';
 import { refsMoved } from './refs-moved';
 import type { Hearth } from '../../hearth';
@@ -61,7 +61,21 @@ export async function recoverPush(h: Hearth, p: PushPayload): Promise<string> {
   if (!fs.existsSync(dir)) return 'the repository directory is gone';
   const doer = (await getUserById(h.db, p.doerId)) ?? (await getUserById(h.db, repo.owner_id));
   if (!doer) return 'no user to attribute the push to';
-  const landed = await landedUpdates(dir, p.updates);
+  const landed = p.source === 'commit' ? await landedCommits(dir, p.updates) : await landedUpdates(dir, p.updates);
   await refsMoved(h.db, repo, doer, dir, landed, p.source ?? 'push');
   return `synced ${landed.length} of ${p.updates.length} ref update(s) of ${repo.owner_name}/${repo.name}`;
+}
+
+/**
+ * An API commit landed if its branch holds it, at the tip or under commits made on top since
+ * (another node went on): the commit was written for this move alone, so nothing else can have
+ * put it there. Only the tip would count it lost, and its push never announced.
+ */
+async function landedCommits(dir: string, updates: RefUpdate[]): Promise<RefUpdate[]> {
+  const tips = await Promise.all(updates.map((u) => refTarget(dir, u.ref)));
+  const held = await Promise.all(updates.map(async (u, i) => {
+    const tip = tips[i];
+    return !!tip && (tip === u.newId || (await isAncestor(dir, u.newId, tip).catch(() => false)));
+  }));
+  return updates.filter((_, i) => held[i]);
 }
