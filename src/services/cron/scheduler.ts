@@ -46,7 +46,8 @@ export class CronScheduler {
     const configured = deps.config.cron as Record<string, Record<string, unknown> | undefined>;
     for (const [name, task] of Object.entries(tasks)) {
       const overrides = Object.entries(configured[name] ?? {}).filter(([, v]) => v !== undefined);
-      const settings = { ...task.defaults, ...Object.fromEntries(overrides) } as BaseCronSettings;
+      const defaults = deps.config.database.driver === 'postgres' ? { ...task.defaults, ...task.clusterDefaults } : task.defaults;
+      const settings = { ...defaults, ...Object.fromEntries(overrides) } as BaseCronSettings;
       // A bad schedule fails here, at start, rather than at the first run.
       if (settings.enabled) toTrigger(settings.schedule);
       this.entries.set(name, { name, task, settings, timer: null, running: null, execTimes: 0, prev: null, last: null });

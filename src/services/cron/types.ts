@@ -11,6 +11,8 @@ export type BaseCronSettings = { enabled: boolean; run_at_start: boolean; schedu
 export type CronTask<S extends BaseCronSettings = BaseCronSettings> = {
   /** Gitea's defaults for the task's keys. */
   defaults: S;
+  /** What differs when nodes share PostgreSQL (the leader alone runs it): over `defaults`, under the configuration. */
+  clusterDefaults?: Partial<S>;
   /** Does the work and says what it did: the task's last result. Throws on failure. */
   run(ctx: CronContext, settings: S): Promise<string>;
 };

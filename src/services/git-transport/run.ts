@@ -34,6 +34,12 @@ export type GitSession = {
  * (refs.moved: webhooks, feed, pull requests, Actions) before the client hears the push ended.
  * Answers git's exit code; the output is left open for the caller to end.
  */
+/**
+ * Several nodes (PostgreSQL): a push does not start git's automatic gc on whichever node took it;
+ * repacks are the cron leader's git_gc_repos (`gc --auto`, daily by default there).
+ */
+const pushConfig = (h: Hearth): string[] => (h.config.database.driver === 'postgres' ? ['receive.autogc=false'] : []);
+
 export async function runGitService(h: Hearth, s: GitSession): Promise<number> {
   const { service, target } = s;
   // A wiki push is no move of the repository's refs: no protection rules, no refs.moved.
@@ -45,7 +51,7 @@ export async function runGitService(h: Hearth, s: GitSession): Promise<number> {
     env: hookDir ? { HEARTH_HOOK_DIR: hookDir } : {},
     // Written (when missing or changed) per push: a restore or a cleaned data directory may have
     // removed it, and a push without its hook would skip every protection rule.
-    config: hookDir ? [`core.hooksPath=${installHooks(h.config.server.data_dir)}`] : [],
+    config: [...(hookDir ? [`core.hooksPath=${installHooks(h.config.server.data_dir)}`] : []), ...(service === 'receive-pack' ? pushConfig(h) : [])],
   });
   const hook = hookDir && target.pusher ? answerHook(h, target, target.pusher, hookDir, s.requestId) : null;
   const kill = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); };

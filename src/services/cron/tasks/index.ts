@@ -99,6 +99,9 @@ export const CRON_TASKS: CronTaskRegistry = {
   git_gc_repos: {
     // Gitea: setting.Git.Timeout.GC (60 s) and [git] GC_ARGS (none).
     defaults: { ...base(false, false, '@every 72h'), timeout: '60s', args: '' },
+    // Several nodes: pushes leave git's automatic gc to this task on the cron leader (see
+    // git-transport/run.ts), so it runs by default there, daily, and only where git finds work.
+    clusterDefaults: { enabled: true, schedule: '@every 24h', args: '--auto' },
     run: gcRepos,
   },
   resync_all_sshkeys: {
