@@ -4,10 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import {
-  CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+  CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, getSignedUrl, HeadObjectCommand, ListObjectsV2Command, S3Client, Upload,
+} from './aws-sdk';
 import { spool } from './spool';
 import {
   checkKey, notFound, type BlobEntry, type BlobHashes, type BlobStat, type BlobStorage, type ByteRange, type KeyOf, type PutOptions,
