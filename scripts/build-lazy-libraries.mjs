@@ -21,6 +21,8 @@ export const LAZY_LIBRARIES = [
   'pg',
   // The AWS SDK (~600 KB: @aws-sdk and @smithy), as one bundle: only [storage] type = "s3" loads it.
   './aws-sdk',
+  // mime-types' table (150 KB of JSON): mime-types itself loads on first use (build.mjs's stand-in).
+  'mime-db',
 ];
 
 /**
@@ -67,7 +69,8 @@ export async function buildLazyLibraries({ esbuildOptions, plugins, root }) {
       stdin: { contents: `module.exports = require(${JSON.stringify(LAZY_SOURCES[name] ?? name)});`, resolveDir: root, loader: 'js' },
       write: false, outfile: 'library.cjs', keepNames: true, define: { 'process.env.NODE_ENV': '"production"' },
       // The other lazy libraries by their stand-ins: one copy of each (passport's strategies share one base class).
-      plugins: [...plugins, lazyLibraryStandIns(LAZY_LIBRARIES.filter((n) => n !== name))],
+      // First: a stand-in wins over build.mjs's swaps (multer's mime-db is the packed one).
+      plugins: [lazyLibraryStandIns(LAZY_LIBRARIES.filter((n) => n !== name)), ...plugins],
     });
     files[`lib/${payloadName(name)}.cjs`] = Buffer.from(asModuleFunction(result.outputFiles[0].text));
   }
