@@ -127,7 +127,8 @@ await build({
   // No keepNames: naming every function cost ~1.8 MB of heap at each start (bench/startup); the
   // error classes that logs name keep their names themselves (src/lib/errors.ts).
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [...bundlePlugins, lazyLibraryStandIns(LAZY_LIBRARIES)],
+  // The stand-ins first: mime-db's wins over leanerModules' swap of it.
+  plugins: [lazyLibraryStandIns(LAZY_LIBRARIES), ...bundlePlugins],
 });
 // One-byte source, as a CommonJS module function: src/exe-bootstrap.ts compiles and calls it.
 fs.writeFileSync(bundle, asModuleFunction(fs.readFileSync(bundle, 'utf8')));

@@ -19,7 +19,21 @@ export const LAZY_LIBRARIES = [
   'jpeg-js', 'fzstd', 'seek-bzip', 'xz-decompress', 'passport', 'passport-strategy', 'passport-local', 'passport-http',
   // PostgreSQL's client (~85 KB): only a start with [database] driver = "postgres" loads it.
   'pg',
+  // The AWS SDK (~600 KB: @aws-sdk and @smithy), as one bundle: only [storage] type = "s3" loads it.
+  './aws-sdk',
+  // mime-types' table (150 KB of JSON): mime-types itself loads on first use (build.mjs's stand-in).
+  'mime-db',
 ];
+
+/**
+ * Lazy libraries that are modules of hearth's (by the specifier their one importer uses), built
+ * from this file: one that gathers a library's several packages so that they share one copy of
+ * their dependencies (src/lib/blob-storage/aws-sdk.ts).
+ */
+const LAZY_SOURCES = { './aws-sdk': './src/lib/blob-storage/aws-sdk.ts' };
+
+/** A library's name in the payload (`lib/<name>.cjs`, `hearth:lib/<name>`): a module's without its `./`. */
+const payloadName = (name) => name.replace(/^\.\//, '');
 
 const PREFIX = 'hearth:lib/';
 
@@ -31,7 +45,7 @@ export function lazyLibraryStandIns(names) {
     setup(b) {
       b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-library' }));
       b.onLoad({ filter: /.*/, namespace: 'lazy-library' }, (args) => ({
-        loader: 'js', contents: `module.exports = require(${JSON.stringify(PREFIX + args.path)});`,
+        loader: 'js', contents: `module.exports = require(${JSON.stringify(PREFIX + payloadName(args.path))});`,
       }));
       b.onResolve({ filter: /^hearth:lib\// }, (args) => ({ path: args.path, external: true }));
     },
@@ -52,12 +66,13 @@ export async function buildLazyLibraries({ esbuildOptions, plugins, root }) {
   for (const name of LAZY_LIBRARIES) {
     const result = await build({
       ...esbuildOptions,
-      stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root, loader: 'js' },
+      stdin: { contents: `module.exports = require(${JSON.stringify(LAZY_SOURCES[name] ?? name)});`, resolveDir: root, loader: 'js' },
       write: false, outfile: 'library.cjs', keepNames: true, define: { 'process.env.NODE_ENV': '"production"' },
       // The other lazy libraries by their stand-ins: one copy of each (passport's strategies share one base class).
-      plugins: [...plugins, lazyLibraryStandIns(LAZY_LIBRARIES.filter((n) => n !== name))],
+      // First: a stand-in wins over build.mjs's swaps (multer's mime-db is the packed one).
+      plugins: [lazyLibraryStandIns(LAZY_LIBRARIES.filter((n) => n !== name)), ...plugins],
     });
-    files[`lib/${name}.cjs`] = Buffer.from(asModuleFunction(result.outputFiles[0].text));
+    files[`lib/${payloadName(name)}.cjs`] = Buffer.from(asModuleFunction(result.outputFiles[0].text));
   }
   return files;
 }
@@ -79,7 +94,7 @@ function req(id) {
   vm.runInThisContext(sources['lib/' + name + '.cjs'], { filename: name })(m.exports, req, m, process.execPath, '/');
   return m.exports;
 }
-for (const name of ${JSON.stringify(LAZY_LIBRARIES)}) {
+for (const name of ${JSON.stringify(LAZY_LIBRARIES.map(payloadName))}) {
   const e = req(${JSON.stringify(PREFIX)} + name);
   if (typeof e !== 'function' && (e === null || typeof e !== 'object' || Object.keys(e).length === 0)) throw new Error(name + ' exports nothing');
 }`;

@@ -4,7 +4,7 @@ import { findCounterDrift } from '../../src/models/repo-counters';
 import { allFollowUpsSettled } from '../../src/services/pull/pull-follow-queue';
 import { createRepo } from '../helpers/git';
 import { addTeam, createOrg } from '../helpers/orgs';
-import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
+import { as, createToken, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 import { createSiteAdmin } from '../helpers/site-admin';
 import { sqliteOnly, testsOnPostgres } from '../helpers/test-database';
 import { signedInClient } from '../helpers/web-client';
@@ -49,6 +49,13 @@ describe('statements per request', () => {
     expect(await statements('api/v1/repos/alice/counted')).toBeLessThanOrEqual(2);
   });
 
+  it('GET /user reads the caller once, by Basic credentials or by token (the token with its account)', async () => {
+    expect(await statements('api/v1/user')).toBeLessThanOrEqual(1);
+    const token = await createToken(s, alice, ['read:user']);
+    // 2 when the token and its account were two reads; the token's last use is written at most once a second.
+    expect(await counted(async () => ok(await s.request('api/v1/user', { auth: { token } })))).toBeLessThanOrEqual(1);
+  });
+
   it('a raw file download by a signed-in reader reads no page state (header counts, watch and star)', async () => {
     // 5 when downloads ran a page's unread count and watch and star queries.
     expect(await statements('alice/counted/raw/branch/main/README.md')).toBeLessThanOrEqual(2);
@@ -75,8 +82,11 @@ describe('statements per request', () => {
     const before = await (await s.request('api/v1/repos/alice/counted', { auth: as(alice) })).json() as { open_issues_count: number };
     const n = await counted(async (i) => ok(await s.request('api/v1/repos/alice/counted/issues', { method: 'POST', auth: as(alice), json: { title: `More ${i}` } }), 201));
     // 24: the repository has no workflows, so once the first event's trigger job found none, the
-    // next issue events queue no job (25 when every issue event queued one).
-    expect(n).toBeLessThanOrEqual(24);
+    // next issue events queue no job (25 when every issue event queued one). 15 (21 on SQLite, 22
+    // on PostgreSQL before, issue 34): the open count's UPDATE holds the repository row in place of
+    // lockRow, no block check in one's own repository, the feed takes the owner from the doer, and
+    // a new issue with no labels, assignees or milestone is answered from what its transaction wrote.
+    expect(n).toBeLessThanOrEqual(15);
     const after = await (await s.request('api/v1/repos/alice/counted', { auth: as(alice) })).json() as { open_issues_count: number };
     expect(after.open_issues_count).toBe(before.open_issues_count + 3);
     // The increments agree with a count of the rows (what check_repo_stats compares).

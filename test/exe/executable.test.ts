@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { git } from '../helpers/git';
 import { processDatabaseEnv, runHearth, runsExecutable, startHearthProcess } from '../helpers/process';
 import { startReceiver } from '../helpers/receiver';
+import { startTestS3 } from '../helpers/s3';
 import { basicHeader } from '../helpers/server';
 import { testsOnPostgres } from '../helpers/test-database';
 import { eventually } from '../helpers/wait';
@@ -144,4 +145,26 @@ describe(`hearth in its own process (${runsExecutable ? process.env.HEARTH_EXECU
       await rx.close();
     }
   }, 180_000);
+
+  it('keeps package files in an S3 bucket (the AWS SDK, packed as a bundle of its own, loads with the first use)', async () => {
+    const s3 = await startTestS3();
+    const data = tmp('hearth-exe-s3-');
+    const server = await startHearthProcess(data, { ...await processDatabaseEnv(), ...s3.env('exe/') });
+    try {
+      await eventually(async () => /password:\s+\S+/.test(server.out()), 10_000, 'first admin printed');
+      const rootAuth = basicHeader('root', /password:\s+(\S+)/.exec(server.out())![1]!);
+      const bytes = Buffer.from('bytes kept in the bucket\n'.repeat(1000));
+      const url = `${server.url}/api/packages/root/generic/kept/1.0.0/kept.bin`;
+      await expectStatus(await fetch(url, { method: 'PUT', headers: { Authorization: rootAuth }, body: bytes }), 201);
+      const got = await fetch(url, { headers: { Authorization: rootAuth } });
+      expect(got.status).toBe(200);
+      expect(Buffer.from(await got.arrayBuffer())).toEqual(bytes);
+      // Served from the bucket: the data directory keeps no copy.
+      const files = fs.readdirSync(data, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+      expect(files.filter((e) => fs.statSync(path.join(e.parentPath, e.name)).size === bytes.length)).toEqual([]);
+    } finally {
+      server.child.kill('SIGKILL');
+      await s3.stop();
+    }
+  }, 120_000);
 });

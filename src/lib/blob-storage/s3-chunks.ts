@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand,
-} from '@aws-sdk/client-s3';
+} from './aws-sdk';
 import type { S3BlobStorage } from './s3';
 import { spool } from './spool';
 import type { ChunkedUploads, PutOptions } from './storage';

@@ -4,11 +4,9 @@ import { pipeline } from 'node:stream/promises';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import {
-  CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client,
-  UploadPartCopyCommand,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+  CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, getSignedUrl,
+  HeadObjectCommand, ListObjectsV2Command, S3Client, Upload, UploadPartCopyCommand,
+} from './aws-sdk';
 import { S3Chunks } from './s3-chunks';
 import { spool } from './spool';
 import {

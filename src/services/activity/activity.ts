@@ -36,10 +36,15 @@ export type NewActivity = { op: number; actor: User; repo: Repository; refName?:
 
 /** Gitea's NotifyWatchers: one row per receiver; watchers only when they may read what it is about. */
 export async function recordAction(db: DB, act: NewActivity): Promise<void> {
-  const owner = await getUserById(db, act.repo.owner_id);
+  // The actor's own repository needs no owner read (the request's row is the owner's); otherwise
+  // the owner and the watchers are independent reads, side by side (PostgreSQL: one round trip).
+  const [owner, watchers] = await Promise.all([
+    act.actor.id === act.repo.owner_id ? act.actor : getUserById(db, act.repo.owner_id),
+    watcherUsers(db, act.repo.id),
+  ]);
   const receivers = new Set<number>([act.actor.id]);
   if (owner?.type === ORG_TYPE) receivers.add(owner.id);
-  for (const w of await watcherUsers(db, act.repo.id)) {
+  for (const w of watchers) {
     if (receivers.has(w.id)) continue;
     const mode = await accessMode(db, w, act.repo, owner, CODE_OPS.has(act.op) ? 'repo.code' : undefined);
     if (mode >= ACCESS.read) receivers.add(w.id);

@@ -1,4 +1,5 @@
 import type { DB } from '../../db/connect';
+import { dialectOf } from '../../db/dialect';
 import { backgroundError } from '../../lib/background-log';
 import type { DomainEvents } from './types';
 
@@ -44,6 +45,23 @@ export function subscribeOnFirstEmit(db: DB, load: () => Promise<void>): void {
 }
 
 /**
+ * Events whose subscribers (the feed, notifications, webhooks, Actions' triggers) each read and
+ * write rows of their own and depend on no other's: on PostgreSQL they run side by side, each on
+ * a pool connection of its own, so that a request waits for the longest chain of round trips
+ * instead of their sum (an issue create: 5 sequential statements became 2). SQLite, in-process
+ * and synchronous, gains nothing from it and keeps registration order.
+ */
+const SIDE_BY_SIDE: ReadonlySet<EventName> = new Set<EventName>(['issue.opened', 'comment.created']);
+
+async function run(name: EventName, label: string, fn: Any, event: unknown): Promise<void> {
+  try {
+    await fn(event);
+  } catch (err) {
+    backgroundError({ err, event: name, subscriber: label }, 'event subscriber failed');
+  }
+}
+
+/**
  * Tells the subscribers, in registration order, after the change committed (never from inside
  * a transaction: `db` is the server's database). Resolves when all have run; never throws.
  */
@@ -58,11 +76,10 @@ export async function emit<K extends EventName>(db: DB, name: K, event: DomainEv
       return;
     }
   }
-  for (const { label, fn } of buses.get(db)?.get(name) ?? []) {
-    try {
-      await fn(event);
-    } catch (err) {
-      backgroundError({ err, event: name, subscriber: label }, 'event subscriber failed');
-    }
+  const subs = buses.get(db)?.get(name) ?? [];
+  if (subs.length > 1 && SIDE_BY_SIDE.has(name) && dialectOf(db).engine === 'postgres') {
+    await Promise.all(subs.map(({ label, fn }) => run(name, label, fn, event)));
+    return;
   }
+  for (const { label, fn } of subs) await run(name, label, fn, event);
 }

@@ -55,7 +55,11 @@ export async function repoRefs(db: DB, repoIds: number[], known?: RepoRef): Prom
   return out;
 }
 
-export async function issueViews(db: DB, issues: Issue[], known?: RepoRef): Promise<IssueView[]> {
+/**
+ * `knownUsers`: rows the caller read in this request (the doer, the assignees it just set), not
+ * read again: a new issue's view then reads no user (PostgreSQL: one round trip fewer).
+ */
+export async function issueViews(db: DB, issues: Issue[], known?: RepoRef, knownUsers: User[] = []): Promise<IssueView[]> {
   const ids = issues.map((i) => i.id);
   const [labels, assigneeRows, milestones, assets, repos, pulls] = await Promise.all([
     labelsOfIssues(db, ids),
@@ -66,8 +70,10 @@ export async function issueViews(db: DB, issues: Issue[], known?: RepoRef): Prom
     pullsByIssueIds(db, issues.filter((i) => i.is_pull).map((i) => i.id)),
   ]);
   const pullOf = new Map(pulls.map((p) => [p.issue_id, { merged: p.has_merged === 1, merged_at: p.has_merged ? isoTime(p.merged_unix) : null }]));
-  const users = new Map((await usersByIds(db, [...new Set([...issues.map((i) => i.poster_id), ...assigneeRows.map((a) => a.assignee_id)])]))
-    .map((u) => [u.id, u]));
+  // Only stored accounts stand in for a read (an Actions job's user is no row).
+  const users = new Map(knownUsers.filter((u) => u.id > 0).map((u) => [u.id, u]));
+  const missing = [...new Set([...issues.map((i) => i.poster_id), ...assigneeRows.map((a) => a.assignee_id)])].filter((id) => !users.has(id));
+  for (const u of await usersByIds(db, missing)) users.set(u.id, u);
   const labelsBy = groupBy(labels, (l) => l.issue_id);
   const assigneesBy = groupBy(assigneeRows, (a) => a.issue_id);
   const assetsBy = groupBy(assets, (a) => a.issue_id);
@@ -84,8 +90,8 @@ export async function issueViews(db: DB, issues: Issue[], known?: RepoRef): Prom
   }));
 }
 
-export async function issueView(db: DB, issue: Issue, known?: RepoRef): Promise<IssueView> {
-  const [view] = await issueViews(db, [issue], known);
+export async function issueView(db: DB, issue: Issue, known?: RepoRef, knownUsers?: User[]): Promise<IssueView> {
+  const [view] = await issueViews(db, [issue], known, knownUsers);
   return view!;
 }
 

@@ -6,7 +6,7 @@ import { rememberVerified, wasVerified } from '../../lib/verified-cache';
 import { parseStoredScopes, type ScopeSet } from '../../lib/scopes';
 import { nowUnix } from '../../lib/time';
 import { hashToken, looksLikeToken } from '../../lib/token';
-import { getTokenByHash, touchToken } from '../../models/access-token';
+import { getTokenWithUser, touchToken } from '../../models/access-token';
 import { getEmail } from '../../models/email';
 import { getUserById, getUserByName } from '../../models/user';
 import { authenticateJobToken } from '../actions/actions-user';
@@ -29,10 +29,10 @@ export async function authenticateToken(db: DB, token: string, secret?: string):
     const caller = await verifyAccessToken(db, secret, token.trim());
     return caller ? { user: caller.user, scopes: caller.scopes } : null;
   }
-  const row = await getTokenByHash(db, hashToken(token.trim()));
+  const found = await getTokenWithUser(db, hashToken(token.trim()));
   // Not a personal token: maybe a running Actions task's job token (the gitea-actions user).
-  if (!row) return authenticateJobToken(db, token);
-  const user = await getUserById(db, row.uid);
+  if (!found) return authenticateJobToken(db, token);
+  const { token: row, user } = found;
   // Organizations never sign in, whatever token may name them.
   if (!user || user.type !== 0) return null;
   const now = nowUnix();
