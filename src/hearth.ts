@@ -10,6 +10,7 @@ import type { BlobStorage } from './lib/blob-storage/storage';
 import { maskUrlPassword } from './lib/url-password';
 import { eventBus, type EventBus } from './services/events/bus';
 import { JobQueue } from './services/jobs/queue';
+import { writeOnce } from './lib/place-once';
 
 /**
  * The instance handle: what every layer above lib needs, passed to a service as its first
@@ -95,17 +96,7 @@ export const databaseName = (config: Config): string =>
  */
 function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret_key');
-  if (!fs.existsSync(file)) {
-    const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    fs.writeFileSync(tmp, `${crypto.randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
-    try {
-      fs.linkSync(tmp, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      fs.rmSync(tmp, { force: true });
-    }
-  }
+  if (!fs.existsSync(file)) writeOnce(file, `${crypto.randomBytes(32).toString('hex')}\n`, 0o600);
   return fs.readFileSync(file, 'utf8').trim();
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { privateTmpName } from '../lib/place-once';
 
 // The pre-receive hook hands the ref updates to the server through files in a per-push
 // directory and waits for its verdict. Plain sh: works from source and from the executable.
@@ -26,7 +27,7 @@ export function installHooks(dataDir: string): string {
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   if (current !== PRE_RECEIVE) {
     // A name of this process's own: nodes sharing the data directory may write it at once.
-    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    const tmp = privateTmpName(file);
     fs.writeFileSync(tmp, PRE_RECEIVE, { mode: 0o755 });
     fs.renameSync(tmp, file);
   }

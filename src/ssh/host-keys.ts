@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { utils } from 'ssh2';
+import { writeOnce } from '../lib/place-once';
 
 // The server's host keys, ed25519 and RSA, generated into <data_dir>/ssh on the first start and
 // kept: clients pin them, and a second node over the same data directory serves the same ones.
@@ -18,18 +19,8 @@ const KEYS = [
 
 /** Writes a new key unless another process wrote one first; either way the file holds a whole key. */
 function keep(at: string, pair: KeyPair): void {
-  const tmp = `${at}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  fs.writeFileSync(tmp, pair.private, { mode: 0o600 });
-  try {
-    // link() fails if the name exists: a node starting at the same moment keeps the key the
-    // other one wrote, and no one reads a half-written file.
-    fs.linkSync(tmp, at);
-    fs.writeFileSync(`${at}.pub`, `${pair.public}\n`, { mode: 0o644 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  // A node starting at the same moment keeps the key the other one wrote.
+  if (writeOnce(at, pair.private, 0o600)) fs.writeFileSync(`${at}.pub`, `${pair.public}\n`, { mode: 0o644 });
 }
 
 /** The private keys (OpenSSH format), each read or, when missing, generated and written. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Config } from '../../config/schema';
 import { hostOf } from '../../lib/url-host';
+import { placeOnce, privateTmpName } from '../../lib/place-once';
 
 // The instance's signing key, Gitea's [repository.signing] SIGNING_KEY: "none", "default" (a key
 // hearth generates on first use under <data_dir>/home, which `hearth dump` carries), or a GPG key
@@ -73,13 +74,10 @@ async function defaultSshKey(config: Config): Promise<string> {
 export async function makeSshKeyOnce(file: string, comment: string): Promise<void> {
   if (fs.existsSync(file)) return;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const tmp = privateTmpName(file);
   try {
     await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', comment, '-f', tmp]);
-    fs.linkSync(tmp, file);
-    fs.renameSync(`${tmp}.pub`, `${file}.pub`);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    if (placeOnce(tmp, file)) fs.renameSync(`${tmp}.pub`, `${file}.pub`);
   } finally {
     fs.rmSync(tmp, { force: true });
     fs.rmSync(`${tmp}.pub`, { force: true });
