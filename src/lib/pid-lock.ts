@@ -135,7 +135,15 @@ export function makeDirectory(dir: string): void {
     if (parent === at) break;
     at = parent;
   }
-  for (const d of missing) fs.mkdirSync(d);
+  for (const d of missing) {
+    try {
+      fs.mkdirSync(d);
+    } catch (err) {
+      // Another node starting on the same shared directory may make it between the check and
+      // here; what is there is checked below.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
   if (!fs.statSync(dir).isDirectory()) {
     throw Object.assign(new Error(`ENOTDIR: not a directory, '${dir}'`), { code: 'ENOTDIR', path: dir, syscall: 'mkdir' });
   }

@@ -2,8 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { acquirePidLock, PidLockHeldError } from '../../src/lib/pid-lock';
+import { describe, expect, it, vi } from 'vitest';
+import { acquirePidLock, makeDirectory, PidLockHeldError } from '../../src/lib/pid-lock';
 
 // The data-directory lock: a live holder refuses, a dead one is taken over; a lock of another
 // host (or of this host before its reboot) is judged by its host and boot id, not its pid alone.
@@ -74,5 +74,29 @@ describe('pid lock', () => {
     const file = tmpFile();
     fs.writeFileSync(file, `${process.ppid}@${os.hostname()}\n${bootId()}\n`);
     expect(() => acquirePidLock(file)).toThrow(new RegExp(`another hearth \\(pid ${process.ppid}\\)`));
+  });
+});
+
+describe('makeDirectory', () => {
+  it('goes on when another process makes the directory between its check and its mkdir (bug: two nodes starting on one shared directory, one refused with EEXIST)', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-mkdir-'));
+    const dir = path.join(root, 'repositories');
+    // The other node wins the race: the directory appears right after this one looked.
+    const seen = vi.spyOn(fs, 'existsSync').mockImplementationOnce((p) => {
+      fs.mkdirSync(p as string);
+      return false;
+    });
+    try {
+      expect(() => makeDirectory(dir)).not.toThrow();
+    } finally {
+      seen.mockRestore();
+    }
+    expect(fs.statSync(dir).isDirectory()).toBe(true);
+  });
+
+  it('still refuses a file where the directory should be', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-mkdir-'));
+    fs.writeFileSync(path.join(root, 'repositories'), '');
+    expect(() => makeDirectory(path.join(root, 'repositories'))).toThrow(/ENOTDIR/);
   });
 });
