@@ -16,19 +16,20 @@ import { createRepo, git } from './helpers/git';
 import { withInstanceDatabase } from './helpers/instance-database';
 import { processDatabaseEnv, runHearthSync } from './helpers/process';
 import { createUser, ok, startTestServer } from './helpers/server';
-import { sqliteOnlySuite, testsOnPostgres } from './helpers/test-database';
+import { sqliteOnly, testsOnPostgres } from './helpers/test-database';
 
 // `hearth doctor [--fix]`: the checks over a migrated temp database, then the command run from
 // source (tsx) over a data dir a real server filled and the test then damaged.
 
 const byName = (results: CheckResult[]) => Object.fromEntries(results.map((r) => [r.name, r]));
 
-// SQLite only for now: doctor's database checks (PRAGMA integrity_check and foreign_key_check) and
-// these tests' fixtures are SQLite's; `hearth doctor` on PostgreSQL comes with its own checks.
-sqliteOnlySuite('doctor checks (service)', () => {
+// On the pass's engine; PostgreSQL's own database checks (constraints never validated in place of
+// foreign_key_check, integrity_check skipped) are test/db/doctor-postgres.test.ts's.
+describe('doctor checks (service)', () => {
   let db: DB;
   let close: () => Promise<void>;
   let config: Config;
+  let pgDataDir: string | null = null;
   const ctx = (fix: boolean): DoctorContext => ({
     config, fix, fsckTimeoutMs: 60_000, stamp: 'STAMP', signal: new AbortController().signal,
   });
@@ -36,15 +37,20 @@ sqliteOnlySuite('doctor checks (service)', () => {
   beforeEach(async () => {
     let file: string;
     ({ db, close, file } = await tempDatabase());
-    config = loadConfig(null, { dataDir: path.dirname(file) }, { HEARTH__LOG__LEVEL: 'silent' });
-    await sql`INSERT INTO user (lower_name, name, email, created_unix, updated_unix)
-      VALUES ('alice', 'alice', 'alice@example.com', 0, 0)`.execute(db);
+    // PostgreSQL's temp database has no file: the data dir (repositories, files) is a temp dir of its own.
+    pgDataDir = file ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-doctor-pg-'));
+    config = loadConfig(null, { dataDir: pgDataDir ?? path.dirname(file) }, { HEARTH__LOG__LEVEL: 'silent' });
+    await db.insertInto('user').values({ lower_name: 'alice', name: 'alice', email: 'alice@example.com', created_unix: 0, updated_unix: 0 }).execute();
   });
-  afterEach(async () => { await close(); });
+  afterEach(async () => {
+    await close();
+    if (pgDataDir) fs.rmSync(pgDataDir, { recursive: true, force: true });
+  });
 
   const addRepo = async (name: string) => {
-    await sql`INSERT INTO repository (owner_id, owner_name, lower_name, name, default_branch, created_unix, updated_unix)
-      VALUES (1, 'alice', ${name}, ${name}, 'main', 0, 0)`.execute(db);
+    await db.insertInto('repository').values({
+      owner_id: 1, owner_name: 'alice', lower_name: name, name, default_branch: 'main', created_unix: 0, updated_unix: 0,
+    }).execute();
     return repoDir(config.repository.root, 'alice', name);
   };
 
@@ -53,7 +59,8 @@ sqliteOnlySuite('doctor checks (service)', () => {
     expect(results.filter((r) => r.problems.length || r.fixed.length)).toEqual([]);
   });
 
-  it('finds rows without their parent (foreign_key_check)', async () => {
+  // SQLite's foreign_key_check, reached by turning its foreign keys off (PostgreSQL's NOT VALID case: test/db/doctor-postgres).
+  sqliteOnly('finds rows without their parent (foreign_key_check)', async () => {
     await sql`PRAGMA foreign_keys = OFF`.execute(db);
     await sql`INSERT INTO star (uid, repo_id, created_unix) VALUES (1, 4242, 0)`.execute(db);
     await sql`PRAGMA foreign_keys = ON`.execute(db);
@@ -136,7 +143,7 @@ sqliteOnlySuite('doctor checks (service)', () => {
   it('reports attachment, avatar and package blob rows whose file is gone', async () => {
     const uuid = 'a1b2c3d4-0000-4000-8000-000000000001';
     await sql`INSERT INTO attachment (uuid, name, created_unix) VALUES (${uuid}, 'notes.txt', 0)`.execute(db);
-    await sql`UPDATE user SET avatar = 'cafe' WHERE id = 1`.execute(db);
+    await db.updateTable('user').set({ avatar: 'cafe' }).where('id', '=', 1).execute();
     const sha = 'ab'.repeat(32);
     await sql`INSERT INTO package_blob (hash_md5, hash_sha1, hash_sha256, hash_sha512, created_unix)
       VALUES ('m', 's', ${sha}, 'x', 0)`.execute(db);
