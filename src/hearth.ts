@@ -54,9 +54,6 @@ export class DatabaseOutdatedError extends Error {}
 export async function openHearth(
   config: Config, log = createLogger(config.log), opts: { migrate?: boolean; migrated?: (applied: string[]) => void } = {},
 ): Promise<Hearth> {
-  // Not mkdirSync({ recursive }): it never returns for a path under /proc (seen in the CLI tests).
-  makeDirectory(config.server.data_dir);
-  makeDirectory(config.repository.root);
   const db = await openConfiguredDatabase(config);
   try {
     if (opts.migrate === false) {
@@ -70,6 +67,11 @@ export async function openHearth(
       if (applied.length) log.info({ migrations: applied }, 'database migrated');
       opts.migrated?.(applied);
     }
+    // After the check: a command refused for an older database (or, on PostgreSQL, one with no
+    // tables yet) leaves nothing behind. Not mkdirSync({ recursive }): it never returns for a path
+    // under /proc (seen in the CLI tests).
+    makeDirectory(config.server.data_dir);
+    makeDirectory(config.repository.root);
   } catch (err) {
     await db.destroy();
     throw err;

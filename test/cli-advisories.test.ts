@@ -1,26 +1,21 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hearthCommand } from './helpers/process';
+import { withInstanceDatabase } from './helpers/instance-database';
+import { processDatabaseEnv, runHearthSync } from './helpers/process';
 
 // `hearth admin advisories import`: OSV files into an existing database, recorded in the audit log.
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-cli-osv-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-const hearth = (...args: string[]) => {
-  const [cmd, argv] = hearthCommand(args);
-  const r = spawnSync(cmd, argv, {
-    encoding: 'utf8', env: { ...process.env, HEARTH__SERVER__DATA_DIR: path.join(dir, 'data'), HEARTH__LOG__LEVEL: 'warn' },
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-};
+const dataDir = path.join(dir, 'data');
 
 describe('hearth admin advisories import', () => {
-  it('imports a directory of OSV files and says what it did', () => {
+  it('imports a directory of OSV files and says what it did', async () => {
+    // The instance's database: hearth.db in the data directory, or one of its own in the PostgreSQL pass.
+    const onDb = await processDatabaseEnv();
+    const hearth = (...args: string[]) => runHearthSync(args, { HEARTH__SERVER__DATA_DIR: dataDir, ...onDb });
     expect(hearth('migrate').code).toBe(0);
     const osv = path.join(dir, 'osv');
     fs.mkdirSync(osv);
@@ -31,11 +26,12 @@ describe('hearth admin advisories import', () => {
     const r = hearth('admin', 'advisories', 'import', osv);
     expect(r.err).toBe('');
     expect(r.out).toContain('Read 1 files: 1 advisories (1 new or changed, 0 files skipped)');
-    const db = new Database(path.join(dir, 'data', 'hearth.db'), { readonly: true });
-    expect(db.prepare('SELECT osv_id, ecosystem, package FROM advisory').all()).toEqual([{ osv_id: 'GHSA-cli-test', ecosystem: 'crates.io', package: 'serde' }]);
-    expect(db.prepare("SELECT operator_name, target_name FROM audit_log WHERE operation_type = 'admin.advisories.import'").all())
-      .toEqual([{ operator_name: 'CLI', target_name: osv }]);
-    db.close();
+    await withInstanceDatabase(dataDir, onDb, async (db) => {
+      expect(await db.selectFrom('advisory').select(['osv_id', 'ecosystem', 'package']).execute())
+        .toEqual([{ osv_id: 'GHSA-cli-test', ecosystem: 'crates.io', package: 'serde' }]);
+      expect(await db.selectFrom('audit_log').select(['operator_name', 'target_name']).where('operation_type', '=', 'admin.advisories.import').execute())
+        .toEqual([{ operator_name: 'CLI', target_name: osv }]);
+    });
     expect(hearth('admin', 'advisories', 'import', path.join(dir, 'missing')).code).not.toBe(0);
   }, 60_000);
 });

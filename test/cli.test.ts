@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hearthCommand, runHearthSync } from './helpers/process';
+import { withInstanceDatabase } from './helpers/instance-database';
+import { hearthCommand, processDatabaseEnv, runHearthSync } from './helpers/process';
 import { basicHeader } from './helpers/server';
+import { sqliteOnly, testsOnPostgres } from './helpers/test-database';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -20,13 +22,25 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** Runs `hearth` from source with a config pointing at `dataDir`. */
-const hearth = (dataDir: string, ...args: string[]) => runHearthSync(args, { HEARTH__SERVER__DATA_DIR: dataDir });
+// In the PostgreSQL pass (HEARTH_TEST_DB=postgres) each instance's data directory comes with a
+// database of its own, which every hearth run over that directory is pointed at.
+const envs = new Map<string, Record<string, string>>();
+/** The HEARTH__DATABASE__* of the instance at `dataDir` (none on SQLite: its database is in the directory). */
+const dbEnv = (dataDir: string) => envs.get(dataDir) ?? {};
+/** A data directory and its database in the pass's engine (`empty`: one with no tables yet on PostgreSQL). */
+async function freshInstance(opts: { empty?: boolean } = {}): Promise<string> {
+  const d = tmp();
+  envs.set(d, await processDatabaseEnv(opts));
+  return d;
+}
+
+/** Runs `hearth` from source with a config pointing at `dataDir` (and its database). */
+const hearth = (dataDir: string, ...args: string[]) => runHearthSync(args, { HEARTH__SERVER__DATA_DIR: dataDir, ...dbEnv(dataDir) });
 
 /** `hearth web` in its own process group, on loopback; `url` resolves once it listens. */
 function startWeb(dataDir: string, port = '0') {
   const child = spawn(...hearthCommand(['web', '--port', port, '--data', dataDir]), {
-    detached: true, env: { ...process.env, HEARTH__LOG__LEVEL: 'info', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1' },
+    detached: true, env: { ...process.env, HEARTH__LOG__LEVEL: 'info', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1', ...dbEnv(dataDir) },
   });
   children.push(child);
   let out = '';
@@ -54,18 +68,20 @@ describe('hearth CLI', () => {
     expect(r.out).toMatch(/^hearth \d+\.\d+\.\d+/);
   });
 
-  it('migrate creates the database and says so; a second run says it is up to date', () => {
-    const d = tmp();
+  it('migrate creates the database and says so; a second run says it is up to date', async () => {
+    const d = await freshInstance({ empty: true });
     const r = hearth(d, 'migrate');
-    expect(r.code).toBe(0);
-    expect(fs.existsSync(path.join(d, 'hearth.db'))).toBe(true);
-    expect(r.out).toMatch(/^created the database .*hearth\.db \(\d+ migrations\)\n$/);
-    expect(hearth(d, 'migrate').out).toMatch(/^database .*hearth\.db is up to date\n$/);
+    expect(r.code, r.err).toBe(0);
+    // SQLite: the file in the data directory; PostgreSQL: the tables in the (empty) database its URL names.
+    const name = testsOnPostgres ? /postgres:\/\/\S*t_[0-9a-f]{12}\S*/ : /\S*hearth\.db/;
+    expect(fs.existsSync(path.join(d, 'hearth.db'))).toBe(!testsOnPostgres);
+    expect(r.out).toMatch(new RegExp(`^created ${testsOnPostgres ? "hearth's tables in the database" : 'the database'} ${name.source} \\(\\d+ migrations\\)\n$`));
+    expect(hearth(d, 'migrate').out).toMatch(new RegExp(`^database ${name.source} is up to date\n$`));
   });
 
   // The admin user tests run the CLI a dozen times each, a process start each: slow on a loaded machine.
-  it('admin user create, list and change-password', () => {
-    const d = tmp();
+  it('admin user create, list and change-password', async () => {
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     const created = hearth(d, 'admin', 'user', 'create', '--username', 'alice', '--email', 'alice@example.com',
       '--random-password', '--admin', '--access-token');
@@ -88,18 +104,15 @@ describe('hearth CLI', () => {
     expect(hearth(d, 'admin', 'user', 'change-password', '--username', 'nobody', '--password', 'whatever1').code).toBe(1);
   }, 120_000);
 
-  it('admin user create and change-password follow Gitea: a password to change except for the first account, token name and scopes, restricted', () => {
-    const d = tmp();
+  it('admin user create and change-password follow Gitea: a password to change except for the first account, token name and scopes, restricted', async () => {
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     const create = (name: string, ...a: string[]) => hearth(d, 'admin', 'user', 'create', '--username', name, '--email', `${name}@example.com`, '--password', 'longenough', ...a);
-    const rows = () => {
-      const db = new SQLite(path.join(d, 'hearth.db'), { readonly: true });
-      const users = Object.fromEntries(db.prepare('SELECT name, must_change_password AS m, is_restricted AS r FROM user').all()
-        .map((u) => { const row = u as { name: string; m: number; r: number }; return [row.name, [row.m, row.r]]; }));
-      const tokens = db.prepare('SELECT name, scope FROM access_token').all();
-      db.close();
-      return { users, tokens };
-    };
+    const rows = () => withInstanceDatabase(d, dbEnv(d), async (db) => {
+      const users = await db.selectFrom('user').select(['name', 'must_change_password', 'is_restricted']).execute();
+      const tokens = await db.selectFrom('access_token').select(['name', 'scope']).execute();
+      return { users: Object.fromEntries(users.map((u) => [u.name, [Number(u.must_change_password), Number(u.is_restricted)]])), tokens };
+    });
     expect(create('root', '--admin').code).toBe(0);
     expect(create('bob').code).toBe(0);
     expect(create('carol', '--must-change-password=false').code).toBe(0);
@@ -112,18 +125,18 @@ describe('hearth CLI', () => {
     const generated = hearth(d, 'admin', 'user', 'create', '--name', 'gina', '--email', 'gina@example.com', '--random-password', '--random-password-length', '31');
     expect(generated.out).toMatch(/generated random password is '.{31}'\n/);
     expect(generated.err).toContain('--name flag is deprecated');
-    expect(rows()).toEqual({
+    expect(await rows()).toEqual({
       users: { root: [0, 0], bob: [1, 0], carol: [0, 0], dave: [1, 0], erin: [1, 1], gina: [1, 0] },
       tokens: [{ name: 'ci', scope: 'write:issue,read:repository' }],
     });
 
     expect(hearth(d, 'admin', 'user', 'change-password', '-u', 'root', '-p', 'a:new:password').code).toBe(0);
     expect(hearth(d, 'admin', 'user', 'change-password', '-u', 'carol', '-p', 'a:new:password', '--must-change-password=false').code).toBe(0);
-    expect(rows().users).toMatchObject({ root: [1, 0], carol: [0, 0] });
+    expect((await rows()).users).toMatchObject({ root: [1, 0], carol: [0, 0] });
   }, 120_000);
 
-  it('admin user create needs exactly one password option', () => {
-    const d = tmp();
+  it('admin user create needs exactly one password option', async () => {
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     const r = hearth(d, 'admin', 'user', 'create', '--username', 'bob', '--email', 'bob@example.com');
     expect(r.code).toBe(1);
@@ -146,7 +159,7 @@ describe('hearth CLI', () => {
   });
 
   it('the first answer comes once the first admin exists and is printed: a script that waits for it signs in at once', async () => {
-    const d = tmp();
+    const d = await freshInstance();
     const probe = net.createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const port = (probe.address() as net.AddressInfo).port;
@@ -166,9 +179,9 @@ describe('hearth CLI', () => {
   });
 
   it('web prints the first admin once, serves, and shuts down gracefully on SIGTERM', async () => {
-    const d = tmp();
+    const d = await freshInstance();
     const child = spawn(...hearthCommand(['web', '--port', '0', '--data', d]), {
-      env: { ...process.env, HEARTH__LOG__LEVEL: 'info' },
+      env: { ...process.env, HEARTH__LOG__LEVEL: 'info', ...dbEnv(d) },
     });
     let out = '';
     child.stdout.on('data', (b) => { out += b; });
@@ -197,45 +210,63 @@ describe('hearth CLI: commands and options', () => {
     expect(r.err).not.toContain('too many arguments');
   });
 
-  it('admin commands where no database exists say so and create none', () => {
-    const d = tmp();
+  // SQLite: no hearth.db in the data directory. PostgreSQL: a database without hearth's tables
+  // (one that is not there at all is test/cli-postgres.test.ts's), or no data directory.
+  it('admin commands where no database exists say so and create none', async () => {
+    const d = await freshInstance({ empty: true });
     for (const args of [['admin', 'user', 'list'], ['admin', 'user', 'must-change-password', '--all'],
       ['admin', 'user', 'create', '--username', 'x', '--email', 'x@example.com', '--password', 'longenough']]) {
-      expectOneLineFailure(hearth(d, ...args), /no database at .*hearth\.db/, /hearth migrate/);
+      if (testsOnPostgres) expectOneLineFailure(hearth(d, ...args), /the database postgres:\/\/\S+ is older than this hearth/, /hearth migrate/);
+      else expectOneLineFailure(hearth(d, ...args), /no database at .*hearth\.db/, /hearth migrate/);
+    }
+    if (testsOnPostgres) {
+      const tables = await withInstanceDatabase(d, dbEnv(d), async (db) => (await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'`.execute(db)).rows[0]!.n);
+      expect(tables).toBe(0);
     }
     const elsewhere = path.join(d, 'elsewhere');
-    expectOneLineFailure(hearth(d, 'admin', 'user', 'list', '--data', elsewhere), elsewhere);
+    // The database there (PostgreSQL) is a migrated one: the data directory alone is missing.
+    const migrated = await processDatabaseEnv();
+    const r = runHearthSync(['admin', 'user', 'list', '--data', elsewhere], { HEARTH__SERVER__DATA_DIR: d, ...migrated });
+    expectOneLineFailure(r, elsewhere, /hearth migrate/);
     expect(fs.readdirSync(d)).toEqual([]);
   }, 120_000);
 
   // As Gitea's CLI (InitEngine, not InitEngineWithMigration): a server of the previous version
   // may be using the database; only `migrate` and `web` change its schema.
-  it('admin commands never migrate: an older database is one line pointing at hearth migrate', () => {
-    const d = tmp();
+  it('admin commands never migrate: an older database is one line pointing at hearth migrate', async () => {
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
-    const db = new SQLite(path.join(d, 'hearth.db'));
     // The newest migration forgotten: to this hearth, the database is one version behind.
-    const newest = (db.prepare('SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1').get() as { name: string }).name;
-    db.prepare('DELETE FROM kysely_migration WHERE name = ?').run(newest);
+    const newest = await withInstanceDatabase(d, dbEnv(d), async (db) => {
+      const { name } = (await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(db)).rows[0]!;
+      await sql`DELETE FROM kysely_migration WHERE name = ${name}`.execute(db);
+      return name;
+    });
     for (const args of [['admin', 'user', 'list'], ['admin', 'badge', 'create', '--slug', 'b', '--description', 'B']]) {
       expectOneLineFailure(hearth(d, ...args), /is older than this hearth \(1 migration pending\)/, /hearth migrate/);
     }
     // Nothing was migrated behind the refusal.
-    expect(db.prepare('SELECT COUNT(*) AS n FROM kysely_migration WHERE name = ?').get(newest)).toEqual({ n: 0 });
-    db.close();
+    const left = await withInstanceDatabase(d, dbEnv(d), async (db) => (await sql<{ n: number }>`
+      SELECT COUNT(*) AS n FROM kysely_migration WHERE name = ${newest}`.execute(db)).rows[0]!);
+    expect(Number(left.n)).toBe(0);
   }, 120_000);
 
-  it('every command takes --data', () => {
+  it('every command takes --data', async () => {
     const d = path.join(tmp(), 'data');
-    expect(hearth(tmp(), 'migrate', '--data', d).code).toBe(0);
-    expect(fs.existsSync(path.join(d, 'hearth.db'))).toBe(true);
-    const created = hearth(tmp(), 'admin', 'user', 'create', '--data', d, '--username', 'dana', '--email', 'dana@example.com', '--password', 'longenough');
+    const onDb = await processDatabaseEnv();
+    // HEARTH__SERVER__DATA_DIR names another directory each time: --data wins.
+    const run = (...args: string[]) => runHearthSync(args, { HEARTH__SERVER__DATA_DIR: tmp(), ...onDb });
+    expect(run('migrate', '--data', d).code).toBe(0);
+    // The database file (SQLite) or the instance key (beside a PostgreSQL database) made there.
+    expect(fs.existsSync(path.join(d, testsOnPostgres ? 'secret_key' : 'hearth.db'))).toBe(true);
+    const created = run('admin', 'user', 'create', '--data', d, '--username', 'dana', '--email', 'dana@example.com', '--password', 'longenough');
     expect(created.code, created.err).toBe(0);
-    expect(hearth(tmp(), 'admin', 'user', 'list', '--data', d).out).toContain('dana');
+    expect(run('admin', 'user', 'list', '--data', d).out).toContain('dana');
   });
 
-  it('admin user delete by name, email or id; refuses the last admin', () => {
-    const d = tmp();
+  it('admin user delete by name, email or id; refuses the last admin', async () => {
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     for (const [name, admin] of [['root', true], ['bob', false], ['carol', false], ['dave', false]] as const) {
       const r = hearth(d, 'admin', 'user', 'create', '--username', name, '--email', `${name}@example.com`, '--password', 'longenough', ...(admin ? ['--admin'] : []));
@@ -255,7 +286,7 @@ describe('hearth CLI: commands and options', () => {
   }, 120_000);
 
   it('admin user generate-access-token validates scopes as the API does and prints the token', async () => {
-    const d = tmp();
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     expect(hearth(d, 'admin', 'user', 'create', '--username', 'erin', '--email', 'erin@example.com', '--password', 'longenough').code).toBe(0);
     const gen = (...a: string[]) => hearth(d, 'admin', 'user', 'generate-access-token', '--username', 'erin', ...a);
@@ -278,7 +309,7 @@ describe('hearth CLI: commands and options', () => {
   }, 120_000);
 
   it('actions generate-runner-token prints the scope\'s active registration token, the one the API hands out', async () => {
-    const d = tmp();
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     expect(hearth(d, 'admin', 'user', 'create', '--username', 'root', '--email', 'root@example.com', '--password', 'longenough', '--admin').code).toBe(0);
     const grt = (...a: string[]) => hearth(d, 'actions', 'generate-runner-token', ...a);
@@ -291,10 +322,9 @@ describe('hearth CLI: commands and options', () => {
     expect(owner.out).not.toBe(instance.out);
     expectOneLineFailure(grt('-s', 'nobody'), /--scope nobody: user does not exist/);
     expectOneLineFailure(grt('-s', 'root/none'), /--scope root\/none: repository does not exist/);
-    const db = new SQLite(path.join(d, 'hearth.db'), { readonly: true });
-    const rows = db.prepare('SELECT token, owner_id, repo_id, is_active FROM action_runner_token ORDER BY id').all();
-    db.close();
-    expect(rows).toEqual([
+    const rows = await withInstanceDatabase(d, dbEnv(d), (db) => db.selectFrom('action_runner_token')
+      .select(['token', 'owner_id', 'repo_id', 'is_active']).orderBy('id').execute());
+    expect(rows.map((r) => ({ ...r, is_active: Number(r.is_active) }))).toEqual([
       { token: instance.out.trim(), owner_id: 0, repo_id: 0, is_active: 1 },
       { token: owner.out.trim(), owner_id: 1, repo_id: 0, is_active: 1 },
     ]);
@@ -306,8 +336,8 @@ describe('hearth CLI: commands and options', () => {
     expect(await web.stop()).toBe(0);
   }, 120_000);
 
-  it('admin repo-sync-releases and admin regenerate hooks|keys', () => {
-    const d = tmp();
+  it('admin repo-sync-releases and admin regenerate hooks|keys', async () => {
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     const sync = hearth(d, 'admin', 'repo-sync-releases');
     expect(sync.code, sync.err).toBe(0);
@@ -319,8 +349,8 @@ describe('hearth CLI: commands and options', () => {
     expectOneLineFailure(hearth(d, 'admin', 'regenerate', 'certs'), /unknown target 'certs': hooks or keys/);
   });
 
-  it('admin user must-change-password sets and unsets the flag for named users or all', () => {
-    const d = tmp();
+  it('admin user must-change-password sets and unsets the flag for named users or all', async () => {
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     for (const name of ['fay', 'gus', 'hal']) {
       const create = ['admin', 'user', 'create', '--username', name, '--email', `${name}@example.com`, '--password', 'longenough', '--must-change-password=false'];
@@ -343,7 +373,7 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     const port = (busy.address() as net.AddressInfo).port;
     try {
-      const r = runHearthSync(['web', '--port', String(port), '--data', d], { HEARTH__SERVER__HTTP_ADDR: '127.0.0.1' });
+      const r = runHearthSync(['web', '--port', String(port), '--data', d], { HEARTH__SERVER__HTTP_ADDR: '127.0.0.1', ...await processDatabaseEnv() });
       expectOneLineFailure(r, `127.0.0.1:${port}`, /EADDRINUSE/,
         /\[server\] http_port/, /HEARTH__SERVER__HTTP_PORT/, /--port/);
       expect(r.err).not.toContain('password');
@@ -355,7 +385,7 @@ describe('hearth web: start-up failures and the data directory lock', () => {
   });
 
   it('a SIGTERM as soon as the server answers stops it gracefully (regression: it was killed while still starting)', async () => {
-    const d = tmp();
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     const probe = net.createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
@@ -372,21 +402,21 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     expect(fs.existsSync(path.join(d, 'hearth.pid'))).toBe(false);
   });
 
-  it('without git on PATH the start is one line and creates nothing (regression: it started and answered 500)', () => {
+  it('without git on PATH the start is one line and creates nothing (regression: it started and answered 500)', async () => {
     // A PATH with node alone (the tsx loader needs none, the executable needs nothing).
     const bin = tmp();
     fs.symlinkSync(process.execPath, path.join(bin, 'node'));
     const d = tmp();
-    const r = runHearthSync(['web', '--port', '0', '--data', path.join(d, 'data')], { PATH: bin });
+    const r = runHearthSync(['web', '--port', '0', '--data', path.join(d, 'data')], { PATH: bin, ...await processDatabaseEnv() });
     expectOneLineFailure(r, /cannot start: git is not installed or not on PATH/);
     expect(fs.existsSync(path.join(d, 'data'))).toBe(false);
   });
 
-  it('a data directory under a file is one line naming ENOTDIR, not ENOENT', () => {
+  it('a data directory under a file is one line naming ENOTDIR, not ENOENT', async () => {
     const file = path.join(tmp(), 'a-file');
     fs.writeFileSync(file, '');
     for (const cmd of ['web', 'migrate']) {
-      const r = hearth(tmp(), cmd, '--data', path.join(file, 'data'), ...(cmd === 'web' ? ['--port', '0'] : []));
+      const r = hearth(await freshInstance(), cmd, '--data', path.join(file, 'data'), ...(cmd === 'web' ? ['--port', '0'] : []));
       expectOneLineFailure(r, `${file}/data`, /ENOTDIR/, /--data/);
       expect(r.err).not.toContain('ENOENT');
     }
@@ -394,8 +424,8 @@ describe('hearth web: start-up failures and the data directory lock', () => {
 
   const root = process.getuid?.() === 0;
   if (root) console.log('skipped "a read-only data directory ...": running as root, chmod does not stop writes');
-  it.skipIf(root)('a read-only data directory is one line naming EACCES', () => {
-    const d = tmp();
+  it.skipIf(root)('a read-only data directory is one line naming EACCES', async () => {
+    const d = await freshInstance();
     expect(hearth(d, 'migrate').code).toBe(0);
     fs.chmodSync(d, 0o555);
     try {
@@ -405,7 +435,8 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     }
   });
 
-  it('a second hearth web on the same data directory refuses, naming the running process', async () => {
+  // The pid lock is SQLite's: on PostgreSQL nodes share the data directory by design (test/cluster).
+  sqliteOnly('a second hearth web on the same data directory refuses, naming the running process', async () => {
     const d = tmp();
     const first = startWeb(d);
     await first.url();
@@ -420,7 +451,8 @@ describe('hearth web: start-up failures and the data directory lock', () => {
     expect(fs.existsSync(path.join(d, 'hearth.pid'))).toBe(false);
   });
 
-  it('a stale lock left by a killed process is taken over', async () => {
+  // The pid lock is SQLite's (see above): PostgreSQL's servers take none.
+  sqliteOnly('a stale lock left by a killed process is taken over', async () => {
     const d = tmp();
     expect(hearth(d, 'migrate').code).toBe(0);
     const dead = spawnSync('true').pid!;

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load';
@@ -14,21 +13,23 @@ import { runDoctor } from '../src/services/doctor/doctor';
 import type { CheckResult, DoctorContext } from '../src/services/doctor/types';
 import { tempDatabase } from './helpers/database';
 import { createRepo, git } from './helpers/git';
-import { runHearthSync } from './helpers/process';
+import { withInstanceDatabase } from './helpers/instance-database';
+import { processDatabaseEnv, runHearthSync } from './helpers/process';
 import { createUser, ok, startTestServer } from './helpers/server';
-import { sqliteOnly, sqliteOnlySuite } from './helpers/test-database';
+import { sqliteOnly, testsOnPostgres } from './helpers/test-database';
 
 // `hearth doctor [--fix]`: the checks over a migrated temp database, then the command run from
 // source (tsx) over a data dir a real server filled and the test then damaged.
 
 const byName = (results: CheckResult[]) => Object.fromEntries(results.map((r) => [r.name, r]));
 
-// SQLite only for now: doctor's database checks (PRAGMA integrity_check and foreign_key_check) and
-// these tests' fixtures are SQLite's; `hearth doctor` on PostgreSQL comes with its own checks.
-sqliteOnlySuite('doctor checks (service)', () => {
+// On the pass's engine; PostgreSQL's own database checks (constraints never validated in place of
+// foreign_key_check, integrity_check skipped) are test/db/doctor-postgres.test.ts's.
+describe('doctor checks (service)', () => {
   let db: DB;
   let close: () => Promise<void>;
   let config: Config;
+  let pgDataDir: string | null = null;
   const ctx = (fix: boolean): DoctorContext => ({
     config, fix, fsckTimeoutMs: 60_000, stamp: 'STAMP', signal: new AbortController().signal,
   });
@@ -36,15 +37,20 @@ sqliteOnlySuite('doctor checks (service)', () => {
   beforeEach(async () => {
     let file: string;
     ({ db, close, file } = await tempDatabase());
-    config = loadConfig(null, { dataDir: path.dirname(file) }, { HEARTH__LOG__LEVEL: 'silent' });
-    await sql`INSERT INTO user (lower_name, name, email, created_unix, updated_unix)
-      VALUES ('alice', 'alice', 'alice@example.com', 0, 0)`.execute(db);
+    // PostgreSQL's temp database has no file: the data dir (repositories, files) is a temp dir of its own.
+    pgDataDir = file ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-doctor-pg-'));
+    config = loadConfig(null, { dataDir: pgDataDir ?? path.dirname(file) }, { HEARTH__LOG__LEVEL: 'silent' });
+    await db.insertInto('user').values({ lower_name: 'alice', name: 'alice', email: 'alice@example.com', created_unix: 0, updated_unix: 0 }).execute();
   });
-  afterEach(async () => { await close(); });
+  afterEach(async () => {
+    await close();
+    if (pgDataDir) fs.rmSync(pgDataDir, { recursive: true, force: true });
+  });
 
   const addRepo = async (name: string) => {
-    await sql`INSERT INTO repository (owner_id, owner_name, lower_name, name, default_branch, created_unix, updated_unix)
-      VALUES (1, 'alice', ${name}, ${name}, 'main', 0, 0)`.execute(db);
+    await db.insertInto('repository').values({
+      owner_id: 1, owner_name: 'alice', lower_name: name, name, default_branch: 'main', created_unix: 0, updated_unix: 0,
+    }).execute();
     return repoDir(config.repository.root, 'alice', name);
   };
 
@@ -53,7 +59,8 @@ sqliteOnlySuite('doctor checks (service)', () => {
     expect(results.filter((r) => r.problems.length || r.fixed.length)).toEqual([]);
   });
 
-  it('finds rows without their parent (foreign_key_check)', async () => {
+  // SQLite's foreign_key_check, reached by turning its foreign keys off (PostgreSQL's NOT VALID case: test/db/doctor-postgres).
+  sqliteOnly('finds rows without their parent (foreign_key_check)', async () => {
     await sql`PRAGMA foreign_keys = OFF`.execute(db);
     await sql`INSERT INTO star (uid, repo_id, created_unix) VALUES (1, 4242, 0)`.execute(db);
     await sql`PRAGMA foreign_keys = ON`.execute(db);
@@ -136,7 +143,7 @@ sqliteOnlySuite('doctor checks (service)', () => {
   it('reports attachment, avatar and package blob rows whose file is gone', async () => {
     const uuid = 'a1b2c3d4-0000-4000-8000-000000000001';
     await sql`INSERT INTO attachment (uuid, name, created_unix) VALUES (${uuid}, 'notes.txt', 0)`.execute(db);
-    await sql`UPDATE user SET avatar = 'cafe' WHERE id = 1`.execute(db);
+    await db.updateTable('user').set({ avatar: 'cafe' }).where('id', '=', 1).execute();
     const sha = 'ab'.repeat(32);
     await sql`INSERT INTO package_blob (hash_md5, hash_sha1, hash_sha256, hash_sha512, created_unix)
       VALUES ('m', 's', ${sha}, 'x', 0)`.execute(db);
@@ -161,8 +168,9 @@ sqliteOnlySuite('doctor checks (service)', () => {
 const dirs: string[] = [];
 afterAll(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
 
-function doctor(dataDir: string, ...args: string[]) {
-  const r = runHearthSync(['doctor', '--data', dataDir, ...args]);
+/** `hearth doctor` over `dataDir`, with its database's HEARTH__DATABASE__* in the PostgreSQL pass. */
+function doctor(dataDir: string, env: Record<string, string>, ...args: string[]) {
+  const r = runHearthSync(['doctor', '--data', dataDir, ...args], env);
   return { ...r, lines: r.out.trim().split('\n') };
 }
 
@@ -170,40 +178,51 @@ function doctor(dataDir: string, ...args: string[]) {
 const status = (lines: string[], name: string) => lines.find((l) => l === `[ok] ${name}` || l.startsWith(`[!] ${name}:`));
 
 describe('hearth doctor (CLI)', () => {
-  it('refuses a data dir without a database, creating nothing', () => {
+  // SQLite: no hearth.db there. PostgreSQL: the (migrated) database is there, the data directory is not.
+  it('refuses a data dir without a database, creating nothing', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-doctor-'));
     dirs.push(empty);
-    const r = doctor(path.join(empty, 'none'));
+    const r = doctor(path.join(empty, 'none'), await processDatabaseEnv());
     expect(r.code).toBe(1);
-    expect(r.err.trim()).toMatch(/^hearth: no database at .*hearth\.db/);
+    expect(r.err.trim()).toMatch(testsOnPostgres ? /^hearth: no data directory at .*none: run 'hearth migrate'/ : /^hearth: no database at .*hearth\.db/);
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(fs.existsSync(path.join(empty, 'none'))).toBe(false);
   });
 
-  it('takes Gitea\'s form: doctor check [--all] [--run a,b] [--list] [--fix]', () => {
+  it('takes Gitea\'s form: doctor check [--all] [--run a,b] [--list] [--fix]', async () => {
     const d = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-doctor-'));
     dirs.push(d);
-    const list = doctor(d, '--list');
+    const env = await processDatabaseEnv();
+    const list = doctor(d, env, '--list');
     expect(list.code).toBe(0);
     expect(list.lines).toEqual(['database-version', 'database-integrity', 'foreign-keys', 'repository-directories', 'orphan-directories',
       'git-fsck', 'git-lock-files', 'branch-rows', 'repository-counters', 'attachment-files', 'avatar-files', 'package-blob-files']);
-    expect(runHearthSync(['migrate', '--data', d]).code).toBe(0);
-    const some = runHearthSync(['doctor', 'check', '--run', 'branch-rows,foreign-keys', '--data', d]);
+    expect(runHearthSync(['migrate', '--data', d], env).code).toBe(0);
+    const some = runHearthSync(['doctor', 'check', '--run', 'branch-rows,foreign-keys', '--data', d], env);
     expect(some.code, some.err).toBe(0);
     expect(some.out.trim().split('\n')).toEqual(['[ok] foreign-keys', '[ok] branch-rows']);
-    const all = runHearthSync(['doctor', 'check', '--all', '--data', d]);
+    const all = runHearthSync(['doctor', 'check', '--all', '--data', d], env);
+    expect(all.code, all.out + all.err).toBe(0);
     expect(all.out.trim().split('\n')).toHaveLength(list.lines.length);
-    const unknown = runHearthSync(['doctor', 'check', '--run', 'nope', '--data', d]);
+    const unknown = runHearthSync(['doctor', 'check', '--run', 'nope', '--data', d], env);
     expect(unknown.code).toBe(1);
     expect(unknown.err.trim()).toMatch(/^hearth: unknown check nope; the checks are: database-version, /);
-    expect(runHearthSync(['doctor', 'recreate-table', '--data', d]).err).toMatch(/unknown doctor command 'recreate-table'/);
+    expect(runHearthSync(['doctor', 'recreate-table', '--data', d], env).err).toMatch(/unknown doctor command 'recreate-table'/);
   });
 
   // One instance for the whole story: filled by a real server, stopped, then damaged step by step.
-  sqliteOnly('finds and fixes the damage done to a data dir a server left (SQLite: doctor reads the file)', async () => {
+  it('finds and fixes the damage done to a data dir a server left', async () => {
     const s = await startTestServer();
     const { dataDir } = s;
     dirs.push(dataDir);
+    // The server's database: hearth.db in its data dir, or the PostgreSQL database of this pass it was given.
+    const { driver, url } = s.hearth.config.database;
+    const env: Record<string, string> = driver === 'postgres' ? { HEARTH__DATABASE__DRIVER: driver, HEARTH__DATABASE__URL: url } : {};
+    const setCount = (n: number) => withInstanceDatabase(dataDir, env, (db) =>
+      db.updateTable('repository').set({ num_issues: n }).where('name', '=', 'counted').execute());
+    // SQLite's integrity_check has no PostgreSQL counterpart: reported skipped, with its reason.
+    const integrity = testsOnPostgres ? /^\[skipped\] database-integrity: PostgreSQL has no counterpart/ : /^\[ok\] database-integrity$/;
+    const others = (lines: string[]) => lines.filter((l) => !/^\S+ database-integrity\b/.test(l));
     const alice = await createUser(s, 'alice');
     await createRepo(s, alice, 'counted', { auto_init: true });
     await createRepo(s, alice, 'branched', { auto_init: true });
@@ -211,39 +230,40 @@ describe('hearth doctor (CLI)', () => {
     await ok(await s.request('api/v1/repos/alice/branched/branches', {
       method: 'POST', auth: { basic: [alice.username, alice.password] }, json: { new_branch_name: 'feature' },
     }), 201);
-    // --fix keeps off a data dir a server is using.
-    const busy = doctor(dataDir, '--fix');
+    // --fix keeps off a data dir a server is using: its pid lock (SQLite), its live node row (PostgreSQL).
+    const busy = doctor(dataDir, env, '--fix');
     expect(busy.code).toBe(1);
-    expect(busy.err.trim()).toMatch(/^hearth: --fix: .* is in use by another hearth \(pid \d+\)/);
+    expect(busy.err.trim()).toMatch(testsOnPostgres
+      ? /^hearth: --fix: hearth is running on this database \(pid \d+ on .+\): stop every node first$/
+      : /^hearth: --fix: .* is in use by another hearth \(pid \d+\)/);
     await s.close(); // not stop(): that removes the data dir
 
     // A clean instance: every check [ok], exit 0.
-    const clean = doctor(dataDir);
+    const clean = doctor(dataDir, env);
     expect(clean.code, clean.out + clean.err).toBe(0);
-    expect(clean.lines.every((l) => l.startsWith('[ok] '))).toBe(true);
+    expect(clean.lines.find((l) => l.includes(' database-integrity'))).toMatch(integrity);
+    expect(others(clean.lines).every((l) => l.startsWith('[ok] '))).toBe(true);
     expect(clean.lines).toContain('[ok] git-fsck');
 
     const repos = path.join(dataDir, 'repositories');
     fs.rmSync(path.join(repos, 'alice', 'lost.git'), { recursive: true });
     await git(repos, 'init', '--bare', '-q', path.join(repos, 'bob', 'orphan.git'));
     await git(repos, '--git-dir', path.join(repos, 'alice', 'branched.git'), 'update-ref', '-d', 'refs/heads/feature');
-    const sqlite = new SQLite(path.join(dataDir, 'hearth.db'));
-    sqlite.prepare("UPDATE repository SET num_issues = 99 WHERE name = 'counted'").run();
-    sqlite.close();
+    await setCount(99);
 
     // Without --fix: everything found, nothing changed, exit 1.
-    const found = doctor(dataDir);
+    const found = doctor(dataDir, env);
     expect(found.code).toBe(1);
     expect(status(found.lines, 'repository-directories')).toMatch(/^\[!\] repository-directories: alice\/lost: no directory/);
     expect(status(found.lines, 'orphan-directories')).toMatch(/^\[!\] orphan-directories: bob\/orphan\.git: no repository row \(run with --fix to repair\)$/);
     expect(status(found.lines, 'branch-rows')).toMatch(/^\[!\] branch-rows: alice\/branched: row feature \([0-9a-f]{10}\) has no branch in git/);
     expect(status(found.lines, 'repository-counters')).toBe('[!] repository-counters: alice/counted (num_issues 99, counted 0) (run with --fix to repair)');
-    expect(status(found.lines, 'database-integrity')).toBe('[ok] database-integrity');
+    expect(found.lines.find((l) => l.includes(' database-integrity'))).toMatch(integrity);
     expect(found.lines.some((l) => l.startsWith('[fixed]'))).toBe(false);
     expect(fs.existsSync(path.join(repos, 'bob', 'orphan.git'))).toBe(true);
 
     // --fix: the safe repairs made and said; the row without a directory stays reported, exit 1.
-    const fixed = doctor(dataDir, '--fix');
+    const fixed = doctor(dataDir, env, '--fix');
     expect(fixed.code).toBe(1);
     expect(fixed.lines).toContain('[ok] orphan-directories');
     expect(fixed.lines).toContain('[ok] branch-rows');
@@ -255,19 +275,20 @@ describe('hearth doctor (CLI)', () => {
     expect(fs.existsSync(path.join(repos, 'bob', 'orphan.git'))).toBe(false);
     const [stamp] = fs.readdirSync(path.join(dataDir, 'doctor-orphans'));
     expect(fs.existsSync(path.join(dataDir, 'doctor-orphans', stamp!, 'bob', 'orphan.git', 'HEAD'))).toBe(true);
-    const db = new SQLite(path.join(dataDir, 'hearth.db'), { readonly: true });
-    expect(db.prepare("SELECT name FROM branch WHERE repo_id = (SELECT id FROM repository WHERE name = 'branched')").all()).toEqual([{ name: 'main' }]);
-    expect(db.prepare("SELECT num_issues FROM repository WHERE name = 'counted'").get()).toEqual({ num_issues: 0 });
-    expect(db.prepare("SELECT COUNT(*) AS n FROM repository WHERE name = 'lost'").get()).toEqual({ n: 1 });
-    db.close();
+    await withInstanceDatabase(dataDir, env, async (db) => {
+      const repo = (name: string) => db.selectFrom('repository').where('name', '=', name);
+      const branched = await repo('branched').select('id').executeTakeFirstOrThrow();
+      expect(await db.selectFrom('branch').select('name').where('repo_id', '=', branched.id).execute()).toEqual([{ name: 'main' }]);
+      expect(await repo('counted').select('num_issues').execute()).toEqual([{ num_issues: 0 }]);
+      expect(await repo('lost').select('name').execute()).toEqual([{ name: 'lost' }]);
+    });
 
     // Once the directory is back and everything else found is fixed: exit 0.
     await git(repos, 'init', '--bare', '-q', path.join(repos, 'alice', 'lost.git'));
-    const again = new SQLite(path.join(dataDir, 'hearth.db'));
-    again.prepare("UPDATE repository SET num_issues = 5 WHERE name = 'counted'").run();
-    again.close();
-    const healed = doctor(dataDir, '--fix');
+    await setCount(5);
+    const healed = doctor(dataDir, env, '--fix');
     expect(healed.code, healed.out).toBe(0);
-    expect(healed.lines.filter((l) => !l.startsWith('[ok] '))).toEqual([expect.stringMatching(/^\[fixed\] repository-counters: recounted alice\/counted/)]);
+    expect(others(healed.lines).filter((l) => !l.startsWith('[ok] '))).toEqual([expect.stringMatching(/^\[fixed\] repository-counters: recounted alice\/counted/)]);
+    await s.stop(); // its PostgreSQL database dropped (close() left it for doctor)
   }, 60_000);
 });

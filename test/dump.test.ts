@@ -6,10 +6,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { git, gitTry } from './helpers/git';
 import { basicHeader } from './helpers/server';
-import { hearthCommand, killHard, runHearth, startHearthProcess } from './helpers/process';
+import { hearthCommand, killHard, processDatabaseEnv, runHearth, startHearthProcess } from './helpers/process';
+import { sqliteOnly, testsOnPostgres } from './helpers/test-database';
 
 // `hearth dump` while the server serves and 4 clients push and open issues, then `hearth
 // restore` into a new directory: the restored server answers as the original did at the dump.
+// The archive holds SQLite's database file (an online backup): on PostgreSQL both commands refuse
+// in one line by design, which the PostgreSQL pass asserts against a serving instance of its own.
 
 const root = path.resolve(__dirname, '..');
 const dirs: string[] = [];
@@ -52,7 +55,8 @@ async function commitAndPush(wt: string, remote: string, branch: string, n: numb
 }
 
 describe('hearth dump and restore', () => {
-  it('a dump taken under concurrent pushes and issues restores to a server that agrees with the dump moment', async () => {
+  // SQLite's: the archive is the one-file dump (PostgreSQL's refusal is asserted below).
+  sqliteOnly('a dump taken under concurrent pushes and issues restores to a server that agrees with the dump moment', async () => {
     const data = tmp('hearth-dump-src-');
     const first = await startProcess(data);
     const rootPw = /password:\s+(\S+)/.exec(first.out())![1]!;
@@ -176,7 +180,8 @@ describe('hearth dump and restore', () => {
     await stopProcess(first.child);
   }, 240_000);
 
-  it('a corrupted archive (one byte flipped in an entry) is refused by its checksum and leaves nothing behind', async () => {
+  // SQLite's: a PostgreSQL instance has no archive to corrupt (restore into one is refused below).
+  sqliteOnly('a corrupted archive (one byte flipped in an entry) is refused by its checksum and leaves nothing behind', async () => {
     const data = tmp('hearth-dump-small-');
     const started = await startProcess(data);
     await stopProcess(started.child);
@@ -199,7 +204,8 @@ describe('hearth dump and restore', () => {
 });
 
 describe('hearth dump with gitea dump\'s flags', () => {
-  it('takes Gitea\'s names for the same choices and refuses, in one line, what hearth cannot do', async () => {
+  // SQLite's: the flags shape the one-file archive, which a PostgreSQL instance does not get.
+  sqliteOnly('takes Gitea\'s names for the same choices and refuses, in one line, what hearth cannot do', async () => {
     const data = path.join(tmp('hearth-dump-flags-'), 'data');
     expect((await hearth('migrate', '--data', data)).code).toBe(0);
     const out = path.join(tmp('hearth-dump-flags-out-'), 'gitea-style.tar');
@@ -233,6 +239,46 @@ describe('hearth dump on PostgreSQL', () => {
     expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(/^hearth: hearth dump archives a SQLite instance; .* back it up with pg_dump, /)]);
     expect(r.err).not.toContain('secret');
   });
+
+  it('restore into a configuration whose database is PostgreSQL refuses in one line, before reading the archive', async () => {
+    const archive = path.join(tmp('hearth-restore-pg-'), 'backup.tar.gz');
+    fs.writeFileSync(archive, 'not read');
+    const target = path.join(tmp('hearth-restore-pg-dst-'), 'data');
+    const r = await runHearth(['restore', archive, '--data', target], { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: 'postgres://hearth:secret@127.0.0.1:9/nothing' });
+    expect(r.code).toBe(1);
+    expect(r.err.trim().split('\n')).toEqual([expect.stringMatching(/^hearth: a hearth dump holds a SQLite database; .*'hearth admin db copy --to postgres:/)]);
+    expect(r.err).not.toContain('secret');
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  // The pass's own database behind a serving instance with a repository: the refusals change nothing.
+  it.runIf(testsOnPostgres)('a serving instance on the pass\'s PostgreSQL: dump and restore refuse, writing nothing, and it keeps serving', async () => {
+    const data = tmp('hearth-dump-pg-serving-');
+    const env = await processDatabaseEnv();
+    const web = await startHearthProcess(data, env);
+    try {
+      const rootPw = /password:\s+(\S+)/.exec(web.out())![1]!;
+      const admin: Client = { url: web.url, auth: basicHeader('root', rootPw) };
+      await ok(await api(admin, 'api/v1/user/repos', { method: 'POST', json: { name: 'proj', auto_init: true } }));
+      const out = tmp('hearth-dump-pg-out-');
+      const dumped = await runHearth(['dump', '--data', data, '-o', path.join(out, 'backup.tar.gz')], env);
+      expect(dumped.code).toBe(1);
+      expect(dumped.err.trim().split('\n')).toEqual([expect.stringMatching(/^hearth: hearth dump archives a SQLite instance; .* back it up with pg_dump, /)]);
+      expect(fs.readdirSync(out)).toEqual([]);
+      expect(fs.existsSync(path.join(data, 'hearth.db'))).toBe(false);
+      const archive = path.join(out, 'other.tar.gz');
+      fs.writeFileSync(archive, 'not read');
+      const target = path.join(out, 'restored');
+      const restored = await runHearth(['restore', archive, '--data', target], env);
+      expect(restored.code).toBe(1);
+      expect(restored.err).toMatch(/^hearth: a hearth dump holds a SQLite database; /);
+      expect(fs.existsSync(target)).toBe(false);
+      const repo = await ok(await api(admin, 'api/v1/repos/root/proj'));
+      expect(repo.empty).toBe(false);
+    } finally {
+      await stopProcess(web.child);
+    }
+  }, 120_000);
 });
 
 describe('hearth dump and restore interrupted', () => {
@@ -251,7 +297,8 @@ describe('hearth dump and restore interrupted', () => {
     return { code: await exit, err };
   }
 
-  it('Ctrl-C during a dump leaves no partial archive nor database copy; during a restore, no half-restored directory', async () => {
+  // SQLite's: the database copy and the archive are the one-file dump's.
+  sqliteOnly('Ctrl-C during a dump leaves no partial archive nor database copy; during a restore, no half-restored directory', async () => {
     const data = path.join(tmp('hearth-int-'), 'data');
     expect((await hearth('migrate', '--data', data)).code).toBe(0);
     // Incompressible, so that writing and reading it takes a while.

@@ -36,6 +36,13 @@ export function existingInstanceConfig(opts: CommonOptions): Config {
     throw new CliError(`no database at ${config.database.path}: run 'hearth migrate' to create one, `
       + 'or point --config/--data (HEARTH__SERVER__DATA_DIR) at the instance');
   }
+  // PostgreSQL: the database is elsewhere, but the instance key and the repositories are in the
+  // data directory, which `hearth migrate` and `hearth web` make; a mistyped --data would
+  // otherwise get a new, empty one with a key of its own.
+  if (config.database.driver === 'postgres' && !fs.existsSync(config.server.data_dir)) {
+    throw new CliError(`no data directory at ${config.server.data_dir}: run 'hearth migrate' to create it, `
+      + 'or point --config/--data (HEARTH__SERVER__DATA_DIR) at the instance');
+  }
   return config;
 }
 

@@ -34,10 +34,11 @@ afterAll(async () => { for (const d of databases.splice(0)) await d.drop(); });
 /**
  * The environment that points a hearth process and the commands run over the same data directory
  * at the run's engine: nothing on SQLite (the database lives in the data directory), a fresh
- * database cloned from the template in the PostgreSQL pass, dropped after the file's tests.
+ * database cloned from the template in the PostgreSQL pass (`empty`: one with no schema yet),
+ * dropped after the file's tests.
  */
-export async function processDatabaseEnv(): Promise<Record<string, string>> {
-  const pg = await createTestPostgresDatabase();
+export async function processDatabaseEnv(opts: { empty?: boolean } = {}): Promise<Record<string, string>> {
+  const pg = await createTestPostgresDatabase(opts);
   if (!pg) return {};
   databases.push(pg);
   return { HEARTH__DATABASE__DRIVER: 'postgres', HEARTH__DATABASE__URL: pg.url };

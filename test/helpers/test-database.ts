@@ -40,13 +40,16 @@ async function onCluster(h: PostgresHarness, statements: string[]): Promise<void
 
 export type TestPostgresDatabase = { url: string; name: string; drop(): Promise<void> };
 
-/** A fresh database cloned from the migrated template (null when the run is on SQLite). */
-export async function createTestPostgresDatabase(): Promise<TestPostgresDatabase | null> {
+/**
+ * A fresh database cloned from the migrated template (null when the run is on SQLite); with
+ * `empty`, one with no schema at all, for what a first `hearth migrate` or start does.
+ */
+export async function createTestPostgresDatabase(opts: { empty?: boolean } = {}): Promise<TestPostgresDatabase | null> {
   if (!testsOnPostgres) return null;
   const h = inject('hearthPostgres');
   if (!h) throw new Error('HEARTH_TEST_DB=postgres but no cluster was provided: run through vitest (vitest.config.mts globalSetup)');
   const name = `t_${randomBytes(6).toString('hex')}`;
-  await onCluster(h, [`CREATE DATABASE "${name}" TEMPLATE "${h.template}"`]);
+  await onCluster(h, [`CREATE DATABASE "${name}" TEMPLATE "${opts.empty ? 'template0' : h.template}"`]);
   let dropped = false;
   return {
     url: socketUrl(h, name),

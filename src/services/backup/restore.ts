@@ -47,6 +47,12 @@ function cleanUp(config: Config, existed: Set<string>): void {
 export async function restoreInstance(
   config: Config, file: string, err: NodeJS.WriteStream = process.stderr, signal?: AbortSignal,
 ): Promise<RestoreResult> {
+  // The archive's database is SQLite's file: restored beside a PostgreSQL configuration it would
+  // lie unused while the instance opened (and migrated) whatever database the URL names.
+  if (config.database.driver === 'postgres') {
+    throw new RestoreRefused('a hearth dump holds a SQLite database; this configuration\'s database is PostgreSQL: restore into a '
+      + 'SQLite data directory, then move it with \'hearth admin db copy --to postgres://...\' (or restore a pg_dump backup)');
+  }
   if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw new RestoreRefused(`${file}: no such archive`);
   checkTargets(config);
   const existed = new Set([config.server.data_dir, config.repository.root].filter((d) => fs.existsSync(d)));
