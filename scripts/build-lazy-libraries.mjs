@@ -18,7 +18,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
  */
 export const LAZY_LIBRARIES = [
   'undici', 'openpgp', 'ssh2', 'yaml', 'fast-xml-parser', 'sanitize-html', 'markdown-it', 'markdown-it-emoji',
-  'highlight.js/lib/common', 'multer', 'prom-client', 'node-cron', 'papaparse', 'yauzl', 'tar-stream', 'pngjs', 'omggif',
+  'highlight.js/lib/common', 'multer', 'prom-client', 'node-cron', 'papaparse', 'yauzl', 'yazl', 'tar-stream', 'pngjs', 'omggif',
   'jpeg-js', 'fzstd', 'seek-bzip', 'xz-decompress', 'passport', 'passport-strategy', 'passport-local', 'passport-http',
   // PostgreSQL's client (~85 KB): only a start with [database] driver = "postgres" loads it.
   'pg',
