@@ -120,6 +120,14 @@ describe('what a start evaluates', () => {
     ]));
   });
 
+  it('reaches none of the libraries packed apart (LAZY_LIBRARIES): the executable would compile each at every start', async () => {
+    const script = path.join(ROOT, 'scripts/build-lazy-libraries.mjs');
+    const { LAZY_LIBRARIES, LAZY_SOURCES } = (await import(script)) as { LAZY_LIBRARIES: string[]; LAZY_SOURCES: Record<string, string> };
+    expect(LAZY_LIBRARIES).toEqual(expect.arrayContaining(['yazl', 'pg', 'aws-sdk', 'runner-protocol']));
+    const packages = LAZY_LIBRARIES.filter((n) => !LAZY_SOURCES[n]).map((n) => n.split('/').slice(0, n.startsWith('@') ? 2 : 1).join('/'));
+    expect(reachedPackages.filter((f) => packages.some((p) => f.startsWith(`node_modules/${p}/`)))).toEqual([]);
+  });
+
   it('stays a small part of the sources (a new eager import of a whole area shows here first)', () => {
     // 449 modules before the areas above loaded lazily; 163 after.
     expect(reached.length).toBeLessThan(200);
