@@ -1,10 +1,9 @@
-import { create, type MessageInitShape } from '@bufbuild/protobuf';
-import { timestampFromDate } from '@bufbuild/protobuf/wkt';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { ActionRunner, ActionTask } from '../db/schema';
 import {
-  Result, RunnerSchema, RunnerStatus, TaskSchema, TaskStateSchema,
+  create, Result, RunnerSchema, RunnerStatus, TaskSchema, TaskStateSchema, timestampFromDate,
   type Runner, type Task, type TaskState,
-} from '../lib/actions-proto/runner/v1/messages_pb';
+} from '../lib/runner-protocol';
 import type { TaskReport } from '../services/actions/task-report';
 import type { TaskPayload } from '../services/actions/task-payload';
 

@@ -1,9 +1,7 @@
-import { Code, ConnectError, type ConnectRouter, type HandlerContext } from '@connectrpc/connect';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
+import type { ConnectRouter, HandlerContext } from '@connectrpc/connect';
 import type { RequestHandler } from 'express';
 import type { Hearth } from '../hearth';
-import { PingService } from '../lib/actions-proto/ping/v1/services_pb';
-import { RunnerService } from '../lib/actions-proto/runner/v1/services_pb';
+import { Code, ConnectError, connectNodeAdapter, PingService, RunnerService } from '../lib/runner-protocol';
 import { runnerMessage, taskMessage, taskStateMessage, taskReportOf } from '../convert/actions-proto';
 import { AppError } from '../lib/errors';
 import { authenticateRunner, declareRunner, registerRunner } from '../services/actions/runner-session';

@@ -2,12 +2,10 @@
 // with the generated client: Ping, Register (registration token), then Declare, FetchTask,
 // UpdateTask and UpdateLog authenticated by the x-runner-uuid / x-runner-token headers.
 
-import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
-import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import { PingService } from '../lib/actions-proto/ping/v1/services_pb';
-import { RunnerService } from '../lib/actions-proto/runner/v1/services_pb';
-import { Result, type Runner, type Task } from '../lib/actions-proto/runner/v1/messages_pb';
+import type { Client, Interceptor } from '@connectrpc/connect';
+import {
+  createClient, createConnectTransport, PingService, Result, RunnerService, timestampFromMs, type Runner, type Task,
+} from '../lib/runner-protocol';
 import { HEARTH_VERSION } from '../lib/version';
 import type { LogRow, ReportSink, RunnerTask, StepResult, TaskState } from './types';
 

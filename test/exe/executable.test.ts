@@ -146,6 +146,26 @@ describe(`hearth in its own process (${runsExecutable ? process.env.HEARTH_EXECU
     }
   }, 180_000);
 
+  it('registers a runner over the runner protocol (connect and protobuf-es, packed as a bundle of their own, load on both sides)', async () => {
+    const data = tmp('hearth-exe-runner-');
+    const server = await startHearthProcess(data, await processDatabaseEnv());
+    try {
+      await eventually(async () => /password:\s+\S+/.test(server.out()), 10_000, 'first admin printed');
+      const rootAuth = basicHeader('root', /password:\s+(\S+)/.exec(server.out())![1]!);
+      const { token } = await expectStatus(await fetch(`${server.url}/api/v1/admin/runners/registration-token`, { headers: { Authorization: rootAuth } }), 200);
+      // `hearth runner register`: the command's client and the server's handler each load the protocol's bundle.
+      const file = path.join(data, 'runner-registration');
+      const reg = await runHearth(['runner', 'register', '--instance', server.url, '--token', token, '--name', 'exe-runner', '--labels', 'exe', '--config', file]);
+      expect(reg.code, reg.err).toBe(0);
+      expect(reg.out).toContain("runner 'exe-runner' registered");
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ name: 'exe-runner', labels: ['exe'] });
+      const runners = await expectStatus(await fetch(`${server.url}/api/v1/admin/actions/runners`, { headers: { Authorization: rootAuth } }), 200);
+      expect(runners.runners.map((r: { name: string }) => r.name)).toEqual(['exe-runner']);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 120_000);
+
   it('keeps package files in an S3 bucket (the AWS SDK, packed as a bundle of its own, loads with the first use)', async () => {
     const s3 = await startTestS3();
     const data = tmp('hearth-exe-s3-');
