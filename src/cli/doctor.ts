@@ -1,6 +1,8 @@
+import os from 'node:os';
 import type { Command } from 'commander';
 import type { Config } from '../config/schema';
 import { openConfiguredDatabase, type DB } from '../db/connect';
+import { isAlive, pidScope } from '../lib/local-process';
 import { acquirePidLock, PidLockHeldError, type PidLock } from '../lib/pid-lock';
 import { pidFileOf } from '../server';
 import { parseDuration } from '../services/cron/duration';
@@ -26,12 +28,15 @@ function lockForFix(config: Config): PidLock {
 
 /**
  * PostgreSQL: servers take no pid lock (nodes share the data directory), so the lock does not
- * tell whether one runs; the node table does. --fix waits until no node has a live heartbeat.
+ * tell whether one runs; the node table does. --fix waits until no node has a live heartbeat
+ * (a node of this machine whose process is gone has none).
  */
 async function refuseWhileNodesRun(config: Config, db: DB): Promise<void> {
   if (config.database.driver !== 'postgres') return;
-  const [{ liveNodes }, { nodeStaleMs }] = await Promise.all([import('../db/postgres/cluster'), import('../services/cluster/node')]);
-  const live = await liveNodes(db, nodeStaleMs({ config }));
+  const [{ liveNodes, ranHereAndGone }, { nodeStaleMs }] = await Promise.all([import('../db/postgres/cluster'), import('../services/cluster/node')]);
+  // A node that ran on this machine and whose process is gone (killed) is not running, whatever its heartbeat says.
+  const me = { host: os.hostname(), pid: process.pid, pidScope: pidScope() };
+  const live = (await liveNodes(db, nodeStaleMs({ config }))).filter((n) => !ranHereAndGone(n, me, isAlive));
   if (live.length) {
     const names = live.map((n) => `pid ${n.pid} on ${n.host}`).join(', ');
     throw new CliError(`--fix: hearth is running on this database (${names}): stop every node first`);

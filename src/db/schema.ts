@@ -377,7 +377,7 @@ export interface JobTable {
 export type Job = Selectable<JobTable>;
 
 /** A live hearth node on PostgreSQL (0052): its heartbeat (unix ms, database time) every few seconds. */
-export interface NodeTable { id: string; host: string; pid: number; started: number; heartbeat: number }
+export interface NodeTable { id: string; host: string; pid: number; started: number; heartbeat: number; pid_scope: Generated<string> }
 
 /** One cron run of the cluster (0053): unique per task and slot; times in unix ms. */
 export interface CronRunTable {

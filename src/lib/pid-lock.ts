@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive, readBootId } from './local-process';
 
 /** Another live process holds the lock: two servers on one data directory would corrupt it. */
 export class PidLockHeldError extends Error {
@@ -21,15 +22,6 @@ type Owner = { pid: number; host: string | null; bootId: string | null };
 
 const held = new Set<string>();
 let exitHookInstalled = false;
-
-/** This boot of this machine (Linux): a pid written before a reboot names nobody now. */
-function readBootId(): string | null {
-  try {
-    return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
-  } catch {
-    return null;
-  }
-}
 
 const hostName = () => os.hostname();
 
@@ -95,31 +87,6 @@ function readOwner(file: string): Owner | null {
   if (!m) return null;
   const pid = Number(m[1]);
   return pid > 0 ? { pid, host: m[2] ?? null, bootId: second.trim() || null } : null;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    // EPERM: it exists, owned by another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  return !isZombie(pid);
-}
-
-/**
- * A killed process whose parent never reaps it (an orphan under a container's init that does
- * not wait) stays a zombie: it answers kill(pid, 0) but holds nothing. CI met one: a server
- * killed with SIGKILL kept its stale lock from being taken over. Linux only; elsewhere false.
- */
-function isZombie(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state === 'Z' || state === 'X';
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoverOwnerMove, recoverRepoDelete, recoverRepoMove } from '../../src/services/recovery/repo-move-recovery';
 import { git } from '../helpers/git';
-import { crashTmp, killedBy, startCrashable, stopAndDoctor, type Crashable } from '../helpers/crash';
-import { runHearth } from '../helpers/process';
+import { crashTmp, killedBy, runOn, startCrashable, stopAndDoctor, type Crashable } from '../helpers/crash';
 import { as, createUser, ok, startTestServer, type TestServer } from '../helpers/server';
 
 // A rename, transfer, organization rename or delete killed (SIGKILL at a crash point, as a power
@@ -28,7 +27,7 @@ async function expectWhole(h: Crashable, full: string): Promise<void> {
 /** Recovery ran at this start, and doctor finds nothing wrong. */
 async function expectRecovered(h: Crashable, data: string): Promise<void> {
   expect(h.out()).toContain('recovered work a crash interrupted');
-  const doctor = await runHearth(['doctor', '--data', data]);
+  const doctor = await runOn(data, ['doctor']);
   expect(doctor.code, doctor.out + doctor.err).toBe(0);
 }
 
@@ -48,7 +47,7 @@ describe('repository moves and deletes cut short by a crash', () => {
     await crashOn(h, 'repos/root/proj', 'PATCH', { name: 'renamed' });
     expect(fs.existsSync(path.join(root, 'root', 'renamed.git'))).toBe(true); // the crash came after the move
     // doctor --fix before the next start leaves the half-moved repository where it is.
-    const early = await runHearth(['doctor', '--fix', '--data', data]);
+    const early = await runOn(data, ['doctor', '--fix']);
     expect(early.out).toContain('crash interrupted are pending');
     expect(fs.existsSync(path.join(root, 'root', 'renamed.git'))).toBe(true);
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { runHearth, startHearthProcess, type HearthProcess } from './process';
+import { processDatabaseEnv, runHearth, startHearthProcess, type HearthProcess } from './process';
 import { basicHeader, ok } from './server';
 import { eventually } from './wait';
 
@@ -24,6 +24,19 @@ export type CrashCall = (p: string, method?: string, json?: unknown, auth?: stri
 export type Crashable = HearthProcess & { call: CrashCall; password: string };
 
 const passwords = new Map<string, string>();
+// Each data directory's database in the PostgreSQL pass (nothing on SQLite: it is in the directory).
+const databases = new Map<string, Record<string, string>>();
+
+/** The environment that points hearth at `data`'s database (made on first use). */
+export async function crashEnv(data: string): Promise<Record<string, string>> {
+  if (!databases.has(data)) databases.set(data, await processDatabaseEnv());
+  return databases.get(data)!;
+}
+
+/** A hearth command over `data` and its database. */
+export async function runOn(data: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return runHearth([...args, '--data', data], await crashEnv(data));
+}
 
 /**
  * hearth web over `data`, set to die at `crashAt` when given. The first start on a data directory
@@ -31,7 +44,7 @@ const passwords = new Map<string, string>();
  * `call` sends JSON as root (or with `auth`, an Authorization header).
  */
 export async function startCrashable(data: string, crashAt?: string, env: Record<string, string> = {}): Promise<Crashable> {
-  const server = await startHearthProcess(data, { ...env, ...(crashAt ? { HEARTH_TEST_CRASH_AT: crashAt } : {}) });
+  const server = await startHearthProcess(data, { ...(await crashEnv(data)), ...env, ...(crashAt ? { HEARTH_TEST_CRASH_AT: crashAt } : {}) });
   const first = !passwords.has(data);
   if (first) {
     await eventually(async () => /password:\s+\S+/.test(server.out()), 10_000, 'first admin printed');
@@ -57,6 +70,6 @@ export async function killedBy(server: HearthProcess, request: Promise<unknown>)
 export async function stopAndDoctor(server: HearthProcess, data: string): Promise<void> {
   server.child.kill('SIGTERM');
   expect(await server.exited).toBe(0);
-  const doctor = await runHearth(['doctor', '--data', data]);
+  const doctor = await runOn(data, ['doctor']);
   expect(doctor.code, doctor.out + doctor.err).toBe(0);
 }

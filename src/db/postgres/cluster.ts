@@ -9,15 +9,17 @@ import type { DB } from '../connect';
 /** The database's clock in unix ms (clock_timestamp: the time of the statement, not of its transaction). */
 export const dbNowMs: RawBuilder<number> = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 
-export type NodeRow = { id: string; host: string; pid: number; started: number; heartbeat: number };
+export type NodeRow = { id: string; host: string; pid: number; pid_scope: string; started: number; heartbeat: number };
 
-export async function insertNode(db: DB, n: { id: string; host: string; pid: number }): Promise<void> {
-  await db.insertInto('node').values({ id: n.id, host: n.host, pid: n.pid, started: dbNowMs, heartbeat: dbNowMs })
+export type NodeSelf = { id: string; host: string; pid: number; pidScope: string };
+
+export async function insertNode(db: DB, n: NodeSelf): Promise<void> {
+  await db.insertInto('node').values({ id: n.id, host: n.host, pid: n.pid, pid_scope: n.pidScope, started: dbNowMs, heartbeat: dbNowMs })
     .onConflict((oc) => oc.column('id').doUpdateSet({ heartbeat: dbNowMs })).execute();
 }
 
 /** Writes the heartbeat; a row another node removed as stale (a long pause) is written again. */
-export async function beatNode(db: DB, n: { id: string; host: string; pid: number }): Promise<void> {
+export async function beatNode(db: DB, n: NodeSelf): Promise<void> {
   const r = await db.updateTable('node').set({ heartbeat: dbNowMs }).where('id', '=', n.id).executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) await insertNode(db, n);
 }
@@ -36,4 +38,30 @@ export function liveNodes(db: DB, staleMs: number): Promise<NodeRow[]> {
 export async function deleteStaleNodes(db: DB, staleMs: number): Promise<number> {
   const r = await db.deleteFrom('node').where('heartbeat', '<=', sql<number>`${dbNowMs} - ${staleMs}`).executeTakeFirst();
   return Number(r.numDeletedRows);
+}
+
+/**
+ * The nodes that ran where this one runs (same host, boot and pid namespace) and whose process is
+ * gone (`alive` says no): their heartbeat is set to zero, so they count as dead at once (intents
+ * adopted, row removed, branch rows resynced) instead of after the node timeout, and the leases
+ * of their running jobs end, so the next requeue round takes them. Their ids.
+ */
+export async function expireGoneNeighbours(db: DB, me: NodeSelf, alive: (pid: number) => boolean): Promise<string[]> {
+  if (!me.pidScope) return [];
+  const rows = await db.selectFrom('node').select(['id', 'host', 'pid', 'pid_scope'])
+    .where('host', '=', me.host).where('pid_scope', '=', me.pidScope).where('id', '<>', me.id).execute();
+  const gone = rows.filter((r) => ranHereAndGone(r, me, alive)).map((r) => r.id);
+  if (!gone.length) return [];
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('node').set({ heartbeat: 0 }).where('id', 'in', gone).execute();
+    await trx.updateTable('job').set({ lease_until: 0 }).where('state', '=', 'running').where('locked_by', 'in', gone).execute();
+  });
+  return gone;
+}
+
+/** A node row of this machine (host, boot, pid namespace) whose process is gone. */
+export function ranHereAndGone(
+  n: Pick<NodeRow, 'host' | 'pid' | 'pid_scope'>, me: Pick<NodeSelf, 'host' | 'pid' | 'pidScope'>, alive: (pid: number) => boolean,
+): boolean {
+  return me.pidScope !== '' && n.host === me.host && n.pid_scope === me.pidScope && n.pid !== me.pid && !alive(n.pid);
 }

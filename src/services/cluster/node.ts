@@ -3,6 +3,7 @@ import type { Config } from '../../config/schema';
 import type { Hearth } from '../../hearth';
 import { dialectOf } from '../../db/dialect';
 import { useClusterKeyLock } from '../../lib/keyed-lock';
+import { isAlive, pidScope } from '../../lib/local-process';
 
 // This node's membership of the cluster (issue 35). On PostgreSQL each running server is a row of
 // the node table, its heartbeat written every third of `[cluster] node_timeout` in database time
@@ -25,7 +26,11 @@ export type NodeMembership = { id: string; stop: () => Promise<void> };
 export async function joinCluster(h: Hearth, opts: { heartbeatMs?: number } = {}): Promise<NodeMembership> {
   if (dialectOf(h.db).engine !== 'postgres') return { id: h.nodeId, stop: async () => {} };
   const [cluster, { openKeyLocks }] = await Promise.all([import('../../db/postgres/cluster'), import('../../db/postgres/key-locks')]);
-  const me = { id: h.nodeId, host: os.hostname(), pid: process.pid };
+  const me = { id: h.nodeId, host: os.hostname(), pid: process.pid, pidScope: pidScope() };
+  // A node that ran here and died (this node's own earlier run, restarted after a crash) is
+  // known dead by its pid: what it left is recovered now, not after the node timeout.
+  const gone = await cluster.expireGoneNeighbours(h.db, me, isAlive);
+  if (gone.length) h.log.warn({ nodes: gone }, 'nodes that ran on this machine are gone: their work is taken over now');
   await cluster.insertNode(h.db, me);
   // withKeyLock holds its keys across the nodes too, from here until the stop.
   const keyLocks = openKeyLocks(h.config.database.url);

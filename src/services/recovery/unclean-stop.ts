@@ -27,23 +27,31 @@ export function registerRecoveryJobs(jobs: JobQueue, h: Hearth): void {
 }
 
 /**
- * Called at a start that took over a killed process's lock, before the server listens: the git
- * lock files the killed process's git children left are removed, then the branch rows are
- * resynced in the background.
+ * Called at a start that took over a killed process's lock (SQLite), or by the node that removed
+ * a dead node's row (PostgreSQL), before the server listens: the git lock files the killed
+ * process's git children left are removed, then the branch rows are resynced in the background.
  */
 export async function resyncAfterUncleanStop(h: Hearth): Promise<void> {
-  const removed = removeDebrisLocks(h);
+  const removed = removeDebrisLocks(h, await othersLive(h));
   if (removed.length) h.log.warn({ files: removed }, 'removed git lock files a killed process left');
   await enqueueJob(h.db, { kind: RESYNC_JOB, payload: {} });
 }
 
+/** PostgreSQL: whether another node has a live heartbeat (its git may hold a lock right now). */
+async function othersLive(h: Hearth): Promise<boolean> {
+  if (dialectOf(h.db).engine !== 'postgres') return false;
+  const [{ liveNodes }, { nodeStaleMs }] = await Promise.all([import('../../db/postgres/cluster'), import('../cluster/node')]);
+  return (await liveNodes(h.db, nodeStaleMs(h))).some((n) => n.id !== h.nodeId);
+}
+
 /**
- * The git lock files no running git can hold. On SQLite this server is the only one writing the
- * repositories (the pid lock), and none of its git children runs yet: every lock older than this
- * process is debris. On PostgreSQL the repositories may be shared with live nodes pushing right
- * now: only locks past STALE_LOCK_MS go (git holds one for milliseconds).
+ * The git lock files no running git can hold. With no other live node (SQLite's pid lock, or no
+ * other heartbeat on PostgreSQL: a single node restarted after a crash), none of this server's
+ * git children runs yet, so every lock older than this process is debris: kept, a fresh one would
+ * refuse every move of its ref (409) for an hour. With live nodes on the shared repositories,
+ * one may be pushing right now: only locks past STALE_LOCK_MS go (git holds one for milliseconds).
  */
-export function removeDebrisLocks(h: Hearth): string[] {
-  const before = dialectOf(h.db).engine === 'postgres' ? Date.now() - STALE_LOCK_MS : Date.now() - process.uptime() * 1000;
+export function removeDebrisLocks(h: Hearth, othersLive: boolean): string[] {
+  const before = othersLive ? Date.now() - STALE_LOCK_MS : Date.now() - process.uptime() * 1000;
   return listRepoDirs(h.config.repository.root).flatMap((dir) => removeStaleLocks(dir, before));
 }
