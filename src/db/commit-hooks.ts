@@ -1,4 +1,5 @@
 import type { DatabaseConnection, Dialect, DatabaseIntrospector, Driver, Kysely } from 'kysely';
+import { backgroundError } from '../lib/background-log';
 
 // Work that must wait until a transaction's rows are visible to other connections: the job
 // queue's wake-up is the case in point (a worker querying on another pool connection before the
@@ -9,7 +10,10 @@ import type { DatabaseConnection, Dialect, DatabaseIntrospector, Driver, Kysely 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type AnyDb = Kysely<any>;
 
-const pending = new WeakMap<DatabaseConnection, (() => void)[]>();
+/** A hook and what it is called in the log should it fail. */
+type Hook = { run: () => unknown; name: string };
+
+const pending = new WeakMap<DatabaseConnection, Hook[]>();
 /** Adapters of the dialects wrapped here: a Kysely made elsewhere (a test's bare one) runs hooks at once. */
 const hookedAdapters = new WeakSet<object>();
 
@@ -54,20 +58,29 @@ function hookDriver(d: Driver): Driver {
   };
 }
 
-function runHook(hook: () => void): void {
+/**
+ * A hook's failure must not turn a committed transaction into an error, nor keep the hooks after
+ * it from running: it is logged (with the hook's name) and the next one runs. A hook that returns
+ * a promise is not awaited (COMMIT is done); its rejection is logged the same way.
+ */
+function runHook(hook: Hook): void {
+  const failed = (err: unknown) => backgroundError({ err, hook: hook.name }, 'a hook run after a commit failed');
   try {
-    hook();
-  } catch {
-    // A hook is a wake-up: its failure must not turn a committed transaction into an error.
+    const result = hook.run();
+    if (result instanceof Promise) result.catch(failed);
+  } catch (err) {
+    failed(err);
   }
 }
 
 /**
  * Runs `hook` once `db`'s transaction commits (never if it rolls back), or now when `db` is no
  * transaction: its writes are committed already. A savepoint rolled back keeps the hook (a
- * spurious wake-up is harmless; hooks must be).
+ * spurious wake-up is harmless; hooks must be). `name` says which hook failed in the log
+ * (default: the function's own name).
  */
-export async function afterCommit(db: AnyDb, hook: () => void): Promise<void> {
+export async function afterCommit(db: AnyDb, run: () => unknown, name = run.name || 'anonymous'): Promise<void> {
+  const hook: Hook = { run, name };
   const executor = db.getExecutor();
   if (!db.isTransaction || !hookedAdapters.has(executor.adapter)) {
     runHook(hook);

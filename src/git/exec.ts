@@ -10,6 +10,11 @@ export type GitOptions = {
   input?: string | Buffer;
   /** Refuse to buffer more than this many bytes of output (default 256 MiB). */
   maxOutput?: number;
+  /**
+   * Kills git (SIGKILL) when it aborts, and rejects with the signal's reason: a job that lost its
+   * lease stops its transfer rather than running on beside the other node's rerun.
+   */
+  signal?: AbortSignal;
 };
 
 // Never let the user's or system's git configuration or a terminal prompt change what runs.
@@ -38,7 +43,7 @@ export function gitRun(args: string[], opts: GitOptions = {}): Promise<GitResult
   // A NUL cannot pass through exec; no ref or path may hold one, so the name is invalid.
   if (args.some((a) => a.includes('\0'))) return Promise.reject(new InvalidError('a name holds a NUL character'));
   return new Promise((resolve, reject) => {
-    const spawnOpts: SpawnOptions = { cwd: opts.cwd, env: gitEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] };
+    const spawnOpts: SpawnOptions = { cwd: opts.cwd, env: gitEnv(opts), stdio: ['pipe', 'pipe', 'pipe'], signal: opts.signal, killSignal: 'SIGKILL' };
     const child = spawn('git', args, spawnOpts);
     const out: Buffer[] = [];
     let size = 0;
@@ -49,8 +54,9 @@ export function gitRun(args: string[], opts: GitOptions = {}): Promise<GitResult
       else out.push(b);
     });
     child.stderr!.on('data', (b: Buffer) => { if (err.length < 64 * 1024) err += b.toString(); });
-    child.on('error', reject);
+    child.on('error', (err) => reject(opts.signal?.aborted ? opts.signal.reason : err));
     child.on('close', (code) => {
+      if (opts.signal?.aborted) return reject(opts.signal.reason);
       if (size > max) return reject(new Error(`git ${args[0]}: output over ${max} bytes`));
       resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: err });
     });

@@ -131,7 +131,31 @@ export async function branchAndPullTips(dir: string): Promise<Map<string, string
   return tips;
 }
 
-/** The updates that landed: git may refuse some after the pre-receive hook saw them. */
+const isZero = (id: string) => /^0+$/.test(id);
+
+/**
+ * The updates of a git push that landed, as its own node syncs them after receive-pack or another
+ * node adopts the intent of one that died. A push moves refs without the repository's refs lock
+ * (merges and API commits hold it), so another move may have gone on from it meanwhile (a push, a
+ * merge, an API commit on any node, even one under way now): an update that added commits landed
+ * if its ref is at them or holds them under a later tip. A rewind (its commit was under the old
+ * tip already) and a deletion count only as the ref is now: their commit proves nothing. Commits
+ * of an update git refused stayed in its quarantine: no later tip holds them unless pushed again.
+ * The later move may be announced first; each event still names its own before and after.
+ */
+export async function landedPushes(dir: string, updates: RefUpdate[]): Promise<RefUpdate[]> {
+  const exact = new Set(await landedUpdates(dir, updates));
+  const held = await Promise.all(updates.map(async (u) => {
+    if (exact.has(u)) return true;
+    if (isZero(u.newId)) return false;
+    const rewind = !isZero(u.oldId) && (await isAncestor(dir, u.newId, u.oldId).catch(() => false));
+    const tip = rewind ? null : await refTarget(dir, u.ref);
+    return !!tip && (await isAncestor(dir, u.newId, tip).catch(() => false));
+  }));
+  return updates.filter((_, i) => held[i]);
+}
+
+/** The updates whose ref is exactly where they put it (or gone, for a deletion). */
 export async function landedUpdates(dir: string, updates: RefUpdate[]): Promise<RefUpdate[]> {
   if (!updates.length) return [];
   const out = await git(['for-each-ref', '--format=%(objectname) %(refname)', ...updates.map((u) => u.ref)], { gitDir: dir });

@@ -1,4 +1,7 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setBackgroundLogger } from '../../src/lib/background-log';
 import type { DB } from '../../src/db/connect';
 import { afterCommit } from '../../src/db/commit-hooks';
 import { tempDatabase } from '../helpers/database';
@@ -10,6 +13,14 @@ let db: DB;
 let close: () => Promise<void>;
 beforeEach(async () => { ({ db, close } = await tempDatabase()); });
 afterEach(async () => { await close(); });
+
+/** The lines a real pino logger, registered as the background logger, writes from now on. */
+function capturedLog(): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); done(); } });
+  setBackgroundLogger(pino({ level: 'info' }, sink));
+  return lines;
+}
 
 const setting = (trx: DB, name: string) => trx.insertInto('topic').values({ name, created_unix: 0, updated_unix: 0 }).execute();
 const visible = async (name: string) => Boolean(await db.selectFrom('topic').select('id').where('name', '=', name).executeTakeFirst());
@@ -50,6 +61,7 @@ describe('afterCommit', () => {
   });
 
   it('keeps a committed transaction committed when a hook throws', async () => {
+    const log = capturedLog();
     const ran: string[] = [];
     await db.transaction().execute(async (trx) => {
       await setting(trx, 'kept');
@@ -58,5 +70,32 @@ describe('afterCommit', () => {
     });
     expect(ran).toEqual(['after']);
     expect(await visible('kept')).toBe(true);
+    expect(log).toHaveLength(1);
+  });
+
+  it('logs a failing hook by its name, and still runs the hooks after it', async () => {
+    const log = capturedLog();
+    const ran: string[] = [];
+    await db.transaction().execute(async (trx) => {
+      await setting(trx, 'logged');
+      await afterCommit(trx, () => { throw new Error('wake-up broke'); }, 'test wake-up');
+      await afterCommit(trx, async function rejecting() { throw new Error('async hook broke'); });
+      await afterCommit(trx, () => ran.push('last'));
+    });
+    expect(ran).toEqual(['last']);
+    expect(await visible('logged')).toBe(true);
+    // The rejected promise is logged once it settles.
+    await new Promise((r) => setTimeout(r, 20));
+    const failures = log.map((l) => ({ hook: l.hook, msg: l.msg, err: (l.err as { message?: string } | undefined)?.message, level: l.level }));
+    expect(failures).toEqual([
+      { hook: 'test wake-up', msg: 'a hook run after a commit failed', err: 'wake-up broke', level: 50 },
+      { hook: 'rejecting', msg: 'a hook run after a commit failed', err: 'async hook broke', level: 50 },
+    ]);
+  });
+
+  it('logs a failing hook run at once outside a transaction, without throwing', async () => {
+    const log = capturedLog();
+    await expect(afterCommit(db, () => { throw new Error('no transaction'); }, 'outside')).resolves.toBeUndefined();
+    expect(log.map((l) => [l.hook, (l.err as { message: string }).message])).toEqual([['outside', 'no transaction']]);
   });
 });

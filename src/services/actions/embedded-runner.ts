@@ -2,9 +2,14 @@
 // `hearth`, for a one-machine setup. It registers once with an instance registration token made
 // directly (no HTTP round trip for the token), keeps its registration in the data directory, and
 // talks to this server over loopback like any runner. Jobs run on this host as the server's user.
+// With several nodes on one PostgreSQL (and one shared data directory) each node is a runner of
+// its own: its registration, name and work directory are its host's and port's, so two nodes
+// never poll as one runner (stealing each other's task reports, overwriting its last-seen).
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { dialectOf } from '../../db/dialect';
 import type { Hearth } from '../../hearth';
 import type { RunningRunner } from '../../runner/daemon';
 import { readRunnerFile, writeRunnerFile, type RunnerFile } from '../../runner/runner-file';
@@ -13,7 +18,22 @@ import { registrationToken } from './registration-tokens';
 export const EMBEDDED_RUNNER_LABELS = ['hearth'];
 const NAME = 'hearth-embedded';
 
-async function registration(hearth: Hearth, file: string, localUrl: string, fresh: boolean): Promise<RunnerFile> {
+/** Where a node keeps its runner and what the runner is called. */
+type Identity = { dir: string; name: string };
+
+/**
+ * One node alone (SQLite): <data>/actions-runner, as before. A cluster node: a directory and name
+ * of its host and listening port, stable across its restarts (two nodes on one host cannot share
+ * a port), so a restarted node takes its own registration back rather than another node's.
+ */
+export function embeddedRunnerIdentity(hearth: Pick<Hearth, 'config' | 'db'>, localUrl: string): Identity {
+  const root = path.join(hearth.config.server.data_dir, 'actions-runner');
+  if (dialectOf(hearth.db).engine !== 'postgres') return { dir: root, name: NAME };
+  const node = `${os.hostname()}-${new URL(localUrl).port}`.replace(/[^A-Za-z0-9._-]/g, '_');
+  return { dir: path.join(root, 'nodes', node), name: `${NAME}-${node}` };
+}
+
+async function registration(hearth: Hearth, file: string, localUrl: string, name: string, fresh: boolean): Promise<RunnerFile> {
   if (!fresh && fs.existsSync(file)) {
     try {
       return readRunnerFile(file);
@@ -23,9 +43,9 @@ async function registration(hearth: Hearth, file: string, localUrl: string, fres
   }
   const token = await registrationToken(hearth.db, { ownerId: 0, repoId: 0 });
   const { registerRunner } = await import('../../runner/client');
-  const runner = await registerRunner(localUrl, token.token, NAME, EMBEDDED_RUNNER_LABELS);
+  const runner = await registerRunner(localUrl, token.token, name, EMBEDDED_RUNNER_LABELS);
   const reg: RunnerFile = {
-    id: Number(runner.id), uuid: runner.uuid, name: runner.name || NAME, token: runner.token,
+    id: Number(runner.id), uuid: runner.uuid, name: runner.name || name, token: runner.token,
     address: localUrl, labels: EMBEDDED_RUNNER_LABELS, ephemeral: false,
   };
   writeRunnerFile(file, reg);
@@ -36,7 +56,7 @@ async function registration(hearth: Hearth, file: string, localUrl: string, fres
 export async function startEmbeddedRunner(hearth: Hearth, localUrl: string): Promise<RunningRunner | null> {
   const { config, log } = hearth;
   if (!config.actions.enabled || !config.actions.embedded_runner) return null;
-  const dir = path.join(config.server.data_dir, 'actions-runner');
+  const { dir, name } = embeddedRunnerIdentity(hearth, localUrl);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, '.runner');
   // The runner and its protocol client load only when it is configured.
@@ -48,10 +68,10 @@ export async function startEmbeddedRunner(hearth: Hearth, localUrl: string): Pro
   });
   try {
     try {
-      return await start(await registration(hearth, file, localUrl, false));
+      return await start(await registration(hearth, file, localUrl, name, false));
     } catch {
       // the stored registration was refused (runner deleted by an admin): register anew
-      return await start(await registration(hearth, file, localUrl, true));
+      return await start(await registration(hearth, file, localUrl, name, true));
     }
   } catch (err) {
     log.error({ err }, 'the embedded Actions runner could not start');

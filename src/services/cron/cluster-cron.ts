@@ -10,7 +10,14 @@ import { nodeStaleMs } from '../cluster/node';
 export const CRON_LEADER_LOCK = 0x68656172746372; // "heartcr"
 export const LEADER_RETRY_MS = 5_000;
 
-export type Leadership = { isLeader: () => boolean; stop: () => Promise<void> };
+/**
+ * `term()`: a signal that aborts when this node's current term as leader ends (its lock's
+ * connection gone, or the stop), so that a task it runs (a repository gc) stops rather than run on
+ * beside the new leader's; already aborted while this node does not lead.
+ */
+export type Leadership = { isLeader: () => boolean; term: () => AbortSignal; stop: () => Promise<void> };
+
+const ended = AbortSignal.abort(new Error('not the cron leader'));
 
 /**
  * Campaigns for leadership until stopped. `elected(first)` runs each time this node becomes the
@@ -23,8 +30,14 @@ export async function campaign(h: Hearth, retryMs: number, elected: (first: bool
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let electedBefore = false;
+  let term: AbortController | null = null;
+  const endTerm = (why: string) => {
+    term?.abort(new Error(why));
+    term = null;
+  };
   const lock = sessionLock(h.config.database.url, CRON_LEADER_LOCK, (err) => {
     h.log.warn({ err }, 'cron leadership lost (its database connection ended): trying to take it again');
+    endTerm('cron leadership lost');
     schedule();
   });
   const attempt = async () => {
@@ -34,6 +47,7 @@ export async function campaign(h: Hearth, retryMs: number, elected: (first: bool
       if (await lock.tryTake()) {
         if (stopped) return;
         h.log.info({ node: h.nodeId }, 'this node is the cron leader');
+        term = new AbortController();
         elected(alone && !electedBefore);
         electedBefore = true;
         return;
@@ -51,8 +65,10 @@ export async function campaign(h: Hearth, retryMs: number, elected: (first: bool
   await attempt();
   return {
     isLeader: () => !stopped && lock.held(),
+    term: () => term?.signal ?? ended,
     async stop() {
       stopped = true;
+      endTerm('the cron scheduler stopped');
       if (timer) clearTimeout(timer);
       await lock.close();
     },

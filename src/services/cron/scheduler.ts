@@ -161,12 +161,17 @@ export class CronScheduler {
       log.info({ reason, slot }, 'cron slot already run by another node: skipped');
       return;
     }
+    // On PostgreSQL a scheduled run stops too when this node's term as cron leader ends: the next
+    // leader runs the schedule now (each slot once: a slot cut short here is not run again). An
+    // admin's run goes on where it was asked for, leader or not.
+    const term = this.clustered && reason !== 'manual' ? this.leadership?.term() : undefined;
+    const signal = term ? AbortSignal.any([this.abort.signal, term]) : this.abort.signal;
     try {
-      const message = await e.task.run({ ...this.deps, log, signal: this.abort.signal }, e.settings);
+      const message = await e.task.run({ ...this.deps, log, signal }, e.settings);
       e.last = { status: 'finished', message, finished: new Date(), ms: ms() };
       log.info({ reason, by, ms: e.last.ms, outcome: 'finished', result: message }, 'cron task finished');
     } catch (err) {
-      const status = this.abort.signal.aborted ? 'cancelled' : 'error';
+      const status = signal.aborted ? 'cancelled' : 'error';
       e.last = { status, message: (err as Error)?.message ?? String(err), finished: new Date(), ms: ms() };
       log.error({ reason, by, ms: e.last.ms, outcome: status, err }, `cron task ${status === 'error' ? 'failed' : 'cancelled'}`);
     }

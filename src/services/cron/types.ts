@@ -1,7 +1,7 @@
 import type { CronConfig, CronTaskName } from '../../config/schema';
 import type { Hearth } from '../../hearth';
 
-/** What a task runs with; `signal` aborts when the scheduler stops (the server closes). */
+/** What a task runs with; `signal` aborts when the scheduler stops (the server closes) or, on PostgreSQL, when this node stops leading cron. */
 export type CronContext = Hearth & { signal: AbortSignal };
 
 /** Every key of a task's [cron.<task>] table, filled from its defaults. */

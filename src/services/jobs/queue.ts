@@ -60,7 +60,7 @@ export async function enqueueJob<K extends JobKindName>(db: DB, spec: JobSpec<K>
     kind: spec.kind, key: spec.key ?? '', payload: JSON.stringify(spec.payload ?? {}),
     runAt: now + (spec.delayMs ?? 0), maxAttempts: spec.maxAttempts ?? 1, now,
   });
-  await afterCommit(db, wake);
+  await afterCommit(db, wake, 'job queue wake-up');
   return id;
 }
 

@@ -53,15 +53,21 @@ function diffRefs(before: Map<string, string>, after: Map<string, string>, zero:
 }
 
 /** Fetches into the mirror (the address checked again: the rules may have changed) and syncs the rows. */
-async function fetchAndSync(deps: MirrorDeps, repo: Repository, owner: User, mirror: Mirror, auth: RemoteAuth): Promise<number> {
+async function fetchAndSync(deps: MirrorDeps, repo: Repository, owner: User, mirror: Mirror, auth: RemoteAuth, lease?: AbortSignal): Promise<number> {
   const dir = repoDir(deps.config.repository.root, owner.name, repo.name);
   const checked = await checkRemote(deps.config, mirror.remote_address, owner);
-  const signal = AbortSignal.timeout(parseDuration(deps.config.migrations.timeout));
+  const timeout = AbortSignal.timeout(parseDuration(deps.config.migrations.timeout));
+  const signal = lease ? AbortSignal.any([timeout, lease]) : timeout;
   const moved = await withRefsLock(repo.id, async () => {
     const prefixes = ['refs/heads/', 'refs/tags/', 'refs/notes/'];
     const before = await localRefs(dir, prefixes);
     const prune = mirror.enable_prune ? ['--prune'] : [];
+    // Killed by a lost lease, git fetch has moved no ref (it writes them once the objects are
+    // in): the other node's rerun fetches again and lists what moved against the refs as they
+    // are. Only a kill in the instant of the ref writes leaves moves unannounced, as a crash there.
+    // Its branch rows still follow: the rerun's refsMoved syncs them from git whatever the diff.
     await remoteGit(checked, auth, ['fetch', ...prune, '--no-write-fetch-head'], MIRROR_REFSPECS, { gitDir: dir, signal });
+    lease?.throwIfAborted();
     const updates = diffRefs(before, await localRefs(dir, prefixes), zeroId(repo.object_format_name));
     // The doer of a mirror's ref moves is its owner, as Gitea's mirror sync actions.
     await refsMoved(deps.db, repo, owner, dir, updates, 'mirror');
@@ -91,19 +97,24 @@ async function syncMirrorLfs(deps: MirrorDeps, s: LfsSync): Promise<void> {
   }
 }
 
-/** One sync of the mirror of `repoId`; the outcome is recorded on the mirror row, never thrown. */
-export async function syncPullMirror(deps: MirrorDeps, repoId: number): Promise<void> {
+/**
+ * One sync of the mirror of `repoId`; the outcome is recorded on the mirror row, never thrown,
+ * but for `lease` aborting (the job's lease lost): then it stops, records nothing and throws.
+ */
+export async function syncPullMirror(deps: MirrorDeps, repoId: number, lease?: AbortSignal): Promise<void> {
   const [repo, mirror] = await Promise.all([getRepoById(deps.db, repoId), getMirrorByRepoId(deps.db, repoId)]);
   const owner = repo && (await getUserById(deps.db, repo.owner_id));
   if (!repo || !mirror || !owner) return;
   let auth: RemoteAuth = { username: '', password: '' };
   try {
     auth = credentialsOf(deps.secret, mirror);
-    const moved = await fetchAndSync(deps, repo, owner, mirror, auth);
+    const moved = await fetchAndSync(deps, repo, owner, mirror, auth, lease);
+    lease?.throwIfAborted();
     const now = nowUnix();
     await updateMirror(deps.db, repoId, { updated_unix: now, next_update_unix: nextUpdateAt(now, mirror.interval_seconds), last_error: '' });
     deps.log.info({ repo: `${owner.name}/${repo.name}`, moved }, 'pull mirror synced');
   } catch (err) {
+    lease?.throwIfAborted();
     // A failing sync is tried again at the next interval.
     const text = redact(err instanceof Error ? err.message : String(err), auth);
     await updateMirror(deps.db, repoId, { next_update_unix: nextUpdateAt(nowUnix(), mirror.interval_seconds), last_error: text });
@@ -133,5 +144,5 @@ export async function syncDuePullMirrors(
 
 /** The job kind that runs the syncs (registered with the other background work). */
 export function registerPullMirrorJobs(jobs: JobQueue, deps: MirrorDeps): void {
-  jobs.register(PULL_MIRROR_JOB, { backoff: () => 60, handler: async ({ repoId }) => syncPullMirror(deps, repoId) });
+  jobs.register(PULL_MIRROR_JOB, { backoff: () => 60, handler: async ({ repoId }, ctx) => syncPullMirror(deps, repoId, ctx.signal) });
 }

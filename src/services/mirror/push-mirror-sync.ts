@@ -70,7 +70,7 @@ function credentialsOf(secret: string, m: PushMirror): Credentials {
  * again as the repository's owner would add it (a local path only for a site admin under
  * allow_local_paths). '' or the error text.
  */
-async function pushTo(config: Config, dir: string, m: PushMirror, creds: Credentials, owner: User): Promise<string> {
+async function pushTo(config: Config, dir: string, m: PushMirror, creds: Credentials, owner: User, signal?: AbortSignal): Promise<string> {
   let remote;
   try {
     remote = await checkRemote(config, m.remote_address, owner);
@@ -84,7 +84,7 @@ async function pushTo(config: Config, dir: string, m: PushMirror, creds: Credent
   const stall = ['-c', 'http.lowSpeedLimit=1', '-c', `http.lowSpeedTime=${STALL_SECONDS}`];
   const args = [...remote.gitConfig, ...auth.config, ...stall, 'push', '--force', '--prune', '--porcelain', remote.address,
     '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'];
-  const r = await gitRun(args, { gitDir: dir, env: auth.env });
+  const r = await gitRun(args, { gitDir: dir, env: auth.env, signal });
   if (r.code === 0) return '';
   const tail = r.stderr.trim().split('\n').slice(-5).join('\n') || `git push exited with ${r.code}`;
   return `push: ${tail}`.slice(0, 4096);
@@ -102,13 +102,20 @@ export async function runPushMirrorSync(h: Hearth, id: number, ctx?: JobContext)
   let error: string;
   try {
     creds = credentialsOf(h.secret, m);
-    error = await pushTo(h.config, repoDir(h.config.repository.root, owner.name, repo.name), m, creds, owner);
+    error = await pushTo(h.config, repoDir(h.config.repository.root, owner.name, repo.name), m, creds, owner, ctx?.signal);
   } catch (err) {
     error = `push: ${err instanceof Error ? err.message : String(err)}`;
   }
+  // The lease lost meanwhile (git was killed): the push is the other node's to run and record.
+  ctx?.signal.throwIfAborted();
   error = scrubCredentials(error, creds);
-  await recordPushMirrorSync(h.db, m.id, nowUnix(), error);
-  if (error) ctx?.log.warn({ pushMirror: m.id, repo: repo.id, err: error }, 'push mirror failed');
+  const recorded = await h.db.transaction().execute(async (trx) => {
+    if (ctx && !(await ctx.holdsLease(trx))) return false;
+    await recordPushMirrorSync(trx, m.id, nowUnix(), error);
+    return true;
+  });
+  ctx?.signal.throwIfAborted();
+  if (recorded && error) ctx?.log.warn({ pushMirror: m.id, repo: repo.id, err: error }, 'push mirror failed');
 }
 
 /**

@@ -7,7 +7,7 @@ import { getRepoById } from '../../models/repo';
 import { getUserById } from '../../models/user';
 import { clearIntent, recordIntent } from '../recovery/intent';
 import type { Repository, User } from '../../db/schema';
-import { isAncestor, landedUpdates, refTarget } from '../../git/refs';
+import { isAncestor, landedPushes, refTarget } from '../../git/refs';
 import type { RefSource } from '../events/types';
 import { refsMoved } from './refs-moved';
 import type { Hearth } from '../../hearth';
@@ -61,7 +61,7 @@ export async function recoverPush(h: Hearth, p: PushPayload): Promise<string> {
   if (!fs.existsSync(dir)) return 'the repository directory is gone';
   const doer = (await getUserById(h.db, p.doerId)) ?? (await getUserById(h.db, repo.owner_id));
   if (!doer) return 'no user to attribute the push to';
-  const landed = p.source === 'commit' ? await landedCommits(dir, p.updates) : await landedUpdates(dir, p.updates);
+  const landed = p.source === 'commit' ? await landedCommits(dir, p.updates) : await landedPushes(dir, p.updates);
   await refsMoved(h.db, repo, doer, dir, landed, p.source ?? 'push');
   return `synced ${landed.length} of ${p.updates.length} ref update(s) of ${repo.owner_name}/${repo.name}`;
 }

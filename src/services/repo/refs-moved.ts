@@ -1,7 +1,7 @@
 import type { DB } from '../../db/connect';
 import type { Repository, User } from '../../db/schema';
 import type { RefUpdate } from '../../git/hooks';
-import { landedUpdates } from '../../git/refs';
+import { landedPushes } from '../../git/refs';
 import { emit } from '../events/bus';
 import type { RefSource } from '../events/types';
 import { syncReleasesAfterPush } from '../release/release-sync';
@@ -21,8 +21,9 @@ export async function refsMoved(
   db: DB, repo: Repository, doer: User, dir: string, updates: RefUpdate[], source: RefSource,
 ): Promise<Repository> {
   const fresh = await syncRepoFromGit(db, repo, dir, doer.id);
-  // A push lists what was asked; git may have refused some after the hook saw them.
-  const moved = source === 'push' ? await landedUpdates(dir, updates) : updates;
+  // A push lists what was asked; git may have refused some after the hook saw them, and a move
+  // by another node (no refs lock for git pushes) may already have gone on from the rest.
+  const moved = source === 'push' ? await landedPushes(dir, updates) : updates;
   if (moved.some((u) => u.ref.startsWith('refs/tags/'))) await syncReleasesAfterPush(db, repo.id, dir, moved);
   if (moved.length) await emit(db, 'refs.moved', { repo: fresh, doer, dir, updates: moved, source });
   return fresh;

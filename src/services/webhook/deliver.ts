@@ -104,19 +104,21 @@ export function deliverJob(h: Hearth, instanceSecret: string) {
     ctx.signal.throwIfAborted();
     const durationMs = Date.now() - started;
     const succeeded = sent.status >= 200 && sent.status < 300;
-    countWebhookDelivery(succeeded);
     const shown = { ...headers, ...(headers.Authorization ? { Authorization: '***' } : {}) };
     // Recorded only under this node's lease: a node that stalled past it must not write its late
     // outcome over the one of the node that sent the delivery again meanwhile.
-    await h.db.transaction().execute(async (trx) => {
-      if (!(await ctx.holdsLease(trx))) return;
+    const recorded = await h.db.transaction().execute(async (trx) => {
+      if (!(await ctx.holdsLease(trx))) return false;
       await recordHookDelivery(trx, task.id, {
         attempts: ctx.attempt, succeeded, statusCode: sent.status, durationMs, at: Date.now(),
         request: JSON.stringify({ url: req.url, http_method: req.method, headers: shown, body: req.signedBody.slice(0, KEEP_BODY) }),
         response: JSON.stringify({ status: sent.status, headers: sent.headers, body: sent.error ? sent.error : sent.body }),
       });
       await setWebhookLastStatus(trx, hook.id, succeeded ? 1 : 2);
+      return true;
     });
+    // Counted as recorded: a delivery whose outcome is the other node's counts there, once.
+    if (recorded) countWebhookDelivery(succeeded);
     ctx.signal.throwIfAborted();
     if (retryable(sent)) throw new RetryableError(sent.error || `HTTP ${sent.status}`);
   };
