@@ -36,9 +36,24 @@ export function contentSecurityPolicy(nonce: string, formAction: readonly string
 /** An absolute link under root_url; `path` is already percent-encoded. */
 export const webUrl = (config: Config, path: string): string => `${config.server.root_url}${path.replace(/^\//, '')}`;
 
+// A repository page links to its own repository a few dozen times (tabs, settings navigation,
+// forms): the encoded `/{owner}/{repo}` is kept with the repository's row, which lives as long
+// as the request that read it, for as long as the names it was made of.
+type RepoBase = { root: string; owner: string; name: string; link: string };
+const repoBases = new WeakMap<object, RepoBase>();
+
+function repoBase(config: Config, access: Pick<RepoAccess, 'owner' | 'repo'>): string {
+  const { root_url: root } = config.server;
+  const hit = repoBases.get(access.repo);
+  if (hit && hit.root === root && hit.owner === access.owner.name && hit.name === access.repo.name) return hit.link;
+  const link = webUrl(config, `${encodePath(access.owner.name)}/${encodePath(access.repo.name)}`);
+  repoBases.set(access.repo, { root, owner: access.owner.name, name: access.repo.name, link });
+  return link;
+}
+
 /** `/{owner}/{repo}` + `rest`, each name percent-encoded, as an absolute link. */
 export const repoLink = (config: Config, access: Pick<RepoAccess, 'owner' | 'repo'>, rest = ''): string =>
-  webUrl(config, `${encodePath(access.owner.name)}/${encodePath(access.repo.name)}${rest ? `/${rest}` : ''}`);
+  (rest ? `${repoBase(config, access)}/${rest}` : repoBase(config, access));
 
 export type Page = { title: string; body: SafeHtml; status?: number; formAction?: readonly string[] };
 
@@ -142,8 +157,9 @@ ${transferBanner(req, res)}${page.body}
     .setHeader('X-Content-Type-Options', 'nosniff')
     .setHeader('Referrer-Policy', 'same-origin')
     .setHeader('Cache-Control', 'no-store')
-    .type('html');
-  sendCompressed(req, res, Buffer.from(doc.value));
+    // The full type as res.type('html') gives it, without its lookup in the media types' table.
+    .setHeader('Content-Type', 'text/html; charset=utf-8');
+  sendCompressed(req, res, doc.value);
 }
 
 /** A pending transfer the visitor may answer (set by assignWebRepo): where to accept or reject it. */
@@ -169,21 +185,34 @@ const brotliQuality = (bytes: number): number => (bytes < 32 * 1024 ? 1 : 3);
  */
 export const COMPRESS_FROM = 12 * 1024;
 
+/**
+ * The body with its length, as res.send would end it, without what res.send does besides for a
+ * page (an ETag, none here; a freshness check, which needs one): a page's text goes to the socket
+ * as it is, with no copy of it into a Buffer first.
+ */
+function endWith(req: Request, res: Response, body: string | Buffer, bytes: number): void {
+  res.setHeader('Content-Length', bytes);
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
+}
+
 /** Brotli or gzip when the browser takes them and the page is worth it (COMPRESS_FROM). */
-export function sendCompressed(req: Request, res: Response, body: Buffer): void {
+export function sendCompressed(req: Request, res: Response, body: string): void {
   res.setHeader('Vary', 'Accept-Encoding');
   const accepts = String(req.headers['accept-encoding'] ?? '');
-  if (body.length < COMPRESS_FROM || req.method === 'HEAD') return void res.send(body);
+  const bytes = Buffer.byteLength(body);
+  if (bytes < COMPRESS_FROM || req.method === 'HEAD') return endWith(req, res, body, bytes);
+  let packed: Buffer | undefined;
   if (/\bbr\b/.test(accepts)) {
     res.setHeader('Content-Encoding', 'br');
-    const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length), [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length };
-    return void res.send(zlib.brotliCompressSync(body, { params }));
-  }
-  if (/\bgzip\b/.test(accepts)) {
+    const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes), [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes };
+    packed = zlib.brotliCompressSync(body, { params });
+  } else if (/\bgzip\b/.test(accepts)) {
     res.setHeader('Content-Encoding', 'gzip');
-    return void res.send(zlib.gzipSync(body, { level: 6 }));
+    packed = zlib.gzipSync(body, { level: 6 });
   }
-  res.send(body);
+  if (packed) endWith(req, res, packed, packed.length);
+  else endWith(req, res, body, bytes);
 }
 
 /** Code and diffs scroll sideways inside their own focusable region, never the page. */
