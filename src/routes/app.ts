@@ -44,6 +44,14 @@ function context(h: Hearth): RequestHandler {
   };
 }
 
+/**
+ * LFS (`/{owner}/{repo}/info/lfs/...`) and smart HTTP (`.../info/refs`, `.../git-*-pack`) answer
+ * no other path: the rest skip their routers. A router that matches nothing hands the request on
+ * at the event loop's next turn (express's router), and every page went through both.
+ */
+const GIT_PATH = /^\/[^/]+\/[^/]+\/(?:info|git-upload-pack|git-receive-pack)(?:\/|$)/i;
+const gitPathsOnly = (handler: RequestHandler): RequestHandler => (req, res, next) => (GIT_PATH.test(req.path) ? handler(req, res, next) : next());
+
 /** Gitea answers API calls from any origin; credentials travel in headers, not cookies. */
 const cors: RequestHandler = (req, res, next) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
@@ -106,8 +114,8 @@ export function createApp(h: Hearth): Express {
   app.use('/api/packages', lazyHandler(() => import('./packages/index').then((m) => m.packagesRouter())));
   // The container registry's /v2 routes go here too (before the web catch-alls).
   app.use('/v2', lazyHandler(() => import('./packages/container').then((m) => m.containerRouter())));
-  app.use(lazyHandler(() => import('./lfs').then((m) => m.lfsRouter())));
-  app.use(lazyHandler(() => import('./git-http').then((m) => m.gitRouter(h))));
+  app.use(gitPathsOnly(lazyHandler(() => import('./lfs').then((m) => m.lfsRouter()))));
+  app.use(gitPathsOnly(lazyHandler(() => import('./git-http').then((m) => m.gitRouter(h)))));
   const avatars = lazyModule(() => import('./avatar'));
   app.get('/avatars/:hash', avatars.avatar);
   app.get('/repo-avatars/:hash', avatars.repoAvatar);

@@ -154,6 +154,18 @@ describe('statements per page (signed in, the page\'s fixed part: session, heade
     expect(await page('alice/counted/settings/hooks')).toBeLessThanOrEqual(5);
     expect(await page('alice/counted/settings/branches')).toBeLessThanOrEqual(4);
   });
+
+  it('the settings page reads a pending transfer once for its header and its danger zone', async () => {
+    await createRepo(s, alice, 'moving', { auto_init: true });
+    await createUser(s, 'carol');
+    // Pending: alice may not create repositories for carol, so carol must accept.
+    await ok(await s.request('api/v1/repos/alice/moving/transfer', { method: 'POST', auth: as(alice), json: { new_owner: 'carol' } }), 201);
+    const web = await signedInClient(s, 'alice', alice.password);
+    const body = await (await web.get('alice/moving/settings')).text();
+    expect(body).toContain('waits for them to accept it');
+    // 11 when the danger zone read the transfer and its two users again after the header had.
+    expect(await page('alice/moving/settings')).toBeLessThanOrEqual(8);
+  });
 });
 
 describe('statements per merge', () => {

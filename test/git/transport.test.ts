@@ -51,6 +51,14 @@ describe('git smart HTTP: clone and fetch', () => {
     expect(fs.existsSync(path.join(dir, 'b', 'README.md'))).toBe(true);
   });
 
+  it('routes smart HTTP paths in any letter case, as the other routes are (only git paths reach the git router)', async () => {
+    const res = await s.request('alice/public-repo.git/INFO/Refs?service=git-upload-pack');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/x-git-upload-pack-advertisement');
+    // A page beside it is still the page.
+    expect((await s.request('alice/public-repo/branches')).headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
   it('answers 404 to a signed-in user without access', async () => {
     const res = await s.request('alice/private-repo.git/info/refs?service=git-upload-pack', { auth: { basic: [bob.username, bob.password] } });
     expect(res.status).toBe(404);

@@ -53,6 +53,23 @@ describe('every page', () => {
     expect((await small.arrayBuffer()).byteLength).toBeLessThan(COMPRESS_FROM);
   });
 
+  it('sends a page as UTF-8 HTML with its length in bytes; HEAD the same headers without the body', async () => {
+    const u = await createUser(s, 'lengthy');
+    // Text beyond one byte a character in the page: the length counts bytes, not characters.
+    await createRepo(s, u, 'wide', { auto_init: true, description: 'Grüße, 日本語 and … more' });
+    const url = new URL('lengthy/wide', s.hearth.config.server.root_url);
+    const get = await fetch(url, { headers: { 'Accept-Encoding': 'identity' } });
+    const bytes = Buffer.from(await get.arrayBuffer());
+    expect(get.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(Number(get.headers.get('content-length'))).toBe(bytes.length);
+    expect(bytes.toString('utf8')).toContain('Grüße, 日本語 and … more');
+    const head = await fetch(url, { method: 'HEAD', headers: { 'Accept-Encoding': 'identity' } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
   it('has a skip link, named landmarks and the site header', async () => {
     const u = await createUser(s, 'header');
     const c = new WebClient(s);

@@ -36,9 +36,24 @@ export function contentSecurityPolicy(nonce: string, formAction: readonly string
 /** An absolute link under root_url; `path` is already percent-encoded. */
 export const webUrl = (config: Config, path: string): string => `${config.server.root_url}${path.replace(/^\//, '')}`;
 
+// A repository page links to its own repository a few dozen times (tabs, settings navigation,
+// forms): the encoded `/{owner}/{repo}` is kept with the repository's row, which lives as long
+// as the request that read it, for as long as the names it was made of.
+type RepoBase = { root: string; owner: string; name: string; link: string };
+const repoBases = new WeakMap<object, RepoBase>();
+
+function repoBase(config: Config, access: Pick<RepoAccess, 'owner' | 'repo'>): string {
+  const { root_url: root } = config.server;
+  const hit = repoBases.get(access.repo);
+  if (hit && hit.root === root && hit.owner === access.owner.name && hit.name === access.repo.name) return hit.link;
+  const link = webUrl(config, `${encodePath(access.owner.name)}/${encodePath(access.repo.name)}`);
+  repoBases.set(access.repo, { root, owner: access.owner.name, name: access.repo.name, link });
+  return link;
+}
+
 /** `/{owner}/{repo}` + `rest`, each name percent-encoded, as an absolute link. */
 export const repoLink = (config: Config, access: Pick<RepoAccess, 'owner' | 'repo'>, rest = ''): string =>
-  webUrl(config, `${encodePath(access.owner.name)}/${encodePath(access.repo.name)}${rest ? `/${rest}` : ''}`);
+  (rest ? `${repoBase(config, access)}/${rest}` : repoBase(config, access));
 
 export type Page = { title: string; body: SafeHtml; status?: number; formAction?: readonly string[] };
 
@@ -73,32 +88,60 @@ function fullTitle(req: Request, title: string): string {
   return parts.filter((p, i) => p && !(i === 1 && p === title)).join(' · ');
 }
 
+/**
+ * The parts of the site header that depend on the configuration alone (its links, the create
+ * menu, the search form), made once per configuration and address rather than on every page.
+ */
+type Frame = {
+  root: string; app: string; registration: boolean;
+  brand: SafeHtml; createMenu: SafeHtml; signedOut: SafeHtml; notifications: string; settings: string; admin: SafeHtml; logout: string;
+};
+const frames = new WeakMap<Config, Frame>();
+
+function frameOf(config: Config): Frame {
+  const { root_url: root, app_name: app } = config.server;
+  const registration = !config.service.disable_registration;
+  const hit = frames.get(config);
+  if (hit && hit.root === root && hit.app === app && hit.registration === registration) return hit;
+  const frame: Frame = {
+    root, app, registration,
+    brand: html`<a class="brand" href="${root}">${app}</a>
+<form class="search" role="search" aria-label="Repositories" method="get" action="${webUrl(config, 'explore/repos')}"><input type="search" name="q" aria-label="Search repositories" placeholder="Search repositories"></form>`,
+    createMenu: html`<details class="menu"><summary aria-label="Create…"><span aria-hidden="true">+</span></summary><ul>
+<li><a href="${webUrl(config, 'repo/create')}">New repository</a></li>
+<li><a href="${webUrl(config, 'repo/migrate')}">New migration</a></li>
+<li><a href="${webUrl(config, 'org/create')}">New organization</a></li></ul></details>`,
+    signedOut: html`<a href="${webUrl(config, 'user/login')}">Sign in</a>${registration ? html` <a href="${webUrl(config, 'user/sign_up')}">Register</a>` : ''}`,
+    notifications: webUrl(config, 'notifications'),
+    settings: webUrl(config, 'user/settings'),
+    admin: html`<li><a href="${webUrl(config, '-/admin')}">Site administration</a></li>`,
+    logout: webUrl(config, 'user/logout'),
+  };
+  frames.set(config, frame);
+  return frame;
+}
+
 function accountMenu(req: Request, res: Response, user: User): SafeHtml {
   const { config } = req.ctx;
+  const frame = frameOf(config);
   const unread = (res.locals.unread as number | undefined) ?? 0;
   // Basic and token callers (scripts) have no session to end.
   const signOut = req.ctx.auth === 'session'
-    ? html`<li><form method="post" action="${webUrl(config, 'user/logout')}"><input type="hidden" name="_csrf" value="${csrfToken(req, res)}"><button type="submit">Sign out</button></form></li>`
+    ? html`<li><form method="post" action="${frame.logout}"><input type="hidden" name="_csrf" value="${csrfToken(req, res)}"><button type="submit">Sign out</button></form></li>`
     : '';
-  return html`<details class="menu"><summary aria-label="Create…"><span aria-hidden="true">+</span></summary><ul>
-<li><a href="${webUrl(config, 'repo/create')}">New repository</a></li>
-<li><a href="${webUrl(config, 'repo/migrate')}">New migration</a></li>
-<li><a href="${webUrl(config, 'org/create')}">New organization</a></li></ul></details>
-<a href="${webUrl(config, 'notifications')}" aria-label="Notifications, ${unread} unread"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16" fill="currentColor"><path d="M8 16a2 2 0 0 0 2-2H6a2 2 0 0 0 2 2zm5-5V7a5 5 0 0 0-4-4.9V1a1 1 0 1 0-2 0v1.1A5 5 0 0 0 3 7v4l-2 2v1h14v-1z"/></svg>${unread ? html`<span class="badge-count" aria-hidden="true">${unread}</span>` : ''}</a>
+  return html`${frame.createMenu}
+<a href="${frame.notifications}" aria-label="Notifications, ${unread} unread"><svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16" fill="currentColor"><path d="M8 16a2 2 0 0 0 2-2H6a2 2 0 0 0 2 2zm5-5V7a5 5 0 0 0-4-4.9V1a1 1 0 1 0-2 0v1.1A5 5 0 0 0 3 7v4l-2 2v1h14v-1z"/></svg>${unread ? html`<span class="badge-count" aria-hidden="true">${unread}</span>` : ''}</a>
 <details class="menu"><summary aria-label="Account menu of ${user.name}"><img class="avatar" src="${avatarUrl(config, user)}" alt="" width="20" height="20"><span>${user.name}</span></summary><ul>
 <li><a href="${webUrl(config, encodePath(user.name))}">Your profile</a></li>
-<li><a href="${webUrl(config, 'user/settings')}">Settings</a></li>
-${user.is_admin ? html`<li><a href="${webUrl(config, '-/admin')}">Site administration</a></li>` : ''}${signOut}
+<li><a href="${frame.settings}">Settings</a></li>
+${user.is_admin ? frame.admin : ''}${signOut}
 </ul></details>`;
 }
 
 function siteHeader(req: Request, res: Response): SafeHtml {
   const { config, doer } = req.ctx;
-  const right = doer
-    ? accountMenu(req, res, doer)
-    : html`<a href="${webUrl(config, 'user/login')}">Sign in</a>${config.service.disable_registration ? '' : html` <a href="${webUrl(config, 'user/sign_up')}">Register</a>`}`;
-  return html`<header class="site"><a class="brand" href="${config.server.root_url}">${config.server.app_name}</a>
-<form class="search" role="search" aria-label="Repositories" method="get" action="${webUrl(config, 'explore/repos')}"><input type="search" name="q" aria-label="Search repositories" placeholder="Search repositories"></form>
+  const right = doer ? accountMenu(req, res, doer) : frameOf(config).signedOut;
+  return html`<header class="site">${frameOf(config).brand}
 <nav aria-label="Account">${right}</nav></header>`;
 }
 
@@ -142,8 +185,9 @@ ${transferBanner(req, res)}${page.body}
     .setHeader('X-Content-Type-Options', 'nosniff')
     .setHeader('Referrer-Policy', 'same-origin')
     .setHeader('Cache-Control', 'no-store')
-    .type('html');
-  sendCompressed(req, res, Buffer.from(doc.value));
+    // The full type as res.type('html') gives it, without its lookup in the media types' table.
+    .setHeader('Content-Type', 'text/html; charset=utf-8');
+  sendCompressed(req, res, doc.value);
 }
 
 /** A pending transfer the visitor may answer (set by assignWebRepo): where to accept or reject it. */
@@ -169,21 +213,34 @@ const brotliQuality = (bytes: number): number => (bytes < 32 * 1024 ? 1 : 3);
  */
 export const COMPRESS_FROM = 12 * 1024;
 
+/**
+ * The body with its length, as res.send would end it, without what res.send does besides for a
+ * page (an ETag, none here; a freshness check, which needs one): a page's text goes to the socket
+ * as it is, with no copy of it into a Buffer first.
+ */
+function endWith(req: Request, res: Response, body: string | Buffer, bytes: number): void {
+  res.setHeader('Content-Length', bytes);
+  if (req.method === 'HEAD') res.end();
+  else res.end(body);
+}
+
 /** Brotli or gzip when the browser takes them and the page is worth it (COMPRESS_FROM). */
-export function sendCompressed(req: Request, res: Response, body: Buffer): void {
+export function sendCompressed(req: Request, res: Response, body: string): void {
   res.setHeader('Vary', 'Accept-Encoding');
   const accepts = String(req.headers['accept-encoding'] ?? '');
-  if (body.length < COMPRESS_FROM || req.method === 'HEAD') return void res.send(body);
+  const bytes = Buffer.byteLength(body);
+  if (bytes < COMPRESS_FROM || req.method === 'HEAD') return endWith(req, res, body, bytes);
+  let packed: Buffer | undefined;
   if (/\bbr\b/.test(accepts)) {
     res.setHeader('Content-Encoding', 'br');
-    const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality(body.length), [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length };
-    return void res.send(zlib.brotliCompressSync(body, { params }));
-  }
-  if (/\bgzip\b/.test(accepts)) {
+    const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes), [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes };
+    packed = zlib.brotliCompressSync(body, { params });
+  } else if (/\bgzip\b/.test(accepts)) {
     res.setHeader('Content-Encoding', 'gzip');
-    return void res.send(zlib.gzipSync(body, { level: 6 }));
+    packed = zlib.gzipSync(body, { level: 6 });
   }
-  res.send(body);
+  if (packed) endWith(req, res, packed, packed.length);
+  else endWith(req, res, body, bytes);
 }
 
 /** Code and diffs scroll sideways inside their own focusable region, never the page. */

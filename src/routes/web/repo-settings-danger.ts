@@ -3,7 +3,7 @@ import { ForbiddenError } from '../../lib/errors';
 import { html, type SafeHtml } from '../../lib/html';
 import { ACCESS } from '../../services/permissions';
 import { deleteRepository, editRepository } from '../../services/repo/repo-edit';
-import { acceptTransfer, cancelTransfer, pendingTransfer, rejectTransfer, startTransfer } from '../../services/repo/transfer';
+import { acceptTransfer, cancelTransfer, pendingTransfer, rejectTransfer, startTransfer, type PendingTransfer } from '../../services/repo/transfer';
 import { csrfInput, field, formAction, formAlert, submitButton, type FieldErrors } from './forms';
 import { repoOf, rootPath } from './guards';
 import { repoLink, sendPage } from './layout';
@@ -25,8 +25,9 @@ const fullName = (req: Request) => `${repoOf(req).owner.name}/${repoOf(req).repo
 
 export async function dangerZone(req: Request, res: Response): Promise<SafeHtml> {
   const { repo } = repoOf(req);
-  // The page's header already asked whether a transfer is pending (repo-social.ts): no second read when none is.
-  const pending = res.locals.transferPending === false ? null : await pendingTransfer(req.ctx.db, repo);
+  // The page's header already read the pending transfer, if any (repo-social.ts): no second read.
+  const known = res.locals.pendingTransfer as PendingTransfer | null | undefined;
+  const pending = res.locals.transferPending === false ? null : known !== undefined ? known : await pendingTransfer(req.ctx.db, repo);
   const transfer = pending
     ? html`<p>A transfer to <strong>${pending.recipient.name}</strong> waits for them to accept it.</p>
 <form method="post" action="${settingsLink(req, 'transfer/cancel')}">${csrfInput(req, res)}${submitButton('Cancel the transfer', '')}</form>`

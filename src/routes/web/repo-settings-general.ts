@@ -35,6 +35,20 @@ const STYLES: [string, string][] = [['numeric', 'Numeric (#123)'], ['alphanumeri
 
 const on = (v: unknown) => v === 'on';
 
+// The units' and merge styles' check boxes and the fixed selects hold no request's text: each
+// variant (checked or not, each choice selected) is made once per process, not on every view.
+const BOXES = new Map<string, readonly [SafeHtml, SafeHtml]>([...UNITS, ...MERGES].map(([k, l]) => [k, [checkbox(k, l, false), checkbox(k, l, true)]]));
+const box = (k: string, v: Form): SafeHtml => BOXES.get(k)![on(v[k]) ? 1 : 0];
+const MERGE_CHOICES = MERGES.map(([, l, style]): [string, string] => [style, l]);
+
+/** A select of fixed choices; made once per chosen value when no error is shown beside it. */
+function fixedSelect(name: string, label: string, choices: [string, string][]): (value: string, e: FieldErrors) => SafeHtml {
+  const made = new Map(choices.map(([v]) => [v, selectField(name, label, choices, v)]));
+  return (value, e) => (e[name] ? undefined : made.get(value)) ?? selectField(name, label, choices, value, e);
+}
+const mergeStyleSelect = fixedSelect('default_merge_style', 'Default merge style', MERGE_CHOICES);
+const trackerStyleSelect = fixedSelect('tracker_style', 'Issue numbers', STYLES);
+
 /** The stored settings as the forms' values. */
 function currentValues(req: Request): Form {
   const { repo } = repoOf(req);
@@ -68,14 +82,14 @@ async function unitsForm(req: Request, res: Response, v: Form, e: FieldErrors): 
   if (!branches.includes(text(v, 'default_branch'))) branches.unshift(text(v, 'default_branch'));
   return html`<section id="units" aria-labelledby="units-h"><h3 id="units-h">Units, merging and trackers</h3>${formAlert(e[''])}
 <form class="stack" method="post" action="${settingsLink(req, 'units')}">${csrfInput(req, res)}
-<fieldset class="field"><legend>Units</legend>${UNITS.map(([k, l]) => checkbox(k, l, on(v[k])))}</fieldset>
-<fieldset class="field"><legend>Merge styles allowed</legend>${MERGES.map(([k, l]) => checkbox(k, l, on(v[k])))}</fieldset>
-${selectField('default_merge_style', 'Default merge style', MERGES.map(([, l, style]) => [style, l]), text(v, 'default_merge_style'), e)}
+<fieldset class="field"><legend>Units</legend>${UNITS.map(([k]) => box(k, v))}</fieldset>
+<fieldset class="field"><legend>Merge styles allowed</legend>${MERGES.map(([k]) => box(k, v))}</fieldset>
+${mergeStyleSelect(text(v, 'default_merge_style'), e)}
 ${selectField('default_branch', 'Default branch', branches.map((b) => [b, b]), text(v, 'default_branch'), e)}
 <fieldset class="field"><legend>External issue tracker</legend>${checkbox('external_tracker', 'Use an external issue tracker', on(v.external_tracker))}
 ${field({ name: 'tracker_url', label: 'Tracker URL', type: 'url', value: text(v, 'tracker_url') }, e)}
 ${field({ name: 'tracker_format', label: 'Issue URL format', value: text(v, 'tracker_format'), hint: 'With {user}, {repo} and {index}: https://tracker.example.com/{user}/{repo}/issues/{index}' }, e)}
-${selectField('tracker_style', 'Issue numbers', STYLES, text(v, 'tracker_style'), e)}
+${trackerStyleSelect(text(v, 'tracker_style'), e)}
 ${field({ name: 'tracker_pattern', label: 'Regular expression (for that style)', value: text(v, 'tracker_pattern') }, e)}</fieldset>
 <fieldset class="field"><legend>External wiki</legend>${checkbox('external_wiki', 'Use an external wiki', on(v.external_wiki))}
 ${field({ name: 'wiki_url', label: 'Wiki URL', type: 'url', value: text(v, 'wiki_url') }, e)}</fieldset>

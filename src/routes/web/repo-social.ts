@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { NotFoundError } from '../../lib/errors';
 import { setStar, socialStateOf, subscribe, unsubscribe } from '../../services/repo/stars';
-import { transferOfferFor } from '../../services/repo/transfer';
+import { transferViewFor } from '../../services/repo/transfer';
 import { csrfInput } from './forms';
 import { repoOf, unitsOf } from './guards';
 import { text } from './issue-actions';
@@ -19,9 +19,13 @@ export const repoSocial: RequestHandler = async (req, res, next) => {
     const access = repoOf(req);
     const { watching, starred, transferPending } = await socialStateOf(db, doer, access);
     // A transfer this visitor may answer shows as a banner on the page (layout.ts sendPage);
-    // whether one is pending at all is kept for the page (the settings' danger zone).
+    // whether one is pending, and which, is kept for the page (the settings' danger zone).
     res.locals.transferPending = transferPending;
-    if (transferPending) res.locals.transferOffer = await transferOfferFor(db, doer, access.repo);
+    if (transferPending) {
+      const { pending, offer } = await transferViewFor(db, doer, access.repo);
+      res.locals.pendingTransfer = pending;
+      res.locals.transferOffer = offer;
+    }
     setSocial(access, {
       watching, starred, stars: !config.repository.disable_stars, fork: unitsOf(res).has('repo.code'),
       csrf: csrfInput(req, res), back: req.originalUrl,

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { BadRequestError, ForbiddenError, PayloadTooLargeError } from '../../lib/errors';
 import { multer } from '../../lib/lazy-require';
+import { indexedRouter } from './route-index';
 import { expectedCsrf, formUser, pageUser } from './session';
 
 // The web route table's shape: routes come in named groups, each carrying its guard chain once
@@ -108,8 +109,9 @@ export function mountedRoutes(groups: WebGroup[]): MountedRoute[] {
 /**
  * Mounts the routes in three routers by method, each keeping the table's order: express tries a
  * router's routes one by one, and a page walked past every form's pattern before its own (the
- * POST routes are about half the table). GET and HEAD try the pages, POST the forms; any other
- * method (OPTIONS: express's Allow answer) the whole table, as one router, built when first asked.
+ * POST routes are about half the table). GET and HEAD try the pages, POST the forms, each behind
+ * the index of their paths' literal segments (route-index.ts); any other method (OPTIONS:
+ * express's Allow answer) the whole table, as one router, built when first asked.
  */
 export function mountGroups(router: Router, groups: WebGroup[]): void {
   const routes = mountedRoutes(groups);
@@ -118,7 +120,8 @@ export function mountGroups(router: Router, groups: WebGroup[]): void {
     for (const m of routes) if (!only || m.method === only) r[m.method](m.path, ...m.chain);
     return r;
   };
-  const [pages, forms] = [routerOf('get'), routerOf('post')];
+  const indexed = (method: WebRoute['method']) => indexedRouter(routerOf(method), routes.filter((m) => m.method === method).map((m) => m.path));
+  const [pages, forms] = [indexed('get'), indexed('post')];
   let rest: Router | undefined;
   router.use((req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') return pages(req, res, next);

@@ -116,15 +116,23 @@ export async function parentOf(
 }
 
 /**
+ * unitModeOf's answer when it needs no read (no team of an organization to ask, or asked
+ * already in this request), else undefined: for callers asking of many units at once.
+ */
+export function knownUnitMode(access: RepoAccess, viewer: User | null, unit: Unit): AccessMode | undefined {
+  if (!viewer || viewer.is_admin || access.mode >= ACCESS.admin || access.owner.type !== ORG_TYPE) return access.mode;
+  return access.unitModes?.get(`${viewer.id}:${unit}`);
+}
+
+/**
  * The caller's mode on one unit of a repository whose access the request already holds: only
  * an organization's teams make it differ from the overall mode, and it is computed once per
  * request and caller (kept on the access object the guard made).
  */
 export async function unitModeOf(db: DB, access: RepoAccess, viewer: User | null, unit: Unit): Promise<AccessMode> {
-  if (!viewer || viewer.is_admin || access.mode >= ACCESS.admin || access.owner.type !== ORG_TYPE) return access.mode;
+  const known = knownUnitMode(access, viewer, unit);
+  if (known !== undefined || !viewer) return known ?? access.mode;
   const key = `${viewer.id}:${unit}`;
-  const known = access.unitModes?.get(key);
-  if (known !== undefined) return known;
   if (access.grants?.viewerId !== viewer.id) access.grants = { viewerId: viewer.id, grants: {} };
   const mode = await accessMode(db, viewer, access.repo, access.owner, unit, access.grants.grants);
   (access.unitModes ??= new Map()).set(key, mode);

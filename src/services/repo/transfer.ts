@@ -139,13 +139,13 @@ export async function pendingTransfer(db: DB, repo: Repository): Promise<Pending
 }
 
 /**
- * The pending transfer this user may accept or reject (the recipient, its repository creators,
- * site admins), for the repository pages' banner; null otherwise. One probe of repo_transfer's
- * unique repo_id index when nothing is pending.
+ * A repository page's view of a pending transfer: the transfer itself (the settings' danger
+ * zone shows it) and, when this user may accept or reject it (the recipient, its repository
+ * creators, site admins), the same transfer as the offer of the page's banner; read once for both.
  */
-export async function transferOfferFor(db: DB, user: User, repo: Repository): Promise<PendingTransfer | null> {
+export async function transferViewFor(db: DB, user: User, repo: Repository): Promise<{ pending: PendingTransfer | null; offer: PendingTransfer | null }> {
   const pending = await pendingTransfer(db, repo);
-  return pending && (await mayCreateIn(db, user, pending.recipient)) ? pending : null;
+  return { pending, offer: pending && (await mayCreateIn(db, user, pending.recipient)) ? pending : null };
 }
 
 async function pendingFor(db: DB, doer: User, repo: Repository): Promise<PendingTransfer> {

@@ -2,7 +2,7 @@ import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
 import { ACCESS, type Unit } from '../permissions';
 import { settingsOf, type RepoSettings } from '../repo/repo-settings';
-import { unitModeOf, type RepoAccess } from '../repo/repos';
+import { knownUnitMode, unitModeOf, type RepoAccess } from '../repo/repos';
 
 // Which parts of a repository a web visitor may open: the unit must be enabled and the visitor
 // must read it (an organization team may grant issues but not code). Gitea's web pages answer
@@ -20,10 +20,17 @@ export async function unitReadable(db: DB, access: RepoAccess, viewer: User | nu
   return (await unitModeOf(db, access, viewer, unit as Unit)) >= ACCESS.read;
 }
 
-/** The units the visitor may open, for the repository's tabs. */
+const UNITS = Object.keys(SETTING) as WebUnit[];
+
+/** The units the visitor may open, for the repository's tabs (every page of it asks: no await where the mode is known). */
 export async function readableUnits(db: DB, access: RepoAccess, viewer: User | null): Promise<Set<WebUnit>> {
   const out = new Set<WebUnit>();
-  for (const u of Object.keys(SETTING) as WebUnit[]) if (await unitReadable(db, access, viewer, u)) out.add(u);
+  const settings = settingsOf(access.repo);
+  for (const u of UNITS) {
+    if (!settings[SETTING[u]]) continue;
+    const mode = knownUnitMode(access, viewer, u as Unit) ?? await unitModeOf(db, access, viewer, u as Unit);
+    if (mode >= ACCESS.read) out.add(u);
+  }
   return out;
 }
 
