@@ -7,6 +7,7 @@ import { trackStatements, type DB } from '../connect';
 import { withCommitHooks } from '../commit-hooks';
 import { NotFoundError, NulByteError } from '../../lib/errors';
 import { connectFailure, describeTarget, type PostgresTarget } from './errors';
+import { NamedQuery, type RowShape } from './prepared-query';
 
 // PostgreSQL's connection layer, loaded only when [database] driver = "postgres" (src/db/connect.ts
 // reaches it through import(), so a SQLite start never evaluates `pg`). It makes PostgreSQL's rows
@@ -116,13 +117,17 @@ function withNamedStatements(pool: pg.Pool, stats: StatementStats, named: boolea
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     const prepared = new Set<string>();
+    const shapes = new Map<string, RowShape>();
     const query = (text: unknown, values?: readonly unknown[]) => {
       if (typeof text !== 'string') return client.query(text as pg.Submittable);
       stats.executed++;
       const name = named ? statementName(text) : undefined;
       if (name === undefined || !prepared.has(name)) stats.prepared++;
-      if (name === undefined) return client.query({ text, values: values as unknown[] }).catch(refusedInput(values));
-      return client.query({ name, text, values: values as unknown[] }).then((r) => { prepared.add(name); return r; }, refusedInput(values));
+      // The text alone: pg copies a config object property by property (~4 µs a statement).
+      if (name === undefined) return client.query(text, values as unknown[]).catch(refusedInput(values));
+      return new Promise<pg.QueryResult>((resolve, reject) => {
+        client.query(new NamedQuery(shapes, name, text, (values ?? []) as unknown[], (err, res) => (err ? reject(err) : resolve(res))) as unknown as pg.Submittable);
+      }).then((r) => { prepared.add(name); return r; }, refusedInput(values));
     };
     return { query, release: () => client.release() } as unknown as PostgresPoolClient;
   };
