@@ -14,8 +14,12 @@ import { NamedQuery, type RowShape } from './prepared-query';
 // look like SQLite's to the models (counts and ids as numbers) and keeps one prepared statement per
 // SQL text and connection, the counterpart of statement-cache.ts.
 
-/** `namedStatements: false` runs every statement unnamed (bench/postgres-statements.ts measures both). */
-export type PostgresOptions = { url: string; poolSize: number; namedStatements?: boolean };
+/**
+ * `namedStatements: false` runs every statement unnamed; `describeEachRun: true` has the server
+ * describe a named statement's rows on every run, as pg does by itself (bench/postgres-statements.ts
+ * measures each against the default).
+ */
+export type PostgresOptions = { url: string; poolSize: number; namedStatements?: boolean; describeEachRun?: boolean };
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -61,7 +65,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<DB> {
     throw connectFailure(err, target);
   }
   const stats: StatementStats = { executed: 0, prepared: 0 };
-  const dialect = new PostgresDialect({ pool: withNamedStatements(pool, stats, opts.namedStatements ?? true) });
+  const dialect = new PostgresDialect({ pool: withNamedStatements(pool, stats, opts.namedStatements ?? true, opts.describeEachRun ?? false) });
   const db = new Kysely<Database>({ dialect: withCommitHooks(dialect) });
   trackStatements(db, stats);
   return db;
@@ -112,7 +116,7 @@ function refusedInput(values: readonly unknown[] | undefined) {
  * ("cached plan must not change result type"): hearth alters tables only in migrations, before
  * anything else runs.
  */
-function withNamedStatements(pool: pg.Pool, stats: StatementStats, named: boolean): PostgresPool {
+function withNamedStatements(pool: pg.Pool, stats: StatementStats, named: boolean, describeEachRun: boolean): PostgresPool {
   // One wrapper per pg client: Kysely keys its connection objects on the client's identity.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
@@ -125,6 +129,7 @@ function withNamedStatements(pool: pg.Pool, stats: StatementStats, named: boolea
       if (name === undefined || !prepared.has(name)) stats.prepared++;
       // The text alone: pg copies a config object property by property (~4 µs a statement).
       if (name === undefined) return client.query(text, values as unknown[]).catch(refusedInput(values));
+      if (describeEachRun) return client.query({ name, text, values: values as unknown[] }).then((r) => { prepared.add(name); return r; }, refusedInput(values));
       return new Promise<pg.QueryResult>((resolve, reject) => {
         client.query(new NamedQuery(shapes, name, text, (values ?? []) as unknown[], (err, res) => (err ? reject(err) : resolve(res))) as unknown as pg.Submittable);
       }).then((r) => { prepared.add(name); return r; }, refusedInput(values));
