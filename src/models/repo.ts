@@ -12,11 +12,6 @@ export async function getRepoByOwnerAndName(db: DB, ownerId: number, name: strin
     .where('owner_id', '=', ownerId).where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
 }
 
-/**
- * The repository by owner and name with whether a transfer of it is pending, in one statement
- * (a probe of repo_transfer's unique repo_id index): the repository guard reads it, and
- * GET /repos/{owner}/{repo} then reads the transfer only when there is one.
- */
 // Compiled once: every request on a repository's path runs it (Kysely's build and compile was
 // more CPU than SQLite's run of it).
 const repoWithTransferFlag = precompiled(2, (db: DB, ownerId: number, lowerName: string) => db.selectFrom('repository').selectAll('repository')
@@ -25,6 +20,11 @@ const repoWithTransferFlag = precompiled(2, (db: DB, ownerId: number, lowerName:
   ).as('transfer_pending'))
   .where('repository.owner_id', '=', ownerId).where('repository.lower_name', '=', lowerName));
 
+/**
+ * The repository by owner and name with whether a transfer of it is pending, in one statement
+ * (a probe of repo_transfer's unique repo_id index): the repository guard reads it, and
+ * GET /repos/{owner}/{repo} then reads the transfer only when there is one.
+ */
 export async function getRepoWithTransferFlag(
   db: DB, ownerId: number, name: string,
 ): Promise<{ repo: Repository; transferPending: boolean } | undefined> {
