@@ -8,7 +8,8 @@
 // ratio to the bare endpoint within 1.5x of SQLite's for the reads, and the 50-issue page and the
 // issue create within 3x of SQLite's time (p50 latency). Without PostgreSQL installed, SQLite alone.
 // Each case runs twice on every server, the second time in reverse order, and the means are shown.
-// Usage: node bench/api.mjs [seconds=8]   (dist/hearth when built, else the source via tsx)
+// Usage: node bench/api.mjs [seconds=8] [cases: a regular expression over the endpoint names]
+// (dist/hearth when built, else the source via tsx)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { freePort, root, startHearth } from './lib.mjs';
 import { postgresInstalled, startPostgres } from './postgres.mjs';
 
 const seconds = Number(process.argv[2] ?? 8);
+const only = process.argv[3] ? new RegExp(process.argv[3]) : null;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-bench-api-'));
 
 function cannon(url, opts) {
@@ -100,7 +102,7 @@ try {
   console.log(`${seconds} s per endpoint and server, twice (means), 4 connections, ${h.exe.endsWith('hearth') ? 'dist/hearth' : 'source via tsx'} against bare express + better-sqlite3`);
   console.log('endpoint'.padEnd(38), 'engine    hearth req/s  p50  p99 |  bare req/s  p50  p99 | ratio');
   const goals = [];
-  for (const [name, p, opts, goal] of cases) {
+  for (const [name, p, opts, goal] of cases.filter(([n]) => !only || only.test(n))) {
     const runs = { a: [], pg: [], b: [] };
     const targets = [['a', h.base, headers], ...(hp ? [['pg', hp.base, headersPg]] : []), ['b', bare.base, headers]];
     // Two rounds, the second in reverse order: the machine's load drifts over the minute a case takes.

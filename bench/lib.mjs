@@ -14,11 +14,14 @@ export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 export const time = async (fn) => { const t = performance.now(); await fn(); return performance.now() - t; };
 export const freePort = () => new Promise((r) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => r(port)); }); });
 
-/** hearth on a free port over `dataDir`; resolves once it printed the first admin's password. */
-export async function startHearth(dataDir, env = {}) {
+/**
+ * hearth on a free port over `dataDir`; resolves once it printed the first admin's password.
+ * `from`: the checkout to run (another commit's, for a before/after in one run).
+ */
+export async function startHearth(dataDir, env = {}, from = root) {
   const port = await freePort();
-  const exe = path.join(root, 'dist', 'hearth');
-  const [cmd, pre] = fs.existsSync(exe) ? [exe, []] : [path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'src/main.ts')]];
+  const exe = path.join(from, 'dist', 'hearth');
+  const [cmd, pre] = fs.existsSync(exe) ? [exe, []] : [path.join(from, 'node_modules/.bin/tsx'), [path.join(from, 'src/main.ts')]];
   // The built-in SSH server off unless a bench asks (as root it would take port 22).
   const child = spawn(cmd, [...pre, 'web', '--port', String(port), '--data', dataDir], {
     env: { ...process.env, HEARTH__LOG__LEVEL: 'warn', HEARTH__SERVER__START_SSH_SERVER: 'false', ...env },

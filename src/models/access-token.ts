@@ -1,17 +1,21 @@
 import type { DB } from '../db/connect';
+import { precompiled } from '../db/precompiled';
 import type { AccessToken, User } from '../db/schema';
 
 export type TokenWithUser = { token: Pick<AccessToken, 'id' | 'uid' | 'scope' | 'updated_unix'>; user: User | undefined };
+
+/** Compiled once: every token-authenticated request runs it. */
+const tokenWithUser = precompiled(1, (db: DB, hash: string) => db.selectFrom('access_token as t').leftJoin('user as u', 'u.id', 't.uid')
+  .selectAll('u')
+  .select(['t.id as token_id', 't.uid as token_uid', 't.scope as token_scope', 't.updated_unix as token_updated_unix'])
+  .where('t.token_hash', '=', hash));
 
 /**
  * A token by its hash with the account it belongs to (undefined when that row is gone), in one
  * statement: every token-authenticated request reads both (PostgreSQL: one round trip, not two).
  */
 export async function getTokenWithUser(db: DB, hash: string): Promise<TokenWithUser | undefined> {
-  const row = await db.selectFrom('access_token as t').leftJoin('user as u', 'u.id', 't.uid')
-    .selectAll('u')
-    .select(['t.id as token_id', 't.uid as token_uid', 't.scope as token_scope', 't.updated_unix as token_updated_unix'])
-    .where('t.token_hash', '=', hash).executeTakeFirst();
+  const [row] = await tokenWithUser(db, hash);
   if (!row) return undefined;
   const { token_id: id, token_uid: uid, token_scope: scope, token_updated_unix: updated, ...user } = row;
   return { token: { id, uid, scope, updated_unix: updated }, user: user.id === null ? undefined : (user as User) };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { precompiled } from '../db/precompiled';
 import type { NewRepository, Repository, RepositoryUpdate } from '../db/schema';
 
 export async function getRepoById(db: DB, id: number): Promise<Repository | undefined> {
@@ -11,6 +12,14 @@ export async function getRepoByOwnerAndName(db: DB, ownerId: number, name: strin
     .where('owner_id', '=', ownerId).where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
 }
 
+// Compiled once: every request on a repository's path runs it (Kysely's build and compile was
+// more CPU than SQLite's run of it).
+const repoWithTransferFlag = precompiled(2, (db: DB, ownerId: number, lowerName: string) => db.selectFrom('repository').selectAll('repository')
+  .select((eb) => eb.exists(
+    eb.selectFrom('repo_transfer').select('repo_transfer.repo_id').whereRef('repo_transfer.repo_id', '=', 'repository.id'),
+  ).as('transfer_pending'))
+  .where('repository.owner_id', '=', ownerId).where('repository.lower_name', '=', lowerName));
+
 /**
  * The repository by owner and name with whether a transfer of it is pending, in one statement
  * (a probe of repo_transfer's unique repo_id index): the repository guard reads it, and
@@ -19,11 +28,7 @@ export async function getRepoByOwnerAndName(db: DB, ownerId: number, name: strin
 export async function getRepoWithTransferFlag(
   db: DB, ownerId: number, name: string,
 ): Promise<{ repo: Repository; transferPending: boolean } | undefined> {
-  const row = await db.selectFrom('repository').selectAll('repository')
-    .select((eb) => eb.exists(
-      eb.selectFrom('repo_transfer').select('repo_transfer.repo_id').whereRef('repo_transfer.repo_id', '=', 'repository.id'),
-    ).as('transfer_pending'))
-    .where('repository.owner_id', '=', ownerId).where('repository.lower_name', '=', name.toLowerCase()).executeTakeFirst();
+  const [row] = await repoWithTransferFlag(db, ownerId, name.toLowerCase());
   if (!row) return undefined;
   // SQLite answers EXISTS with 0/1, PostgreSQL with a boolean.
   const { transfer_pending: pending, ...repo } = row;

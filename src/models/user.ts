@@ -1,16 +1,22 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/connect';
+import { precompiled } from '../db/precompiled';
 import type { NewUser, User, UserUpdate } from '../db/schema';
 import { likeContaining } from '../lib/like';
 
 export const USER_TYPE_INDIVIDUAL = 0;
 
+// The user reads every signed-in request makes (Basic credentials, the path's owner), compiled once:
+// Kysely's build and compile of each was ~35 µs of CPU, more than SQLite running it.
+const userById = precompiled(1, (db: DB, id: number) => db.selectFrom('user').selectAll().where('id', '=', id));
+const userByLowerName = precompiled(1, (db: DB, lowerName: string) => db.selectFrom('user').selectAll().where('lower_name', '=', lowerName));
+
 export async function getUserById(db: DB, id: number): Promise<User | undefined> {
-  return db.selectFrom('user').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await userById(db, id))[0];
 }
 
 export async function getUserByName(db: DB, name: string): Promise<User | undefined> {
-  return db.selectFrom('user').selectAll().where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
+  return (await userByLowerName(db, name.toLowerCase()))[0];
 }
 
 export async function insertUser(db: DB, row: NewUser): Promise<User> {

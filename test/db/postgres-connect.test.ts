@@ -69,6 +69,41 @@ withPostgres('openPostgres', () => {
     }
   });
 
+  it('gives the same rows on a statement\'s later runs, whose row description is the one its first run read', async () => {
+    const named = await openPostgres({ url: server.url(), poolSize: 1 });
+    const unnamed = await openPostgres({ url: server.url(), poolSize: 1, namedStatements: false });
+    try {
+      await sql`CREATE TABLE shaped (id BIGINT PRIMARY KEY, name TEXT, flag BOOLEAN, n INTEGER, at TIMESTAMPTZ)`.execute(named);
+      const runs = async (d: DB, i: number) => [
+        // Every type, NULLs, a duplicate column name (the later one wins, in the first one's place), no rows.
+        (await sql`SELECT s.*, s.name AS id FROM shaped s ORDER BY s.id`.execute(d)).rows,
+        (await sql`SELECT id, name FROM shaped WHERE id > ${1000 + i}`.execute(d)).rows,
+        (await sql`UPDATE shaped SET name = name WHERE id = ${11} RETURNING n, flag, at`.execute(d)).rows,
+      ];
+      for (let i = 0; i < 3; i++) {
+        // An INSERT without RETURNING has no rows to describe; its count still arrives.
+        for (const d of [named, unnamed]) {
+          const inserted = await sql`INSERT INTO shaped (id, name, flag, n, at) VALUES (${10 * i + (d === named ? 1 : 2)}, ${i ? `row ${i}` : null}, ${i % 2 === 0}, ${i ? i : null}, ${i ? '2024-01-02T03:04:05Z' : null})`.execute(d);
+          expect(inserted.numAffectedRows).toBe(1n);
+        }
+        const [a, b] = [await runs(named, i), await runs(unnamed, i)];
+        expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+        expect(a[0]).toHaveLength(2 * (i + 1));
+        expect(a[0]![0]).toEqual({ id: null, name: null, flag: true, n: null, at: null });
+      }
+      // A later run that fails is refused as the first would be, and the statement runs again after it.
+      const insert = (id: number) => sql`INSERT INTO shaped (id) VALUES (${id})`.execute(named);
+      await insert(500);
+      await expect(insert(500)).rejects.toThrow(/duplicate key/);
+      await insert(501);
+      expect((await sql<{ n: number }>`SELECT COUNT(*) AS n FROM shaped WHERE id >= ${500}`.execute(named)).rows).toEqual([{ n: 2 }]);
+    } finally {
+      await sql`DROP TABLE IF EXISTS shaped`.execute(named);
+      await named.destroy();
+      await unnamed.destroy();
+    }
+  });
+
   it('refuses a missing database in one line naming the server and the database', async () => {
     const message = await refusal(server.url('nosuchdb'));
     expect(message).toContain(`cannot connect to PostgreSQL at socket ${server.socketDir}/.s.PGSQL.${server.port}, database "nosuchdb"`);

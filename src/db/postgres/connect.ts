@@ -7,14 +7,19 @@ import { trackStatements, type DB } from '../connect';
 import { withCommitHooks } from '../commit-hooks';
 import { NotFoundError, NulByteError } from '../../lib/errors';
 import { connectFailure, describeTarget, type PostgresTarget } from './errors';
+import { NamedQuery, type RowShape } from './prepared-query';
 
 // PostgreSQL's connection layer, loaded only when [database] driver = "postgres" (src/db/connect.ts
 // reaches it through import(), so a SQLite start never evaluates `pg`). It makes PostgreSQL's rows
 // look like SQLite's to the models (counts and ids as numbers) and keeps one prepared statement per
 // SQL text and connection, the counterpart of statement-cache.ts.
 
-/** `namedStatements: false` runs every statement unnamed (bench/postgres-statements.ts measures both). */
-export type PostgresOptions = { url: string; poolSize: number; namedStatements?: boolean };
+/**
+ * `namedStatements: false` runs every statement unnamed; `describeEachRun: true` has the server
+ * describe a named statement's rows on every run, as pg does by itself (bench/postgres-statements.ts
+ * measures each against the default).
+ */
+export type PostgresOptions = { url: string; poolSize: number; namedStatements?: boolean; describeEachRun?: boolean };
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -60,7 +65,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<DB> {
     throw connectFailure(err, target);
   }
   const stats: StatementStats = { executed: 0, prepared: 0 };
-  const dialect = new PostgresDialect({ pool: withNamedStatements(pool, stats, opts.namedStatements ?? true) });
+  const dialect = new PostgresDialect({ pool: withNamedStatements(pool, stats, opts.namedStatements ?? true, opts.describeEachRun ?? false) });
   const db = new Kysely<Database>({ dialect: withCommitHooks(dialect) });
   trackStatements(db, stats);
   return db;
@@ -111,18 +116,23 @@ function refusedInput(values: readonly unknown[] | undefined) {
  * ("cached plan must not change result type"): hearth alters tables only in migrations, before
  * anything else runs.
  */
-function withNamedStatements(pool: pg.Pool, stats: StatementStats, named: boolean): PostgresPool {
+function withNamedStatements(pool: pg.Pool, stats: StatementStats, named: boolean, describeEachRun: boolean): PostgresPool {
   // One wrapper per pg client: Kysely keys its connection objects on the client's identity.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     const prepared = new Set<string>();
+    const shapes = new Map<string, RowShape>();
     const query = (text: unknown, values?: readonly unknown[]) => {
       if (typeof text !== 'string') return client.query(text as pg.Submittable);
       stats.executed++;
       const name = named ? statementName(text) : undefined;
       if (name === undefined || !prepared.has(name)) stats.prepared++;
-      if (name === undefined) return client.query({ text, values: values as unknown[] }).catch(refusedInput(values));
-      return client.query({ name, text, values: values as unknown[] }).then((r) => { prepared.add(name); return r; }, refusedInput(values));
+      // The text alone: pg copies a config object property by property (~4 µs a statement).
+      if (name === undefined) return client.query(text, values as unknown[]).catch(refusedInput(values));
+      if (describeEachRun) return client.query({ name, text, values: values as unknown[] }).then((r) => { prepared.add(name); return r; }, refusedInput(values));
+      return new Promise<pg.QueryResult>((resolve, reject) => {
+        client.query(new NamedQuery(shapes, name, text, (values ?? []) as unknown[], (err, res) => (err ? reject(err) : resolve(res))) as unknown as pg.Submittable);
+      }).then((r) => { prepared.add(name); return r; }, refusedInput(values));
     };
     return { query, release: () => client.release() } as unknown as PostgresPoolClient;
   };

@@ -76,25 +76,22 @@ export async function actAs(req: Request, found: Verified): Promise<void> {
   if (found.method === 'basic') await recordSignIn(req.ctx.db, found.user, req.ctx.actor.ip, 'password');
 }
 
-let viaPassport: RequestHandler | null = null;
+let viaPassport: Promise<typeof import('./passport-api')> | undefined;
 
 /**
  * Who is calling: fills req.ctx.doer/auth/scopes; anonymous when no credentials were sent.
  * Credentials go through passport strategies (passport-api.ts, loaded with the first request
  * that has any); HEARTH_API_AUTH=direct checks them by a direct call instead, the variant
- * bench/api measures passport against.
+ * bench/api and bench/api-cpu measure passport against.
  */
 export function authenticate(): RequestHandler {
   const direct = process.env.HEARTH_API_AUTH === 'direct';
-  return async (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, _res: Response, next: NextFunction) => {
     const creds = credentialsOf(req);
     if (!creds) return next();
-    if (direct) {
-      await actAs(req, await checkCredentials(req, creds));
-      return next();
-    }
-    const handler = viaPassport ?? (viaPassport = (await import('./passport-api')).authenticateViaPassport);
-    handler(req, res, next);
+    const found = direct ? await checkCredentials(req, creds) : await (await (viaPassport ??= import('./passport-api'))).verifyViaPassport(req, creds);
+    await actAs(req, found);
+    next();
   };
 }
 
