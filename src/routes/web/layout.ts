@@ -80,7 +80,7 @@ function accountMenu(req: Request, res: Response, user: User): SafeHtml {
   const signOut = req.ctx.auth === 'session'
     ? html`<li><form method="post" action="${webUrl(config, 'user/logout')}"><input type="hidden" name="_csrf" value="${csrfToken(req, res)}"><button type="submit">Sign out</button></form></li>`
     : '';
-  return html`<details class="menu"><summary aria-label="Create…"><span aria-hidden="true">+</span></summary><ul>
+  return html`<details class="menu"><summary aria-label="Create&#8230;"><span aria-hidden="true">+</span></summary><ul>
 <li><a href="${webUrl(config, 'repo/create')}">New repository</a></li>
 <li><a href="${webUrl(config, 'repo/migrate')}">New migration</a></li>
 <li><a href="${webUrl(config, 'org/create')}">New organization</a></li></ul></details>
@@ -229,6 +229,7 @@ export function pager(base: string, page: number, hasMore: boolean, query: Recor
 export const when = (unix: number | string | Date): SafeHtml => {
   const d = unix instanceof Date ? unix : new Date(typeof unix === 'number' ? unix * 1000 : unix);
   if (Number.isNaN(d.getTime())) return raw('');
+  // An ISO date has nothing to escape: no html`` for the hundreds of dates of a long page.
   const iso = d.toISOString();
-  return html`<time datetime="${iso}" title="${iso}">${iso.slice(0, 10)}</time>`;
+  return raw(`<time datetime="${iso}" title="${iso}">${iso.slice(0, 10)}</time>`);
 };
