@@ -45,7 +45,11 @@ function timeParam(field: string, value: string | undefined): number | undefined
   return unix;
 }
 
+/** The meta of the comments that carry none (most: every plain comment), shared, read only. */
+const NO_META: Record<string, unknown> = Object.freeze({});
+
 function metaOf(c: Comment): Record<string, unknown> {
+  if (!c.meta || c.meta === '{}') return NO_META;
   try {
     const v: unknown = JSON.parse(c.meta || '{}');
     return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
