@@ -17,10 +17,18 @@ const size = (n: number): string => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${
 export const refPath = (view: string, t: WebTarget, path = t.path): string =>
   `${view}/${encodePath(refSegment(t.ref))}${path ? `/${encodePath(path)}` : ''}`;
 
-/** The numbered lines; every row is its own anchor. */
-export function numberedLines(lines: string[], label: string): SafeHtml {
-  const rows = lines.map((l, i) => html`<tr id="L${i + 1}"><td class="num"><a href="#L${i + 1}">${i + 1}</a></td><td>${raw(l)}</td></tr>`);
-  return codeRegion(label, html`<table class="code">${rows}</table>`);
+/**
+ * The numbered lines (already escaped, highlighted HTML); every row is its own anchor. A row
+ * holds only its number besides: one plain template each, where html`` per row (2,000 of them,
+ * each escaping three numbers) was most of a long file's page.
+ */
+export function numberedLines(lines: readonly string[], label: string): SafeHtml {
+  let rows = '';
+  for (let i = 0; i < lines.length; i++) {
+    const n = i + 1;
+    rows += `<tr id="L${n}"><td class="num"><a href="#L${n}">${n}</a></td><td>${lines[i]!}</td></tr>`;
+  }
+  return codeRegion(label, raw(`<table class="code">${rows}</table>`));
 }
 
 function actions(config: Config, access: RepoAccess, page: FilePage, canEdit: boolean, source: boolean): SafeHtml {
