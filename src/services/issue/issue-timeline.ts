@@ -132,3 +132,8 @@ export async function issueTimeline(
   const comments = await listComments(db, { issueId: issue.id, ...range }, page);
   return views(db, ctx, doer, issue, comments);
 }
+
+/** The whole timeline of an issue its caller already read through `ctx` (the issue page's). */
+export async function timelineOfIssue(db: DB, ctx: IssueCtx, issue: Issue): Promise<TimelineView[]> {
+  return views(db, ctx, ctx.doer, issue, await listComments(db, { issueId: issue.id }));
+}

@@ -3,7 +3,7 @@ import { CONTENT_COMMENT_TYPES } from '../../lib/comment-type';
 import { mayHoldTasks, textDigest } from '../../lib/task-list';
 import { commentAttachments } from '../../models/issue';
 import { canWrite, type IssueCtx } from '../issue/issue-access';
-import { issueTimeline, type TimelineView } from '../issue/issue-timeline';
+import { timelineOfIssue, type TimelineView } from '../issue/issue-timeline';
 import { issueReactionTallies, type ReactionTally } from '../issue/reactions';
 import { renderStoredBatch, renderStoredMarkup, type StoredText } from '../markdown';
 import type { RepoAccess } from '../repo/repos';
@@ -43,7 +43,7 @@ const hasText = (t: TimelineView) => CONTENT_COMMENT_TYPES.includes(t.comment.ty
 export async function loadThread(h: Hearth, ctx: IssueCtx, issue: Issue): Promise<Thread> {
   const doer = ctx.doer;
   const [timeline, tallies] = await Promise.all([
-    issueTimeline(h.db, ctx, doer, issue.index, {}),
+    timelineOfIssue(h.db, ctx, issue),
     issueReactionTallies(h.db, issue, doer),
   ]);
   const texts = timeline.filter(hasText);
