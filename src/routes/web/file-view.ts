@@ -23,13 +23,24 @@ export const refPath = (view: string, t: WebTarget, path = t.path): string =>
  * each escaping three numbers) was most of a long file's page.
  */
 export function numberedLines(lines: readonly string[], label: string): SafeHtml {
-  let rows = '';
+  const made = tables.get(lines);
+  if (made?.label === label) return made.html;
+  const rows = new Array<string>(lines.length);
   for (let i = 0; i < lines.length; i++) {
     const n = i + 1;
-    rows += `<tr id="L${n}"><td class="num"><a href="#L${n}">${n}</a></td><td>${lines[i]!}</td></tr>`;
+    rows[i] = `<tr id="L${n}"><td class="num"><a href="#L${n}">${n}</a></td><td>${lines[i]!}</td></tr>`;
   }
-  return codeRegion(label, raw(`<table class="code">${rows}</table>`));
+  // Joined into one flat string once, so that every later page copies it whole, not in parts.
+  const html = codeRegion(label, raw(`<table class="code">${rows.join('')}</table>`));
+  tables.set(lines, { label, html });
+  return html;
 }
+
+/**
+ * The table of each highlighted blob's lines, as long as the highlighter's cache keeps those
+ * lines (the same array on every warm view): a blob's rows are made once, not per view.
+ */
+const tables = new WeakMap<readonly string[], { label: string; html: SafeHtml }>();
 
 function actions(config: Config, access: RepoAccess, page: FilePage, canEdit: boolean, source: boolean): SafeHtml {
   const t = page.target;
