@@ -45,5 +45,11 @@ export function setTask(text: string, n: number, checked: boolean): string | nul
   return lines.join('\n');
 }
 
+/**
+ * Whether the text may hold a task at all (a `[ ]` or `[x]` anywhere): a page fingerprints
+ * only those (textDigest), as no other text gets a task form.
+ */
+export const mayHoldTasks = (text: string): boolean => /\[[ xX]\]/.test(text);
+
 /** A short fingerprint of a text: a toggle posted against an older text is refused. */
 export const textDigest = (text: string): string => crypto.createHash('sha256').update(text).digest('base64url').slice(0, 16);

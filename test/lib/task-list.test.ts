@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/lib/markdown';
-import { findTasks, setTask, textDigest } from '../../src/lib/task-list';
+import { findTasks, mayHoldTasks, setTask, textDigest } from '../../src/lib/task-list';
 
 // The nth task of a text is the nth checkbox the renderer draws, and ticking it changes only
 // its own box.
@@ -53,5 +53,16 @@ describe('task lists', () => {
   it('fingerprints texts', () => {
     expect(textDigest(TEXT)).toBe(textDigest(`${TEXT}`));
     expect(textDigest(TEXT)).not.toBe(textDigest(setTask(TEXT, 0, true)!));
+  });
+
+  it('says which texts may hold a task: every text with one, none without a box', () => {
+    for (const text of [TEXT, '- [x] done', '1. [X] numbered', '> - [ ] quoted']) {
+      expect(findTasks(text).length).toBeGreaterThan(0);
+      expect(mayHoldTasks(text)).toBe(true);
+    }
+    for (const text of ['Comment 1: I think **this** is fine, see #1 and @root.', '- a list', '- [] no box', '- [y] no box']) {
+      expect(findTasks(text)).toEqual([]);
+      expect(mayHoldTasks(text)).toBe(false);
+    }
   });
 });

@@ -161,6 +161,21 @@ describe('the conversation', () => {
     expect(stale.status).toBe(409);
     expect((await ok(await api(`repos/alice/proj/issues/${n}`))).body).toBe('- [ ] one\n- [x] two');
   });
+
+  it("ticks a task of a comment by its own form and fingerprint; a plain conversation's markup stays Latin-1", async () => {
+    const n = await newIssue('- [ ] opening');
+    const c = await ok(await api(`repos/alice/proj/issues/${n}/comments`, 'POST', { body: '- [ ] alpha\n- [ ] beta' }), 201);
+    await ok(await api(`repos/alice/proj/issues/${n}/comments`, 'POST', { body: 'No tasks here, see #1.' }), 201);
+    const text = await (await web.get(pagePath(n))).text();
+    expect(text).toContain('role="checkbox" aria-checked="false" aria-label="beta"');
+    // Menus, reaction links and task boxes go as character references: a page of Latin-1 text
+    // is held as one byte a character while it is built and encoded.
+    expect(text).not.toMatch(/[^\u0000-\u00ff]/);
+    const form = new RegExp(`<form id="tasks-${c.id}" [^>]*>.*?name="digest" value="([^"]+)"`, 's').exec(text);
+    expect(form).not.toBeNull();
+    expect((await web.post(`alice/proj/comments/${c.id}/tasks`, { task: '1-on', digest: form![1]! }, { from: pagePath(n) })).status).toBe(303);
+    expect((await ok(await api(`repos/alice/proj/issues/comments/${c.id}`))).body).toBe('- [ ] alpha\n- [x] beta');
+  });
 });
 
 describe('the sidebar', () => {

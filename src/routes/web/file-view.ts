@@ -17,11 +17,30 @@ const size = (n: number): string => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${
 export const refPath = (view: string, t: WebTarget, path = t.path): string =>
   `${view}/${encodePath(refSegment(t.ref))}${path ? `/${encodePath(path)}` : ''}`;
 
-/** The numbered lines; every row is its own anchor. */
-export function numberedLines(lines: string[], label: string): SafeHtml {
-  const rows = lines.map((l, i) => html`<tr id="L${i + 1}"><td class="num"><a href="#L${i + 1}">${i + 1}</a></td><td>${raw(l)}</td></tr>`);
-  return codeRegion(label, html`<table class="code">${rows}</table>`);
+/**
+ * The numbered lines (already escaped, highlighted HTML); every row is its own anchor. A row
+ * holds only its number besides: one plain template each, where html`` per row (2,000 of them,
+ * each escaping three numbers) was most of a long file's page.
+ */
+export function numberedLines(lines: readonly string[], label: string): SafeHtml {
+  const made = tables.get(lines);
+  if (made?.label === label) return made.html;
+  const rows = new Array<string>(lines.length);
+  for (let i = 0; i < lines.length; i++) {
+    const n = i + 1;
+    rows[i] = `<tr id="L${n}"><td class="num"><a href="#L${n}">${n}</a></td><td>${lines[i]!}</td></tr>`;
+  }
+  // Joined into one flat string once, so that every later page copies it whole, not in parts.
+  const html = codeRegion(label, raw(`<table class="code">${rows.join('')}</table>`));
+  tables.set(lines, { label, html });
+  return html;
 }
+
+/**
+ * The table of each highlighted blob's lines, as long as the highlighter's cache keeps those
+ * lines (the same array on every warm view): a blob's rows are made once, not per view.
+ */
+const tables = new WeakMap<readonly string[], { label: string; html: SafeHtml }>();
 
 function actions(config: Config, access: RepoAccess, page: FilePage, canEdit: boolean, source: boolean): SafeHtml {
   const t = page.target;

@@ -59,9 +59,13 @@ export async function listLinkedIssues(
 ): Promise<IssueView[]> {
   const ctx = await issueCtx(db, access, doer);
   if (kind === 'dependencies' && !enabled(ctx)) throw new NotFoundError();
-  const issue = await readableIssue(db, ctx, index);
+  return linkedIssuesOf(db, ctx, await readableIssue(db, ctx, index), kind, page);
+}
+
+/** As listLinkedIssues, of an issue its caller already read through `ctx` (the issue page's sidebar). */
+export async function linkedIssuesOf(db: DB, ctx: IssueCtx, issue: Issue, kind: LinkKind, page: { offset: number; limit: number }): Promise<IssueView[]> {
   const linked = await linkedIssues(db, issue.id, kind === 'dependencies' ? 'blockers' : 'blocking', page);
-  return issueViews(db, await readableOnly(db, ctx, doer, linked), access);
+  return issueViews(db, await readableOnly(db, ctx, ctx.doer, linked), ctx);
 }
 
 type Link = { target: Issue; targetCtx: IssueCtx; dep: Issue; depCtx: IssueCtx; here: Issue };

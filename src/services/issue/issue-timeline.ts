@@ -45,7 +45,11 @@ function timeParam(field: string, value: string | undefined): number | undefined
   return unix;
 }
 
+/** The meta of the comments that carry none (most: every plain comment), shared, read only. */
+const NO_META: Record<string, unknown> = Object.freeze({});
+
 function metaOf(c: Comment): Record<string, unknown> {
+  if (!c.meta || c.meta === '{}') return NO_META;
   try {
     const v: unknown = JSON.parse(c.meta || '{}');
     return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
@@ -127,4 +131,9 @@ export async function issueTimeline(
   const issue = await readableIssue(db, ctx, index);
   const comments = await listComments(db, { issueId: issue.id, ...range }, page);
   return views(db, ctx, doer, issue, comments);
+}
+
+/** The whole timeline of an issue its caller already read through `ctx` (the issue page's). */
+export async function timelineOfIssue(db: DB, ctx: IssueCtx, issue: Issue): Promise<TimelineView[]> {
+  return views(db, ctx, ctx.doer, issue, await listComments(db, { issueId: issue.id }));
 }

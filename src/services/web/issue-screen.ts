@@ -1,8 +1,8 @@
 import type { DB } from '../../db/connect';
-import type { Label, Milestone, User } from '../../db/schema';
+import type { Issue, Label, Milestone, User } from '../../db/schema';
 import { textDigest } from '../../lib/task-list';
 import { canWrite, issueCtx, readableIssue, type IssueCtx } from '../issue/issue-access';
-import { listLinkedIssues } from '../issue/issue-dependencies';
+import { linkedIssuesOf } from '../issue/issue-dependencies';
 import { isWatchingIssue } from '../issue/issue-subscriptions';
 import { issueView, type IssueView } from '../issue/issue-views';
 import { listAssignees } from '../issue/issues';
@@ -57,12 +57,12 @@ function rightsOf(ctx: IssueCtx, view: IssueView, doer: User | null): IssueRight
   };
 }
 
-async function linksOf(db: DB, ctx: IssueCtx, doer: User | null, index: number): Promise<Links> {
+async function linksOf(db: DB, ctx: IssueCtx, issue: Issue): Promise<Links> {
   if (!settingsOf(ctx.repo).internal_tracker.enable_issue_dependencies) return { enabled: false, blockedBy: [], blocks: [] };
   const page = { offset: 0, limit: MAX_LINKS };
   const [blockedBy, blocks] = await Promise.all([
-    listLinkedIssues(db, ctx, doer, index, 'dependencies', page),
-    listLinkedIssues(db, ctx, doer, index, 'blocks', page),
+    linkedIssuesOf(db, ctx, issue, 'dependencies', page),
+    linkedIssuesOf(db, ctx, issue, 'blocks', page),
   ]);
   return { enabled: true, blockedBy, blocks };
 }
@@ -85,7 +85,7 @@ export async function issueScreen(h: Hearth, access: RepoAccess, doer: User | nu
   const [view, thread, links, watching] = await Promise.all([
     issueView(h.db, issue, access),
     loadThread(h, ctx, issue),
-    linksOf(h.db, ctx, doer, index),
+    linksOf(h.db, ctx, issue),
     doer ? isWatchingIssue(h.db, doer, issue) : Promise.resolve(null),
   ]);
   const rights = rightsOf(ctx, view, doer);

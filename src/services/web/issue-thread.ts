@@ -1,9 +1,9 @@
 import type { Attachment, Issue, User } from '../../db/schema';
 import { CONTENT_COMMENT_TYPES } from '../../lib/comment-type';
-import { textDigest } from '../../lib/task-list';
+import { mayHoldTasks, textDigest } from '../../lib/task-list';
 import { commentAttachments } from '../../models/issue';
 import { canWrite, type IssueCtx } from '../issue/issue-access';
-import { issueTimeline, type TimelineView } from '../issue/issue-timeline';
+import { timelineOfIssue, type TimelineView } from '../issue/issue-timeline';
 import { issueReactionTallies, type ReactionTally } from '../issue/reactions';
 import { renderStoredBatch, renderStoredMarkup, type StoredText } from '../markdown';
 import type { RepoAccess } from '../repo/repos';
@@ -19,7 +19,7 @@ export type ThreadEntry = {
   t: TimelineView;
   /** Rendered markdown of the entry's text ('' for none). */
   html: string;
-  /** Fingerprint of the raw text: task-list ticks are made against it. */
+  /** Fingerprint of the raw text: task-list ticks are made against it ('' for a text without tasks). */
   digest: string;
   assets: Attachment[];
   reactions: ReactionTally[];
@@ -43,7 +43,7 @@ const hasText = (t: TimelineView) => CONTENT_COMMENT_TYPES.includes(t.comment.ty
 export async function loadThread(h: Hearth, ctx: IssueCtx, issue: Issue): Promise<Thread> {
   const doer = ctx.doer;
   const [timeline, tallies] = await Promise.all([
-    issueTimeline(h.db, ctx, doer, issue.index, {}),
+    timelineOfIssue(h.db, ctx, issue),
     issueReactionTallies(h.db, issue, doer),
   ]);
   const texts = timeline.filter(hasText);
@@ -63,7 +63,7 @@ export async function loadThread(h: Hearth, ctx: IssueCtx, issue: Issue): Promis
     entries.push({
       t,
       html: htmlOf.get(c.id) ?? '',
-      digest: text ? textDigest(c.content) : '',
+      digest: text && mayHoldTasks(c.content) ? textDigest(c.content) : '',
       assets: filesOf.get(c.id) ?? [],
       reactions: tallies.get(c.id) ?? [],
       mayEdit: !!doer && text && (c.poster_id === doer.id || writer),
