@@ -53,6 +53,7 @@ const LANDED: Record<string, string> = {
   '0053-cron-runs.ts': '552d9492f9e28dcd9c882beccc48855378ab7bf525cb7ff9fedaf91190a3ea38',
   '0054-upload-store-state.ts': '63257e557ef5088bccea4910b579deb38964b54d92b4b870e23f007680bf7f13',
   '0055-pending-op-owner.ts': '2534c90da4daa8efe2ec12d7e439a3d63240920acece6dee808514129d915397',
+  '0056-node-pid-scope.ts': 'd14cf5cebfa40c45aebe215aa56e7ab0fb927b6f7c7dabc8b743a1c7875ae33d',
 };
 
 const DIR = path.join(__dirname, '../../src/db/migrations');
