@@ -206,26 +206,50 @@ async function serve({ hearth, server, address, background, lock, node, initialA
   const stopAdopting = watchOrphanedIntents(hearth);
   const runner = await startEmbeddedRunner(hearth, `http://${shownHost === '[::]' ? '[::1]' : shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${address.port}`);
   let closing: Promise<void> | null = null;
-  const close = () => (closing ??= (async () => {
+  const close = () => (closing ??= stepByStep([
     // the embedded runner cancels its jobs and reports them while the server still answers
-    await runner?.stop();
-    await Promise.all([ssh?.then((started) => started.close()), new Promise<void>((resolve) => {
-      // A connection whose request was in flight turns idle once answered: closed then, not
-      // a keep-alive timeout later.
-      const sweep = setInterval(() => server.closeIdleConnections(), 100);
-      server.close(() => { clearInterval(sweep); resolve(); });
-      server.closeIdleConnections();
-    })]);
+    () => runner?.stop(),
+    () => Promise.all([
+      // An SSH server whose start failed (its modules, its host keys) has only its reserved port to close.
+      ssh?.then((started) => started.close(), (err: unknown) => {
+        hearth.log.warn({ err }, 'the built-in SSH server had not started');
+        sshPort?.server.close();
+      }),
+      new Promise<void>((resolve) => {
+        // A connection whose request was in flight turns idle once answered: closed then, not
+        // a keep-alive timeout later.
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => { clearInterval(sweep); resolve(); });
+        server.closeIdleConnections();
+      }),
+    ]),
     // Every timer cleared, runs in progress cancelled and waited for: they use the database.
-    await cron.stop();
-    await stopAdopting();
+    () => cron.stop(),
+    () => stopAdopting(),
     // Pull request updates queued by the last pushes finish before the database closes, then
     // the jobs in progress (the others wait in the database for the next start).
-    await allFollowUpsSettled(hearth.db);
-    await background.stop();
-    await node.stop();
-    await closeHearth(hearth);
-    lock.release();
-  })());
+    () => allFollowUpsSettled(hearth.db),
+    () => background.stop(),
+    () => node.stop(),
+    () => closeHearth(hearth),
+    () => lock.release(),
+  ]));
   return { hearth, server, url: `http://${shownHost}:${address.port}/`, sshPort: sshPort?.port ?? null, initialAdmin, close };
+}
+
+/**
+ * Runs each step of a shutdown in order, the later ones also when an earlier one failed (a step
+ * that throws must not leave the timers, the jobs and the database of the others running: the
+ * process would stay up with its port closed); rejects with the first failure once all ran.
+ */
+async function stepByStep(steps: (() => unknown)[]): Promise<void> {
+  let failure: { err: unknown } | null = null;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (err) {
+      failure ??= { err };
+    }
+  }
+  if (failure) throw failure.err;
 }

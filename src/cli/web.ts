@@ -60,8 +60,11 @@ function stopSignals(): { started(running: RunningServer): void } {
     const { log } = server.hearth;
     log.info({ signal }, 'shutting down');
     server.close().then(() => { log.flush(); process.exitCode = 0; }, (err) => {
+      // Whatever the failed step left (a timer, a socket) would keep the process up with its
+      // port closed: a service manager waiting for the exit would wait for good.
       log.error({ err }, 'shutdown failed');
-      process.exitCode = 1;
+      log.flush(() => process.exit(1));
+      setTimeout(() => process.exit(1), 1000).unref();
     });
   };
   onStopSignals((signal) => { if (running) stop(running, signal); else pending = signal; });

@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/git';
-import { runHearth } from '../helpers/process';
+import { processDatabaseEnv, runHearth, startHearthProcess } from '../helpers/process';
 import { startTestServer } from '../helpers/server';
 
 // The SSH server costs a start nothing when it is off: ssh2 and src/ssh are reached only through
@@ -65,4 +65,19 @@ describe('loading the SSH server', () => {
       holder.close();
     }
   });
+
+  it('a stop while the SSH server is still starting, and its start then fails, still stops the process (bug: the quick start hung for good after its Ctrl-C)', async () => {
+    const data = path.join(tempDir(), 'data');
+    fs.mkdirSync(data, { recursive: true });
+    // Where the host keys go, a file: the SSH server's start fails once it gets there.
+    fs.writeFileSync(path.join(data, 'ssh'), 'not a directory');
+    const server = await startHearthProcess(data, {
+      ...(await processDatabaseEnv()), HEARTH__SERVER__START_SSH_SERVER: 'true', HEARTH__SERVER__SSH_LISTEN_PORT: '0', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1',
+    });
+    // At once: the SSH server's modules load after a delay, so its start is still under way.
+    server.child.kill('SIGTERM');
+    const exited = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+    expect(exited, server.out()).not.toBe('still running');
+    expect(server.out()).toContain('shutting down');
+  }, 60_000);
 });
