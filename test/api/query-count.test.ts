@@ -16,10 +16,12 @@ import { signedInClient } from '../helpers/web-client';
 let s: TestServer;
 let alice: { username: string; password: string; id: number };
 /**
- * Statements of one merge with the follow-ups it starts: 57 to 78 measured over runs (issue 34;
- * the event subscribers and job workers running beside it vary), hence the margin.
+ * Statements of one merge with the follow-ups it starts: 57 to 78 measured over runs on SQLite
+ * (issue 34; the event subscribers and job workers running beside it vary), hence the margin.
+ * PostgreSQL's job queue adds its own per job (the claim, lease renewals, the end, NOTIFY):
+ * 82 to 95 measured there (CI met 91), so its bound has the same margin over that.
  */
-const MERGE_BOUND = 90;
+const MERGE_BOUND = testsOnPostgres ? 110 : 90;
 
 beforeAll(async () => {
   s = await startTestServer();
