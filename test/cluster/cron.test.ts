@@ -19,6 +19,15 @@ beforeAll(() => { if (postgresInstalled) server = startPostgres(); }, 60_000);
 afterAll(() => server?.stop());
 
 type Node = { h: Hearth; member: NodeMembership; cron: CronScheduler };
+
+/** Each node's cron, then its membership, then its handle, one node after the other. */
+async function stopNodes(nodes: Node[]): Promise<void> {
+  for (const n of nodes) {
+    await n.cron.stop();
+    await n.member.stop();
+    await closeHearth(n.h);
+  }
+}
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 withPostgres('cron on two nodes over one PostgreSQL', () => {
@@ -67,11 +76,7 @@ withPostgres('cron on two nodes over one PostgreSQL', () => {
       expect(ran.slice(byA).every((r) => r.node === b.h.nodeId)).toBe(true);
       expect(new Set(rows.map((r) => r.node))).toEqual(new Set([a.h.nodeId, b.h.nodeId]));
     } finally {
-      for (const n of nodes) {
-        await n.cron.stop();
-        await n.member.stop();
-        await closeHearth(n.h);
-      }
+      await stopNodes(nodes);
     }
   }, 60_000);
 
@@ -117,11 +122,7 @@ withPostgres('cron on two nodes over one PostgreSQL', () => {
       const rows = await b.h.db.selectFrom('cron_run').select(['node', 'status']).where('task', '=', 'long').orderBy('id').execute();
       expect(rows[0]).toEqual({ node: a.h.nodeId, status: 'cancelled' });
     } finally {
-      for (const n of nodes) {
-        await n.cron.stop();
-        await n.member.stop();
-        await closeHearth(n.h);
-      }
+      await stopNodes(nodes);
     }
   }, 60_000);
 });
