@@ -132,6 +132,9 @@ describe(`hearth in its own process (${runsExecutable ? process.env.HEARTH_EXECU
       expect((await call('api/healthz')).status).toBe(200);
       process.kill(server.child.pid!, 'SIGTERM');
       expect(await server.exited).toBe(0);
+      // Basic credentials (alice's, root's) were checked above: no library's deprecated call
+      // printed a warning (passport-http's `new Buffer()` did, once, in the executable).
+      expect(server.out()).not.toMatch(/DeprecationWarning|DEP0\d{3}/);
 
       // The data directory it left is sound.
       const doctor = await runHearth(['doctor', '--data', data], onDb);

@@ -6,9 +6,12 @@ import { checkCredentials, credentialsOf, type Credentials, type Verified } from
 // The API's (and git's, LFS's, the registries') Basic and token checks as passport strategies:
 // passport-http's BasicStrategy and a token strategy of ours, both over the checks of auth.ts
 // (limiter, verification, audit); loaded with the first request that carries credentials.
-// passport-http splits Basic credentials at every colon: the check reads them from the request
-// again (split at the first colon only, as Gitea), and a value it refuses to parse (no colon:
-// a token as the user name) goes to the same check directly.
+// passport-http's own parse of the header is replaced (BasicStrategy's authenticate below): it
+// splits the credentials at every colon where Gitea splits at the first (passwords may hold
+// colons), refuses an empty password (Gitea's token as the user name), and decodes with the
+// deprecated `new Buffer()`, which made the executable print a DEP0005 warning at its first Basic
+// request and, from node_modules, costs a stack capture on each of a process's first 10,000 calls.
+// The strategy keeps passport-http's verify callback and challenge.
 //
 // Each strategy is made once and run on a request as passport's authenticate() runs it (a copy
 // with the request's success/fail/error actions), without that middleware's own work: a new
@@ -26,10 +29,32 @@ class TokenStrategy extends Strategy {
   }
 }
 
-const basic = new BasicStrategy({ passReqToCallback: true }, (req: Request, _login: string, _password: string, done: (err: unknown, user?: Verified) => void) => {
-  const creds = credentialsOf(req);
-  if (creds?.kind !== 'basic') return done(null);
-  checkCredentials(req, creds).then((found) => done(null, found), done);
+type Done = (err: unknown, user?: Verified) => void;
+/** What passport-http's strategy has and its types do not say; the actions passport sets on a run. */
+type BasicRun = {
+  _verify: (req: Request, login: string, password: string, done: Done) => void;
+  _challenge(): string;
+  success(user: Verified): void;
+  fail(challenge: string, status: number): void;
+  error(err: Error): void;
+};
+
+/** passport-http's Basic strategy over hearth's parse of the header (credentialsOf). */
+class GiteaBasicStrategy extends BasicStrategy {
+  override authenticate(req: Request): void {
+    const creds = credentialsOf(req);
+    const run = this as unknown as BasicRun;
+    if (creds?.kind !== 'basic') return run.fail(run._challenge(), 401);
+    run._verify(req, creds.login, creds.password, (err, user) => {
+      if (err) return run.error(err as Error);
+      if (!user) return run.fail(run._challenge(), 401);
+      run.success(user);
+    });
+  }
+}
+
+const basic = new GiteaBasicStrategy({ passReqToCallback: true }, (req: Request, login: string, password: string, done: Done) => {
+  checkCredentials(req, { kind: 'basic', login, password }).then((found) => done(null, found), done);
 });
 const token = new TokenStrategy();
 
