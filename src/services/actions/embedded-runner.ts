@@ -12,8 +12,11 @@ import path from 'node:path';
 import { dialectOf } from '../../db/dialect';
 import type { Hearth } from '../../hearth';
 import type { RunningRunner } from '../../runner/daemon';
+import { nowUnix } from '../../lib/time';
+import { getRunnerByUuid, runnersWithRunningTask, softDeleteRunner } from '../../models/actions-runners';
 import { readRunnerFile, writeRunnerFile, type RunnerFile } from '../../runner/runner-file';
 import { registrationToken } from './registration-tokens';
+import { RUNNER_OFFLINE_SECONDS } from './runners';
 
 export const EMBEDDED_RUNNER_LABELS = ['hearth'];
 const NAME = 'hearth-embedded';
@@ -26,8 +29,10 @@ type Identity = { dir: string; name: string };
  * of its host and listening port, stable across its restarts (two nodes on one host cannot share
  * a port), so a restarted node takes its own registration back rather than another node's.
  */
+const runnersRoot = (hearth: Pick<Hearth, 'config'>) => path.join(hearth.config.server.data_dir, 'actions-runner');
+
 export function embeddedRunnerIdentity(hearth: Pick<Hearth, 'config' | 'db'>, localUrl: string): Identity {
-  const root = path.join(hearth.config.server.data_dir, 'actions-runner');
+  const root = runnersRoot(hearth);
   if (dialectOf(hearth.db).engine !== 'postgres') return { dir: root, name: NAME };
   const node = `${os.hostname()}-${new URL(localUrl).port}`.replace(/[^A-Za-z0-9._-]/g, '_');
   return { dir: path.join(root, 'nodes', node), name: `${NAME}-${node}` };
@@ -52,12 +57,36 @@ async function registration(hearth: Hearth, file: string, localUrl: string, name
   return reg;
 }
 
+/**
+ * A cluster node's start after a move from one node (`admin db copy` from SQLite, or an earlier
+ * version on PostgreSQL): the one-node runner registered in <data>/actions-runner/.runner no longer
+ * polls (each node runs its own), and its row would stay in the runner lists, offline, for good.
+ * It is deleted once offline and idle (a node of the earlier version still running it keeps it),
+ * and its registration file goes with it.
+ */
+async function retireOneNodeRunner(hearth: Hearth, root: string): Promise<void> {
+  const file = path.join(root, '.runner');
+  if (!fs.existsSync(file)) return;
+  let reg: RunnerFile;
+  try { reg = readRunnerFile(file); } catch { return; }
+  const row = await getRunnerByUuid(hearth.db, reg.uuid);
+  if (row && row.name !== NAME) return;
+  if (row) {
+    const offline = nowUnix() - row.last_online_unix > RUNNER_OFFLINE_SECONDS;
+    if (!offline || (await runnersWithRunningTask(hearth.db, [row.id])).has(row.id)) return;
+    await softDeleteRunner(hearth.db, row.id, nowUnix());
+    hearth.log.info({ runner: row.name, id: row.id }, 'the one-node embedded runner, replaced by one per node, was removed');
+  }
+  fs.rmSync(file, { force: true });
+}
+
 /** Starts the embedded runner when configured; null otherwise. `localUrl` is this server on loopback. */
 export async function startEmbeddedRunner(hearth: Hearth, localUrl: string): Promise<RunningRunner | null> {
   const { config, log } = hearth;
   if (!config.actions.enabled || !config.actions.embedded_runner) return null;
   const { dir, name } = embeddedRunnerIdentity(hearth, localUrl);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (name !== NAME) await retireOneNodeRunner(hearth, runnersRoot(hearth)).catch((err: unknown) => log.warn({ err }, 'the one-node embedded runner could not be retired'));
   const file = path.join(dir, '.runner');
   // The runner and its protocol client load only when it is configured.
   const { startRunner } = await import('../../runner/daemon');
