@@ -17,7 +17,7 @@ import * as dash from './dashboard-pages';
 import * as editor from './editor-pages';
 import * as files from './files';
 import {
-  assignWebRepo as repo, attachmentViewer, codeUnit, codeWriter, issuesOrPulls, issuesUnit, notArchived, pullsUnit, releasesUnit, repoViewer,
+  assignPageRepo, assignWebRepo as repo, attachmentViewer, codeUnit, codeWriter, issuesOrPulls, issuesUnit, notArchived, pullsUnit, releasesUnit, repoViewer,
   signedInPage, signedInViewing, viewing,
 } from './guards';
 import * as issues from './issue-pages';
@@ -88,9 +88,9 @@ const issueFormRoutes = [
   post('/:owner/:repo/comments/:id/tasks', issueActions.postCommentTask),
 ];
 const signedIn = [...signedInViewing, headerCounts];
-const repoPage = [...page, repoViewer, repo, repoSocial];
+const repoPage = [...page, repoViewer, assignPageRepo, repoSocial];
 /** Signed-in repository pages and forms: the header's watch/star state and a pending transfer's banner on GET. */
-const signedInRepo = [...signedIn, repoViewer, repo, repoSocial];
+const signedInRepo = [...signedIn, repoViewer, assignPageRepo, repoSocial];
 /** Downloads: the repository and its reader, without a page's header counts and watch/star state. */
 const repoDownload = [...viewing, repoViewer, repo];
 

@@ -69,6 +69,9 @@ export async function isWatchingRepo(db: DB, doer: User, access: RepoAccess): Pr
  * whether a transfer of it is pending (then the page asks whether the caller may answer it).
  */
 export async function socialStateOf(db: DB, doer: User, access: RepoAccess): Promise<{ watching: boolean; starred: boolean; transferPending: boolean }> {
+  // The page's repository read said all three already (lookupRepo's viewerMarks): no statement.
+  const known = access.viewerMarks;
+  if (known?.uid === doer.id && access.transferPending !== undefined) return { watching: known.watch, starred: known.star, transferPending: access.transferPending };
   const { watch, star, transfer } = await marks.marksOf(db, doer.id, access.repo.id);
   return { watching: watch, starred: star, transferPending: transfer };
 }
