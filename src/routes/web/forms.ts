@@ -24,7 +24,7 @@ export const csrfInput = (req: Request, res: Response): SafeHtml =>
 export function field(spec: FieldSpec, errors: FieldErrors = {}): SafeHtml {
   const id = spec.id ?? `f-${spec.name}`;
   const error = errors[spec.name];
-  const described = [spec.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const described = spec.hint ? (error ? `${id}-hint ${id}-error` : `${id}-hint`) : error ? `${id}-error` : '';
   const type = spec.type ?? 'text';
   const value = type === 'password' ? '' : spec.value ?? '';
   return html`<div class="field${error ? ' invalid' : ''}"><label for="${id}">${spec.label}</label>

@@ -3,7 +3,7 @@ import { mustSetPasswordFirst } from '../../services/user/auth';
 import { encodePath } from '../../lib/html';
 import { ArchivedError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { hasScope } from '../../lib/scopes';
-import { followUpsSettled } from '../../services/pull/pull-follow-queue';
+import { followUpsPending, followUpsSettled } from '../../services/pull/pull-follow-queue';
 import { lookupRepo } from '../../services/repo/repos';
 import { codeWritable, readableUnits, type WebUnit } from '../../services/web/units';
 import { repoOf } from '../context';
@@ -90,7 +90,7 @@ function assignRepo(viewerState: boolean): RequestHandler {
     req.ctx.repo = found;
     res.locals.units = await readableUnits(req.ctx.db, found, req.ctx.doer);
     // A page read right after a push shows the pull requests the push moved.
-    await followUpsSettled(req.ctx.db, found.repo.id);
+    if (followUpsPending(req.ctx.db, found.repo.id)) await followUpsSettled(req.ctx.db, found.repo.id);
     next();
   };
 }

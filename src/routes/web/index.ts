@@ -55,10 +55,14 @@ import { exploreRoutes, orgAdminGroups } from './org-admin-routes';
 // fixed first segments before `/{owner}` and `/{owner}/{repo}`, which would take them for names.
 
 /** The unread count of the header's notifications link. */
-const headerCounts: RequestHandler = async (req, res, next) => {
+const headerCounts: RequestHandler = (req, res, next) => {
   // A browser session read it with the session (session.ts); Basic and token callers ask here.
-  if (req.ctx.doer && res.locals.unread === undefined) res.locals.unread = await countNew(req.ctx.db, req.ctx.doer);
-  next();
+  // Not async: a page whose count came with its session passes on with no promise to settle.
+  if (!req.ctx.doer || res.locals.unread !== undefined) return next();
+  return countNew(req.ctx.db, req.ctx.doer).then((n) => {
+    res.locals.unread = n;
+    next();
+  });
 };
 
 const page = [...viewing, headerCounts];

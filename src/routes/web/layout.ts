@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { Request, Response } from 'express';
 import type { Config } from '../../config/schema';
 import type { User } from '../../db/schema';
-import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
+import { encodePath, escapeHtml, html, raw, type SafeHtml } from '../../lib/html';
 import { webAssetFile } from '../../lib/web-assets';
 import type { RepoAccess } from '../../services/repo/repos';
 import type { PendingTransfer } from '../../services/repo/transfer';
@@ -95,6 +95,8 @@ function fullTitle(req: Request, title: string): string {
 type Frame = {
   root: string; app: string; registration: boolean;
   brand: SafeHtml; createMenu: SafeHtml; signedOut: SafeHtml; notifications: string; settings: string; admin: SafeHtml; logout: string;
+  /** The stylesheet's and the script's hashed URLs, fixed for the process, and the footer's API link. */
+  css: string; js: string; api: string;
 };
 const frames = new WeakMap<Config, Frame>();
 
@@ -116,6 +118,9 @@ function frameOf(config: Config): Frame {
     settings: webUrl(config, 'user/settings'),
     admin: html`<li><a href="${webUrl(config, '-/admin')}">Site administration</a></li>`,
     logout: webUrl(config, 'user/logout'),
+    css: webUrl(config, `assets/${webAssetFile('hearth.css')}`),
+    js: webUrl(config, `assets/${webAssetFile('hearth.js')}`),
+    api: webUrl(config, 'api/swagger'),
   };
   frames.set(config, frame);
   return frame;
@@ -166,18 +171,18 @@ export function sendPage(req: Request, res: Response, page: Page): void {
   const header = siteHeader(req, res);
   const styles = colourStyles(res);
   const token = doer && req.ctx.auth === 'session' ? csrfToken(req, res) : '';
-  const asset = (name: 'hearth.css' | 'hearth.js') => webUrl(config, `assets/${webAssetFile(name)}`);
+  const frame = frameOf(config);
   const doc = html`<!DOCTYPE html>
 <html lang="en" data-theme="${themeOf(config, doer)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${fullTitle(req, page.title)}</title><link rel="icon" href="data:,">
-<link rel="stylesheet" href="${asset('hearth.css')}">${styles ? html`<style nonce="${nonce}">${raw(styles)}</style>` : ''}
-${token ? html`<meta name="csrf-token" content="${token}">` : ''}<script src="${asset('hearth.js')}" defer></script></head>
+<link rel="stylesheet" href="${frame.css}">${styles ? html`<style nonce="${nonce}">${raw(styles)}</style>` : ''}
+${token ? html`<meta name="csrf-token" content="${token}">` : ''}<script src="${frame.js}" defer></script></head>
 <body data-shortcuts="${doer && !doer.keyboard_shortcuts ? 'off' : 'on'}"><a class="skip" href="#main">Skip to content</a>
 ${header}
 <main id="main" tabindex="-1">
 ${transferBanner(req, res)}${page.body}
 </main>
-<footer class="site"><p>Powered by hearth · <a href="${webUrl(config, 'api/swagger')}">API</a></p></footer>
+<footer class="site"><p>Powered by hearth · <a href="${frame.api}">API</a></p></footer>
 </body></html>
 `;
   res.status(page.status ?? 200)
@@ -260,9 +265,11 @@ export type RepoTab = 'code' | 'issues' | 'pulls' | 'releases' | 'labels' | 'mil
 /** The heading and tabs of every repository page; tabs only for the units the visitor reads. */
 export function repoHeader(config: Config, access: RepoAccess, units: ReadonlySet<WebUnit>, active: RepoTab): SafeHtml {
   const { repo, owner } = access;
-  const tab = (name: RepoTab, label: string, rest: string, count?: number) => html`<a ${name === active ? raw('aria-current="page" class="active"') : ''} href="${repoLink(config, access, rest)}">${label}${count !== undefined ? html` <span class="count">${count}</span>` : ''}</a>`;
+  // The repository's link escaped once for its ten tabs; labels and the other paths are fixed text.
+  const base = escapeHtml(repoLink(config, access));
+  const tab = (name: RepoTab, label: string, rest: string, count?: number) => raw(`<a ${name === active ? 'aria-current="page" class="active"' : ''} href="${base}${rest ? `/${rest}` : ''}">${label}${count !== undefined ? ` <span class="count">${count}</span>` : ''}</a>`);
   const tabs: SafeHtml[] = [];
-  if (units.has('repo.code')) tabs.push(tab('code', 'Code', ''), tab('commits', 'Commits', `commits/branch/${encodePath(repo.default_branch)}`));
+  if (units.has('repo.code')) tabs.push(tab('code', 'Code', ''), tab('commits', 'Commits', escapeHtml(`commits/branch/${encodePath(repo.default_branch)}`)));
   if (units.has('repo.issues')) tabs.push(tab('issues', 'Issues', 'issues', repo.num_issues - repo.num_closed_issues));
   if (units.has('repo.pulls')) tabs.push(tab('pulls', 'Pull requests', 'pulls', repo.num_pulls - repo.num_closed_pulls));
   if (units.has('repo.releases')) tabs.push(tab('releases', 'Releases', 'releases', repo.num_releases));

@@ -34,6 +34,8 @@ const MERGES: [keyof RepoSettings, string, string][] = [
 const STYLES: [string, string][] = [['numeric', 'Numeric (#123)'], ['alphanumeric', 'Alphanumeric (ABC-123)'], ['regexp', 'Regular expression']];
 
 const on = (v: unknown) => v === 'on';
+/** The units' and merge styles' setting names, each a check box of the units form. */
+const BOX_KEYS = [...UNITS, ...MERGES].map(([k]) => k);
 
 // The units' and merge styles' check boxes and the fixed selects hold no request's text: each
 // variant (checked or not, each choice selected) is made once per process, not on every view.
@@ -61,7 +63,7 @@ function currentValues(req: Request): Form {
     tracker_pattern: s.external_tracker?.external_tracker_regexp_pattern ?? '',
     external_wiki: s.external_wiki ? 'on' : '', wiki_url: s.external_wiki?.external_wiki_url ?? '',
   };
-  for (const [k] of [...UNITS, ...MERGES]) v[k] = s[k] ? 'on' : '';
+  for (const k of BOX_KEYS) v[k] = s[k] ? 'on' : '';
   return v;
 }
 
@@ -119,7 +121,7 @@ function unitsEdit(f: Form): Form {
   const edit: Form = {};
   // A select left out of the post (a script's form) keeps its value.
   for (const k of ['default_merge_style', 'default_branch']) if (text(f, k)) edit[k] = text(f, k);
-  for (const [k] of [...UNITS, ...MERGES]) edit[k] = on(f[k]);
+  for (const k of BOX_KEYS) edit[k] = on(f[k]);
   if (on(f.external_tracker)) {
     edit.external_tracker = {
       external_tracker_url: text(f, 'tracker_url').trim(), external_tracker_format: text(f, 'tracker_format').trim(),
