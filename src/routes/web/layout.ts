@@ -220,10 +220,7 @@ const brotliQuality = (bytes: number): number => (bytes < 32 * 1024 ? 1 : 2);
  */
 export const COMPRESS_FROM = 12 * 1024;
 
-/**
- * The body with its length, as res.send would end it, without what res.send does besides for a
- * page (an ETag, none here; a freshness check, which needs one).
- */
+/** The body with its length, as res.send ends it, without its ETag and freshness check (pages have none). */
 function endWith(req: Request, res: Response, body: Buffer | undefined, bytes: number): void {
   res.setHeader('Content-Length', bytes);
   if (!body) res.end();
@@ -231,11 +228,9 @@ function endWith(req: Request, res: Response, body: Buffer | undefined, bytes: n
 }
 
 /**
- * Brotli or gzip when the browser takes them and the page is worth it (COMPRESS_FROM). The page
- * is encoded once, into the bytes sent: ended as text, it was measured (Buffer.byteLength, one
- * copy of the whole page to join its parts), then copied again behind the response's header
- * and encoded by the socket, and http's end() measured it once more; a 10 KB page's copies
- * were a third of what the settings page allocated beside its API twin.
+ * Brotli or gzip when the browser takes them and the page is worth it (COMPRESS_FROM). The page is
+ * encoded once, into the bytes sent: as text it was measured, copied behind the header, encoded
+ * by the socket and measured again by http's end().
  */
 export function sendCompressed(req: Request, res: Response, body: string): void {
   res.setHeader('Vary', 'Accept-Encoding');
