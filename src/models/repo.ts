@@ -35,6 +35,26 @@ export async function getRepoWithTransferFlag(
   return { repo, transferPending: Boolean(pending) };
 }
 
+// The same read for a signed-in visitor's page, with the header's watch and star state of that
+// visitor: two probes of the marks' primary keys in the statement the page runs anyway.
+const repoWithViewerMarks = precompiled(3, (db: DB, ownerId: number, lowerName: string, uid: number) => db.selectFrom('repository').selectAll('repository')
+  .select((eb) => [
+    eb.exists(eb.selectFrom('repo_transfer').select('repo_transfer.repo_id').whereRef('repo_transfer.repo_id', '=', 'repository.id')).as('transfer_pending'),
+    eb.exists(eb.selectFrom('watch').select('watch.uid').where('watch.uid', '=', uid).whereRef('watch.repo_id', '=', 'repository.id')).as('viewer_watch'),
+    eb.exists(eb.selectFrom('star').select('star.uid').where('star.uid', '=', uid).whereRef('star.repo_id', '=', 'repository.id')).as('viewer_star'),
+  ])
+  .where('repository.owner_id', '=', ownerId).where('repository.lower_name', '=', lowerName));
+
+/** getRepoWithTransferFlag, with whether the user `uid` watches and stars the repository. */
+export async function getRepoWithViewerMarks(
+  db: DB, ownerId: number, name: string, uid: number,
+): Promise<{ repo: Repository; transferPending: boolean; marks: { watch: boolean; star: boolean } } | undefined> {
+  const [row] = await repoWithViewerMarks(db, ownerId, name.toLowerCase(), uid);
+  if (!row) return undefined;
+  const { transfer_pending: pending, viewer_watch: watch, viewer_star: star, ...repo } = row;
+  return { repo, transferPending: Boolean(pending), marks: { watch: Boolean(watch), star: Boolean(star) } };
+}
+
 export async function getRedirect(db: DB, ownerId: number, name: string): Promise<number | undefined> {
   const row = await db.selectFrom('repo_redirect').select('redirect_repo_id')
     .where('owner_id', '=', ownerId).where('lower_name', '=', name.toLowerCase()).executeTakeFirst();

@@ -129,6 +129,21 @@ describe('signing out and losing the right to sign in', () => {
     }
   });
 
+  it('a cookie that is not valid percent-encoding is no session, not an error', async () => {
+    const u = await createUser(s, 'oddcookie');
+    const c = new WebClient(s);
+    await c.signIn('oddcookie', u.password);
+    const session = c.cookies.get('hearth_session')!;
+    const page = (cookie: string) => fetch(c.url('user/settings/change_password'), { headers: { Cookie: cookie }, redirect: 'manual' });
+    // The real session, beside other cookies and spaces, still signs in.
+    expect((await page(`other=1; hearth_session=${session} ;x=%41`)).status).toBe(200);
+    // A malformed value of either of our cookies: signed out (303 to sign in), never a 500.
+    expect((await page('hearth_session=%E0%A4%A')).status).toBe(303);
+    const login = await fetch(c.url('user/login'), { headers: { Cookie: 'hearth_csrf=%zz' } });
+    expect(login.status).toBe(200);
+    expect(await login.text()).toMatch(/name="_csrf" value="[^"]+"/);
+  });
+
   it('an expired session is no session', async () => {
     const u = await createUser(s, 'stale');
     const c = new WebClient(s);

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { html, type SafeHtml } from '../../lib/html';
+import { escapeHtml, html, raw, type SafeHtml } from '../../lib/html';
 import { AppError, InvalidError } from '../../lib/errors';
 import { sendPage } from './layout';
 import { csrfToken } from './session';
@@ -24,12 +24,26 @@ export const csrfInput = (req: Request, res: Response): SafeHtml =>
 export function field(spec: FieldSpec, errors: FieldErrors = {}): SafeHtml {
   const id = spec.id ?? `f-${spec.name}`;
   const error = errors[spec.name];
-  const described = [spec.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const described = spec.hint ? (error ? `${id}-hint ${id}-error` : `${id}-hint`) : error ? `${id}-error` : '';
   const type = spec.type ?? 'text';
   const value = type === 'password' ? '' : spec.value ?? '';
   return html`<div class="field${error ? ' invalid' : ''}"><label for="${id}">${spec.label}</label>
 <input id="${id}" name="${spec.name}" type="${type}" value="${value}"${spec.autocomplete ? html` autocomplete="${spec.autocomplete}"` : ''}${spec.required ? html` required` : ''}${spec.autofocus ? html` autofocus` : ''}${error ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}>
 ${spec.hint ? html`<p class="meta" id="${id}-hint">${spec.hint}</p>` : ''}${error ? html`<p class="error" id="${id}-error">${error}</p>` : ''}</div>`;
+}
+
+/**
+ * field() of a fixed spec, for a form drawn on every view of a page: the markup around the value
+ * is made once (a marker stands for the value), and a view only escapes its value between the two
+ * halves; with an error beside it, the field is made as field() makes it.
+ */
+export function fixedField(spec: Omit<FieldSpec, 'value'>): (value: string, errors?: FieldErrors) => SafeHtml {
+  const MARK = '\u0000value\u0000';
+  // A password field shows no value: its markup has no marker, one part.
+  const [before, after] = field({ ...spec, value: MARK }).value.split(MARK) as [string, string?];
+  return (value, errors = {}) => (errors[spec.name]
+    ? field({ ...spec, value }, errors)
+    : raw(after === undefined ? before : before + escapeHtml(value) + after));
 }
 
 /**

@@ -3,7 +3,7 @@ import { mustSetPasswordFirst } from '../../services/user/auth';
 import { encodePath } from '../../lib/html';
 import { ArchivedError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { hasScope } from '../../lib/scopes';
-import { followUpsSettled } from '../../services/pull/pull-follow-queue';
+import { followUpsPending, followUpsSettled } from '../../services/pull/pull-follow-queue';
 import { lookupRepo } from '../../services/repo/repos';
 import { codeWritable, readableUnits, type WebUnit } from '../../services/web/units';
 import { repoOf } from '../context';
@@ -71,24 +71,33 @@ export const unitsOf = (res: Response): ReadonlySet<WebUnit> => res.locals.units
 
 /**
  * `{owner}/{repo}` into req.ctx.repo. `{repo}.git` and renamed repositories redirect to the
- * current path with the rest of the URL kept; a hidden repository is 404.
+ * current path with the rest of the URL kept; a hidden repository is 404. `viewerState`: the
+ * chain shows the repository header (repo-social.ts), whose watch and star state of a signed-in
+ * visitor's page is read with the repository, in one statement.
  */
-export const assignWebRepo: RequestHandler = async (req, res, next) => {
-  const owner = String(req.params.owner);
-  const asked = String(req.params.repo);
-  const name = asked.endsWith('.git') ? asked.slice(0, -4) : asked;
-  const found = await lookupRepo(req.ctx.db, owner, name, req.ctx.doer);
-  if ('redirectTo' in found || name !== asked) {
-    const to = 'redirectTo' in found ? found.redirectTo : { owner, name };
-    res.redirect(name !== asked ? 301 : 307, movedUrl(req, to.owner, to.name));
-    return;
-  }
-  req.ctx.repo = found;
-  res.locals.units = await readableUnits(req.ctx.db, found, req.ctx.doer);
-  // A page read right after a push shows the pull requests the push moved.
-  await followUpsSettled(req.ctx.db, found.repo.id);
-  next();
-};
+function assignRepo(viewerState: boolean): RequestHandler {
+  return async (req, res, next) => {
+    const owner = String(req.params.owner);
+    const asked = String(req.params.repo);
+    const name = asked.endsWith('.git') ? asked.slice(0, -4) : asked;
+    const viewerMarks = viewerState && req.method === 'GET' && !!req.ctx.doer;
+    const found = await lookupRepo(req.ctx.db, owner, name, req.ctx.doer, { viewerMarks });
+    if ('redirectTo' in found || name !== asked) {
+      const to = 'redirectTo' in found ? found.redirectTo : { owner, name };
+      res.redirect(name !== asked ? 301 : 307, movedUrl(req, to.owner, to.name));
+      return;
+    }
+    req.ctx.repo = found;
+    res.locals.units = await readableUnits(req.ctx.db, found, req.ctx.doer);
+    // A page read right after a push shows the pull requests the push moved.
+    if (followUpsPending(req.ctx.db, found.repo.id)) await followUpsSettled(req.ctx.db, found.repo.id);
+    next();
+  };
+}
+
+export const assignWebRepo: RequestHandler = assignRepo(false);
+/** assignWebRepo for the chains that then show the repository header (repoSocial after it). */
+export const assignPageRepo: RequestHandler = assignRepo(true);
 
 function movedUrl(req: Request, owner: string, name: string): string {
   const [pathPart, query] = req.originalUrl.split(/\?(.*)/s, 2);

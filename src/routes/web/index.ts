@@ -17,7 +17,7 @@ import * as dash from './dashboard-pages';
 import * as editor from './editor-pages';
 import * as files from './files';
 import {
-  assignWebRepo as repo, attachmentViewer, codeUnit, codeWriter, issuesOrPulls, issuesUnit, notArchived, pullsUnit, releasesUnit, repoViewer,
+  assignPageRepo, assignWebRepo as repo, attachmentViewer, codeUnit, codeWriter, issuesOrPulls, issuesUnit, notArchived, pullsUnit, releasesUnit, repoViewer,
   signedInPage, signedInViewing, viewing,
 } from './guards';
 import * as issues from './issue-pages';
@@ -55,10 +55,14 @@ import { exploreRoutes, orgAdminGroups } from './org-admin-routes';
 // fixed first segments before `/{owner}` and `/{owner}/{repo}`, which would take them for names.
 
 /** The unread count of the header's notifications link. */
-const headerCounts: RequestHandler = async (req, res, next) => {
+const headerCounts: RequestHandler = (req, res, next) => {
   // A browser session read it with the session (session.ts); Basic and token callers ask here.
-  if (req.ctx.doer && res.locals.unread === undefined) res.locals.unread = await countNew(req.ctx.db, req.ctx.doer);
-  next();
+  // Not async: a page whose count came with its session passes on with no promise to settle.
+  if (!req.ctx.doer || res.locals.unread !== undefined) return next();
+  return countNew(req.ctx.db, req.ctx.doer).then((n) => {
+    res.locals.unread = n;
+    next();
+  });
 };
 
 const page = [...viewing, headerCounts];
@@ -88,9 +92,9 @@ const issueFormRoutes = [
   post('/:owner/:repo/comments/:id/tasks', issueActions.postCommentTask),
 ];
 const signedIn = [...signedInViewing, headerCounts];
-const repoPage = [...page, repoViewer, repo, repoSocial];
+const repoPage = [...page, repoViewer, assignPageRepo, repoSocial];
 /** Signed-in repository pages and forms: the header's watch/star state and a pending transfer's banner on GET. */
-const signedInRepo = [...signedIn, repoViewer, repo, repoSocial];
+const signedInRepo = [...signedIn, repoViewer, assignPageRepo, repoSocial];
 /** Downloads: the repository and its reader, without a page's header counts and watch/star state. */
 const repoDownload = [...viewing, repoViewer, repo];
 

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { Request, Response } from 'express';
 import type { Config } from '../../config/schema';
 import type { User } from '../../db/schema';
-import { encodePath, html, raw, type SafeHtml } from '../../lib/html';
+import { encodePath, escapeHtml, html, raw, type SafeHtml } from '../../lib/html';
 import { webAssetFile } from '../../lib/web-assets';
 import type { RepoAccess } from '../../services/repo/repos';
 import type { PendingTransfer } from '../../services/repo/transfer';
@@ -95,6 +95,8 @@ function fullTitle(req: Request, title: string): string {
 type Frame = {
   root: string; app: string; registration: boolean;
   brand: SafeHtml; createMenu: SafeHtml; signedOut: SafeHtml; notifications: string; settings: string; admin: SafeHtml; logout: string;
+  /** The stylesheet's and the script's hashed URLs, fixed for the process, and the footer's API link. */
+  css: string; js: string; api: string;
 };
 const frames = new WeakMap<Config, Frame>();
 
@@ -116,6 +118,9 @@ function frameOf(config: Config): Frame {
     settings: webUrl(config, 'user/settings'),
     admin: html`<li><a href="${webUrl(config, '-/admin')}">Site administration</a></li>`,
     logout: webUrl(config, 'user/logout'),
+    css: webUrl(config, `assets/${webAssetFile('hearth.css')}`),
+    js: webUrl(config, `assets/${webAssetFile('hearth.js')}`),
+    api: webUrl(config, 'api/swagger'),
   };
   frames.set(config, frame);
   return frame;
@@ -166,18 +171,18 @@ export function sendPage(req: Request, res: Response, page: Page): void {
   const header = siteHeader(req, res);
   const styles = colourStyles(res);
   const token = doer && req.ctx.auth === 'session' ? csrfToken(req, res) : '';
-  const asset = (name: 'hearth.css' | 'hearth.js') => webUrl(config, `assets/${webAssetFile(name)}`);
+  const frame = frameOf(config);
   const doc = html`<!DOCTYPE html>
 <html lang="en" data-theme="${themeOf(config, doer)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${fullTitle(req, page.title)}</title><link rel="icon" href="data:,">
-<link rel="stylesheet" href="${asset('hearth.css')}">${styles ? html`<style nonce="${nonce}">${raw(styles)}</style>` : ''}
-${token ? html`<meta name="csrf-token" content="${token}">` : ''}<script src="${asset('hearth.js')}" defer></script></head>
+<link rel="stylesheet" href="${frame.css}">${styles ? html`<style nonce="${nonce}">${raw(styles)}</style>` : ''}
+${token ? html`<meta name="csrf-token" content="${token}">` : ''}<script src="${frame.js}" defer></script></head>
 <body data-shortcuts="${doer && !doer.keyboard_shortcuts ? 'off' : 'on'}"><a class="skip" href="#main">Skip to content</a>
 ${header}
 <main id="main" tabindex="-1">
 ${transferBanner(req, res)}${page.body}
 </main>
-<footer class="site"><p>Powered by hearth · <a href="${webUrl(config, 'api/swagger')}">API</a></p></footer>
+<footer class="site"><p>Powered by hearth · <a href="${frame.api}">API</a></p></footer>
 </body></html>
 `;
   res.status(page.status ?? 200)
@@ -215,34 +220,35 @@ const brotliQuality = (bytes: number): number => (bytes < 32 * 1024 ? 1 : 2);
  */
 export const COMPRESS_FROM = 12 * 1024;
 
-/**
- * The body with its length, as res.send would end it, without what res.send does besides for a
- * page (an ETag, none here; a freshness check, which needs one): a page's text goes to the socket
- * as it is, with no copy of it into a Buffer first.
- */
-function endWith(req: Request, res: Response, body: string | Buffer, bytes: number): void {
+/** The body with its length, as res.send ends it, without its ETag and freshness check (pages have none). */
+function endWith(req: Request, res: Response, body: Buffer | undefined, bytes: number): void {
   res.setHeader('Content-Length', bytes);
-  if (req.method === 'HEAD') res.end();
+  if (!body) res.end();
   else res.end(body);
 }
 
-/** Brotli or gzip when the browser takes them and the page is worth it (COMPRESS_FROM). */
+/**
+ * Brotli or gzip when the browser takes them and the page is worth it (COMPRESS_FROM). The page is
+ * encoded once, into the bytes sent: as text it was measured, copied behind the header, encoded
+ * by the socket and measured again by http's end().
+ */
 export function sendCompressed(req: Request, res: Response, body: string): void {
   res.setHeader('Vary', 'Accept-Encoding');
+  if (req.method === 'HEAD') return endWith(req, res, undefined, Buffer.byteLength(body));
+  const bytes = Buffer.from(body);
+  if (bytes.length < COMPRESS_FROM) return endWith(req, res, bytes, bytes.length);
   const accepts = String(req.headers['accept-encoding'] ?? '');
-  const bytes = Buffer.byteLength(body);
-  if (bytes < COMPRESS_FROM || req.method === 'HEAD') return endWith(req, res, body, bytes);
   let packed: Buffer | undefined;
   if (/\bbr\b/.test(accepts)) {
     res.setHeader('Content-Encoding', 'br');
-    const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes), [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes };
-    packed = zlib.brotliCompressSync(body, { params });
+    const params = { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length), [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length };
+    packed = zlib.brotliCompressSync(bytes, { params });
   } else if (/\bgzip\b/.test(accepts)) {
     res.setHeader('Content-Encoding', 'gzip');
-    packed = zlib.gzipSync(body, { level: 6 });
+    packed = zlib.gzipSync(bytes, { level: 6 });
   }
-  if (packed) endWith(req, res, packed, packed.length);
-  else endWith(req, res, body, bytes);
+  const sent = packed ?? bytes;
+  endWith(req, res, sent, sent.length);
 }
 
 /** Code and diffs scroll sideways inside their own focusable region, never the page. */
@@ -254,9 +260,11 @@ export type RepoTab = 'code' | 'issues' | 'pulls' | 'releases' | 'labels' | 'mil
 /** The heading and tabs of every repository page; tabs only for the units the visitor reads. */
 export function repoHeader(config: Config, access: RepoAccess, units: ReadonlySet<WebUnit>, active: RepoTab): SafeHtml {
   const { repo, owner } = access;
-  const tab = (name: RepoTab, label: string, rest: string, count?: number) => html`<a ${name === active ? raw('aria-current="page" class="active"') : ''} href="${repoLink(config, access, rest)}">${label}${count !== undefined ? html` <span class="count">${count}</span>` : ''}</a>`;
+  // The repository's link escaped once for its ten tabs; labels and the other paths are fixed text.
+  const base = escapeHtml(repoLink(config, access));
+  const tab = (name: RepoTab, label: string, rest: string, count?: number) => raw(`<a ${name === active ? 'aria-current="page" class="active"' : ''} href="${base}${rest ? `/${rest}` : ''}">${label}${count !== undefined ? ` <span class="count">${count}</span>` : ''}</a>`);
   const tabs: SafeHtml[] = [];
-  if (units.has('repo.code')) tabs.push(tab('code', 'Code', ''), tab('commits', 'Commits', `commits/branch/${encodePath(repo.default_branch)}`));
+  if (units.has('repo.code')) tabs.push(tab('code', 'Code', ''), tab('commits', 'Commits', escapeHtml(`commits/branch/${encodePath(repo.default_branch)}`)));
   if (units.has('repo.issues')) tabs.push(tab('issues', 'Issues', 'issues', repo.num_issues - repo.num_closed_issues));
   if (units.has('repo.pulls')) tabs.push(tab('pulls', 'Pull requests', 'pulls', repo.num_pulls - repo.num_closed_pulls));
   if (units.has('repo.releases')) tabs.push(tab('releases', 'Releases', 'releases', repo.num_releases));

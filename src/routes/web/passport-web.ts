@@ -28,18 +28,31 @@ passport.use('local', new LocalStrategy(
     signInWithPassword(req.ctx.db, login.trim(), password, req.ctx.actor.ip, 'web').then((user) => done(null, user), done);
   },
 ));
-passport.use(new SessionStrategy());
 
-/** The live session the cookie's id names, or null. */
-export function sessionOfCookie(req: Request, res: Response, sessionId: string): Promise<ActiveSession | null> {
+type Actions = {
+  success(found: ActiveSession): void;
+  pass(): void;
+  fail(): void;
+  error(err: Error): void;
+  authenticate(req: Request, options: { sessionId: string }): void;
+};
+
+const sessionStrategy = new SessionStrategy();
+
+/**
+ * The live session the cookie's id names, or null. The strategy runs as passport's authenticate()
+ * runs it (a copy with this request's actions), without that middleware's per-request work: a
+ * closure per call and the session helpers (req.login, req.logout...) set on every page, which
+ * sessions of our own never use (as the API's strategies, passport-api.ts).
+ */
+export function sessionOfCookie(req: Request, _res: Response, sessionId: string): Promise<ActiveSession | null> {
   return new Promise((resolve, reject) => {
-    const options = { session: false, sessionId };
-    const run = passport.authenticate('hearth-session', options, (err: unknown, found: ActiveSession | false) => {
-      if (err) return reject(err);
-      resolve(found || null);
-    });
-    // pass() (no session) ends in next(): the request is anonymous.
-    run(req, res, () => resolve(null));
+    const run = Object.create(sessionStrategy) as Actions;
+    run.success = resolve;
+    run.pass = () => resolve(null);
+    run.fail = () => resolve(null);
+    run.error = reject;
+    run.authenticate(req, { sessionId });
   });
 }
 

@@ -6,7 +6,7 @@ import { settingsOf, type RepoSettings } from '../../services/repo/repo-settings
 // The API's schema module loads with the first save: it stays off the server's start-up path.
 const apiRepos = () => import('../api/v1/repos');
 import { parseBody } from '../validate';
-import { checkbox, csrfInput, field, formAction, formAlert, submitButton, type FieldErrors } from './forms';
+import { checkbox, csrfInput, fixedField, formAction, formAlert, submitButton, type FieldErrors } from './forms';
 import { repoOf } from './guards';
 import { repoLink } from './layout';
 import { dangerZone } from './repo-settings-danger';
@@ -34,6 +34,8 @@ const MERGES: [keyof RepoSettings, string, string][] = [
 const STYLES: [string, string][] = [['numeric', 'Numeric (#123)'], ['alphanumeric', 'Alphanumeric (ABC-123)'], ['regexp', 'Regular expression']];
 
 const on = (v: unknown) => v === 'on';
+/** The units' and merge styles' setting names, each a check box of the units form. */
+const BOX_KEYS = [...UNITS, ...MERGES].map(([k]) => k);
 
 // The units' and merge styles' check boxes and the fixed selects hold no request's text: each
 // variant (checked or not, each choice selected) is made once per process, not on every view.
@@ -49,6 +51,15 @@ function fixedSelect(name: string, label: string, choices: [string, string][]): 
 const mergeStyleSelect = fixedSelect('default_merge_style', 'Default merge style', MERGE_CHOICES);
 const trackerStyleSelect = fixedSelect('tracker_style', 'Issue numbers', STYLES);
 
+// The forms' text fields: their markup around the value is made once per process (fixedField).
+const NAME = fixedField({ name: 'name', label: 'Name', required: true, hint: 'Renaming keeps the old address redirecting here.' });
+const DESCRIPTION = fixedField({ name: 'description', label: 'Description' });
+const WEBSITE = fixedField({ name: 'website', label: 'Website', type: 'url' });
+const TRACKER_URL = fixedField({ name: 'tracker_url', label: 'Tracker URL', type: 'url' });
+const TRACKER_FORMAT = fixedField({ name: 'tracker_format', label: 'Issue URL format', hint: 'With {user}, {repo} and {index}: https://tracker.example.com/{user}/{repo}/issues/{index}' });
+const TRACKER_PATTERN = fixedField({ name: 'tracker_pattern', label: 'Regular expression (for that style)' });
+const WIKI_URL = fixedField({ name: 'wiki_url', label: 'Wiki URL', type: 'url' });
+
 /** The stored settings as the forms' values. */
 function currentValues(req: Request): Form {
   const { repo } = repoOf(req);
@@ -61,16 +72,16 @@ function currentValues(req: Request): Form {
     tracker_pattern: s.external_tracker?.external_tracker_regexp_pattern ?? '',
     external_wiki: s.external_wiki ? 'on' : '', wiki_url: s.external_wiki?.external_wiki_url ?? '',
   };
-  for (const [k] of [...UNITS, ...MERGES]) v[k] = s[k] ? 'on' : '';
+  for (const k of BOX_KEYS) v[k] = s[k] ? 'on' : '';
   return v;
 }
 
 function basicForm(req: Request, res: Response, v: Form, e: FieldErrors): SafeHtml {
   return html`<section id="options" aria-labelledby="options-h"><h3 id="options-h">Repository</h3>${formAlert(e[''])}
 <form class="stack" method="post" action="${settingsLink(req)}">${csrfInput(req, res)}
-${field({ name: 'name', label: 'Name', value: text(v, 'name'), required: true, hint: 'Renaming keeps the old address redirecting here.' }, e)}
-${field({ name: 'description', label: 'Description', value: text(v, 'description') }, e)}
-${field({ name: 'website', label: 'Website', type: 'url', value: text(v, 'website') }, e)}
+${NAME(text(v, 'name'), e)}
+${DESCRIPTION(text(v, 'description'), e)}
+${WEBSITE(text(v, 'website'), e)}
 ${checkbox('private', 'Private: only the owner and those given access see it', on(v.private))}
 ${checkbox('template', 'Template: new repositories can be generated from it', on(v.template))}
 ${submitButton('Save')}</form></section>`;
@@ -87,12 +98,12 @@ async function unitsForm(req: Request, res: Response, v: Form, e: FieldErrors): 
 ${mergeStyleSelect(text(v, 'default_merge_style'), e)}
 ${selectField('default_branch', 'Default branch', branches.map((b) => [b, b]), text(v, 'default_branch'), e)}
 <fieldset class="field"><legend>External issue tracker</legend>${checkbox('external_tracker', 'Use an external issue tracker', on(v.external_tracker))}
-${field({ name: 'tracker_url', label: 'Tracker URL', type: 'url', value: text(v, 'tracker_url') }, e)}
-${field({ name: 'tracker_format', label: 'Issue URL format', value: text(v, 'tracker_format'), hint: 'With {user}, {repo} and {index}: https://tracker.example.com/{user}/{repo}/issues/{index}' }, e)}
+${TRACKER_URL(text(v, 'tracker_url'), e)}
+${TRACKER_FORMAT(text(v, 'tracker_format'), e)}
 ${trackerStyleSelect(text(v, 'tracker_style'), e)}
-${field({ name: 'tracker_pattern', label: 'Regular expression (for that style)', value: text(v, 'tracker_pattern') }, e)}</fieldset>
+${TRACKER_PATTERN(text(v, 'tracker_pattern'), e)}</fieldset>
 <fieldset class="field"><legend>External wiki</legend>${checkbox('external_wiki', 'Use an external wiki', on(v.external_wiki))}
-${field({ name: 'wiki_url', label: 'Wiki URL', type: 'url', value: text(v, 'wiki_url') }, e)}</fieldset>
+${WIKI_URL(text(v, 'wiki_url'), e)}</fieldset>
 ${submitButton('Save')}</form></section>`;
 }
 
@@ -119,7 +130,7 @@ function unitsEdit(f: Form): Form {
   const edit: Form = {};
   // A select left out of the post (a script's form) keeps its value.
   for (const k of ['default_merge_style', 'default_branch']) if (text(f, k)) edit[k] = text(f, k);
-  for (const [k] of [...UNITS, ...MERGES]) edit[k] = on(f[k]);
+  for (const k of BOX_KEYS) edit[k] = on(f[k]);
   if (on(f.external_tracker)) {
     edit.external_tracker = {
       external_tracker_url: text(f, 'tracker_url').trim(), external_tracker_format: text(f, 'tracker_format').trim(),

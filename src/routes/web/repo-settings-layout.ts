@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError, ForbiddenError, NotFoundError } from '../../lib/errors';
 import { formAction, type FieldErrors } from './forms';
-import { html, type SafeHtml } from '../../lib/html';
+import { escapeHtml, html, raw, type SafeHtml } from '../../lib/html';
 import { ACCESS } from '../../services/permissions';
 import { repoOf, unitsOf } from './guards';
 import { repoHeader, repoLink, sendPage } from './layout';
@@ -76,7 +76,9 @@ export function repoSettingsPage(req: Request, res: Response, view: RepoSettings
   const { config } = req.ctx;
   const access = repoOf(req);
   const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
-  const nav = TABS.map(([tab, label, rest]) => html`<li><a href="${repoLink(config, access, rest)}"${tab === view.tab ? html` aria-current="page"` : ''}>${label}</a></li>`);
+  // The repository's link escaped once for the eight entries (their labels and paths are fixed text).
+  const base = escapeHtml(repoLink(config, access));
+  const nav = raw(TABS.map(([tab, label, rest]) => `<li><a href="${base}/${rest}"${tab === view.tab ? ' aria-current="page"' : ''}>${label}</a></li>`).join(''));
   sendPage(req, res, {
     status: view.status,
     title: `${view.title} · Settings`,

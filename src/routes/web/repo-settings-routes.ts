@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { assignWebRepo, notArchived, releasesUnit, repoViewer } from './guards';
+import { assignPageRepo, assignWebRepo, notArchived, releasesUnit, repoViewer } from './guards';
 import * as releases from './release-manage';
 import * as branches from './repo-settings-branches';
 import * as collab from './repo-settings-collab';
@@ -26,7 +26,7 @@ const S = '/:owner/:repo/settings';
  */
 export const repoSettingsGroups = (signedIn: readonly RequestHandler[], viewerState: RequestHandler): WebGroup[] => {
   /** Signed in, the repository of the path visible, its settings the visitor's to change. */
-  const repoAdmins = [...signedIn, repoViewer, assignWebRepo, repoAdminPage, viewerState];
+  const repoAdmins = [...signedIn, repoViewer, assignPageRepo, repoAdminPage, viewerState];
   // As the API's rows: rules and push mirrors of an archived repository are not changed (423).
   return [
     group('repo-settings', repoAdmins, [
@@ -83,7 +83,7 @@ export const repoSettingsGroups = (signedIn: readonly RequestHandler[], viewerSt
       post(`${S}/delete`, danger.deletePost),
     ]),
     // A release's writers' forms (new, edit with assets, delete).
-    group('repo-releases-manage', [...signedIn, repoViewer, assignWebRepo, releasesUnit, releases.releaseWriter, viewerState], [
+    group('repo-releases-manage', [...signedIn, repoViewer, assignPageRepo, releasesUnit, releases.releaseWriter, viewerState], [
       get('/:owner/:repo/releases/new', releases.newPage),
       upload('/:owner/:repo/releases/new', releases.RELEASE_UPLOAD, releases.createPost),
       get('/:owner/:repo/releases/edit/*tag', releases.editPage),

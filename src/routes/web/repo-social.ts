@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { NotFoundError } from '../../lib/errors';
-import { setStar, socialStateOf, subscribe, unsubscribe } from '../../services/repo/stars';
+import { knownSocialState, setStar, socialStateOf, subscribe, unsubscribe } from '../../services/repo/stars';
 import { transferViewFor } from '../../services/repo/transfer';
 import { csrfInput } from './forms';
 import { repoOf, unitsOf } from './guards';
@@ -17,7 +17,7 @@ export const repoSocial: RequestHandler = async (req, res, next) => {
   const { db, config, doer } = req.ctx;
   if (doer && req.method === 'GET') {
     const access = repoOf(req);
-    const { watching, starred, transferPending } = await socialStateOf(db, doer, access);
+    const { watching, starred, transferPending } = knownSocialState(doer, access) ?? await socialStateOf(db, doer, access);
     // A transfer this visitor may answer shows as a banner on the page (layout.ts sendPage);
     // whether one is pending, and which, is kept for the page (the settings' danger zone).
     res.locals.transferPending = transferPending;

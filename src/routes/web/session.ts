@@ -17,11 +17,29 @@ const PRE_SIGNIN = 'hearth_csrf';
 const secure = (req: Request): boolean => req.ctx.config.server.root_url.startsWith('https:');
 const cookieName = (req: Request, base: string): string => (secure(req) ? `__Host-${base}` : base);
 
+/**
+ * The cookie's value, or '' when the request has none, or one that is not valid percent-encoding
+ * (no value of ours is: a browser that sent one has no session to find, not a 500). Read in
+ * place, pair by pair, as every page reads it before anything else.
+ */
 export function readCookie(req: Request, base: string): string {
+  const header = req.headers.cookie;
+  if (!header) return '';
   const name = cookieName(req, base);
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  for (let at = 0; at < header.length;) {
+    const semi = header.indexOf(';', at);
+    const end = semi < 0 ? header.length : semi;
+    const eq = header.indexOf('=', at);
+    if (eq > at && eq < end && header.slice(at, eq).trim() === name) {
+      const value = header.slice(eq + 1, end).trim();
+      if (!value.includes('%')) return value;
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return '';
+      }
+    }
+    at = end + 1;
   }
   return '';
 }

@@ -60,6 +60,9 @@ function forget(db: DB, repoId: number, jobId: number): void {
   ended.emit('end');
 }
 
+/** Whether followUpsSettled would wait at all: a page checks before it awaits (no promise on every request). */
+export const followUpsPending = (db: DB, repoId: number): boolean => !inFollowUp.getStore() && queuedOf(db).has(repoId);
+
 /**
  * Waits for the follow-ups this process queued on the repository (at once from inside one: it
  * would wait on itself). No statement unless one is queued: reads right after a push pay, others not.

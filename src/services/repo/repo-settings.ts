@@ -31,13 +31,14 @@ export const DEFAULT_SETTINGS: RepoSettings = {
   external_wiki: null,
 };
 
-// Parsed settings by their stored text: a page asks for them a dozen times (each unit's tab,
-// the header, the forms), and most repositories share a few texts. Frozen, as every caller
-// gets them; each call still returns an object of its own to spread or change.
+// Settings by their stored text, parsed and merged over the defaults once: a page asks for them
+// a dozen times (each unit's tab, the header, the forms), and most repositories share a few
+// texts. Frozen (nested objects too) and shared by every caller: one that changes them spreads
+// them into an object of its own first (repo-edit.ts), which the Readonly type asks for.
 const PARSED_MAX = 500;
-const parsed = new Map<string, Readonly<Partial<RepoSettings>>>();
+const parsed = new Map<string, Readonly<RepoSettings>>();
 
-function parseSettings(text: string): Readonly<Partial<RepoSettings>> {
+function parseSettings(text: string): Readonly<RepoSettings> {
   const hit = parsed.get(text);
   if (hit) return hit;
   let stored: Partial<RepoSettings> = {};
@@ -45,14 +46,15 @@ function parseSettings(text: string): Readonly<Partial<RepoSettings>> {
     const value = JSON.parse(text) as unknown;
     if (value && typeof value === 'object' && !Array.isArray(value)) stored = value as Partial<RepoSettings>;
   } catch { /* unreadable: defaults */ }
-  for (const v of Object.values(stored)) if (v && typeof v === 'object') Object.freeze(v);
+  const merged = { ...DEFAULT_SETTINGS, ...stored };
+  for (const v of Object.values(merged)) if (v && typeof v === 'object') Object.freeze(v);
   if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
-  parsed.set(text, Object.freeze(stored));
-  return stored;
+  parsed.set(text, Object.freeze(merged));
+  return merged;
 }
 
-export function settingsOf(repo: Pick<Repository, 'settings'>): RepoSettings {
-  return { ...DEFAULT_SETTINGS, ...parseSettings(repo.settings) };
+export function settingsOf(repo: Pick<Repository, 'settings'>): Readonly<RepoSettings> {
+  return parseSettings(repo.settings);
 }
 
 export const topicsOf = (repo: Pick<Repository, 'topics'>): string[] => {

@@ -2,7 +2,7 @@ import type { DB } from '../../db/connect';
 import type { Mirror, Repository, User } from '../../db/schema';
 import { getMirrorByRepoId } from '../../models/mirror';
 import { NotFoundError } from '../../lib/errors';
-import { getRedirect, getRepoById, getRepoWithTransferFlag } from '../../models/repo';
+import { getRedirect, getRepoById, getRepoWithTransferFlag, getRepoWithViewerMarks } from '../../models/repo';
 import { searchRepos, type RepoSearch } from '../../models/repo-search';
 import { getUserById, getUserByName } from '../../models/user';
 import { getUserRedirect } from '../../models/user-redirect';
@@ -18,6 +18,8 @@ export type RepoAccess = {
   mirror?: Mirror | null;
   /** Whether a transfer was pending when the guard read the row; unknown (undefined) otherwise. */
   transferPending?: boolean;
+  /** Whether the viewer watches and stars it, when the lookup was asked to read that too (lookupRepo's `viewerMarks`). */
+  viewerMarks?: { uid: number; watch: boolean; star: boolean };
 };
 export type RepoLookup = RepoAccess | { redirectTo: { owner: string; name: string } };
 
@@ -25,14 +27,16 @@ const notFound = () => new NotFoundError('The target couldn\'t be found.');
 
 /**
  * Resolves `owner/name` for `viewer`: the repository with the caller's access mode, a redirect
- * after a rename, or 404 when missing or not visible to the caller.
+ * after a rename, or 404 when missing or not visible to the caller. `viewerMarks`: a page's
+ * header shows whether a signed-in viewer watches and stars it, read in the same statement.
  */
-export async function lookupRepo(db: DB, ownerName: string, repoName: string, viewer: User | null): Promise<RepoLookup> {
+export async function lookupRepo(db: DB, ownerName: string, repoName: string, viewer: User | null, opts: { viewerMarks?: boolean } = {}): Promise<RepoLookup> {
   // Callers often read their own repositories: the viewer's row, read by this request, is the owner's.
   const owner = viewer && viewer.lower_name === ownerName.toLowerCase() ? viewer : await getUserByName(db, ownerName);
   const name = repoName.endsWith('.git') ? repoName.slice(0, -4) : repoName;
   if (!owner) return renamedOwnerRepo(db, ownerName, name, viewer);
-  const found = await getRepoWithTransferFlag(db, owner.id, name);
+  const found: { repo: Repository; transferPending: boolean; marks?: { watch: boolean; star: boolean } } | undefined = viewer && opts.viewerMarks
+    ? await getRepoWithViewerMarks(db, owner.id, name, viewer.id) : await getRepoWithTransferFlag(db, owner.id, name);
   if (!found) {
     const redirectId = await getRedirect(db, owner.id, name);
     const target = redirectId ? await getRepoById(db, redirectId) : undefined;
@@ -45,7 +49,8 @@ export async function lookupRepo(db: DB, ownerName: string, repoName: string, vi
   const grants: Grants = {};
   const mode = await accessMode(db, viewer, repo, owner, undefined, grants);
   if (mode === ACCESS.none) throw notFound();
-  return { repo, owner, mode, transferPending, ...(viewer ? { grants: { viewerId: viewer.id, grants } } : {}) };
+  const viewerMarks = viewer && found.marks ? { uid: viewer.id, ...found.marks } : undefined;
+  return { repo, owner, mode, transferPending, ...(viewerMarks ? { viewerMarks } : {}), ...(viewer ? { grants: { viewerId: viewer.id, grants } } : {}) };
 }
 
 /**

@@ -68,9 +68,20 @@ export async function isWatchingRepo(db: DB, doer: User, access: RepoAccess): Pr
  * Whether the caller watches and stars the repository (the repository header's buttons), and
  * whether a transfer of it is pending (then the page asks whether the caller may answer it).
  */
-export async function socialStateOf(db: DB, doer: User, access: RepoAccess): Promise<{ watching: boolean; starred: boolean; transferPending: boolean }> {
+export async function socialStateOf(db: DB, doer: User, access: RepoAccess): Promise<SocialState> {
+  const known = knownSocialState(doer, access);
+  if (known) return known;
   const { watch, star, transfer } = await marks.marksOf(db, doer.id, access.repo.id);
   return { watching: watch, starred: star, transferPending: transfer };
+}
+
+export type SocialState = { watching: boolean; starred: boolean; transferPending: boolean };
+
+/** socialStateOf when the page's repository read said all three already (lookupRepo's viewerMarks): no statement, no wait. */
+export function knownSocialState(doer: User, access: RepoAccess): SocialState | undefined {
+  const known = access.viewerMarks;
+  if (known?.uid !== doer.id || access.transferPending === undefined) return undefined;
+  return { watching: known.watch, starred: known.star, transferPending: access.transferPending };
 }
 
 /** When the caller started watching, or 404 when they do not. */

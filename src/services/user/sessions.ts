@@ -21,7 +21,8 @@ export type SessionOrigin = { ip: string; userAgent: string };
 /** `unread`: the user's unread notifications, read with the session for the page header. */
 export type ActiveSession = { session: WebSession; user: User; unread: number };
 
-const hashId = (id: string): string => crypto.createHash('sha256').update(id).digest('hex');
+// One-shot: no Hash object per page (the cookie's hash is the session's key on every request).
+const hashId = (id: string): string => crypto.hash('sha256', id, 'hex');
 const lifetime = (remember: boolean): number => (remember ? REMEMBER_SECONDS : IDLE_SECONDS);
 
 /** A new session for a user who just proved who they are; `id` goes into the cookie, once. */
