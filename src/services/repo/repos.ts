@@ -3,8 +3,10 @@ import type { Mirror, Repository, User } from '../../db/schema';
 import { getMirrorByRepoId } from '../../models/mirror';
 import { NotFoundError } from '../../lib/errors';
 import { getRedirect, getRepoById, getRepoWithTransferFlag } from '../../models/repo';
+import { getOwnerAndRepo, type RepoPathRows } from '../../models/repo-path';
+import { repoPathOf, type HeldRepo, type RepoPath } from './repo-path';
 import { searchRepos, type RepoSearch } from '../../models/repo-search';
-import { getUserById, getUserByName } from '../../models/user';
+import { getUserById } from '../../models/user';
 import { getUserRedirect } from '../../models/user-redirect';
 import { ACCESS, accessMode, ORG_TYPE, type AccessMode, type Grants, type Unit } from '../permissions';
 
@@ -23,16 +25,24 @@ export type RepoLookup = RepoAccess | { redirectTo: { owner: string; name: strin
 
 const notFound = () => new NotFoundError('The target couldn\'t be found.');
 
+/** The owner's and the repository's rows: the held ones, the caller's own, or one read of both. */
+async function pathRows(db: DB, path: RepoPath, viewer: User | null, held: HeldRepo | null | undefined): Promise<RepoPathRows> {
+  if (held && held.path.owner === path.owner && held.path.name === path.name) return held.rows;
+  // Callers often read their own repositories: the viewer's row, read by this request, is the owner's.
+  if (viewer && viewer.lower_name === path.owner) return { owner: viewer, repo: await getRepoWithTransferFlag(db, viewer.id, path.name) };
+  return getOwnerAndRepo(db, path.owner, path.name);
+}
+
 /**
  * Resolves `owner/name` for `viewer`: the repository with the caller's access mode, a redirect
  * after a rename, or 404 when missing or not visible to the caller.
  */
-export async function lookupRepo(db: DB, ownerName: string, repoName: string, viewer: User | null): Promise<RepoLookup> {
-  // Callers often read their own repositories: the viewer's row, read by this request, is the owner's.
-  const owner = viewer && viewer.lower_name === ownerName.toLowerCase() ? viewer : await getUserByName(db, ownerName);
+export async function lookupRepo(
+  db: DB, ownerName: string, repoName: string, viewer: User | null, held?: HeldRepo | null,
+): Promise<RepoLookup> {
   const name = repoName.endsWith('.git') ? repoName.slice(0, -4) : repoName;
+  const { owner, repo: found, collaborator } = await pathRows(db, repoPathOf(ownerName, repoName), viewer, held);
   if (!owner) return renamedOwnerRepo(db, ownerName, name, viewer);
-  const found = await getRepoWithTransferFlag(db, owner.id, name);
   if (!found) {
     const redirectId = await getRedirect(db, owner.id, name);
     const target = redirectId ? await getRepoById(db, redirectId) : undefined;
@@ -43,6 +53,8 @@ export async function lookupRepo(db: DB, ownerName: string, repoName: string, vi
   }
   const { repo, transferPending } = found;
   const grants: Grants = {};
+  // The caller's collaboration, read with the rows (not under Sudo: the viewer is then someone else).
+  if (viewer && collaborator?.userId === viewer.id) grants.collaborator = Promise.resolve(collaborator.mode);
   const mode = await accessMode(db, viewer, repo, owner, undefined, grants);
   if (mode === ACCESS.none) throw notFound();
   return { repo, owner, mode, transferPending, ...(viewer ? { grants: { viewerId: viewer.id, grants } } : {}) };
