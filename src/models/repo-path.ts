@@ -25,23 +25,26 @@ export type RepoPathRows = {
 export type CallerRows = RepoPathRows & { caller: User | undefined; token?: TokenWithUser };
 
 type Columns = { user: string[]; repository: string[] };
-const columnsByDb = new WeakMap<DB, Promise<Columns>>();
+// Keyed by the Kysely instance's adapter, which its transactions share: a read inside a
+// transaction does not ask the catalog again.
+const columnsByDb = new WeakMap<object, Promise<Columns>>();
+const knownColumns = new WeakMap<object, Columns>();
+const keyOf = (db: DB): object => db.getExecutor().adapter;
 
 /** The user and repository tables' columns, read once per database (a failure is retried next time). */
 function columnsOf(db: DB): Promise<Columns> {
-  let p = columnsByDb.get(db);
+  let p = columnsByDb.get(keyOf(db));
   if (!p) {
     const d = dialectOf(db);
     p = Promise.all([d.tableColumns(db, 'user'), d.tableColumns(db, 'repository')]).then(([user, repository]) => {
       if (!user.includes('id') || !repository.includes('id')) throw new Error('repo-path: the user and repository tables have no id column');
       return { user, repository };
     });
-    p.catch(() => columnsByDb.delete(db));
-    columnsByDb.set(db, p);
+    p.catch(() => columnsByDb.delete(keyOf(db)));
+    columnsByDb.set(keyOf(db), p);
   }
   return p;
 }
-const knownColumns = new WeakMap<DB, Columns>();
 
 type Row = Record<string, unknown>;
 // A loosely typed builder: the select lists are the catalog's, not Kysely's schema types.
@@ -69,21 +72,15 @@ const collaboratorOf = (row: Row, caller: User | undefined): RepoPathRows['colla
   caller && row['r.id'] !== null ? { userId: caller.id, mode: (row['co.mode'] as number | null) ?? undefined } : undefined;
 
 const cols = (db: DB): Columns => {
-  const known = knownColumns.get(db);
+  const known = knownColumns.get(keyOf(db));
   if (!known) throw new Error('repo-path: columns read before the statement is built');
   return known;
 };
 
-/** Owner and repository (an anonymous caller, or one whose row the request holds). */
+/** Owner and repository: for an anonymous caller, and for a caller by name who owns them (the owner's row is the caller's). */
 const ownerAndRepo = precompiled(2, (db: DB, owner: string, repo: string) => {
   const c = cols(db);
   const q = base(db).leftJoin('user as o', (j: Loose) => j.on('o.lower_name', '=', owner)).select(aliased('o', 'o', c.user));
-  return withRepo(q, 'o', c, repo);
-});
-/** A caller by name who owns the path's repository: the caller's row is the owner's. */
-const ownCallerAndRepo = precompiled(2, (db: DB, caller: string, repo: string) => {
-  const c = cols(db);
-  const q = base(db).leftJoin('user as o', (j: Loose) => j.on('o.lower_name', '=', caller)).select(aliased('o', 'o', c.user));
   return withRepo(q, 'o', c, repo);
 });
 /** A caller by name and another owner. */
@@ -137,7 +134,7 @@ function repoOf(row: Row, c: Columns): RepoPathRows['repo'] {
 }
 
 async function run(db: DB, read: () => Promise<Row[]>): Promise<{ row: Row; c: Columns }> {
-  if (!knownColumns.has(db)) knownColumns.set(db, await columnsOf(db));
+  if (!knownColumns.has(keyOf(db))) knownColumns.set(keyOf(db), await columnsOf(db));
   const [row] = await read();
   return { row: row!, c: cols(db) };
 }
@@ -151,7 +148,7 @@ export async function getOwnerAndRepo(db: DB, ownerLower: string, repoLower: str
 /** The caller by lower-case name with `{owner}/{repo}`, in one statement. */
 export async function getCallerByNameAndRepo(db: DB, callerLower: string, ownerLower: string, repoLower: string): Promise<CallerRows> {
   if (callerLower === ownerLower) {
-    const { row, c } = await run(db, () => ownCallerAndRepo(db, callerLower, repoLower) as Promise<Row[]>);
+    const { row, c } = await run(db, () => ownerAndRepo(db, callerLower, repoLower) as Promise<Row[]>);
     const owner = part<User>(row, 'o', c.user);
     return { caller: owner, owner, repo: repoOf(row, c) };
   }
