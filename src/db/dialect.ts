@@ -33,6 +33,8 @@ export type Dialect = {
   issueText(issueId: string, keyword: string): RawBuilder<SqlBool>;
   /** The table exists (tasks that may run before the migration creating it). */
   tableExists(db: AnyDb, name: string): Promise<boolean>;
+  /** The table's column names in their order (what `SELECT *` returns). */
+  tableColumns(db: AnyDb, name: string): Promise<string[]>;
   /** The error is a unique constraint's refusal. */
   isUniqueViolation(err: unknown): boolean;
   /**
@@ -77,6 +79,10 @@ const sqlite: Dialect = {
     const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${name}`.execute(db);
     return Number(r.rows[0]?.n ?? 0) > 0;
   },
+  async tableColumns(db, name) {
+    const r = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name}) ORDER BY cid`.execute(db);
+    return r.rows.map((c) => c.name);
+  },
   isUniqueViolation: (err) => /UNIQUE constraint failed/.test((err as Error)?.message ?? ''),
   lockRow: async () => {},
   jobsWakeUp: () => null,
@@ -99,6 +105,10 @@ const postgres: Dialect = {
   async tableExists(db, name) {
     const r = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ${name}`.execute(db);
     return Number(r.rows[0]?.n ?? 0) > 0;
+  },
+  async tableColumns(db, name) {
+    const r = await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${name} ORDER BY ordinal_position`.execute(db);
+    return r.rows.map((c) => c.name);
   },
   isUniqueViolation: (err) => (err as { code?: string })?.code === '23505',
   async lockRow(db, table, id) {

@@ -8,6 +8,7 @@ import type { ScopeSet } from '../lib/scopes';
 import type { AuditActor } from '../services/audit/actor';
 import type { OrgAccess } from '../services/org/orgs';
 import type { RepoAccess } from '../services/repo/repos';
+import type { HeldRepo } from '../services/repo/repo-path';
 
 export type AuthMethod = 'none' | 'basic' | 'token' | 'session';
 
@@ -32,6 +33,8 @@ export type RequestContext = {
   contextUser: User | null;
   /** The repository of `{owner}/{repo}` with the caller's access mode, once assigned. */
   repo: RepoAccess | null;
+  /** The owner's and repository's rows authentication read with the caller, for the repository guard. */
+  heldRepo?: HeldRepo;
   /** The organization of `{org}` with the caller's role in it, once assigned. */
   org: OrgAccess | null;
   /**

@@ -5,6 +5,7 @@ import { findUserByName } from '../../services/user/users';
 import { recordSignIn, recordSignInFailure, recordSudo } from '../../services/audit/record';
 import { jobTokenMayCall } from '../../services/actions/actions-user';
 import { signInLimiter } from '../../services/user/signin-limit';
+import { repoPathOf, type RepoPath } from '../../services/repo/repo-path';
 
 export type Credentials = { kind: 'token'; token: string } | { kind: 'basic'; login: string; password: string };
 
@@ -32,14 +33,32 @@ export function credentialsOf(req: Request): Credentials | null {
 
 export type Verified = Authenticated & { method: 'basic' | 'token' };
 
+const API_REPO_PATH = /^\/repos\/([^/]+)\/([^/]+)/;
+
+/**
+ * The `{owner}/{repo}` an API request's path names (`/api/v1/repos/{owner}/{repo}...`): the
+ * caller is then read in the same statement as the owner and the repository, which the
+ * repository guard takes from req.ctx.heldRepo instead of reading them again.
+ */
+function apiRepoPath(req: Request): RepoPath | undefined {
+  const m = req.baseUrl === '/api/v1' ? API_REPO_PATH.exec(req.path) : null;
+  if (!m) return undefined;
+  try {
+    return repoPathOf(decodeURIComponent(m[1]!), decodeURIComponent(m[2]!));
+  } catch {
+    return undefined; // a malformed escape: the route answers it, the guard reads as usual
+  }
+}
+
 /** The caller the credentials name, or null when they name no one (a wrong password, an unknown token). */
 async function verify(req: Request, creds: Credentials): Promise<Verified | null> {
+  const path = apiRepoPath(req);
   if (creds.kind === 'token') {
-    const found = await authenticateToken(req.ctx.db, creds.token, req.ctx.secret);
+    const found = await authenticateToken(req.ctx.db, creds.token, req.ctx.secret, path);
     return found ? { ...found, method: 'token' } : null;
   }
   try {
-    const found = await authenticateBasic(req.ctx.db, creds.login, creds.password, req.ctx.secret);
+    const found = await authenticateBasic(req.ctx.db, creds.login, creds.password, req.ctx.secret, path);
     return { ...found, method: found.scopes ? 'token' : 'basic' };
   } catch (err) {
     if (err instanceof UnauthorizedError) return null;
@@ -72,6 +91,7 @@ export async function actAs(req: Request, found: Verified): Promise<void> {
   req.ctx.signer = found.user;
   req.ctx.auth = found.method;
   req.ctx.scopes = found.scopes;
+  req.ctx.heldRepo = found.held;
   Object.assign(req.ctx.actor, { id: found.user.id, name: found.user.name });
   if (found.method === 'basic') await recordSignIn(req.ctx.db, found.user, req.ctx.actor.ip, 'password');
 }

@@ -11,7 +11,7 @@ import { lookupRepo, unitModeOf } from '../../services/repo/repos';
 export const assignRepo: RequestHandler = async (req, res, next) => {
   const owner = String(req.params.owner ?? '');
   const name = String(req.params.repo ?? '');
-  const found = await lookupRepo(req.ctx.db, owner, name, req.ctx.doer);
+  const found = await lookupRepo(req.ctx.db, owner, name, req.ctx.doer, { held: req.ctx.heldRepo });
   if ('redirectTo' in found) {
     const from = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
     const to = `/repos/${encodeURIComponent(found.redirectTo.owner)}/${encodeURIComponent(found.redirectTo.name)}`;

@@ -3,6 +3,8 @@ import type { Mirror, Repository, User } from '../../db/schema';
 import { getMirrorByRepoId } from '../../models/mirror';
 import { NotFoundError } from '../../lib/errors';
 import { getRedirect, getRepoById, getRepoWithTransferFlag, getRepoWithViewerMarks } from '../../models/repo';
+import { getOwnerAndRepo, type RepoPathRows } from '../../models/repo-path';
+import { repoPathOf, type HeldRepo, type RepoPath } from './repo-path';
 import { searchRepos, type RepoSearch } from '../../models/repo-search';
 import { getUserById, getUserByName } from '../../models/user';
 import { getUserRedirect } from '../../models/user-redirect';
@@ -25,18 +27,42 @@ export type RepoLookup = RepoAccess | { redirectTo: { owner: string; name: strin
 
 const notFound = () => new NotFoundError('The target couldn\'t be found.');
 
+type Marks = { watch: boolean; star: boolean };
+type LookupOptions = {
+  /** A page's header shows whether a signed-in viewer watches and stars it: read with the repository. */
+  viewerMarks?: boolean;
+  /** The rows authentication read with the caller (req.ctx.heldRepo). */
+  held?: HeldRepo | null;
+};
+type PathRows = Omit<RepoPathRows, 'repo'> & { repo: (NonNullable<RepoPathRows['repo']> & { marks?: Marks }) | undefined };
+
+/** The owner's and the repository's rows: the held ones, the caller's own, or one read of both. */
+async function pathRows(db: DB, path: RepoPath, viewer: User | null, opts: LookupOptions): Promise<PathRows> {
+  const { held } = opts;
+  if (held && held.path.owner === path.owner && held.path.name === path.name) return held.rows;
+  const marks = viewer && opts.viewerMarks;
+  // Callers often read their own repositories: the viewer's row, read by this request, is the owner's.
+  if (viewer && viewer.lower_name === path.owner) {
+    return { owner: viewer, repo: marks ? await getRepoWithViewerMarks(db, viewer.id, path.name, viewer.id) : await getRepoWithTransferFlag(db, viewer.id, path.name) };
+  }
+  // A page's viewer: the owner, then the repository with the viewer's marks (two statements, as
+  // the owner and repository in one and the marks apart).
+  if (marks) {
+    const owner = await getUserByName(db, path.owner);
+    return { owner, repo: owner ? await getRepoWithViewerMarks(db, owner.id, path.name, viewer.id) : undefined };
+  }
+  return getOwnerAndRepo(db, path.owner, path.name);
+}
+
 /**
  * Resolves `owner/name` for `viewer`: the repository with the caller's access mode, a redirect
  * after a rename, or 404 when missing or not visible to the caller. `viewerMarks`: a page's
  * header shows whether a signed-in viewer watches and stars it, read in the same statement.
  */
-export async function lookupRepo(db: DB, ownerName: string, repoName: string, viewer: User | null, opts: { viewerMarks?: boolean } = {}): Promise<RepoLookup> {
-  // Callers often read their own repositories: the viewer's row, read by this request, is the owner's.
-  const owner = viewer && viewer.lower_name === ownerName.toLowerCase() ? viewer : await getUserByName(db, ownerName);
+export async function lookupRepo(db: DB, ownerName: string, repoName: string, viewer: User | null, opts: LookupOptions = {}): Promise<RepoLookup> {
   const name = repoName.endsWith('.git') ? repoName.slice(0, -4) : repoName;
+  const { owner, repo: found, collaborator } = await pathRows(db, repoPathOf(ownerName, repoName), viewer, opts);
   if (!owner) return renamedOwnerRepo(db, ownerName, name, viewer);
-  const found: { repo: Repository; transferPending: boolean; marks?: { watch: boolean; star: boolean } } | undefined = viewer && opts.viewerMarks
-    ? await getRepoWithViewerMarks(db, owner.id, name, viewer.id) : await getRepoWithTransferFlag(db, owner.id, name);
   if (!found) {
     const redirectId = await getRedirect(db, owner.id, name);
     const target = redirectId ? await getRepoById(db, redirectId) : undefined;
@@ -47,6 +73,8 @@ export async function lookupRepo(db: DB, ownerName: string, repoName: string, vi
   }
   const { repo, transferPending } = found;
   const grants: Grants = {};
+  // The caller's collaboration, read with the rows (not under Sudo: the viewer is then someone else).
+  if (viewer && collaborator?.userId === viewer.id) grants.collaborator = Promise.resolve(collaborator.mode);
   const mode = await accessMode(db, viewer, repo, owner, undefined, grants);
   if (mode === ACCESS.none) throw notFound();
   const viewerMarks = viewer && found.marks ? { uid: viewer.id, ...found.marks } : undefined;

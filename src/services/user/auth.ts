@@ -8,10 +8,16 @@ import { nowUnix } from '../../lib/time';
 import { hashToken, looksLikeToken } from '../../lib/token';
 import { getTokenWithUser, touchToken } from '../../models/access-token';
 import { getEmail } from '../../models/email';
+import { getCallerByNameAndRepo, getTokenAndRepo } from '../../models/repo-path';
 import { getUserById, getUserByName } from '../../models/user';
 import { authenticateJobToken } from '../actions/actions-user';
+import type { HeldRepo, RepoPath } from '../repo/repo-path';
 
-export type Authenticated = { user: User; scopes: ScopeSet | null };
+/**
+ * The caller and, when the request named a repository path (`path` below), the owner's and the
+ * repository's rows read in the same statement: the repository guard answers from them.
+ */
+export type Authenticated = { user: User; scopes: ScopeSet | null; held?: HeldRepo };
 
 // The provider's code loads with the first OAuth2 token, not with the server.
 let oauth2Tokens: Promise<typeof import('../oauth2/tokens')> | undefined;
@@ -23,52 +29,77 @@ const looksLikeJwt = (value: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]+$/.test
  * A personal access token, or an OAuth2 access token (a JWT of the provider, limited to its
  * grant's scopes) when the instance secret that seals the signing key is given; null when unknown.
  */
-export async function authenticateToken(db: DB, token: string, secret?: string): Promise<Authenticated | null> {
+export async function authenticateToken(db: DB, token: string, secret?: string, path?: RepoPath): Promise<Authenticated | null> {
   if (secret && looksLikeJwt(token.trim())) {
     const { verifyAccessToken } = await (oauth2Tokens ??= import('../oauth2/tokens'));
     const caller = await verifyAccessToken(db, secret, token.trim());
     return caller ? { user: caller.user, scopes: caller.scopes } : null;
   }
-  const found = await getTokenWithUser(db, hashToken(token.trim()));
-  // Not a personal token: maybe a running Actions task's job token (the gitea-actions user).
-  if (!found) return authenticateJobToken(db, token);
+  const hash = hashToken(token.trim());
+  const read = path ? await getTokenAndRepo(db, hash, path.owner, path.name) : undefined;
+  const held = read && path ? { path, rows: { owner: read.owner, repo: read.repo, collaborator: read.collaborator } } : undefined;
+  const found = read ? read.token : await getTokenWithUser(db, hash);
+  if (!found) {
+    // Not a personal token: maybe a running Actions task's job token (the gitea-actions user).
+    const job = await authenticateJobToken(db, token);
+    return job && held ? { ...job, held } : job;
+  }
   const { token: row, user } = found;
   // Organizations never sign in, whatever token may name them.
   if (!user || user.type !== 0) return null;
   const now = nowUnix();
   if (row.updated_unix !== now) await touchToken(db, row.id, now);
-  return { user, scopes: parseStoredScopes(row.scope) };
+  return { user, scopes: parseStoredScopes(row.scope), held };
 }
 
-/** Sign-in by user name or email and password; null when either is wrong. */
-export async function authenticatePassword(db: DB, login: string, password: string): Promise<User | null> {
-  let user = await getUserByName(db, login);
+/** The account a sign-in name or activated email names, with the rows of `path` when given. */
+async function accountOf(db: DB, login: string, path?: RepoPath): Promise<{ user: User | undefined; held?: HeldRepo }> {
+  let user: User | undefined;
+  let held: HeldRepo | undefined;
+  if (path) {
+    const read = await getCallerByNameAndRepo(db, login.toLowerCase(), path.owner, path.name);
+    user = read.caller;
+    held = { path, rows: { owner: read.owner, repo: read.repo, collaborator: read.collaborator } };
+  } else {
+    user = await getUserByName(db, login);
+  }
   if (!user && login.includes('@')) {
     const email = await getEmail(db, login);
     if (email?.is_activated) user = await getUserById(db, email.uid);
   }
-  if (!user || user.type !== 0) return null;
-  if (wasVerified(user.passwd, password)) return user;
-  if (!(await verifyPassword(password, user.passwd, user.passwd_hash_algo))) return null;
+  return { user, held };
+}
+
+/** The account and the rows of `path` (see accountOf); the account is null when the name or the password is wrong. */
+async function passwordSignIn(db: DB, login: string, password: string, path?: RepoPath): Promise<{ user: User | null; held?: HeldRepo }> {
+  const { user, held } = await accountOf(db, login, path);
+  if (!user || user.type !== 0) return { user: null, held };
+  if (wasVerified(user.passwd, password)) return { user, held };
+  if (!(await verifyPassword(password, user.passwd, user.passwd_hash_algo))) return { user: null, held };
   rememberVerified(user.passwd, password);
-  return user;
+  return { user, held };
+}
+
+/** Sign-in by user name or email and password; null when either is wrong. */
+export async function authenticatePassword(db: DB, login: string, password: string): Promise<User | null> {
+  return (await passwordSignIn(db, login, password)).user;
 }
 
 /**
  * Basic credentials, as Gitea reads them: an empty password (or `x-oauth-basic`) makes the
  * user name the token; otherwise the password is tried as a token, then as a password.
  */
-export async function authenticateBasic(db: DB, login: string, password: string, secret?: string): Promise<Authenticated> {
+export async function authenticateBasic(db: DB, login: string, password: string, secret?: string, path?: RepoPath): Promise<Authenticated> {
   const usernameIsToken = password === '' || password === 'x-oauth-basic';
   const candidate = usernameIsToken ? login : password;
   // Only a value shaped like a token (40 hex, or an OAuth2 JWT) can be one: a plain password skips the lookup.
   const shaped = looksLikeToken(candidate.trim()) || (!!secret && looksLikeJwt(candidate.trim()));
-  const byToken = shaped ? await authenticateToken(db, candidate, secret) : null;
+  const byToken = shaped ? await authenticateToken(db, candidate, secret, path) : null;
   if (byToken) return byToken;
   if (usernameIsToken) throw new UnauthorizedError();
-  const user = await authenticatePassword(db, login, password);
+  const { user, held } = await passwordSignIn(db, login, password, path);
   if (!user) throw new UnauthorizedError();
-  return { user, scopes: null };
+  return { user, scopes: null, held };
 }
 
 /** An inactive or login-prohibited account named by good credentials (403 in the API). */
