@@ -28,6 +28,12 @@ export type RunningServer = {
   initialAdmin: InitialAdmin | null;
   /** Stops accepting, lets requests in flight finish, then closes the database. */
   close: () => Promise<void>;
+  /**
+   * Settles with the error of a built-in SSH server whose start failed after HTTP listened (host
+   * keys that cannot be written, its modules): the process stops then (cli/web.ts), as when its
+   * port cannot be bound. Never settles otherwise.
+   */
+  sshFailed: Promise<unknown>;
 };
 
 /** How long an idle keep-alive connection stays open. */
@@ -199,8 +205,10 @@ async function serve({ hearth, server, address, background, lock, node, initialA
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // Jobs once root_url is known (a job left by the last run may start at once).
   await background.start();
-  // A failure here (host keys that cannot be written) is the server's, as HTTP's would be.
+  // A failure here (host keys that cannot be written) is the server's, as HTTP's would be: it is
+  // handed to the caller, which stops the server (an unhandled rejection skipped the clean stop).
   const ssh = sshPort ? startSsh(hearth, sshPort) : null;
+  const sshFailed = new Promise<unknown>((resolve) => { ssh?.catch(resolve); });
   const cron = startCron(hearth);
   // PostgreSQL: the intents of nodes that die while this one runs are adopted here.
   const stopAdopting = watchOrphanedIntents(hearth);
@@ -234,7 +242,7 @@ async function serve({ hearth, server, address, background, lock, node, initialA
     () => closeHearth(hearth),
     () => lock.release(),
   ]));
-  return { hearth, server, url: `http://${shownHost}:${address.port}/`, sshPort: sshPort?.port ?? null, initialAdmin, close };
+  return { hearth, server, url: `http://${shownHost}:${address.port}/`, sshPort: sshPort?.port ?? null, initialAdmin, close, sshFailed };
 }
 
 /**

@@ -56,10 +56,13 @@ export function printFirstAdmin(config: Config, out: NodeJS.WritableStream & { i
 function stopSignals(): { started(running: RunningServer): void } {
   let running: RunningServer | null = null;
   let pending: NodeJS.Signals | null = null;
-  const stop = (server: RunningServer, signal: NodeJS.Signals) => {
+  let failed = false;
+  const stop = (server: RunningServer, signal: NodeJS.Signals | null) => {
     const { log } = server.hearth;
-    log.info({ signal }, 'shutting down');
-    server.close().then(() => { log.flush(); process.exitCode = 0; }, (err) => {
+    log.info(signal ? { signal } : {}, 'shutting down');
+    // Stopped by a failure (signal null): exit 1 for the service manager, after the same clean stop.
+    if (!signal) failed = true;
+    server.close().then(() => { log.flush(); process.exitCode = failed ? 1 : 0; }, (err) => {
       // Whatever the failed step left (a timer, a socket) would keep the process up with its
       // port closed: a service manager waiting for the exit would wait for good.
       log.error({ err }, 'shutdown failed');
@@ -74,6 +77,12 @@ function stopSignals(): { started(running: RunningServer): void } {
       const { log } = server.hearth;
       process.on('uncaughtException', fatalHandler(log, 'uncaught exception'));
       process.on('unhandledRejection', fatalHandler(log, 'unhandled promise rejection'));
+      void server.sshFailed.then((err) => {
+        const reason = err instanceof Error ? err.message : String(err);
+        log.error({ err }, 'the built-in SSH server could not start: hearth stops');
+        process.stderr.write(`hearth: the built-in SSH server could not start (${reason}); fix it or set [server] start_ssh_server = false\n`);
+        stop(server, null);
+      });
       if (pending) stop(server, pending);
     },
   };

@@ -80,4 +80,18 @@ describe('loading the SSH server', () => {
     expect(exited, server.out()).not.toBe('still running');
     expect(server.out()).toContain('shutting down');
   }, 60_000);
+
+  it('an SSH server whose start fails after HTTP listened stops the process cleanly, exit 1, with one line saying why (it was an unhandled rejection: a fatal stack, no clean stop)', async () => {
+    const data = path.join(tempDir(), 'data');
+    fs.mkdirSync(data, { recursive: true });
+    fs.writeFileSync(path.join(data, 'ssh'), 'not a directory');
+    const server = await startHearthProcess(data, {
+      ...(await processDatabaseEnv()), HEARTH__SERVER__START_SSH_SERVER: 'true', HEARTH__SERVER__SSH_LISTEN_PORT: '0', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1',
+    });
+    const exited = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000))]);
+    expect(exited, server.out()).toBe(1);
+    expect(server.out()).toMatch(/hearth: the built-in SSH server could not start \(EEXIST[^\n]*\); fix it or set \[server\] start_ssh_server = false/);
+    expect(server.out()).toContain('shutting down');
+    expect(server.out()).not.toContain('unhandled promise rejection');
+  }, 60_000);
 });
