@@ -100,6 +100,21 @@ const tokenOwnerAndRepo = precompiled(3, (db: DB, hash: string, owner: string, r
   return withCollaborator(withRepo(q, 'o', c, repo));
 });
 
+/**
+ * A signed-in page viewer (by id) who does not own the repository: the owner, the repository,
+ * the viewer's watch and star on it (the page header's) and the viewer's collaboration.
+ */
+const ownerAndRepoForViewer = precompiled(3, (db: DB, viewerId: number, owner: string, repo: string) => {
+  const c = cols(db);
+  const q = withRepo(base(db).leftJoin('user as o', (j: Loose) => j.on('o.lower_name', '=', owner)).select(aliased('o', 'o', c.user)), 'o', c, repo)
+    .leftJoin('collaboration as co', (j: Loose) => j.onRef('co.repo_id', '=', 'r.id').on('co.user_id', '=', viewerId))
+    .select('co.mode as co.mode');
+  return q.select((eb: Loose) => [
+    eb.exists(eb.selectFrom('watch').select('watch.uid').where('watch.uid', '=', viewerId).whereRef('watch.repo_id', '=', 'r.id')).as('m:watch'),
+    eb.exists(eb.selectFrom('star').select('star.uid').where('star.uid', '=', viewerId).whereRef('star.repo_id', '=', 'r.id')).as('m:star'),
+  ]);
+});
+
 type Split = (row: Row) => Row;
 const splitters = new Map<string, Split>();
 
@@ -166,4 +181,18 @@ export async function getTokenAndRepo(db: DB, hash: string, ownerLower: string, 
     user,
   };
   return { caller: user, token, owner: part<User>(row, 'o', c.user), repo: repoOf(row, c), collaborator: collaboratorOf(row, user) };
+}
+
+/** What a page viewer's read brings beside the rows: the viewer's watch and star on the repository. */
+export type ViewerRows = Omit<RepoPathRows, 'repo'> & { repo: (NonNullable<RepoPathRows['repo']> & { marks: { watch: boolean; star: boolean } }) | undefined };
+
+/** `{owner}/{repo}` (lower-case names) for signed-in viewer `viewerId`, with the viewer's marks and collaboration, in one statement. */
+export async function getOwnerAndRepoForViewer(db: DB, viewerId: number, ownerLower: string, repoLower: string): Promise<ViewerRows> {
+  const { row, c } = await run(db, () => ownerAndRepoForViewer(db, viewerId, ownerLower, repoLower) as Promise<Row[]>);
+  const repo = repoOf(row, c);
+  return {
+    owner: part<User>(row, 'o', c.user),
+    repo: repo && { ...repo, marks: { watch: Boolean(row['m:watch']), star: Boolean(row['m:star']) } },
+    collaborator: repo ? { userId: viewerId, mode: (row['co.mode'] as number | null) ?? undefined } : undefined,
+  };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getTokenWithUser } from '../../src/models/access-token';
-import { getCollaboratorMode, getRepoWithTransferFlag } from '../../src/models/repo';
-import { getCallerByNameAndRepo, getOwnerAndRepo, getTokenAndRepo } from '../../src/models/repo-path';
+import { getCollaboratorMode, getRepoWithTransferFlag, getRepoWithViewerMarks } from '../../src/models/repo';
+import { getCallerByNameAndRepo, getOwnerAndRepo, getOwnerAndRepoForViewer, getTokenAndRepo } from '../../src/models/repo-path';
 import { getUserByName } from '../../src/models/user';
 import { hashToken } from '../../src/lib/token';
 import { createRepo } from '../helpers/git';
@@ -77,6 +77,26 @@ describe('the fused read returns the separate reads\' rows', () => {
     // Over HTTP: the collaborator reads it with write access, a stranger gets 404.
     expect((await ok(await s.request('api/v1/repos/dave/shared', { auth: as(bob) }))).permissions).toMatchObject({ push: true, admin: false });
     await ok(await s.request('api/v1/repos/dave/shared', { auth: as(alice) }), 404);
+  });
+
+  it('a page viewer\'s read: the rows, the viewer\'s watch and star (as getRepoWithViewerMarks) and collaboration', async () => {
+    const db = s.hearth.db;
+    const fran = await createUser(s, 'fran');
+    await createRepo(s, fran, 'marked', { private: true });
+    await ok(await s.request('api/v1/repos/fran/marked/collaborators/bob', { method: 'PUT', auth: as(fran), json: { permission: 'read' } }), 204);
+    await ok(await s.request('api/v1/user/starred/fran/marked', { method: 'PUT', auth: as(bob) }), 204);
+    const franRow = await getUserByName(db, 'fran');
+    for (const viewer of [bob, alice]) {
+      const separate = await getRepoWithViewerMarks(db, franRow!.id, 'marked', viewer.id);
+      const fused = await getOwnerAndRepoForViewer(db, viewer.id, 'fran', 'marked');
+      expect(fused).toStrictEqual({
+        owner: franRow, repo: separate,
+        collaborator: { userId: viewer.id, mode: await getCollaboratorMode(db, separate!.repo.id, viewer.id) },
+      });
+    }
+    expect((await getOwnerAndRepoForViewer(db, bob.id, 'fran', 'marked')).repo?.marks).toStrictEqual({ watch: false, star: true });
+    expect((await getOwnerAndRepoForViewer(db, bob.id, 'fran', 'marked')).collaborator?.mode).toBe(1);
+    expect(await getOwnerAndRepoForViewer(db, bob.id, 'fran', 'nothing')).toStrictEqual({ owner: franRow, repo: undefined, collaborator: undefined });
   });
 
   it('a token with its account, as getTokenWithUser reads it', async () => {

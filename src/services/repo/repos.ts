@@ -3,10 +3,10 @@ import type { Mirror, Repository, User } from '../../db/schema';
 import { getMirrorByRepoId } from '../../models/mirror';
 import { NotFoundError } from '../../lib/errors';
 import { getRedirect, getRepoById, getRepoWithTransferFlag, getRepoWithViewerMarks } from '../../models/repo';
-import { getOwnerAndRepo, type RepoPathRows } from '../../models/repo-path';
+import { getOwnerAndRepo, getOwnerAndRepoForViewer, type RepoPathRows } from '../../models/repo-path';
 import { repoPathOf, type HeldRepo, type RepoPath } from './repo-path';
 import { searchRepos, type RepoSearch } from '../../models/repo-search';
-import { getUserById, getUserByName } from '../../models/user';
+import { getUserById } from '../../models/user';
 import { getUserRedirect } from '../../models/user-redirect';
 import { ACCESS, accessMode, ORG_TYPE, type AccessMode, type Grants, type Unit } from '../permissions';
 
@@ -45,12 +45,8 @@ async function pathRows(db: DB, path: RepoPath, viewer: User | null, opts: Looku
   if (viewer && viewer.lower_name === path.owner) {
     return { owner: viewer, repo: marks ? await getRepoWithViewerMarks(db, viewer.id, path.name, viewer.id) : await getRepoWithTransferFlag(db, viewer.id, path.name) };
   }
-  // A page's viewer: the owner, then the repository with the viewer's marks (two statements, as
-  // the owner and repository in one and the marks apart).
-  if (marks) {
-    const owner = await getUserByName(db, path.owner);
-    return { owner, repo: owner ? await getRepoWithViewerMarks(db, owner.id, path.name, viewer.id) : undefined };
-  }
+  // A page's viewer: the owner, the repository, the viewer's marks and collaboration at once.
+  if (marks) return getOwnerAndRepoForViewer(db, viewer.id, path.owner, path.name);
   return getOwnerAndRepo(db, path.owner, path.name);
 }
 
