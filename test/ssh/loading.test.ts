@@ -66,29 +66,31 @@ describe('loading the SSH server', () => {
     }
   });
 
-  it('a stop while the SSH server is still starting, and its start then fails, still stops the process (bug: the quick start hung for good after its Ctrl-C)', async () => {
+  /** `hearth web` with the built-in SSH server on, whose start fails once it reaches its host keys. */
+  async function startWithUnwritableHostKeys() {
     const data = path.join(tempDir(), 'data');
     fs.mkdirSync(data, { recursive: true });
-    // Where the host keys go, a file: the SSH server's start fails once it gets there.
+    // Where the host keys go, a file.
     fs.writeFileSync(path.join(data, 'ssh'), 'not a directory');
-    const server = await startHearthProcess(data, {
+    return startHearthProcess(data, {
       ...(await processDatabaseEnv()), HEARTH__SERVER__START_SSH_SERVER: 'true', HEARTH__SERVER__SSH_LISTEN_PORT: '0', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1',
     });
+  }
+  const exitWithin = (server: Awaited<ReturnType<typeof startWithUnwritableHostKeys>>, ms: number) =>
+    Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), ms))]);
+
+  it('a stop while the SSH server is still starting, and its start then fails, still stops the process (bug: the quick start hung for good after its Ctrl-C)', async () => {
+    const server = await startWithUnwritableHostKeys();
     // At once: the SSH server's modules load after a delay, so its start is still under way.
     server.child.kill('SIGTERM');
-    const exited = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 15_000))]);
+    const exited = await exitWithin(server, 15_000);
     expect(exited, server.out()).not.toBe('still running');
     expect(server.out()).toContain('shutting down');
   }, 60_000);
 
   it('an SSH server whose start fails after HTTP listened stops the process cleanly, exit 1, with one line saying why (it was an unhandled rejection: a fatal stack, no clean stop)', async () => {
-    const data = path.join(tempDir(), 'data');
-    fs.mkdirSync(data, { recursive: true });
-    fs.writeFileSync(path.join(data, 'ssh'), 'not a directory');
-    const server = await startHearthProcess(data, {
-      ...(await processDatabaseEnv()), HEARTH__SERVER__START_SSH_SERVER: 'true', HEARTH__SERVER__SSH_LISTEN_PORT: '0', HEARTH__SERVER__HTTP_ADDR: '127.0.0.1',
-    });
-    const exited = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000))]);
+    const server = await startWithUnwritableHostKeys();
+    const exited = await exitWithin(server, 20_000);
     expect(exited, server.out()).toBe(1);
     expect(server.out()).toMatch(/hearth: the built-in SSH server could not start \(EEXIST[^\n]*\); fix it or set \[server\] start_ssh_server = false/);
     expect(server.out()).toContain('shutting down');
