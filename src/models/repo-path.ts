@@ -3,6 +3,7 @@ import { dialectOf } from '../db/dialect';
 import { precompiled } from '../db/precompiled';
 import type { Repository, User } from '../db/schema';
 import type { TokenWithUser } from './access-token';
+import { starProbe, transferPendingProbe, watchProbe } from './repo';
 
 // The first reads of a request on `{owner}/{repo}` in one statement: the caller (by Basic name or
 // token hash), the owner by name and the repository with its pending-transfer flag. On PostgreSQL
@@ -60,7 +61,7 @@ const base = (db: DB): Loose => db.selectFrom(db.selectNoFrom((eb) => eb.lit(1).
 function withRepo(q: Loose, ownerAlias: string, cols: Columns, repo: string): Loose {
   return q.leftJoin('repository as r', (j: Loose) => j.onRef('r.owner_id', '=', `${ownerAlias}.id`).on('r.lower_name', '=', repo))
     .select(aliased('r', 'r', cols.repository))
-    .select((eb: Loose) => eb.exists(eb.selectFrom('repo_transfer').select('repo_transfer.repo_id').whereRef('repo_transfer.repo_id', '=', 'r.id')).as('r:transfer_pending'));
+    .select((eb: Loose) => transferPendingProbe(eb, 'r.id').as('r:transfer_pending'));
 }
 
 /** The caller's (`c`) collaboration on the repository: what the guard's access check reads next for anyone but the owner. */
@@ -71,6 +72,10 @@ const withCollaborator = (q: Loose): Loose => q.leftJoin('collaboration as co', 
 const collaboratorOf = (row: Row, caller: User | undefined): RepoPathRows['collaborator'] =>
   caller && row['r.id'] !== null ? { userId: caller.id, mode: (row['co.mode'] as number | null) ?? undefined } : undefined;
 
+/** The owner by lower-case name, joined as `o`. */
+const withOwner = (q: Loose, c: Columns, owner: string): Loose =>
+  q.leftJoin('user as o', (j: Loose) => j.on('o.lower_name', '=', owner)).select(aliased('o', 'o', c.user));
+
 const cols = (db: DB): Columns => {
   const known = knownColumns.get(keyOf(db));
   if (!known) throw new Error('repo-path: columns read before the statement is built');
@@ -80,24 +85,21 @@ const cols = (db: DB): Columns => {
 /** Owner and repository: for an anonymous caller, and for a caller by name who owns them (the owner's row is the caller's). */
 const ownerAndRepo = precompiled(2, (db: DB, owner: string, repo: string) => {
   const c = cols(db);
-  const q = base(db).leftJoin('user as o', (j: Loose) => j.on('o.lower_name', '=', owner)).select(aliased('o', 'o', c.user));
-  return withRepo(q, 'o', c, repo);
+  return withRepo(withOwner(base(db), c, owner), 'o', c, repo);
 });
 /** A caller by name and another owner. */
 const callerOwnerAndRepo = precompiled(3, (db: DB, caller: string, owner: string, repo: string) => {
   const c = cols(db);
-  const q = base(db).leftJoin('user as c', (j: Loose) => j.on('c.lower_name', '=', caller)).select(aliased('c', 'c', c.user))
-    .leftJoin('user as o', (j: Loose) => j.on('o.lower_name', '=', owner)).select(aliased('o', 'o', c.user));
-  return withCollaborator(withRepo(q, 'o', c, repo));
+  const q = base(db).leftJoin('user as c', (j: Loose) => j.on('c.lower_name', '=', caller)).select(aliased('c', 'c', c.user));
+  return withCollaborator(withRepo(withOwner(q, c, owner), 'o', c, repo));
 });
 /** A token (by hash) with its account, the owner and the repository. */
 const tokenOwnerAndRepo = precompiled(3, (db: DB, hash: string, owner: string, repo: string) => {
   const c = cols(db);
   const q = base(db).leftJoin('access_token as t', (j: Loose) => j.on('t.token_hash', '=', hash))
     .select(['t.id as t.id', 't.uid as t.uid', 't.scope as t.scope', 't.updated_unix as t.updated_unix'])
-    .leftJoin('user as c', 'c.id', 't.uid').select(aliased('c', 'c', c.user))
-    .leftJoin('user as o', (j: Loose) => j.on('o.lower_name', '=', owner)).select(aliased('o', 'o', c.user));
-  return withCollaborator(withRepo(q, 'o', c, repo));
+    .leftJoin('user as c', 'c.id', 't.uid').select(aliased('c', 'c', c.user));
+  return withCollaborator(withRepo(withOwner(q, c, owner), 'o', c, repo));
 });
 
 /**
@@ -106,13 +108,10 @@ const tokenOwnerAndRepo = precompiled(3, (db: DB, hash: string, owner: string, r
  */
 const ownerAndRepoForViewer = precompiled(3, (db: DB, viewerId: number, owner: string, repo: string) => {
   const c = cols(db);
-  const q = withRepo(base(db).leftJoin('user as o', (j: Loose) => j.on('o.lower_name', '=', owner)).select(aliased('o', 'o', c.user)), 'o', c, repo)
+  const q = withRepo(withOwner(base(db), c, owner), 'o', c, repo)
     .leftJoin('collaboration as co', (j: Loose) => j.onRef('co.repo_id', '=', 'r.id').on('co.user_id', '=', viewerId))
     .select('co.mode as co.mode');
-  return q.select((eb: Loose) => [
-    eb.exists(eb.selectFrom('watch').select('watch.uid').where('watch.uid', '=', viewerId).whereRef('watch.repo_id', '=', 'r.id')).as('m:watch'),
-    eb.exists(eb.selectFrom('star').select('star.uid').where('star.uid', '=', viewerId).whereRef('star.repo_id', '=', 'r.id')).as('m:star'),
-  ]);
+  return q.select((eb: Loose) => [watchProbe(eb, viewerId, 'r.id').as('m:watch'), starProbe(eb, viewerId, 'r.id').as('m:star')]);
 });
 
 type Split = (row: Row) => Row;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/connect';
 import { precompiled } from '../db/precompiled';
 import type { NewRepository, Repository, RepositoryUpdate } from '../db/schema';
@@ -12,12 +12,22 @@ export async function getRepoByOwnerAndName(db: DB, ownerId: number, name: strin
     .where('owner_id', '=', ownerId).where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
 }
 
+// Probes beside a repository read, by a reference to the repository's id column (`repository.id`,
+// or a join's alias): the pending transfer (repo_transfer's unique repo_id) and a user's watch and
+// star (the marks' primary keys). Shared by the reads here and the fused ones of repo-path.ts.
+/* eslint-disable-next-line @typescript-eslint/no-explicit-any */
+type AnyEb = ExpressionBuilder<any, any>;
+export const transferPendingProbe = (eb: AnyEb, repoId: string) =>
+  eb.exists(eb.selectFrom('repo_transfer').select('repo_transfer.repo_id').whereRef('repo_transfer.repo_id', '=', repoId));
+export const watchProbe = (eb: AnyEb, uid: number, repoId: string) =>
+  eb.exists(eb.selectFrom('watch').select('watch.uid').where('watch.uid', '=', uid).whereRef('watch.repo_id', '=', repoId));
+export const starProbe = (eb: AnyEb, uid: number, repoId: string) =>
+  eb.exists(eb.selectFrom('star').select('star.uid').where('star.uid', '=', uid).whereRef('star.repo_id', '=', repoId));
+
 // Compiled once: every request on a repository's path runs it (Kysely's build and compile was
 // more CPU than SQLite's run of it).
 const repoWithTransferFlag = precompiled(2, (db: DB, ownerId: number, lowerName: string) => db.selectFrom('repository').selectAll('repository')
-  .select((eb) => eb.exists(
-    eb.selectFrom('repo_transfer').select('repo_transfer.repo_id').whereRef('repo_transfer.repo_id', '=', 'repository.id'),
-  ).as('transfer_pending'))
+  .select((eb) => transferPendingProbe(eb, 'repository.id').as('transfer_pending'))
   .where('repository.owner_id', '=', ownerId).where('repository.lower_name', '=', lowerName));
 
 /**
@@ -39,9 +49,9 @@ export async function getRepoWithTransferFlag(
 // visitor: two probes of the marks' primary keys in the statement the page runs anyway.
 const repoWithViewerMarks = precompiled(3, (db: DB, ownerId: number, lowerName: string, uid: number) => db.selectFrom('repository').selectAll('repository')
   .select((eb) => [
-    eb.exists(eb.selectFrom('repo_transfer').select('repo_transfer.repo_id').whereRef('repo_transfer.repo_id', '=', 'repository.id')).as('transfer_pending'),
-    eb.exists(eb.selectFrom('watch').select('watch.uid').where('watch.uid', '=', uid).whereRef('watch.repo_id', '=', 'repository.id')).as('viewer_watch'),
-    eb.exists(eb.selectFrom('star').select('star.uid').where('star.uid', '=', uid).whereRef('star.repo_id', '=', 'repository.id')).as('viewer_star'),
+    transferPendingProbe(eb, 'repository.id').as('transfer_pending'),
+    watchProbe(eb, uid, 'repository.id').as('viewer_watch'),
+    starProbe(eb, uid, 'repository.id').as('viewer_star'),
   ])
   .where('repository.owner_id', '=', ownerId).where('repository.lower_name', '=', lowerName));
 
