@@ -1,5 +1,6 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
 import { InvalidError } from '../lib/errors';
+import { spawnGitGroup } from './spawn-group';
 
 export type GitResult = { code: number; stdout: Buffer; stderr: string };
 export type GitOptions = {
@@ -11,8 +12,9 @@ export type GitOptions = {
   /** Refuse to buffer more than this many bytes of output (default 256 MiB). */
   maxOutput?: number;
   /**
-   * Kills git (SIGKILL) when it aborts, and rejects with the signal's reason: a job that lost its
-   * lease stops its transfer rather than running on beside the other node's rerun.
+   * Kills git and the helpers it started (SIGKILL to its process group) when it aborts, and rejects
+   * with the signal's reason: a job that lost its lease stops its transfer rather than running on
+   * beside the other node's rerun.
    */
   signal?: AbortSignal;
 };
@@ -43,8 +45,8 @@ export function gitRun(args: string[], opts: GitOptions = {}): Promise<GitResult
   // A NUL cannot pass through exec; no ref or path may hold one, so the name is invalid.
   if (args.some((a) => a.includes('\0'))) return Promise.reject(new InvalidError('a name holds a NUL character'));
   return new Promise((resolve, reject) => {
-    const spawnOpts: SpawnOptions = { cwd: opts.cwd, env: gitEnv(opts), stdio: ['pipe', 'pipe', 'pipe'], signal: opts.signal, killSignal: 'SIGKILL' };
-    const child = spawn('git', args, spawnOpts);
+    const spawnOpts: SpawnOptions = { cwd: opts.cwd, env: gitEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] };
+    const child = opts.signal ? spawnGitGroup(args, spawnOpts, opts.signal) : spawn('git', args, spawnOpts);
     const out: Buffer[] = [];
     let size = 0;
     let err = '';

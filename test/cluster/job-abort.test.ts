@@ -25,12 +25,23 @@ async function startStalledRemote(): Promise<{ url: string; hits: () => number; 
   };
 }
 
-/** The `git <command>` processes in the process group of the pair's node `i` (its children). */
-function gitRunsOf(pair: ClusterPair, i: number, command: 'push' | 'fetch'): string[] {
-  const ps = execFileSync('ps', ['-eo', 'pgid=,args='], { encoding: 'utf8' });
-  return ps.split('\n').map((l) => l.trim()).filter((l) => l.startsWith(`${pair.nodes[i]!.child.pid} `))
-    .map((l) => l.slice(l.indexOf(' ') + 1)).filter((args) => new RegExp(`^git .* ${command} `).test(args));
+type Proc = { pid: number; ppid: number; pgid: number; args: string };
+const processes = (): Proc[] => execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { encoding: 'utf8' }).split('\n')
+  .map((l) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null)
+  .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), args: m[4]! }));
+
+/**
+ * The `git <command>` children of the pair's node `i`, each with the processes of its own process
+ * group (git's remote helper among them), which a stop must end too.
+ */
+function gitRunsOf(pair: ClusterPair, i: number, command: 'push' | 'fetch'): { pid: number; group: string[] }[] {
+  const ps = processes();
+  return ps.filter((p) => p.ppid === pair.nodes[i]!.child.pid && new RegExp(`^git .* ${command} `).test(p.args))
+    .map((git) => ({ pid: git.pid, group: ps.filter((p) => p.pgid === git.pid).map((p) => p.args) }));
 }
+
+/** Processes left in git's process group (its helpers outlive a git killed alone). */
+const groupLeft = (pgid: number): string[] => processes().filter((p) => p.pgid === pgid).map((p) => p.args);
 
 /**
  * The running job of `kind` is handed to the other node, as its sweep and claim would once the
@@ -56,9 +67,12 @@ withPostgres('a long job when its node loses the lease', () => {
       await ok(await pair.call('repos/root/mirrored/push_mirrors-sync', { method: 'POST' }));
       await eventually(async () => remote.hits() > 0, 60_000, 'the push under way');
       const { victim, jobId, other } = await takeOver(pair, 'mirror.push');
-      expect(gitRunsOf(pair, victim, 'push')).toHaveLength(1);
+      const [run, ...more] = gitRunsOf(pair, victim, 'push');
+      expect(more).toEqual([]);
+      // git and the remote helper it started for the HTTP remote.
+      expect(run!.group.some((args) => /remote-http/.test(args)), run!.group.join('; ')).toBe(true);
       await eventually(async () => /job stopped: its lease was lost/.test(pair.nodes[victim]!.out()), 30_000, 'the victim stopped the job');
-      await eventually(async () => gitRunsOf(pair, victim, 'push').length === 0, 10_000, 'its git push killed');
+      await eventually(async () => groupLeft(run!.pid).length === 0, 10_000, 'its git push and its helper killed');
       const mirror = await pair.db.selectFrom('push_mirror').select(['last_update_unix', 'last_error']).executeTakeFirstOrThrow();
       expect(mirror).toEqual({ last_update_unix: 0, last_error: '' });
       expect(await pair.db.selectFrom('job').select('locked_by').where('id', '=', jobId).executeTakeFirstOrThrow()).toEqual({ locked_by: other });
@@ -81,9 +95,12 @@ withPostgres('a long job when its node loses the lease', () => {
       await ok(await pair.call('repos/root/follower/mirror-sync', { method: 'POST' }));
       await eventually(async () => remote.hits() > 0, 60_000, 'the fetch under way');
       const { victim } = await takeOver(pair, 'mirror.pull');
-      expect(gitRunsOf(pair, victim, 'fetch')).toHaveLength(1);
+      const [run, ...more] = gitRunsOf(pair, victim, 'fetch');
+      expect(more).toEqual([]);
+      // git and the remote helper it started for the HTTP remote.
+      expect(run!.group.some((args) => /remote-http/.test(args)), run!.group.join('; ')).toBe(true);
       await eventually(async () => /job stopped: its lease was lost/.test(pair.nodes[victim]!.out()), 30_000, 'the victim stopped the job');
-      await eventually(async () => gitRunsOf(pair, victim, 'fetch').length === 0, 10_000, 'its git fetch killed');
+      await eventually(async () => groupLeft(run!.pid).length === 0, 10_000, 'its git fetch and its helper killed');
       expect(await pair.db.selectFrom('mirror').select(['updated_unix', 'last_error']).where('repo_id', '=', made.id).executeTakeFirstOrThrow()).toEqual(before);
     } finally {
       await pair.stop();

@@ -1,5 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitRun } from '../../src/git/exec';
+import { runGitMaintenance } from '../../src/services/cron/git-command';
+import { eventually } from '../helpers/wait';
 
 // gitRun's `signal`: a job that lost its lease aborts it, git is killed and the call rejects with
 // the signal's reason rather than waiting for git (a transfer to a stalled remote can take minutes).
@@ -19,4 +24,41 @@ describe('gitRun with a signal', () => {
     await expect(gitRun(['version'], { signal: AbortSignal.abort(new Error('gone')) })).rejects.toThrow('gone');
     expect((await gitRun(['version'], { signal: new AbortController().signal })).stdout.toString()).toMatch(/^git version/);
   });
+
+  // git's own children (a fetch's remote helper, a gc's repack; here an alias's shell) go with it:
+  // killed alone, git left them running, holding its pipes, beside the node that took the job over.
+  // A zombie left for a reaper counts as gone.
+  const alive = (pid: number) => {
+    try { return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch { return false; }
+  };
+  /** An alias whose shell writes its pid, then waits 30 s as git's child. */
+  function helperAlias(): { args: string[]; pid: () => number | null } {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-git-group-')), 'pid');
+    return {
+      args: ['-c', `alias.wait=!echo $$ > ${file}; exec sleep 30`, 'wait'],
+      pid: () => (fs.existsSync(file) && fs.readFileSync(file, 'utf8').trim() ? Number(fs.readFileSync(file, 'utf8')) : null),
+    };
+  }
+
+  it('stops the processes git started too', async () => {
+    const helper = helperAlias();
+    const abort = new AbortController();
+    const stopped = gitRun(helper.args, { signal: abort.signal });
+    await eventually(async () => helper.pid() !== null, 10_000, 'the helper started');
+    const pid = helper.pid()!;
+    expect(alive(pid)).toBe(true);
+    abort.abort(new Error('job lease lost'));
+    await expect(stopped).rejects.toThrow('job lease lost');
+    await eventually(async () => !alive(pid), 5_000, 'the helper stopped');
+  }, 20_000);
+
+  it('a maintenance command past its time limit is stopped with its children', async () => {
+    const helper = helperAlias();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-git-group-'));
+    const outcome = runGitMaintenance(dir, helper.args, 1_500, new AbortController().signal);
+    await eventually(async () => helper.pid() !== null, 10_000, 'the helper started');
+    const pid = helper.pid()!;
+    expect(await outcome).toEqual({ ok: false, problem: 'git -c did not finish within 1500 ms' });
+    await eventually(async () => !alive(pid), 5_000, 'the helper stopped');
+  }, 20_000);
 });

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { gitEnv } from '../../git/exec';
+import { spawnGitGroup } from '../../git/spawn-group';
 
 export type GitOutcome = { ok: true } | { ok: false; problem: string };
 
@@ -11,19 +11,17 @@ const KEEP_OUTPUT = 16 * 1024;
  */
 export function runGitMaintenance(dir: string, args: string[], timeoutMs: number, signal: AbortSignal): Promise<GitOutcome> {
   return new Promise((resolve) => {
-    const child = spawn('git', args, {
-      cwd: dir, env: gitEnv({ gitDir: dir }), stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: timeoutMs > 0 ? timeoutMs : undefined, killSignal: 'SIGKILL', signal,
-    });
+    // A gc's repack and pack-objects are stopped with it (its process group).
+    const child = spawnGitGroup(args, { cwd: dir, env: gitEnv({ gitDir: dir }), stdio: ['ignore', 'pipe', 'pipe'] }, signal, timeoutMs);
     let output = '';
     const keep = (b: Buffer) => { output = (output + b.toString()).slice(-KEEP_OUTPUT); };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
     child.on('error', (err) => resolve({ ok: false, problem: err.message }));
-    child.on('close', (code, killed) => {
+    child.on('close', (code) => {
       if (code === 0) return resolve({ ok: true });
       if (signal.aborted) return resolve({ ok: false, problem: 'cancelled' });
-      if (killed) return resolve({ ok: false, problem: `git ${args[0]} did not finish within ${timeoutMs} ms` });
+      if (child.timedOut()) return resolve({ ok: false, problem: `git ${args[0]} did not finish within ${timeoutMs} ms` });
       resolve({ ok: false, problem: summary(output) || `git ${args[0]} exited with ${code}` });
     });
   });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnGitGroup } from '../../git/spawn-group';
 import { git, gitEnv } from '../../git/exec';
 import { gitCredentials, type CheckedRemote } from './remote-address';
 
@@ -29,13 +29,14 @@ export function redact(text: string, auth: RemoteAuth): string {
 
 function runRemote(args: string[], gitDir: string | undefined, env: Record<string, string>, signal: AbortSignal): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { env: gitEnv({ gitDir, env }), stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
+    // A fetch's git-remote-https, blocked on a stalled remote, is stopped with it (its group).
+    const child = spawnGitGroup(args, { env: gitEnv({ gitDir, env }), stdio: ['ignore', 'pipe', 'pipe'] }, signal);
     let out = '';
     let err = '';
-    child.stdout.on('data', (b: Buffer) => { if (out.length < 16 * 1024 * 1024) out += b.toString(); });
-    child.stderr.on('data', (b: Buffer) => { if (err.length < 64 * 1024) err += b.toString(); });
+    child.stdout!.on('data', (b: Buffer) => { if (out.length < 16 * 1024 * 1024) out += b.toString(); });
+    child.stderr!.on('data', (b: Buffer) => { if (err.length < 64 * 1024) err += b.toString(); });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout: out, stderr: err }));
+    child.on('close', (code) => (signal.aborted ? reject(signal.reason) : resolve({ code: code ?? -1, stdout: out, stderr: err })));
   });
 }
 
