@@ -210,7 +210,7 @@ describe('debian registry with apt-get', () => {
     expect((await putBody(s, `${base(alice.username)}/pool/heal/main/upload`, deb, { token })).status).toBe(201);
     await waitForFile(s, `${base(alice.username)}/dists/heal/Release`);
     await indexJobsDone(s);
-    await dropIndex(s.hearth.db, alice.id, 'debian', 'heal');
+    await dropIndex(s.hearth.db, { ownerId: alice.id, type: 'debian', scope: 'heal' });
     expect((await s.request(`${base(alice.username)}/dists/heal/Release`)).status).toBe(404);
     expect(await cleanupPackages(s.hearth.db, s.hearth.blobs, s.dataDir, 24 * 3600_000)).toMatch(/repository index\(es\) queued/);
     await waitForFile(s, `${base(alice.username)}/dists/heal/main/binary-amd64/Packages`, (b) => b.includes('Package: healed'));

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/connect';
 import { blobPath, openBlob, removeBlobFile, storeBlob, tempDir } from '../../src/services/packages/blob-store';
 import { cleanupPackages } from '../../src/services/packages/cleanup';
+import { currentIndexFiles, dropIndex, publishIndex } from '../../src/services/packages/repo-index/store';
 import {
   appendUploadChunk, createUploadSession, deleteUploadSession, finishUploadSession, getUploadSession,
 } from '../../src/services/packages/upload-session';
@@ -147,5 +148,36 @@ describe('cleanupPackages', () => {
     expect((await storeBlob(store, chunks('again'))).created).toBe(false);
     expect(await cleanupPackages(db, store, dataDir, 3_600_000)).toMatch(/removed 0 unreferenced/);
     expect(fs.existsSync(blobPath(dataDir, b.sha256))).toBe(true);
+  });
+});
+
+// A repository index job that lost its lease (several nodes) builds from older rows than the node
+// that took it over: the fence refuses its write, and the blobs it stored for it are removed.
+describe('publishIndex and dropIndex under a fence', () => {
+  let where: { ownerId: number; type: string; scope: string };
+  beforeEach(async () => {
+    const owner = await db.insertInto('user').values({ name: 'o', lower_name: 'o', email: 'o@x', created_unix: 1, updated_unix: 1 } as never).returning('id').executeTakeFirstOrThrow();
+    where = { ownerId: owner.id, type: 'debian', scope: 'fenced' };
+  });
+  const current = async () => (await currentIndexFiles(db, where.ownerId, 'debian', 'fenced')).map((f) => f.path);
+  const refuse = async () => false;
+  const blobFiles = () => (fs.existsSync(dataDir) ? fs.readdirSync(dataDir, { recursive: true }).filter((f) => /[0-9a-f]{64}$/.test(String(f))) : []);
+
+  it('writes nothing and keeps no blob when the fence refuses; writes when it allows', async () => {
+    const files = [{ path: 'Release', data: Buffer.from('Suite: fenced\n') }];
+    expect(await publishIndex(db, store, where, files, refuse)).toBe(false);
+    expect(await current()).toEqual([]);
+    expect(blobFiles()).toEqual([]);
+    expect(await publishIndex(db, store, where, files, async () => true)).toBe(true);
+    expect(await current()).toEqual(['Release']);
+    expect(blobFiles()).toHaveLength(1);
+  });
+
+  it('a refused drop leaves the index as it was', async () => {
+    await publishIndex(db, store, where, [{ path: 'Release', data: Buffer.from('x\n') }]);
+    expect(await dropIndex(db, where, refuse)).toBe(false);
+    expect(await current()).toEqual(['Release']);
+    expect(await dropIndex(db, where)).toBe(true);
+    expect(await current()).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { indexedFiles, versionMetadataByIds, type IndexedFile } from '../../../m
 import { writeTar } from '../archive/tar';
 import type { IndexDeps } from '../repo-index/jobs';
 import { gzip } from '../repo-index/compress';
-import { dropIndex, publishIndex, type IndexFileInput } from '../repo-index/store';
+import type { IndexFileInput } from '../repo-index/store';
 import { ownerRsaSigner } from '../signing/owner-keys';
 import { ALPINE, alpineKey } from './alpine';
 import type { AlpineMetadata } from './apk';
@@ -22,10 +22,10 @@ function entry(f: IndexedFile, md: AlpineMetadata): string {
   return `${lines.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}:${v}`).join('\n')}\n\n`;
 }
 
-export async function buildAlpineIndex(deps: IndexDeps, owner: User, scope: string): Promise<void> {
+export async function buildAlpineIndex(deps: IndexDeps, owner: User, scope: string): Promise<IndexFileInput[]> {
   const [branch, repository] = scope.split('/') as [string, string];
   const files = (await indexedFiles(deps.db, owner.id, ALPINE, { name: 'alpine.branch', value: branch })).filter((f) => f.props['alpine.repository'] === repository);
-  if (!files.length) return dropIndex(deps.db, owner.id, ALPINE, scope);
+  if (!files.length) return [];
   const meta = await versionMetadataByIds(deps.db, [...new Set(files.map((f) => f.versionId))]);
   const signer = await ownerRsaSigner(deps, owner);
   const { name: keyName } = await alpineKey(deps, owner);
@@ -39,5 +39,5 @@ export async function buildAlpineIndex(deps: IndexDeps, owner: User, scope: stri
     const signature = gzip(sigTar.subarray(0, sigTar.length - 1024));
     out.push({ path: `${arch}/APKINDEX.tar.gz`, data: Buffer.concat([signature, index]) });
   }
-  await publishIndex(deps.db, deps.blobs, owner.id, ALPINE, scope, out);
+  return out;
 }

@@ -3,7 +3,7 @@ import { indexedFiles, versionMetadataByIds, type IndexedFile } from '../../../m
 import { writeTar } from '../archive/tar';
 import type { IndexDeps } from '../repo-index/jobs';
 import { gzip } from '../repo-index/compress';
-import { dropIndex, publishIndex, type IndexFileInput } from '../repo-index/store';
+import type { IndexFileInput } from '../repo-index/store';
 import { ownerPgpSigner } from '../signing/owner-keys';
 import { ARCH } from './arch';
 import type { ArchMetadata } from './pkginfo';
@@ -29,9 +29,9 @@ function desc(f: IndexedFile, md: ArchMetadata): string {
   ].join('');
 }
 
-export async function buildArchIndex(deps: IndexDeps, owner: User, repository: string): Promise<void> {
+export async function buildArchIndex(deps: IndexDeps, owner: User, repository: string): Promise<IndexFileInput[]> {
   const files = await indexedFiles(deps.db, owner.id, ARCH, { name: 'arch.repository', value: repository });
-  if (!files.length) return dropIndex(deps.db, owner.id, ARCH, repository);
+  if (!files.length) return [];
   const meta = await versionMetadataByIds(deps.db, [...new Set(files.map((f) => f.versionId))]);
   const archs = new Set(files.map((f) => f.props['arch.architecture'] ?? 'any'));
   archs.add('any');
@@ -53,5 +53,5 @@ export async function buildArchIndex(deps: IndexDeps, owner: User, repository: s
       out.push({ path: `${arch}/${name}.tar.gz`, data }, { path: `${arch}/${name}.tar.gz.sig`, data: (await signer.signDetached(data, 'binary')) as Buffer });
     }
   }
-  await publishIndex(deps.db, deps.blobs, owner.id, ARCH, repository, out);
+  return out;
 }

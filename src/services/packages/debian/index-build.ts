@@ -3,7 +3,7 @@ import type { User } from '../../../db/schema';
 import { indexedFiles, type IndexedFile } from '../../../models/package-index';
 import type { IndexDeps } from '../repo-index/jobs';
 import { gzip, xz } from '../repo-index/compress';
-import { dropIndex, publishIndex, type IndexFileInput } from '../repo-index/store';
+import type { IndexFileInput } from '../repo-index/store';
 import { ownerPgpSigner } from '../signing/owner-keys';
 import { DEBIAN, debFileName } from './upload';
 
@@ -53,10 +53,10 @@ function releaseText(distribution: string, owner: User, files: IndexFileInput[],
   return `${lines.join('\n')}\n`;
 }
 
-/** Builds and publishes a distribution's index; a distribution without packages loses its index. */
-export async function buildDebianIndex(deps: IndexDeps, owner: User, distribution: string): Promise<void> {
+/** A distribution's index files; none when it has no packages (its index is dropped). */
+export async function buildDebianIndex(deps: IndexDeps, owner: User, distribution: string): Promise<IndexFileInput[]> {
   const files = await indexedFiles(deps.db, owner.id, DEBIAN, { name: 'debian.distribution', value: distribution });
-  if (!files.length) return dropIndex(deps.db, owner.id, DEBIAN, distribution);
+  if (!files.length) return [];
   const texts = packagesTexts(files, distribution);
   const keys = [...texts.keys()].sort();
   const indexFiles: IndexFileInput[] = [];
@@ -72,10 +72,10 @@ export async function buildDebianIndex(deps: IndexDeps, owner: User, distributio
   const signer = await ownerPgpSigner(deps, owner, 'Debian package registry');
   const inRelease = await signer.signCleartext(release);
   const releaseGpg = (await signer.signDetached(Buffer.from(release), 'armored')) as string;
-  await publishIndex(deps.db, deps.blobs, owner.id, DEBIAN, distribution, [
+  return [
     ...indexFiles,
     { path: 'Release', data: Buffer.from(release) },
     { path: 'InRelease', data: Buffer.from(inRelease) },
     { path: 'Release.gpg', data: Buffer.from(releaseGpg) },
-  ]);
+  ];
 }

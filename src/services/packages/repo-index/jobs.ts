@@ -4,7 +4,7 @@ import { hasPendingJob } from '../../../models/job';
 import { filePropertyMaps, indexedFiles, indexScopes, ownersWithType } from '../../../models/package-index';
 import { getUserById } from '../../../models/user';
 import { enqueueJob, RetryableError, type JobQueue } from '../../jobs/queue';
-import { indexPackageName, scopeOfVersion } from './store';
+import { dropIndex, indexPackageName, publishIndex, scopeOfVersion, type IndexFileInput } from './store';
 import type { Hearth } from '../../../hearth';
 
 // Repository indexes are rebuilt by a durable job after each change, never inside the upload's
@@ -21,7 +21,8 @@ export type IndexedType = keyof typeof INDEX_JOB_KINDS;
 export type IndexJob = { ownerId: number; scope: string };
 /** The instance handle (the name stays for the callers that spell it). */
 export type IndexDeps = Hearth;
-export type IndexBuilder = (deps: IndexDeps, owner: User, scope: string) => Promise<void>;
+/** A scope's index files, built from the rows; none: the scope has no packages left. */
+export type IndexBuilder = (deps: IndexDeps, owner: User, scope: string) => Promise<IndexFileInput[]>;
 
 /** The scope a package file belongs to, from its properties (each builder rebuilds one scope). */
 export const SCOPE_OF: Record<IndexedType, (props: Record<string, string>) => string | undefined> = {
@@ -87,15 +88,22 @@ export function registerPackageIndexJobs(jobs: JobQueue, deps: IndexDeps): void 
   for (const type of Object.keys(INDEX_JOB_KINDS) as IndexedType[]) {
     jobs.register(INDEX_JOB_KINDS[type], {
       backoff: () => 10,
-      handler: async (job) => {
+      handler: async (job, ctx) => {
         const owner = await getUserById(deps.db, job.ownerId);
         const load = BUILDERS[type];
         if (!owner) return;
+        let files: IndexFileInput[];
         try {
-          await (await load())(deps, owner, job.scope);
+          files = await (await load())(deps, owner, job.scope);
         } catch (err) {
           throw new RetryableError(err instanceof Error ? err.message : String(err));
         }
+        // Written under this node's lease only: once it is lost, the node that took the job over
+        // builds from rows at least as new, and a later upload found this job pending and queued
+        // none of its own, so this older build must not land over that one.
+        const where = { ownerId: owner.id, type, scope: job.scope };
+        const written = files.length ? await publishIndex(deps.db, deps.blobs, where, files, ctx.holdsLease) : await dropIndex(deps.db, where, ctx.holdsLease);
+        if (!written) ctx.signal.throwIfAborted();
       },
     });
   }

@@ -33,12 +33,29 @@ async function ensureScope(db: DB, ownerId: number, type: string, scope: string)
   return version;
 }
 
-/** Makes `files` the scope's index at once; the set before stays reachable by hash for one generation. */
-export async function publishIndex(db: DB, store: BlobStorage, ownerId: number, type: string, scope: string, files: IndexFileInput[]): Promise<void> {
+/**
+ * Asked first in the write's transaction: false when this node lost the job's lease, so an index
+ * built from older rows is not written over the one the node that took the job over built.
+ */
+export type WriteFence = (trx: DB) => Promise<boolean>;
+const always: WriteFence = async () => true;
+
+/**
+ * Makes `files` the scope's index at once; the set before stays reachable by hash for one
+ * generation. False (nothing written) when the fence refused.
+ */
+export async function publishIndex(
+  db: DB, store: BlobStorage, where: { ownerId: number; type: string; scope: string }, files: IndexFileInput[], fence = always,
+): Promise<boolean> {
+  const { ownerId, type, scope } = where;
   const stored: { path: string; blob: StoredBlob }[] = [];
   for (const f of files) stored.push({ path: f.path, blob: await storeBlob(store, Readable.from([f.data])) });
+  const dropStored = async () => {
+    for (const s of stored) if (s.blob.created && !(await m.blobBySha256(db, s.blob.hashes.sha256))) await removeBlobFile(store, s.blob.hashes.sha256);
+  };
   try {
-    await db.transaction().execute(async (trx) => {
+    const written = await db.transaction().execute(async (trx) => {
+      if (!(await fence(trx))) return false;
       const version = await ensureScope(trx, ownerId, type, scope);
       await deleteFilesWithKey(trx, version.id, PREVIOUS);
       await renameFileKey(trx, version.id, CURRENT, PREVIOUS);
@@ -46,21 +63,27 @@ export async function publishIndex(db: DB, store: BlobStorage, ownerId: number, 
         const row = await m.ensureBlob(trx, { size: s.blob.size, ...s.blob.hashes });
         await m.insertFile(trx, { versionId: version.id, blobId: row.id, name: s.path, compositeKey: CURRENT, isLead: false });
       }
+      return true;
     });
+    if (!written) await dropStored();
+    return written;
   } catch (err) {
-    for (const s of stored) if (s.blob.created && !(await m.blobBySha256(db, s.blob.hashes.sha256))) await removeBlobFile(store, s.blob.hashes.sha256);
+    await dropStored();
     throw err;
   }
 }
 
-/** Drops a scope's index (its last package is gone). */
-export async function dropIndex(db: DB, ownerId: number, type: string, scope: string): Promise<void> {
+/** Drops a scope's index (its last package is gone); false when the fence refused. */
+export async function dropIndex(db: DB, where: { ownerId: number; type: string; scope: string }, fence = always): Promise<boolean> {
+  const { ownerId, type, scope } = where;
   const pkg = await m.findPackage(db, ownerId, type, indexPackageName(type));
   const version = pkg && (await m.findVersion(db, pkg.id, scopeVersion(scope)));
-  if (!pkg || !version) return;
-  await db.transaction().execute(async (trx) => {
+  if (!pkg || !version) return true;
+  return db.transaction().execute(async (trx) => {
+    if (!(await fence(trx))) return false;
     await m.deleteVersionRow(trx, version.id);
     if (!(await m.anyVersionOf(trx, pkg.id))) await m.deletePackageRow(trx, pkg.id);
+    return true;
   });
 }
 

@@ -3,7 +3,7 @@ import type { User } from '../../../db/schema';
 import { indexedFiles, versionMetadataByIds } from '../../../models/package-index';
 import type { IndexDeps } from '../repo-index/jobs';
 import { gzip } from '../repo-index/compress';
-import { dropIndex, publishIndex, type IndexFileInput } from '../repo-index/store';
+import type { IndexFileInput } from '../repo-index/store';
 import { ownerPgpSigner } from '../signing/owner-keys';
 import type { RpmFileMetadata, RpmVersionMetadata } from './metadata';
 import { filelistsXml, otherXml, primaryXml, type RpmIndexEntry } from './repodata';
@@ -20,9 +20,9 @@ function repomd(parts: { type: string; plain: Buffer; gz: Buffer }[], now: numbe
   return `<?xml version="1.0" encoding="UTF-8"?>\n<repomd xmlns="http://linux.duke.edu/metadata/repo" xmlns:rpm="http://linux.duke.edu/metadata/rpm">\n<revision>${now}</revision>\n${data.join('\n')}\n</repomd>\n`;
 }
 
-export async function buildRpmIndex(deps: IndexDeps, owner: User, group: string): Promise<void> {
+export async function buildRpmIndex(deps: IndexDeps, owner: User, group: string): Promise<IndexFileInput[]> {
   const files = await indexedFiles(deps.db, owner.id, RPM, { name: 'rpm.group', value: group });
-  if (!files.length) return dropIndex(deps.db, owner.id, RPM, group);
+  if (!files.length) return [];
   const versions = await versionMetadataByIds(deps.db, [...new Set(files.map((f) => f.versionId))]);
   const list: RpmIndexEntry[] = files.map((file) => ({
     file, meta: JSON.parse(file.props['rpm.metadata'] ?? '{}') as RpmFileMetadata,
@@ -37,5 +37,5 @@ export async function buildRpmIndex(deps: IndexDeps, owner: User, group: string)
   const asc = (await signer.signDetached(md, 'armored')) as string;
   const out: IndexFileInput[] = parts.map((p) => ({ path: `repodata/${p.type}.xml.gz`, data: p.gz }));
   out.push({ path: 'repodata/repomd.xml', data: md }, { path: 'repodata/repomd.xml.asc', data: Buffer.from(asc) });
-  await publishIndex(deps.db, deps.blobs, owner.id, RPM, group, out);
+  return out;
 }
