@@ -34,6 +34,25 @@ export function liveNodes(db: DB, staleMs: number): Promise<NodeRow[]> {
     .orderBy('started').orderBy('id').execute();
 }
 
+export type NodeState = Omit<NodeRow, 'pid_scope'> & { heartbeat_age_ms: number; alive: boolean; leader: boolean };
+
+/**
+ * Every node row, whether its heartbeat is younger than `staleMs`, and whether it holds the session
+ * lock `leaderKey` on a session named `leaderSession` + its id (pg_locks: a bigint key's high and
+ * low halves are classid and objid, objsubid 1; split in SQL from the same parameter the lock was
+ * taken with, since the key is past 2^53 and its JavaScript number is not exact).
+ */
+export async function nodesWithState(db: DB, staleMs: number, leaderKey: number, leaderSession: string): Promise<NodeState[]> {
+  const r = await sql<NodeState>`SELECT n.id, n.host, n.pid, n.started, n.heartbeat,
+    ${dbNowMs} - n.heartbeat AS heartbeat_age_ms, n.heartbeat > ${dbNowMs} - ${staleMs} AS alive,
+    EXISTS (SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+        AND l.classid = (${leaderKey}::bigint >> 32)::oid AND l.objid = (${leaderKey}::bigint & 4294967295)::oid
+        AND a.application_name = ${leaderSession} || n.id) AS leader
+    FROM node n ORDER BY n.started, n.id`.execute(db);
+  return r.rows.map((n) => ({ ...n, pid: Number(n.pid), started: Number(n.started), heartbeat: Number(n.heartbeat), heartbeat_age_ms: Number(n.heartbeat_age_ms) }));
+}
+
 /** Removes the rows of nodes silent for `staleMs` (stopped without a clean stop); how many. */
 export async function deleteStaleNodes(db: DB, staleMs: number): Promise<number> {
   const r = await db.deleteFrom('node').where('heartbeat', '<=', sql<number>`${dbNowMs} - ${staleMs}`).executeTakeFirst();

@@ -12,8 +12,11 @@ import { connectFailure, describeTarget } from './errors';
 export const KEEPALIVE_DELAY_MS = 10_000;
 const SERVER_KEEPALIVES = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3';
 
-/** Connects one client on `url` (UTC, keepalives); rejects with the one-line connect failure. */
-export async function openDedicatedClient(url: string): Promise<pg.Client> {
+/**
+ * Connects one client on `url` (UTC, keepalives); rejects with the one-line connect failure.
+ * `applicationName` names the session in pg_stat_activity (the cron leader's: who leads).
+ */
+export async function openDedicatedClient(url: string, applicationName?: string): Promise<pg.Client> {
   const target = describeTarget(url);
   const client = new pg.Client({
     connectionString: url,
@@ -22,6 +25,7 @@ export async function openDedicatedClient(url: string): Promise<pg.Client> {
     keepAlive: true,
     keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     connectionTimeoutMillis: 10_000,
+    ...(applicationName ? { application_name: applicationName } : {}),
   });
   // An 'error' without a listener would end the process; the owner learns of it through 'end'.
   client.on('error', () => undefined);

@@ -13,7 +13,7 @@ export type SessionLock = {
   close(): Promise<void>;
 };
 
-export function sessionLock(url: string, key: number, onLost: (err?: unknown) => void): SessionLock {
+export function sessionLock(url: string, key: number, onLost: (err?: unknown) => void, applicationName?: string): SessionLock {
   let client: pg.Client | null = null;
   let holding = false;
   let closed = false;
@@ -28,7 +28,7 @@ export function sessionLock(url: string, key: number, onLost: (err?: unknown) =>
       if (closed) return false;
       if (holding) return true;
       if (!client) {
-        const c = await openDedicatedClient(url);
+        const c = await openDedicatedClient(url, applicationName);
         c.on('end', () => { if (client === c) drop(); });
         client = c;
       }

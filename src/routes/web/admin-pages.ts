@@ -3,6 +3,7 @@ import type { User } from '../../db/schema';
 import { html, type SafeHtml } from '../../lib/html';
 import { encodePath } from '../../lib/html';
 import { runCronTask } from '../../services/cron/cron-admin';
+import type { NodeView } from '../../services/cluster/node';
 import type { CronRow } from '../../services/cron/types';
 import { listAllOrgs } from '../../services/org/orgs';
 import { assertSiteAdmin } from '../../services/user/admin-users';
@@ -14,7 +15,7 @@ import { webhookPages } from './webhook-forms';
 import { pager, webUrl, when } from './layout';
 
 // The site administration's dashboard (version, uptime, Gitea's counts, the cron tasks with
-// "run now"), the organizations list and the configuration summary.
+// "run now", the nodes on PostgreSQL), the organizations list and the configuration summary.
 
 const ORGS_PER_PAGE = 50;
 
@@ -40,9 +41,20 @@ function cronRow(req: Request, res: Response, t: CronRow): SafeHtml {
 <td>${t.prev ? when(t.prev) : '-'}</td><td>${String(t.execTimes)}</td><td>${t.running ? 'running' : last}</td><td>${run}</td></tr>`;
 }
 
+function nodeRow(n: NodeView): SafeHtml {
+  const state = [n.alive ? 'live' : 'silent', n.leader ? 'cron leader' : '', n.self ? 'answered this page' : ''].filter(Boolean).join(', ');
+  return html`<tr id="node-${n.id}"><td><code>${n.id.slice(0, 8)}</code></td><td>${n.host}</td><td>${String(n.pid)}</td><td>${when(new Date(n.startedMs))}</td>
+<td>${String(n.heartbeatAgeSeconds)} s ago</td><td>${state}</td></tr>`;
+}
+
+/** The nodes sharing the database (PostgreSQL): a silent one is adopted once past node_timeout. */
+function nodesTable(nodes: NodeView[]): SafeHtml {
+  return html`<h2 id="nodes">Nodes</h2><div class="scroll"><table class="list-table nodes"><tr><th>Node</th><th>Host</th><th>Process</th><th>Started</th><th>Last heartbeat</th><th>State</th></tr>${nodes.map(nodeRow)}</table></div>`;
+}
+
 /** GET /-/admin */
 export async function dashboardPage(req: Request, res: Response): Promise<void> {
-  const d = await adminDashboard(req.ctx.db, req.ctx.doer);
+  const d = await adminDashboard(req.ctx.h, req.ctx.doer);
   const counts = COUNTED.map(([k, label]) => html`<tr><th scope="row">${label}</th><td>${String(d.stats[k as keyof typeof d.stats])}</td></tr>`);
   const tasks = d.cron.length
     ? html`<div class="scroll"><table class="cron"><tr><th>Task</th><th>Schedule</th><th>Next run</th><th>Last run</th><th>Runs</th><th>Last result</th><th>Action</th></tr>${d.cron.map((t) => cronRow(req, res, t))}</table></div>`
@@ -51,7 +63,7 @@ export async function dashboardPage(req: Request, res: Response): Promise<void> 
     tab: 'dashboard', title: 'Site administration',
     body: html`<p>Version <code>${d.version}</code> · up ${duration(d.uptimeSeconds)}</p>
 <h2>Statistics</h2><table class="stats">${counts}</table>
-<h2 id="cron">Scheduled tasks</h2>${tasks}`,
+<h2 id="cron">Scheduled tasks</h2>${tasks}${d.nodes ? nodesTable(d.nodes) : ''}`,
   });
 }
 

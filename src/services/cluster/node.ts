@@ -58,3 +58,21 @@ export async function joinCluster(h: Hearth, opts: { heartbeatMs?: number } = {}
     })()),
   };
 }
+
+/** A node as the site administration shows it; `self`: the node that answers. */
+export type NodeView = {
+  id: string; host: string; pid: number; startedMs: number; heartbeatAgeSeconds: number; alive: boolean; leader: boolean; self: boolean;
+};
+
+/** The cluster's nodes (PostgreSQL), whether each is live and which leads cron; null on SQLite (one node). */
+export async function clusterNodes(h: Hearth): Promise<NodeView[] | null> {
+  if (dialectOf(h.db).engine !== 'postgres') return null;
+  const [{ nodesWithState }, { CRON_LEADER_LOCK, CRON_LEADER_SESSION }] = await Promise.all([
+    import('../../db/postgres/cluster'), import('../cron/cluster-cron'),
+  ]);
+  const rows = await nodesWithState(h.db, nodeStaleMs(h), CRON_LEADER_LOCK, CRON_LEADER_SESSION);
+  return rows.map((n) => ({
+    id: n.id, host: n.host, pid: n.pid, startedMs: n.started, heartbeatAgeSeconds: Math.max(0, Math.round(n.heartbeat_age_ms / 1000)),
+    alive: n.alive, leader: n.leader, self: n.id === h.nodeId,
+  }));
+}

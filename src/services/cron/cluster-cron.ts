@@ -9,6 +9,8 @@ import { nodeStaleMs } from '../cluster/node';
 /** Any fixed number: the cluster's cron leader holds this session lock. */
 export const CRON_LEADER_LOCK = 0x68656172746372; // "heartcr"
 export const LEADER_RETRY_MS = 5_000;
+/** The leader's lock session is named so (pg_stat_activity): the site administration shows who leads. */
+export const CRON_LEADER_SESSION = 'hearth cron leader ';
 
 /**
  * `term()`: a signal that aborts when this node's current term as leader ends (its lock's
@@ -39,7 +41,7 @@ export async function campaign(h: Hearth, retryMs: number, elected: (first: bool
     h.log.warn({ err }, 'cron leadership lost (its database connection ended): trying to take it again');
     endTerm('cron leadership lost');
     schedule();
-  });
+  }, CRON_LEADER_SESSION + h.nodeId);
   const attempt = async () => {
     timer = null;
     if (stopped) return;

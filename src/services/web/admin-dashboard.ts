@@ -1,5 +1,7 @@
 import type { DB } from '../../db/connect';
 import type { User } from '../../db/schema';
+import type { Hearth } from '../../hearth';
+import { clusterNodes, type NodeView } from '../cluster/node';
 import { maskUrlPassword } from '../../lib/url-password';
 import { serverVersion } from '../../lib/version';
 import { countStatistics, type Statistics } from '../../models/statistics';
@@ -9,13 +11,15 @@ import { adminSearchUsers, assertSiteAdmin } from '../user/admin-users';
 import { searchEmails } from '../user/emails';
 
 // What the site administration's dashboard shows: the version, how long the process has run,
-// Gitea's statistics (the same counts the metrics endpoint serves) and the cron task table.
+// Gitea's statistics (the same counts the metrics endpoint serves), the cron task table and, on
+// PostgreSQL, the cluster's nodes.
 
-export type Dashboard = { version: string; uptimeSeconds: number; stats: Statistics; cron: CronRow[] };
+export type Dashboard = { version: string; uptimeSeconds: number; stats: Statistics; cron: CronRow[]; nodes: NodeView[] | null };
 
-export async function adminDashboard(db: DB, doer: User | null): Promise<Dashboard> {
+export async function adminDashboard(h: Hearth, doer: User | null): Promise<Dashboard> {
   assertSiteAdmin(doer);
-  return { version: serverVersion(), uptimeSeconds: Math.floor(process.uptime()), stats: await countStatistics(db), cron: await listCronTasks(db) };
+  const [stats, cron, nodes] = await Promise.all([countStatistics(h.db), listCronTasks(h.db), clusterNodes(h)]);
+  return { version: serverVersion(), uptimeSeconds: Math.floor(process.uptime()), stats, cron, nodes };
 }
 
 /** The admin users list: every individual account, the keyword over names and e-mail addresses. */
