@@ -16,7 +16,7 @@ import { eventually } from '../helpers/wait';
 // other once its lease runs out. Each test has a database of its own on one throwaway cluster.
 
 declare module '../../src/services/jobs/payloads' {
-  interface JobPayloads { tally: { n: number }; hang: Record<string, never>; leased: Record<string, never> }
+  interface JobPayloads { tally: { n: number }; hang: Record<string, never>; leased: Record<string, never>; noop: Record<string, never> }
 }
 
 let server: TempPostgres;
@@ -113,11 +113,15 @@ withPostgres('job queue on two nodes over one PostgreSQL', () => {
     const { nodes: [a] } = await cluster(1, { HEARTH__QUEUE__LEASE: '2' });
     const ran: string[] = [];
     a!.jobs.register('leased', { backoff: () => 1, handler: leasedHandler(ran) });
+    a!.jobs.register('noop', { backoff: () => 1, handler: async () => {} });
     await a!.jobs.start();
     const id = await enqueueJob(a!.db, { kind: 'leased', payload: {} });
     await eventually(async () => ran.includes('1 started'), 10_000, 'first run started');
     // What another node's sweep does to an expired lease.
     await a!.db.updateTable('job').set({ state: 'pending', locked_by: '', lease_until: 0 }).where('id', '=', id).execute();
+    // A new job wakes the node at once, before its renewal finds the lease gone: it must not
+    // start the job again while its own first run still goes on.
+    await enqueueJob(a!.db, { kind: 'noop', payload: {} });
     await eventually(async () => (await remaining(a!)) === 0, 15_000, 'job run again and done');
     expect(ran).toEqual(['1 started', '1 aborted', '2 started', '2 done']);
   }, 60_000);

@@ -12,13 +12,13 @@ import { dbNowMs } from './cluster';
 
 export { JOBS_CHANNEL };
 
-/** Claims the next due job for `node` with a lease of `leaseMs`; undefined when none is free. */
-export async function claimNextJob(db: DB, node: string, now: number, leaseMs: number): Promise<Job | undefined> {
+/** Claims the next due job for `node` with a lease of `leaseMs`, none of `skip`; undefined when none is free. */
+export async function claimNextJob(db: DB, node: string, now: number, leaseMs: number, skip: number[] = []): Promise<Job | undefined> {
   const r = await sql<Job>`UPDATE job SET state = 'running', started_at = ${now}, attempts = attempts + 1,
       locked_by = ${node}, lease_until = ${dbNowMs} + ${leaseMs}
     WHERE id = (
       SELECT j.id FROM job j
-      WHERE j.state = 'pending' AND j.run_at <= ${now}
+      WHERE j.state = 'pending' AND j.run_at <= ${now}${skip.length ? sql` AND j.id <> ALL(${skip}::bigint[])` : sql``}
         AND (j.key = '' OR NOT EXISTS (SELECT 1 FROM job k WHERE k.key = j.key AND k.id < j.id AND k.state IN ('pending', 'running')))
       ORDER BY j.run_at, j.id LIMIT 1
       FOR UPDATE SKIP LOCKED)

@@ -15,8 +15,11 @@ const RELISTEN_MS = 5_000;
 export type ClusterQueueOptions = { db: DB; log: Logger; nodeId: string; leaseMs: number; url?: string; poke: () => void };
 
 export type ClusterQueue = {
-  /** Claims up to `n` due jobs for this node. */
-  claim(n: number, now: number): Promise<Job[]>;
+  /**
+   * Claims up to `n` due jobs for this node, none of `running`: a job whose lease this node lost
+   * and that is pending again goes to another node, or to this one once its own run has stopped.
+   */
+  claim(n: number, now: number, running: number[]): Promise<Job[]>;
   /**
    * Renews the job's lease while it runs; call the result when it ends. `lost` is called once
    * when the lease is gone or may be: another node took it back, or no renewal got through for
@@ -51,12 +54,12 @@ export async function startClusterQueue(o: ClusterQueueOptions): Promise<Cluster
   // A node's own announcements are skipped: its workers' ends poke it already.
   const listener = o.url ? await listen(o.url, o.log, (from) => { if (from !== o.nodeId) o.poke(); }, jobs.JOBS_CHANNEL) : null;
   return {
-    async claim(n, now) {
+    async claim(n, now, running) {
       const claimed: Job[] = [];
       while (claimed.length < n) {
         // Before the statement: the lease it grants ends no sooner than a lease from here.
         const asked = performance.now();
-        const job = await jobs.claimNextJob(o.db, o.nodeId, now, o.leaseMs);
+        const job = await jobs.claimNextJob(o.db, o.nodeId, now, o.leaseMs, running);
         if (!job) break;
         leasedAt.set(job.id, asked);
         claimed.push(job);

@@ -73,6 +73,8 @@ function wake(): void {
 export class JobQueue {
   private kinds = new Map<string, JobKind<never>>();
   private busyKeys = new Map<string, number>();
+  /** Jobs this node runs now, the lost-lease ones until they stop (a claim skips them). */
+  private runningIds = new Set<number>();
   private active = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
@@ -152,7 +154,7 @@ export class JobQueue {
       const free = this.workers - this.active.size;
       if (free > 0 && this.cluster) {
         // Claimed already: they run, stopping or not (a stop waits for them).
-        const jobs = await this.cluster.claim(free, Date.now());
+        const jobs = await this.cluster.claim(free, Date.now(), [...this.runningIds]);
         if (jobs.length) await this.ensureKinds();
         for (const job of jobs) this.launch(job);
       } else if (free > 0) {
@@ -204,8 +206,10 @@ export class JobQueue {
   }
 
   private launch(job: Job): void {
+    this.runningIds.add(job.id);
     const p = this.run(job).finally(() => {
       this.active.delete(p);
+      this.runningIds.delete(job.id);
       if (job.key) this.busyKeys.delete(job.key);
       this.poke();
     });
