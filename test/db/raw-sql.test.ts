@@ -24,8 +24,9 @@ const COUNTED: Record<string, number> = {
   'src/db/postgres/migrate.ts': 3,
   // db copy: SQLite read by rowid, PostgreSQL's foreign keys and identities (src/db/postgres/copy.ts).
   'src/db/postgres/copy.ts': 5,
-  // Several nodes (issue 35): database time, the SKIP LOCKED claim and NOTIFY, PostgreSQL's alone.
-  'src/db/postgres/cluster.ts': 3, 'src/db/postgres/jobs.ts': 3,
+  // Several nodes (issue 35): database time, the SKIP LOCKED claim and NOTIFY, the nodes with the
+  // cron leader's lock (pg_locks), PostgreSQL's alone.
+  'src/db/postgres/cluster.ts': 4, 'src/db/postgres/jobs.ts': 3,
   // intents: adopting the rows of nodes whose heartbeat stopped (SKIP LOCKED, database time).
   'src/db/postgres/intents.ts': 4,
 };

@@ -18,7 +18,7 @@ export async function claimNextJob(db: DB, node: string, now: number, leaseMs: n
       locked_by = ${node}, lease_until = ${dbNowMs} + ${leaseMs}
     WHERE id = (
       SELECT j.id FROM job j
-      WHERE j.state = 'pending' AND j.run_at <= ${now}${skip.length ? sql` AND j.id <> ALL(${skip}::bigint[])` : sql``}
+      WHERE j.state = 'pending' AND j.run_at <= ${now} AND j.id <> ALL(${skip}::bigint[])
         AND (j.key = '' OR NOT EXISTS (SELECT 1 FROM job k WHERE k.key = j.key AND k.id < j.id AND k.state IN ('pending', 'running')))
       ORDER BY j.run_at, j.id LIMIT 1
       FOR UPDATE SKIP LOCKED)
