@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitRun } from '../../src/git/exec';
+import { isAlive } from '../../src/lib/local-process';
 import { runGitMaintenance } from '../../src/services/cron/git-command';
 import { eventually } from '../helpers/wait';
 
@@ -27,10 +28,7 @@ describe('gitRun with a signal', () => {
 
   // git's own children (a fetch's remote helper, a gc's repack; here an alias's shell) go with it:
   // killed alone, git left them running, holding its pipes, beside the node that took the job over.
-  // A zombie left for a reaper counts as gone.
-  const alive = (pid: number) => {
-    try { return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch { return false; }
-  };
+  // isAlive: a zombie left for a reaper counts as gone.
   /** An alias whose shell writes its pid, then waits 30 s as git's child. */
   function helperAlias(): { args: string[]; pid: () => number | null } {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hearth-git-group-')), 'pid');
@@ -46,10 +44,10 @@ describe('gitRun with a signal', () => {
     const stopped = gitRun(helper.args, { signal: abort.signal });
     await eventually(async () => helper.pid() !== null, 10_000, 'the helper started');
     const pid = helper.pid()!;
-    expect(alive(pid)).toBe(true);
+    expect(isAlive(pid)).toBe(true);
     abort.abort(new Error('job lease lost'));
     await expect(stopped).rejects.toThrow('job lease lost');
-    await eventually(async () => !alive(pid), 5_000, 'the helper stopped');
+    await eventually(async () => !isAlive(pid), 5_000, 'the helper stopped');
   }, 20_000);
 
   it('a maintenance command past its time limit is stopped with its children', async () => {
@@ -59,6 +57,6 @@ describe('gitRun with a signal', () => {
     await eventually(async () => helper.pid() !== null, 10_000, 'the helper started');
     const pid = helper.pid()!;
     expect(await outcome).toEqual({ ok: false, problem: 'git -c did not finish within 1500 ms' });
-    await eventually(async () => !alive(pid), 5_000, 'the helper stopped');
+    await eventually(async () => !isAlive(pid), 5_000, 'the helper stopped');
   }, 20_000);
 });
